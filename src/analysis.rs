@@ -1,0 +1,232 @@
+//! The whole pipeline for one file: decode, parse, check each graph, fuse, count traffic,
+//! lint, then silence what the user allowed and sort.
+
+use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
+use crate::fusion::{FusionPlan, find_fusion_groups};
+use crate::graph::{Graph, Origin};
+use crate::sema::{Overrides, check_graph};
+use crate::syntax;
+use crate::traffic::{TrafficReport, compare};
+use std::collections::HashMap;
+
+/// Settings that apply to every file of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--set NAME=INT`.
+    pub overrides: Overrides,
+    /// `--allow CODE`: warnings silenced everywhere.
+    pub allow: Vec<Code>,
+}
+
+/// A graph that checked clean, with its fusion plan and traffic.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub graph: Graph,
+    pub plan: FusionPlan,
+    pub traffic: TrafficReport,
+}
+
+#[derive(Clone, Debug)]
+pub struct GraphReport {
+    pub name: String,
+    /// The graph's name in the source.
+    pub span: Span,
+    /// From `graph` to its closing brace.
+    pub full_span: Span,
+    /// Its params' names, in order.
+    pub params: Vec<String>,
+    /// `None` when the graph has errors.
+    pub analysis: Option<Analysis>,
+}
+
+/// Everything fgraph found in one file.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub source: SourceFile,
+    pub graphs: Vec<GraphReport>,
+    /// Sorted by position then code, allowed warnings removed.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Runs the pipeline on a file's bytes.
+pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
+    let (text, decode_error) = syntax::decode(bytes);
+    let source = SourceFile::new(name, text);
+    let mut diags = Vec::new();
+    let mut graphs = Vec::new();
+    if let Some(d) = decode_error {
+        diags.push(d);
+    } else {
+        match syntax::parse(&source.text) {
+            Err(d) => diags.push(*d),
+            Ok(file) => {
+                let mut seen: HashMap<&str, Span> = HashMap::new();
+                for g in &file.graphs {
+                    if let Some(&first) = seen.get(g.name.name) {
+                        diags.push(
+                            Diagnostic::new(
+                                Code::DuplicateDefinition,
+                                format!("graph `{}` is defined more than once", g.name.name),
+                            )
+                            .at(g.name.span, "defined again here")
+                            .with(first, "first defined here")
+                            .help("give each graph of a file its own name"),
+                        );
+                    } else {
+                        seen.insert(g.name.name, g.name.span);
+                    }
+                    let checked = check_graph(g, &opts.overrides);
+                    diags.extend(checked.diagnostics);
+                    let analysis = checked.graph.and_then(|graph| analyze(graph, g.name.span, &mut diags));
+                    graphs.push(GraphReport {
+                        name: g.name.name.to_string(),
+                        span: g.name.span,
+                        full_span: g.span,
+                        params: g
+                            .stmts
+                            .iter()
+                            .filter_map(|s| match &s.kind {
+                                syntax::ast::StmtKind::Param { name, .. } => Some(name.name.to_string()),
+                                _ => None,
+                            })
+                            .collect(),
+                        analysis,
+                    });
+                }
+                diags.retain(|d| {
+                    d.severity == Severity::Error
+                        || !file.allows.iter().any(|a| {
+                            a.code == d.code.as_str() && d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
+                        })
+                });
+            }
+        }
+    }
+    diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
+    diagnostics::sort(&mut diags);
+    FileReport {
+        source,
+        graphs,
+        diagnostics: diags,
+    }
+}
+
+fn analyze(graph: Graph, at: Span, diags: &mut Vec<Diagnostic>) -> Option<Analysis> {
+    let plan = find_fusion_groups(&graph);
+    match compare(&graph, &plan) {
+        Ok(traffic) => {
+            diags.extend(large_intermediates(&graph, &plan, &traffic));
+            Some(Analysis {
+                graph,
+                plan,
+                traffic,
+            })
+        }
+        Err(_) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::SizeOverflow,
+                    format!("the HBM traffic of graph `{}` overflows 64 bits", graph.name),
+                )
+                .at(at, "total bytes do not fit in 64 bits")
+                .help("reduce the dimensions; every tensor fits but their sum does not"),
+            );
+            None
+        }
+    }
+}
+
+/// Human-readable byte count: `268,435,456 B (256.0 MiB)`.
+pub fn fmt_bytes(b: u64) -> String {
+    let digits = b.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = b as f64;
+    let mut unit = None;
+    for u in UNITS {
+        if v < 1024.0 {
+            break;
+        }
+        v /= 1024.0;
+        unit = Some(u);
+    }
+    match unit {
+        Some(u) => format!("{grouped} B ({v:.1} {u})"),
+        None => format!("{grouped} B"),
+    }
+}
+
+/// `large-intermediate`: an intermediate the fused plan writes to HBM that is larger than
+/// every declared input and weight, such as an attention score matrix.
+fn large_intermediates(g: &Graph, plan: &FusionPlan, traffic: &TrafficReport) -> Vec<Diagnostic> {
+    let largest = g
+        .tensors
+        .iter()
+        .filter(|t| matches!(t.origin, Origin::Input | Origin::Weight))
+        .max_by_key(|t| t.bytes);
+    let Some(largest) = largest else {
+        return Vec::new();
+    };
+    // Bytes each tensor is read back by kernels other than its producer's.
+    let mut read_back: HashMap<usize, (u64, usize)> = HashMap::new();
+    for gt in &traffic.groups {
+        for r in &gt.reads {
+            let e = read_back.entry(r.tensor.index()).or_default();
+            e.0 = e.0.saturating_add(r.bytes);
+            e.1 += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (k, gt) in traffic.groups.iter().enumerate() {
+        for w in &gt.writes {
+            let t = g.tensor(w.tensor);
+            if g.is_output(w.tensor) || t.bytes <= largest.bytes {
+                continue;
+            }
+            let (reads, readers) = read_back.get(&w.tensor.index()).copied().unwrap_or((0, 0));
+            let saved = w.bytes.saturating_add(reads);
+            let producer = g.producer(w.tensor).map_or("", |p| g.op(p).name.as_str());
+            let _ = plan;
+            out.push(
+                Diagnostic::new(
+                    Code::LargeIntermediate,
+                    format!(
+                        "intermediate `{}` ({}) makes a round trip through HBM",
+                        t.name,
+                        fmt_bytes(t.bytes)
+                    ),
+                )
+                .at(
+                    t.span,
+                    format!(
+                        "written by kernel {} (`{producer}`), read back by {readers} kernel{}",
+                        k + 1,
+                        if readers == 1 { "" } else { "s" }
+                    ),
+                )
+                .help(format!(
+                    "`{}` is larger than every input and weight (the largest is `{}`, {}); a \
+                     fused formulation that keeps it on chip, as FlashAttention does for \
+                     attention scores, would save {} of HBM traffic",
+                    t.name,
+                    largest.name,
+                    fmt_bytes(largest.bytes),
+                    fmt_bytes(saved)
+                )),
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,411 @@
+//! The command line: parses arguments, runs the library, renders, chooses the exit code.
+
+use crate::analysis::{FileReport, Options, check_file};
+use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile, render};
+use crate::report::{self, AnalysisJson};
+use crate::transformer::{self, BlockDims};
+use crate::types::Dtype;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Exit codes (SPEC §6).
+pub const CLEAN: u8 = 0;
+pub const FOUND: u8 = 1;
+pub const USAGE: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "fgraph", version, about = "Compiler and linter for .fgraph GPU computation graphs")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check files and report diagnostics.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Check one graph, then report its kernels, HBM traffic and fusion boundaries.
+    Analyze {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The graph to analyse when the file holds several.
+        #[arg(long, value_name = "NAME")]
+        graph: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Analyse the built-in 14-op transformer block.
+    Transformer {
+        #[arg(long, value_name = "S")]
+        seq_len: u64,
+        #[arg(long, value_name = "H")]
+        hidden_dim: u64,
+        #[arg(long, value_name = "NH")]
+        num_heads: u64,
+        /// Element type of every tensor.
+        #[arg(long, default_value = "f16", value_parser = parse_dtype)]
+        dtype: Dtype,
+        /// Print the block as .fgraph source instead of analysing it.
+        #[arg(long)]
+        emit: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Explain a diagnostic code or fusion boundary reason.
+    Explain {
+        #[arg(value_name = "CODE")]
+        code: String,
+    },
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Override a param: NAME=INT (repeatable).
+    #[arg(long = "set", value_name = "NAME=INT", value_parser = parse_set)]
+    pub set: Vec<(String, i64)>,
+    /// Exit with 1 when there are warnings.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Silence a warning code everywhere (repeatable).
+    #[arg(long = "allow", value_name = "CODE")]
+    pub allow: Vec<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Human,
+    Json,
+    Github,
+}
+
+fn parse_set(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=INT, found `{s}`"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{value}` is not a 64-bit integer"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+fn parse_dtype(s: &str) -> Result<Dtype, String> {
+    Dtype::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Dtype::ALL.iter().map(|d| d.as_str()).collect();
+        format!("unknown dtype `{s}`; expected one of {}", names.join(", "))
+    })
+}
+
+/// Where output goes; tests capture it.
+pub struct Io<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    /// Whether stderr is a terminal that wants colour.
+    pub color: bool,
+}
+
+struct Usage(String);
+
+/// Runs a parsed command line and returns the exit code.
+pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
+    let result = match cli.command {
+        Command::Check { files, common } => check(&files, &common, io),
+        Command::Analyze { file, graph, common } => analyze(&file, graph.as_deref(), &common, io),
+        Command::Transformer {
+            seq_len,
+            hidden_dim,
+            num_heads,
+            dtype,
+            emit,
+            common,
+        } => transformer_cmd(seq_len, hidden_dim, num_heads, dtype, emit, &common, io),
+        Command::Explain { code } => explain(&code, io),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Usage(msg)) => {
+            let _ = writeln!(io.err, "error: {msg}");
+            USAGE
+        }
+    }
+}
+
+fn options(common: &Common) -> Result<Options, Usage> {
+    let mut allow = Vec::new();
+    for name in &common.allow {
+        match Code::from_name(name) {
+            Some(c) if c.severity() == Severity::Warning => allow.push(c),
+            Some(c) => return Err(Usage(format!("`{c}` is an error; only warnings can be silenced"))),
+            None => {
+                let warnings: Vec<&str> = Code::ALL
+                    .iter()
+                    .filter(|c| c.severity() == Severity::Warning)
+                    .map(|c| c.as_str())
+                    .collect();
+                return Err(Usage(format!(
+                    "unknown code `{name}` in --allow; warnings are {}",
+                    warnings.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(Options {
+        overrides: common.set.iter().cloned().collect(),
+        allow,
+    })
+}
+
+/// An unknown `--set` name is a usage error: it names no param of any graph checked.
+fn check_set_names(common: &Common, reports: &[FileReport]) -> Result<(), Usage> {
+    for (name, _) in &common.set {
+        let known = reports.iter().any(|r| r.graphs.iter().any(|g| g.params.iter().any(|p| p == name)));
+        let any_parsed = reports.iter().any(|r| !r.graphs.is_empty());
+        if any_parsed && !known {
+            let mut params: Vec<&str> = reports
+                .iter()
+                .flat_map(|r| r.graphs.iter().flat_map(|g| g.params.iter().map(String::as_str)))
+                .collect();
+            params.sort_unstable();
+            params.dedup();
+            let list = if params.is_empty() {
+                "the graphs have no params".to_string()
+            } else {
+                format!("params: {}", params.join(", "))
+            };
+            return Err(Usage(format!("unknown param `{name}` in --set ({list})")));
+        }
+    }
+    Ok(())
+}
+
+fn read(path: &PathBuf, io: &mut Io<'_>) -> Option<Vec<u8>> {
+    match std::fs::read(path) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot read `{}`: {e}", path.display());
+            None
+        }
+    }
+}
+
+fn style(io: &Io<'_>) -> render::HumanStyle {
+    if io.color {
+        render::HumanStyle {
+            color: true,
+            width: 100,
+        }
+    } else {
+        render::HumanStyle::plain()
+    }
+}
+
+fn print_diagnostics(diags: &[Diagnostic], src: &SourceFile, format: Format, io: &mut Io<'_>) {
+    let st = style(io);
+    for d in diags {
+        let _ = match format {
+            Format::Human => write!(io.err, "{}", render::human(d, src, st)),
+            Format::Github => writeln!(io.out, "{}", render::github(d, src)),
+            Format::Json => Ok(()),
+        };
+    }
+}
+
+fn exit_code(diags: &[&Diagnostic], deny_warnings: bool) -> u8 {
+    let errors = diags.iter().any(|d| d.is_error());
+    let warnings = diags.iter().any(|d| !d.is_error());
+    if errors || (deny_warnings && warnings) { FOUND } else { CLEAN }
+}
+
+fn summary(diags: &[&Diagnostic], files: usize) -> String {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    if diags.is_empty() {
+        format!("All checks passed ({}).\n", plural(files, "file"))
+    } else {
+        format!("Found {} and {} in {}.\n", plural(errors, "error"), plural(warnings, "warning"), plural(files, "file"))
+    }
+}
+
+fn check(files: &[PathBuf], common: &Common, io: &mut Io<'_>) -> Result<u8, Usage> {
+    let opts = options(common)?;
+    let mut unreadable = false;
+    let mut reports = Vec::new();
+    for path in files {
+        match read(path, io) {
+            Some(bytes) => reports.push(check_file(&path.display().to_string(), &bytes, &opts)),
+            None => unreadable = true,
+        }
+    }
+    check_set_names(common, &reports)?;
+    let all: Vec<&Diagnostic> = reports.iter().flat_map(|r| r.diagnostics.iter()).collect();
+    match common.format {
+        Format::Json => {
+            let diags: Vec<_> = reports
+                .iter()
+                .flat_map(|r| r.diagnostics.iter().map(|d| render::json(d, &r.source)))
+                .collect();
+            let _ = writeln!(io.out, "{}", serde_json::json!({ "diagnostics": diags }));
+        }
+        f => {
+            for r in &reports {
+                print_diagnostics(&r.diagnostics, &r.source, f, io);
+            }
+            if f == Format::Human {
+                let _ = write!(io.err, "{}", summary(&all, reports.len()));
+            }
+        }
+    }
+    let code = exit_code(&all, common.deny_warnings);
+    Ok(if unreadable { USAGE } else { code })
+}
+
+fn analyze(path: &PathBuf, graph: Option<&str>, common: &Common, io: &mut Io<'_>) -> Result<u8, Usage> {
+    let opts = options(common)?;
+    let Some(bytes) = read(path, io) else {
+        return Ok(USAGE);
+    };
+    let report = check_file(&path.display().to_string(), &bytes, &opts);
+    check_set_names(common, std::slice::from_ref(&report))?;
+    let names: Vec<&str> = report.graphs.iter().map(|g| g.name.as_str()).collect();
+    let chosen = match (graph, report.graphs.len()) {
+        (Some(name), _) => match report.graphs.iter().find(|g| g.name == name) {
+            Some(g) => Some(g),
+            None if report.graphs.is_empty() => None,
+            None => return Err(Usage(format!("no graph `{name}` in `{}` (graphs: {})", path.display(), names.join(", ")))),
+        },
+        (None, 0) => None,
+        (None, 1) => report.graphs.first(),
+        (None, _) => {
+            return Err(Usage(format!(
+                "`{}` holds {} graphs; choose one with --graph NAME (graphs: {})",
+                path.display(),
+                names.len(),
+                names.join(", ")
+            )));
+        }
+    };
+    render_analysis(&report, chosen, common, io)
+}
+
+fn render_analysis(
+    report: &FileReport,
+    chosen: Option<&crate::analysis::GraphReport>,
+    common: &Common,
+    io: &mut Io<'_>,
+) -> Result<u8, Usage> {
+    // Diagnostics of the chosen graph (and of the file as a whole, such as syntax errors).
+    let diags: Vec<&Diagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| match (chosen, &d.primary) {
+            (Some(g), Some(p)) => report.graphs.iter().all(|o| o.name == g.name || !o.full_span.contains(p.span)),
+            _ => true,
+        })
+        .collect();
+    let analysis = if diags.iter().any(|d| d.is_error()) {
+        None
+    } else {
+        chosen.and_then(|g| g.analysis.as_ref())
+    };
+    match common.format {
+        Format::Json => {
+            let dj = diags.iter().map(|d| render::json(d, &report.source)).collect();
+            let name = chosen.map_or("", |g| g.name.as_str());
+            let obj = AnalysisJson::new(name, analysis, dj);
+            let mut out = std::io::BufWriter::new(&mut *io.out);
+            let _ = serde_json::to_writer(&mut out, &obj);
+            let _ = writeln!(out);
+        }
+        f => {
+            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
+            print_diagnostics(&owned, &report.source, f, io);
+            if let Some(a) = analysis {
+                let _ = write!(io.out, "{}", report::human(a));
+            } else if f == Format::Human {
+                let _ = write!(io.err, "{}", summary(&diags, 1));
+            }
+        }
+    }
+    Ok(exit_code(&diags, common.deny_warnings))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn transformer_cmd(
+    seq_len: u64,
+    hidden_dim: u64,
+    num_heads: u64,
+    dtype: Dtype,
+    emit: bool,
+    common: &Common,
+    io: &mut Io<'_>,
+) -> Result<u8, Usage> {
+    let opts = options(common)?;
+    let dims = match BlockDims::new(seq_len, hidden_dim, num_heads) {
+        Ok(d) => d,
+        Err(diags) => {
+            let src = SourceFile::new("<transformer>", "");
+            match common.format {
+                Format::Json => {
+                    let dj = diags.iter().map(|d| render::json(d, &src)).collect();
+                    let obj = AnalysisJson::new("transformer_block", None, dj);
+                    let _ = writeln!(io.out, "{}", serde_json::to_string(&obj).unwrap_or_default());
+                }
+                f => print_diagnostics(&diags, &src, f, io),
+            }
+            return Ok(FOUND);
+        }
+    };
+    let source = transformer::emit(dims, dtype);
+    if emit {
+        let _ = write!(io.out, "{source}");
+        return Ok(CLEAN);
+    }
+    let report = check_file("<transformer>", source.as_bytes(), &opts);
+    render_analysis(&report, report.graphs.first(), common, io)
+}
+
+fn explain(code: &str, io: &mut Io<'_>) -> Result<u8, Usage> {
+    match crate::explain::text(code) {
+        Some(t) => {
+            let _ = write!(io.out, "{t}");
+            Ok(CLEAN)
+        }
+        None => Err(Usage(format!(
+            "unknown code `{code}`; known codes: {}",
+            crate::explain::codes().join(", ")
+        ))),
+    }
+}
+
+/// Entry point of the binary: parses `args`, runs, returns the exit code.
+pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { USAGE } else { CLEAN };
+        }
+    };
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut out = stdout.lock();
+    let mut err = stderr.lock();
+    let code = run(cli, &mut Io {
+        out: &mut out,
+        err: &mut err,
+        color,
+    });
+    let _ = out.flush();
+    code
+}

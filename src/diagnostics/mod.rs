@@ -1,0 +1,112 @@
+//! One diagnostic model for the whole pipeline. Diagnostics are plain data until the edge;
+//! `render` turns them into human (miette), JSON or GitHub annotations.
+
+mod code;
+pub mod render;
+mod source;
+
+pub use code::{Code, Severity};
+pub use source::{LineIndex, SourceFile};
+
+use serde::Serialize;
+
+/// A byte range into one source file. Diagnostics about graphs built without a source (the
+/// library API) carry no spans at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+    pub fn contains(self, other: Span) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+}
+
+/// A place in the source with a short explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// The place the diagnostic is about; `None` for diagnostics without a source.
+    pub primary: Option<Label>,
+    /// Other places that matter ("first defined here").
+    pub secondary: Vec<Label>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            primary: None,
+            secondary: Vec::new(),
+            help: None,
+        }
+    }
+    pub fn at(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.primary = Some(Label {
+            span,
+            message: label.into(),
+        });
+        self
+    }
+    pub fn with(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.secondary.push(Label {
+            span,
+            message: label.into(),
+        });
+        self
+    }
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+    pub fn start(&self) -> usize {
+        self.primary.as_ref().map_or(0, |l| l.span.start)
+    }
+}
+
+/// Sorts one file's diagnostics by position, then code (SPEC §5).
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        (a.start(), a.code.as_str(), &a.message).cmp(&(b.start(), b.code.as_str(), &b.message))
+    });
+}
+
+/// Suggests the candidate closest to `name`, if one is close enough to be a likely typo.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // Long names are compared only with candidates of similar length: the edit distance is
+    // quadratic, and a typo changes the length by a few characters at most.
+    let max = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for cand in candidates {
+        if cand == name || cand.len().abs_diff(name.len()) > max || cand.len() > 256 {
+            continue;
+        }
+        let d = strsim::damerau_levenshtein(name, cand);
+        if d <= max && best.is_none_or(|(bd, bc)| (d, cand) < (bd, bc)) {
+            best = Some((d, cand));
+        }
+    }
+    best.map(|(_, c)| c)
+}

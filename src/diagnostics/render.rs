@@ -1,0 +1,156 @@
+//! The edge: diagnostics become text here and nowhere else.
+
+use super::{Diagnostic, Label, Severity, SourceFile};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
+use serde_json::{Value, json};
+use std::fmt;
+
+/// Adapter that lets miette draw one of our diagnostics against its source.
+struct MietteView<'a> {
+    diag: &'a Diagnostic,
+    src: &'a SourceFile,
+}
+
+impl fmt::Debug for MietteView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+impl fmt::Display for MietteView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+impl std::error::Error for MietteView<'_> {}
+
+impl miette::Diagnostic for MietteView<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(format!("fgraph::{}", self.diag.code)))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diag.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.diag.primary.as_ref().map(|_| self.src as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let primary = self.diag.primary.as_ref()?;
+        let len = self.src.text.len();
+        let clamp = move |l: &Label| {
+            let start = l.span.start.min(len);
+            (start, l.span.end.clamp(start, len) - start)
+        };
+        let (s, n) = clamp(primary);
+        let first = LabeledSpan::new_primary_with_span(Some(primary.message.clone()), (s, n));
+        let rest = self.diag.secondary.iter().map(move |l| {
+            let (s, n) = clamp(l);
+            LabeledSpan::new_with_span(Some(l.message.clone()), (s, n))
+        });
+        Some(Box::new(std::iter::once(first).chain(rest)))
+    }
+}
+
+/// How human output is drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct HumanStyle {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl HumanStyle {
+    /// No colour, 80 columns: what tests snapshot.
+    pub fn plain() -> Self {
+        HumanStyle {
+            color: false,
+            width: 80,
+        }
+    }
+}
+
+/// miette's graphical report of one diagnostic.
+pub fn human(diag: &Diagnostic, src: &SourceFile, style: HumanStyle) -> String {
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false);
+    let mut out = String::new();
+    if handler
+        .render_report(&mut out, &MietteView { diag, src })
+        .is_err()
+    {
+        // Rendering into a String cannot fail on I/O; fall back to one line if miette gives up.
+        out = format!("{}: fgraph::{}: {}\n", diag.severity.as_str(), diag.code, diag.message);
+    }
+    out
+}
+
+fn position(src: &SourceFile, l: &Label) -> (usize, usize, usize, usize) {
+    let (line, column) = src.lines.line_col(&src.text, l.span.start);
+    let (end_line, end_column) = src.lines.line_col(&src.text, l.span.end);
+    (line, column, end_line, end_column)
+}
+
+/// The JSON object of one diagnostic (SPEC §6).
+pub fn json(diag: &Diagnostic, src: &SourceFile) -> Value {
+    let label_json = |l: &Label, primary: bool| {
+        let (line, column, end_line, end_column) = position(src, l);
+        json!({
+            "message": l.message, "primary": primary,
+            "line": line, "column": column, "end_line": end_line, "end_column": end_column,
+        })
+    };
+    let pos = diag.primary.as_ref().map(|l| position(src, l));
+    let labels: Vec<Value> = diag
+        .primary
+        .iter()
+        .map(|l| label_json(l, true))
+        .chain(diag.secondary.iter().map(|l| label_json(l, false)))
+        .collect();
+    json!({
+        "code": diag.code.as_str(),
+        "severity": diag.severity.as_str(),
+        "message": diag.message,
+        "file": src.name,
+        "line": pos.map(|p| p.0),
+        "column": pos.map(|p| p.1),
+        "end_line": pos.map(|p| p.2),
+        "end_column": pos.map(|p| p.3),
+        "help": diag.help,
+        "labels": labels,
+    })
+}
+
+/// A GitHub Actions workflow command, which the Actions UI shows as an annotation.
+pub fn github(diag: &Diagnostic, src: &SourceFile) -> String {
+    fn escape_data(s: &str) -> String {
+        s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    }
+    fn escape_prop(s: &str) -> String {
+        escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    }
+    let kind = match diag.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let mut props = format!("file={}", escape_prop(&src.name));
+    if let Some(l) = &diag.primary {
+        let (line, col, end_line, end_col) = position(src, l);
+        props += &format!(",line={line},col={col},endLine={end_line},endColumn={end_col}");
+    }
+    props += &format!(",title={}", escape_prop(&format!("fgraph::{}", diag.code)));
+    let mut msg = diag.message.clone();
+    if let Some(h) = &diag.help {
+        msg += &format!("\nhelp: {h}");
+    }
+    format!("::{kind} {props}::{}", escape_data(&msg))
+}

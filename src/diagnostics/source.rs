@@ -1,0 +1,100 @@
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+
+/// Byte offsets of line starts, so that a position maps to (line, column) by binary search.
+/// miette's own `SourceCode for str` walks the file from the start for every span, which is
+/// quadratic when a large file has many diagnostics.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// 0-based line of a byte offset.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
+    pub fn line_start(&self, line: usize) -> usize {
+        self.starts[line.min(self.starts.len() - 1)]
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// 1-based line and 1-based column counted in characters (SPEC §6).
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.line_of(offset);
+        let start = self.line_start(line);
+        (line + 1, text[start..offset].chars().count() + 1)
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// One file's text with its display name and line index.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+    pub lines: LineIndex,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            name: name.into(),
+            text,
+            lines,
+        }
+    }
+}
+
+impl SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text = self.text.as_str();
+        let start = span.offset();
+        let end = start.checked_add(span.len()).ok_or(MietteError::OutOfBounds)?;
+        if end > text.len() {
+            return Err(MietteError::OutOfBounds);
+        }
+        let first = self.lines.line_of(start).saturating_sub(context_lines_before);
+        let last_line = self.lines.line_of(end.saturating_sub(1).max(start));
+        let last = (last_line + context_lines_after).min(self.lines.line_count() - 1);
+        let from = self.lines.line_start(first);
+        let to = if last + 1 < self.lines.line_count() {
+            // Keep the trailing newline out, as miette does.
+            self.lines.line_start(last + 1).saturating_sub(1)
+        } else {
+            text.len()
+        };
+        let to = to.max(from);
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            &text.as_bytes()[from..to],
+            SourceSpan::new(from.into(), to - from),
+            first,
+            0,
+            last - first + 1,
+        )))
+    }
+}

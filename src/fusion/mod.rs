@@ -1,0 +1,170 @@
+//! Which ops become one GPU kernel (SPEC §2): the rules, the default greedy grouping and the
+//! reason for every boundary.
+
+mod reason;
+
+pub use reason::Reason;
+
+use crate::graph::{Graph, OpId, TensorId};
+use crate::types::OpKind;
+
+/// One kernel: its ops in execution order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FusionGroup {
+    pub ops: Vec<OpId>,
+}
+
+/// A producer → consumer edge that fusion did not remove, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Boundary {
+    pub producer: OpId,
+    pub consumer: OpId,
+    pub tensor: TensorId,
+    pub reason: Reason,
+}
+
+#[derive(Clone, Debug)]
+pub struct FusionPlan {
+    /// Groups in the order of their last op.
+    pub groups: Vec<FusionGroup>,
+    /// In the order the greedy pass met them: by consumer, then by argument position.
+    pub boundaries: Vec<Boundary>,
+    /// The index into `groups` of every op.
+    pub group_of: Vec<usize>,
+}
+
+/// Union-find over ops with each root's matmul count; iterative path halving.
+struct Groups {
+    parent: Vec<u32>,
+    matmuls: Vec<u32>,
+}
+
+impl Groups {
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            let gp = self.parent[self.parent[x] as usize];
+            self.parent[x] = gp;
+            x = gp as usize;
+        }
+        x
+    }
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent[rb] = ra as u32;
+            self.matmuls[ra] += self.matmuls[rb];
+        }
+    }
+}
+
+/// A tensor that must be written to HBM whatever the grouping: two or more consumers, or a
+/// graph output (rule 4).
+pub fn materialized(g: &Graph, t: TensorId) -> bool {
+    g.consumers(t).len() >= 2 || g.is_output(t)
+}
+
+/// The default grouping: visit ops in topological order; merge each op into every
+/// producer's group whose edge satisfies rules 1–6; otherwise it starts a group.
+pub fn find_fusion_groups(g: &Graph) -> FusionPlan {
+    let n = g.ops.len();
+    let mut uf = Groups {
+        parent: (0..n as u32).collect(),
+        matmuls: g
+            .ops
+            .iter()
+            .map(|o| u32::from(o.kind == OpKind::Matmul))
+            .collect(),
+    };
+    let mut boundaries = Vec::new();
+    for &c in &g.topo {
+        let consumer = g.op(c);
+        for p in g.predecessors(c) {
+            let producer = g.op(p);
+            let (gp, gc) = (uf.find(p.index()), uf.find(c.index()));
+            if gp == gc {
+                continue;
+            }
+            let merged_matmuls = uf.matmuls[gp] + uf.matmuls[gc];
+            // Rule 6 (acyclic groups) cannot break under this policy: fused edges carry
+            // tensors with one consumer, so every group is an in-tree whose root is its only
+            // member read from outside, and a path out of the root cannot come back in.
+            let reason = if consumer.kind == OpKind::Matmul {
+                Some(Reason::MatmulStartsGroup)
+            } else if producer.kind == OpKind::Reduction {
+                Some(Reason::AfterReduction)
+            } else if consumer.kind == OpKind::Reduction && merged_matmuls > 0 {
+                Some(Reason::ReductionAfterMatmul)
+            } else if materialized(g, producer.output) {
+                Some(Reason::Materialized)
+            } else if merged_matmuls > 1 {
+                Some(Reason::SecondMatmul)
+            } else {
+                None
+            };
+            match reason {
+                Some(reason) => boundaries.push(Boundary {
+                    producer: p,
+                    consumer: c,
+                    tensor: producer.output,
+                    reason,
+                }),
+                None => uf.union(gp, gc),
+            }
+        }
+    }
+    // Collect members in visiting order; a group's position is that of its last op.
+    let mut root_group = vec![usize::MAX; n];
+    let mut members: Vec<Vec<OpId>> = Vec::new();
+    let mut last_pos: Vec<usize> = Vec::new();
+    for (pos, &o) in g.topo.iter().enumerate() {
+        let r = uf.find(o.index());
+        if root_group[r] == usize::MAX {
+            root_group[r] = members.len();
+            members.push(Vec::new());
+            last_pos.push(0);
+        }
+        members[root_group[r]].push(o);
+        last_pos[root_group[r]] = pos;
+    }
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by_key(|&i| last_pos[i]);
+    let mut rank = vec![0; members.len()];
+    for (k, &i) in order.iter().enumerate() {
+        rank[i] = k;
+    }
+    let mut group_of = vec![0; n];
+    for o in 0..n {
+        group_of[o] = rank[root_group[uf.find(o)]];
+    }
+    let mut slots: Vec<Option<Vec<OpId>>> = members.into_iter().map(Some).collect();
+    let groups = order
+        .iter()
+        .map(|&i| FusionGroup {
+            ops: slots[i].take().unwrap_or_default(),
+        })
+        .collect();
+    FusionPlan {
+        groups,
+        boundaries,
+        group_of,
+    }
+}
+
+/// Every op alone: the unfused plan.
+pub fn unfused(g: &Graph) -> FusionPlan {
+    let mut group_of = vec![0; g.ops.len()];
+    let groups = g
+        .topo
+        .iter()
+        .enumerate()
+        .map(|(k, &o)| {
+            group_of[o.index()] = k;
+            FusionGroup { ops: vec![o] }
+        })
+        .collect();
+    FusionPlan {
+        groups,
+        boundaries: Vec::new(),
+        group_of,
+    }
+}

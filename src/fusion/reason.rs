@@ -1,0 +1,77 @@
+use serde::Serialize;
+
+/// Why two adjacent ops are not in one kernel: the lowest-numbered rule of SPEC §2 the edge
+/// breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// Rule 1: the consumer is a matmul; a matmul has no prologue.
+    MatmulStartsGroup,
+    /// Rule 2: the producer is a reduction; a reduction ends its kernel.
+    AfterReduction,
+    /// Rule 3: the consumer is a reduction and the merged kernel would hold a matmul.
+    ReductionAfterMatmul,
+    /// Rule 4: the producer's output has several consumers or is a graph output.
+    Materialized,
+    /// Rule 5: the merged kernel would hold two matmuls.
+    SecondMatmul,
+    /// Rule 6: the merged kernel would depend on itself.
+    WouldCreateCycle,
+}
+
+impl Reason {
+    pub const ALL: &'static [Reason] = &[
+        Reason::MatmulStartsGroup,
+        Reason::AfterReduction,
+        Reason::ReductionAfterMatmul,
+        Reason::Materialized,
+        Reason::SecondMatmul,
+        Reason::WouldCreateCycle,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::MatmulStartsGroup => "matmul-starts-group",
+            Reason::AfterReduction => "after-reduction",
+            Reason::ReductionAfterMatmul => "reduction-after-matmul",
+            Reason::Materialized => "materialized",
+            Reason::SecondMatmul => "second-matmul",
+            Reason::WouldCreateCycle => "would-create-cycle",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Reason> {
+        Reason::ALL.iter().copied().find(|r| r.as_str() == name)
+    }
+    /// The rule number in SPEC §2.
+    pub fn rule(self) -> u8 {
+        self as u8 + 1
+    }
+    /// A sentence for reports: why `producer` → `consumer` through `tensor` is a boundary.
+    pub fn explain(self, producer: &str, consumer: &str, tensor: &str) -> String {
+        match self {
+            Reason::MatmulStartsGroup => format!(
+                "`{consumer}` is a matmul, and a matmul always starts a new kernel"
+            ),
+            Reason::AfterReduction => format!(
+                "`{producer}` is a reduction, and a reduction ends its kernel"
+            ),
+            Reason::ReductionAfterMatmul => format!(
+                "`{consumer}` is a reduction and would join a kernel that holds a matmul; matmul epilogues are elementwise or reshape only"
+            ),
+            Reason::Materialized => format!(
+                "`{tensor}` has several consumers or is a graph output, so it must be written to HBM anyway"
+            ),
+            Reason::SecondMatmul => format!(
+                "joining `{producer}`'s kernel would put a second matmul into one kernel"
+            ),
+            Reason::WouldCreateCycle => format!(
+                "merging `{producer}` and `{consumer}` would make the kernel depend on itself"
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

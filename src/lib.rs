@@ -1,0 +1,33 @@
+//! fgraph: a compiler and linter for `.fgraph` GPU computation graphs.
+//!
+//! The pipeline is a chain of modules, each returning data: [`syntax`] (pest grammar →
+//! spanned AST), [`sema`] (names, params, shapes, DAG → [`Graph`]), [`fusion`] (kernel
+//! groups and boundary reasons), [`traffic`] (HBM bytes), [`diagnostics`] (one model, many
+//! renderers). [`check_file`] runs all of it on a file; the seed's functions
+//! ([`build_graph`], [`find_fusion_groups`], [`estimate_memory_traffic`],
+//! [`analyze_transformer_block`]) work without the DSL. Nothing here prints.
+
+pub mod analysis;
+pub mod cli;
+mod api;
+pub mod diagnostics;
+pub mod explain;
+pub mod fusion;
+pub mod graph;
+pub mod limits;
+pub mod report;
+pub mod sema;
+pub mod syntax;
+pub mod transformer;
+pub mod traffic;
+pub mod types;
+
+pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file};
+pub use api::{External, GraphError, Op, build_graph, build_graph_with_outputs};
+pub use diagnostics::{Code, Diagnostic, Severity};
+pub use fusion::{Boundary, FusionGroup, FusionPlan, Reason, find_fusion_groups};
+pub use graph::{Graph, OpId, TensorId};
+pub use syntax::ast::ExternalKind;
+pub use traffic::{Traffic, TrafficReport, estimate_memory_traffic};
+pub use transformer::{TransformerAnalysis, analyze_transformer_block};
+pub use types::{Dtype, OpKind};

@@ -1,0 +1,820 @@
+//! The semantic pass: names, params, dtypes, shapes, the DAG and its order. It reports every
+//! error of a graph in one run; a value made unknown by an error causes no further diagnostics.
+
+mod expr;
+mod order;
+mod shape;
+
+use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
+use crate::graph::{Graph, OpId, OpNode, Origin, Tensor, TensorId, TensorUse};
+use crate::limits;
+use crate::syntax::ast::{Arg, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
+use crate::types::{Dtype, OpKind};
+use expr::Lookup;
+use std::collections::{BTreeMap, HashMap};
+
+/// `--set NAME=INT` values, applied to every graph that has a param of that name.
+pub type Overrides = BTreeMap<String, i64>;
+
+/// What the semantic pass learned about one graph.
+pub struct Checked {
+    /// The graph, when it has no errors.
+    pub graph: Option<Graph>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks one graph of a parsed file.
+pub fn check_graph(ast: &GraphAst<'_>, overrides: &Overrides) -> Checked {
+    let mut s = Sema {
+        ast,
+        overrides,
+        diags: Vec::new(),
+        params: HashMap::new(),
+        param_order: Vec::new(),
+        tensors: Vec::new(),
+        tensor_ids: HashMap::new(),
+        ops: Vec::new(),
+        op_ids: HashMap::new(),
+        outputs: Vec::new(),
+        has_output_stmt: false,
+    };
+    s.params();
+    s.declarations();
+    s.resolve_inputs();
+    let consumers = s.consumers();
+    let (topo, stuck) = order::topo_sort(s.ops.len(), |o| s.ops[o].producers(&s.tensors), |t| {
+        consumers[t].as_slice()
+    }, |o| s.ops[o].output);
+    if !stuck.is_empty() {
+        s.report_cycles(&stuck, &consumers);
+    }
+    for &o in &topo {
+        s.infer(o);
+    }
+    let outputs = s.graph_outputs(&consumers);
+    s.unused(&consumers, &outputs);
+    let graph = if s.diags.iter().any(Diagnostic::is_error) {
+        None
+    } else {
+        s.build(topo, outputs, &consumers)
+    };
+    Checked {
+        graph,
+        diagnostics: s.diags,
+    }
+}
+
+struct ParamInfo {
+    value: Option<i64>,
+    span: Span,
+    order: usize,
+}
+
+struct TensorDraft<'s> {
+    name: Ident<'s>,
+    shape: Option<Vec<u64>>,
+    dtype: Option<Dtype>,
+    bytes: Option<u64>,
+    origin: Origin,
+    /// A second definition of a name: kept so its op has an output, but never reported on.
+    duplicate: bool,
+}
+
+struct UseDraft {
+    tensor: Option<TensorId>,
+    index: Option<Option<u64>>,
+    transpose: bool,
+    span: Span,
+}
+
+struct OpDraft<'a, 's> {
+    stmt: &'a OpStmt<'s>,
+    span: Span,
+    kind: Option<OpKind>,
+    inputs: Vec<UseDraft>,
+    output: TensorId,
+    attrs: Vec<(String, i64)>,
+    /// Declared output shape: `None` if none was written, `Some(None)` if it failed.
+    declared_shape: Option<Option<Vec<u64>>>,
+    declared_dtype: Option<Option<Dtype>>,
+    /// An error in the op itself (arity, unknown kind, undefined input) leaves its output
+    /// unknown.
+    poisoned: bool,
+}
+
+impl OpDraft<'_, '_> {
+    /// Producers of the op's inputs, each once, in argument order.
+    fn producers(&self, tensors: &[TensorDraft<'_>]) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for u in &self.inputs {
+            if let Some(t) = u.tensor {
+                if let Origin::Produced(p) = tensors[t.index()].origin {
+                    if !out.contains(&p.index()) {
+                        out.push(p.index());
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+struct Sema<'a, 's> {
+    ast: &'a GraphAst<'s>,
+    overrides: &'a Overrides,
+    diags: Vec<Diagnostic>,
+    params: HashMap<&'s str, ParamInfo>,
+    param_order: Vec<&'s str>,
+    tensors: Vec<TensorDraft<'s>>,
+    tensor_ids: HashMap<&'s str, TensorId>,
+    ops: Vec<OpDraft<'a, 's>>,
+    op_ids: HashMap<&'s str, OpId>,
+    outputs: Vec<Ident<'s>>,
+    has_output_stmt: bool,
+}
+
+fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::DuplicateDefinition,
+        format!("{what} `{}` is defined more than once", name.name),
+    )
+    .at(name.span, "defined again here")
+    .with(first, "first defined here")
+    .help(format!("rename one of them; {what} names must be unique within a graph"))
+}
+
+fn fmt_shape(shape: &[u64]) -> String {
+    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+    format!("[{}]", dims.join(", "))
+}
+
+impl<'a, 's> Sema<'a, 's> {
+    // ---- params ---------------------------------------------------------------------------
+
+    fn params(&mut self) {
+        // Names and positions first, so that a use before the definition can point at it.
+        let mut defined_at: HashMap<&'s str, (usize, Span)> = HashMap::new();
+        for (i, st) in self.ast.stmts.iter().enumerate() {
+            if let StmtKind::Param { name, .. } = &st.kind {
+                defined_at.entry(name.name).or_insert((i, name.span));
+            }
+        }
+        for (i, st) in self.ast.stmts.iter().enumerate() {
+            let StmtKind::Param { name, value } = &st.kind else {
+                continue;
+            };
+            if let Some(first) = self.params.get(name.name) {
+                let d = duplicate("param", name, first.span);
+                self.diags.push(d);
+                continue;
+            }
+            let params = &self.params;
+            let lookup = |n: &str| match params.get(n) {
+                Some(p) => p.value.map_or(Lookup::Poisoned, Lookup::Value),
+                None => match defined_at.get(n) {
+                    Some(&(j, span)) if j >= i => Lookup::Later(span),
+                    _ => Lookup::Unknown,
+                },
+            };
+            let names: Vec<&str> = self.param_order.clone();
+            let suggest = |n: &str| did_you_mean(n, names.iter().copied()).map(str::to_string);
+            let mut v = expr::eval(value, &lookup, &suggest, &mut self.diags);
+            if let Some(&o) = self.overrides.get(name.name) {
+                v = Some(o);
+            }
+            self.params.insert(
+                name.name,
+                ParamInfo {
+                    value: v,
+                    span: name.span,
+                    order: i,
+                },
+            );
+            self.param_order.push(name.name);
+        }
+    }
+
+    /// Evaluates a shape or index expression, where every param of the graph is visible.
+    fn eval(&mut self, e: &crate::syntax::ast::Expr<'s>) -> Option<i64> {
+        let params = &self.params;
+        let lookup = |n: &str| match params.get(n) {
+            Some(p) => p.value.map_or(Lookup::Poisoned, Lookup::Value),
+            None => Lookup::Unknown,
+        };
+        let names = &self.param_order;
+        let suggest = |n: &str| did_you_mean(n, names.iter().copied()).map(str::to_string);
+        let _ = params.values().map(|p| p.order).max();
+        expr::eval(e, &lookup, &suggest, &mut self.diags)
+    }
+
+    fn dims(&mut self, ty: &TypeAst<'s>) -> Option<Vec<u64>> {
+        if ty.dims.len() > limits::MAX_RANK {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::LimitExceeded,
+                    format!(
+                        "rank {} exceeds the limit of {}",
+                        ty.dims.len(),
+                        limits::MAX_RANK
+                    ),
+                )
+                .at(ty.span, "too many dimensions"),
+            );
+            return None;
+        }
+        let mut ok = true;
+        let mut out = Vec::with_capacity(ty.dims.len());
+        for d in &ty.dims {
+            match self.eval(d) {
+                Some(v) if v >= 1 => out.push(v as u64),
+                Some(v) => {
+                    ok = false;
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::InvalidShape,
+                            format!("dimension must be at least 1, found {v}"),
+                        )
+                        .at(d.span(), format!("evaluates to {v}"))
+                        .help("every dimension of a tensor is a positive integer"),
+                    );
+                }
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn dtype(&mut self, id: &Ident<'s>) -> Option<Dtype> {
+        if let Some(d) = Dtype::from_name(id.name) {
+            return Some(d);
+        }
+        let names: Vec<&str> = Dtype::ALL.iter().map(|d| d.as_str()).collect();
+        let mut help = format!("expected one of {}", names.join(", "));
+        if let Some(s) = did_you_mean(id.name, names.iter().copied()) {
+            help = format!("did you mean `{s}`? ({help})");
+        }
+        self.diags.push(
+            Diagnostic::new(Code::UnknownDtype, format!("unknown dtype `{}`", id.name))
+                .at(id.span, "not a dtype")
+                .help(help),
+        );
+        None
+    }
+
+    // ---- declarations ---------------------------------------------------------------------
+
+    fn new_tensor(&mut self, name: Ident<'s>, origin: Origin) -> TensorId {
+        let id = TensorId(self.tensors.len() as u32);
+        let mut duplicate_def = false;
+        if let Some(&first) = self.tensor_ids.get(name.name) {
+            duplicate_def = true;
+            let f = &self.tensors[first.index()];
+            let what = match (f.origin, origin) {
+                (Origin::Produced(_), Origin::Produced(_)) => format!(
+                    "tensor `{}` is produced by more than one op",
+                    name.name
+                ),
+                (Origin::Produced(_), _) | (_, Origin::Produced(_)) => format!(
+                    "tensor `{}` is both declared and produced by an op",
+                    name.name
+                ),
+                _ => format!("tensor `{}` is declared more than once", name.name),
+            };
+            let d = Diagnostic::new(Code::DuplicateDefinition, what)
+                .at(name.span, "defined again here")
+                .with(f.name.span, "first defined here")
+                .help("every tensor has exactly one definition: rename one of them");
+            self.diags.push(d);
+        } else {
+            self.tensor_ids.insert(name.name, id);
+        }
+        self.tensors.push(TensorDraft {
+            name,
+            shape: None,
+            dtype: None,
+            bytes: None,
+            origin,
+            duplicate: duplicate_def,
+        });
+        id
+    }
+
+    fn declarations(&mut self) {
+        let mut default_dtype = Some(Dtype::F32);
+        for st in &self.ast.stmts {
+            match &st.kind {
+                StmtKind::Param { .. } => {}
+                StmtKind::Dtype(id) => default_dtype = self.dtype(id),
+                StmtKind::Decl { external, name, ty } => {
+                    let origin = match external {
+                        ExternalKind::Input => Origin::Input,
+                        ExternalKind::Weight => Origin::Weight,
+                    };
+                    let dtype = match &ty.dtype {
+                        Some(d) => self.dtype(d),
+                        None => default_dtype,
+                    };
+                    let shape = self.dims(ty);
+                    let id = self.new_tensor(*name, origin);
+                    let bytes = self.size(&shape, dtype, name, ty.span);
+                    let t = &mut self.tensors[id.index()];
+                    (t.shape, t.dtype, t.bytes) = (shape, dtype, bytes);
+                }
+                StmtKind::Output(names) => {
+                    self.has_output_stmt = true;
+                    self.outputs.extend(names.iter().copied());
+                }
+                StmtKind::Op(op) => self.declare_op(op, st.span),
+            }
+        }
+    }
+
+    fn declare_op(&mut self, op: &'a OpStmt<'s>, span: Span) {
+        let id = OpId(self.ops.len() as u32);
+        if let Some(&first) = self.op_ids.get(op.name.name) {
+            let d = duplicate("op", &op.name, self.ops[first.index()].stmt.name.span);
+            self.diags.push(d);
+        } else {
+            self.op_ids.insert(op.name.name, id);
+        }
+        let kind = OpKind::from_name(op.kind.name);
+        if kind.is_none() {
+            let names: Vec<&str> = OpKind::ALL.iter().map(|k| k.as_str()).collect();
+            let mut help = format!("expected one of {}", names.join(", "));
+            if let Some(s) = did_you_mean(op.kind.name, names.iter().copied()) {
+                help = format!("did you mean `{s}`? ({help})");
+            }
+            self.diags.push(
+                Diagnostic::new(Code::UnknownKind, format!("unknown op kind `{}`", op.kind.name))
+                    .at(op.kind.span, "not an op kind")
+                    .help(help),
+            );
+        }
+        let mut attrs = Vec::new();
+        for a in &op.args {
+            if let Arg::Attr { name, value } = a {
+                if let Some(v) = self.eval(value) {
+                    attrs.push((name.name.to_string(), v));
+                }
+            }
+        }
+        let (declared_shape, declared_dtype) = match &op.ty {
+            Some(ty) => (
+                Some(self.dims(ty)),
+                ty.dtype.as_ref().map(|d| self.dtype(d)),
+            ),
+            None => (None, None),
+        };
+        let output = self.new_tensor(op.output, Origin::Produced(id));
+        self.ops.push(OpDraft {
+            stmt: op,
+            span,
+            kind,
+            inputs: Vec::new(),
+            output,
+            attrs,
+            declared_shape,
+            declared_dtype,
+            poisoned: kind.is_none(),
+        });
+    }
+
+    /// Resolves tensor arguments (which may name tensors defined further down) and checks
+    /// arity.
+    fn resolve_inputs(&mut self) {
+        for o in 0..self.ops.len() {
+            let stmt = self.ops[o].stmt;
+            let mut inputs = Vec::new();
+            let mut poisoned = false;
+            for a in &stmt.args {
+                let Arg::Tensor(t) = a else { continue };
+                let tensor = self.lookup_tensor(&t.name);
+                poisoned |= tensor.is_none();
+                let index = t.index.as_ref().map(|e| {
+                    let v = self.eval(e);
+                    match v {
+                        Some(i) if i < 0 => {
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::BadView,
+                                    format!("view index {i} is negative"),
+                                )
+                                .at(e.span(), "must be at least 0"),
+                            );
+                            None
+                        }
+                        v => v.map(|i| i as u64),
+                    }
+                });
+                poisoned |= matches!(index, Some(None));
+                inputs.push(UseDraft {
+                    tensor,
+                    index,
+                    transpose: t.transpose,
+                    span: t.span,
+                });
+            }
+            let n = inputs.len();
+            let bad_arity = match self.ops[o].kind {
+                Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
+                Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
+                Some(_) if n == 0 => Some("at least 1 tensor"),
+                _ => None,
+            };
+            if let Some(expected) = bad_arity {
+                poisoned = true;
+                let kind = stmt.kind.name;
+                let mut d = Diagnostic::new(
+                    Code::Arity,
+                    format!("`{kind}` takes {expected}, found {n}"),
+                )
+                .at(stmt.kind.span, format!("takes {expected}"));
+                let extra = match self.ops[o].kind {
+                    Some(OpKind::Matmul) => 2,
+                    Some(OpKind::Reshape) => 1,
+                    _ => usize::MAX,
+                };
+                for u in inputs.iter().skip(extra) {
+                    d = d.with(u.span, "extra tensor");
+                }
+                d = d.help(match self.ops[o].kind {
+                    Some(OpKind::Matmul) => "a matmul multiplies two tensors: `matmul(a, b)`",
+                    Some(OpKind::Reshape) => "a reshape takes one tensor: `reshape(t) -> u: [..]`",
+                    _ => "pass the tensors the op reads",
+                });
+                self.diags.push(d);
+            }
+            let op = &mut self.ops[o];
+            op.inputs = inputs;
+            op.poisoned |= poisoned;
+        }
+        let outputs = std::mem::take(&mut self.outputs);
+        for id in &outputs {
+            self.lookup_tensor(id);
+        }
+        self.outputs = outputs;
+    }
+
+    fn lookup_tensor(&mut self, name: &Ident<'s>) -> Option<TensorId> {
+        if let Some(&t) = self.tensor_ids.get(name.name) {
+            return Some(t);
+        }
+        let mut d = Diagnostic::new(
+            Code::UndefinedTensor,
+            format!("undefined tensor `{}`", name.name),
+        )
+        .at(name.span, format!("not defined in graph `{}`", self.ast.name.name));
+        d = match did_you_mean(name.name, self.tensor_ids.keys().copied()) {
+            Some(s) => {
+                let t = self.tensor_ids[s];
+                d.with(self.tensors[t.index()].name.span, format!("`{s}` is defined here"))
+                    .help(format!("did you mean `{s}`?"))
+            }
+            None => d.help(format!(
+                "declare it (`input {}: [..]`) or produce it with an op (`-> {}`)",
+                name.name, name.name
+            )),
+        };
+        self.diags.push(d);
+        None
+    }
+
+    /// Distinct consuming ops of each tensor, in source order.
+    fn consumers(&self) -> Vec<Vec<usize>> {
+        let mut c: Vec<Vec<usize>> = vec![Vec::new(); self.tensors.len()];
+        for (o, op) in self.ops.iter().enumerate() {
+            for u in &op.inputs {
+                if let Some(t) = u.tensor {
+                    let list = &mut c[t.index()];
+                    if list.last() != Some(&o) {
+                        list.push(o);
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    fn report_cycles(&mut self, stuck: &[usize], consumers: &[Vec<usize>]) {
+        let ops = &self.ops;
+        for cycle in order::cycles(stuck, |o| consumers[ops[o].output.index()].as_slice()) {
+            const SHOWN: usize = 8;
+            let names: Vec<&str> = cycle.iter().map(|&o| ops[o].stmt.name.name).collect();
+            let mut path: Vec<String> = names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect();
+            if names.len() > SHOWN {
+                path.push(format!("… ({} ops in all)", names.len()));
+            }
+            path.push(format!("`{}`", names[0]));
+            let first = &ops[cycle[0]];
+            let mut d = Diagnostic::new(
+                Code::Cycle,
+                format!("dependency cycle: {}", path.join(" → ")),
+            )
+            .at(first.stmt.name.span, "this op depends on its own output");
+            // Label the argument through which each op of the cycle reads the previous one.
+            for (k, &o) in cycle.iter().enumerate().take(SHOWN) {
+                let prev = cycle[(k + cycle.len() - 1) % cycle.len()];
+                let t = ops[prev].output;
+                if let Some(u) = ops[o].inputs.iter().find(|u| u.tensor == Some(t)) {
+                    d = d.with(
+                        u.span,
+                        format!("`{}` reads `{}` from `{}`", ops[o].stmt.name.name, self.tensors[t.index()].name.name, ops[prev].stmt.name.name),
+                    );
+                }
+            }
+            d = d.help("ops must form a DAG: break the cycle by reading a declared input instead");
+            self.diags.push(d);
+        }
+    }
+
+    // ---- shapes ---------------------------------------------------------------------------
+
+    fn size(&mut self, shape: &Option<Vec<u64>>, dtype: Option<Dtype>, name: &Ident<'s>, at: Span) -> Option<u64> {
+        let (shape, dtype) = (shape.as_ref()?, dtype?);
+        let bytes = shape
+            .iter()
+            .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+            .and_then(|n| n.checked_mul(dtype.bytes()));
+        if bytes.is_none() {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::SizeOverflow,
+                    format!(
+                        "size of `{}` ({dtype}{}) overflows 64 bits",
+                        name.name,
+                        fmt_shape(shape)
+                    ),
+                )
+                .at(at, "more than 2^64 bytes")
+                .help("check the dimensions and the params they use"),
+            );
+        }
+        bytes
+    }
+
+    /// Infers and checks the output of op `o`; its inputs have been inferred already.
+    fn infer(&mut self, o: usize) {
+        if self.ops[o].poisoned {
+            return;
+        }
+        let Some(kind) = self.ops[o].kind else { return };
+        let stmt = self.ops[o].stmt;
+        // Argument shapes after views; `None` where an input is unknown.
+        let mut args: Vec<Option<Vec<u64>>> = Vec::new();
+        for k in 0..self.ops[o].inputs.len() {
+            let u = &self.ops[o].inputs[k];
+            let (tensor, index, transpose, span) = (u.tensor, u.index, u.transpose, u.span);
+            let t = tensor.map(|t| &self.tensors[t.index()]);
+            let shape = t.and_then(|t| t.shape.clone());
+            let shaped = match shape {
+                Some(s) => shape::view(
+                    &s,
+                    index.flatten(),
+                    transpose,
+                    &t.map_or("", |t| t.name.name),
+                    span,
+                    &mut self.diags,
+                ),
+                None => None,
+            };
+            args.push(shaped);
+        }
+        let names: Vec<(String, Span)> = self.ops[o]
+            .inputs
+            .iter()
+            .zip(&stmt.args.iter().filter_map(|a| match a {
+                Arg::Tensor(t) => Some(t),
+                Arg::Attr { .. } => None,
+            }).collect::<Vec<_>>())
+            .map(|(u, t)| (arg_text(t), u.span))
+            .collect();
+        // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
+        let inferable = matches!(kind, OpKind::Elementwise | OpKind::Matmul);
+        let inferred: Option<Vec<u64>> = match kind {
+            OpKind::Elementwise => shape::broadcast_all(&args, &names, &mut self.diags).flatten(),
+            OpKind::Matmul => shape::matmul(&args, &names, &mut self.diags).flatten(),
+            OpKind::Reduction | OpKind::Reshape => None,
+        };
+        let declared = self.ops[o].declared_shape.clone();
+        let ty_span = stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
+        let out = match declared {
+            // The declared dims had errors of their own.
+            Some(None) => None,
+            None if inferable => inferred,
+            None => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::MissingShape,
+                        format!("the output of {kind} `{}` needs a declared shape", stmt.name.name),
+                    )
+                    .at(stmt.output.span, "no shape given")
+                    .help(format!(
+                        "{kind} output shapes cannot be inferred: write `-> {}: [..]`",
+                        stmt.output.name
+                    )),
+                );
+                None
+            }
+            Some(Some(decl)) => match inferred {
+                Some(inf) if inf != decl => {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::ShapeMismatch,
+                            format!(
+                                "declared shape {} of `{}` does not match the inferred shape {}",
+                                fmt_shape(&decl),
+                                stmt.output.name,
+                                fmt_shape(&inf)
+                            ),
+                        )
+                        .at(ty_span, format!("declared {}", fmt_shape(&decl)))
+                        .with(stmt.kind.span, format!("{kind} produces {}", fmt_shape(&inf)))
+                        .help(format!(
+                            "declare `{}: {}` or leave the shape out",
+                            stmt.output.name,
+                            fmt_shape(&inf)
+                        )),
+                    );
+                    None
+                }
+                _ if kind == OpKind::Reshape => {
+                    shape::reshape(&args, &decl, &names, ty_span, &mut self.diags)
+                }
+                _ => Some(decl),
+            },
+        };
+        // dtype: the declared one, else the first tensor input's.
+        let first_dtype = self.ops[o]
+            .inputs
+            .first()
+            .and_then(|u| u.tensor)
+            .and_then(|t| self.tensors[t.index()].dtype);
+        let dtype = match self.ops[o].declared_dtype {
+            Some(d) => d,
+            None => first_dtype,
+        };
+        if kind == OpKind::Elementwise {
+            self.dtype_mismatch(o);
+        }
+        let output = self.ops[o].output;
+        let bytes = self.size(&out, dtype, &stmt.output, ty_span);
+        let t = &mut self.tensors[output.index()];
+        (t.shape, t.dtype, t.bytes) = (out, dtype, bytes);
+    }
+
+    fn dtype_mismatch(&mut self, o: usize) {
+        let op = &self.ops[o];
+        let mut first: Option<(Dtype, Span, &str)> = None;
+        for u in &op.inputs {
+            let Some(t) = u.tensor else { continue };
+            let t = &self.tensors[t.index()];
+            let Some(d) = t.dtype else { continue };
+            match first {
+                None => first = Some((d, u.span, t.name.name)),
+                Some((fd, fspan, fname)) if fd != d => {
+                    let diag = Diagnostic::new(
+                        Code::DtypeMismatch,
+                        format!(
+                            "elementwise `{}` mixes {fd} and {d} inputs",
+                            op.stmt.name.name
+                        ),
+                    )
+                    .at(u.span, format!("`{}` is {d}", t.name.name))
+                    .with(fspan, format!("`{fname}` is {fd}"))
+                    .help("declare the inputs with one dtype, or convert one of them with an explicit op");
+                    self.diags.push(diag);
+                    return;
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    // ---- outputs and warnings -------------------------------------------------------------
+
+    fn graph_outputs(&self, consumers: &[Vec<usize>]) -> Vec<TensorId> {
+        if self.has_output_stmt {
+            let mut out: Vec<TensorId> = Vec::new();
+            for id in &self.outputs {
+                if let Some(&t) = self.tensor_ids.get(id.name) {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+            out
+        } else {
+            (0..self.tensors.len())
+                .filter(|&t| {
+                    matches!(self.tensors[t].origin, Origin::Produced(_))
+                        && consumers[t].is_empty()
+                        && !self.tensors[t].duplicate
+                })
+                .map(|t| TensorId(t as u32))
+                .collect()
+        }
+    }
+
+    fn unused(&mut self, consumers: &[Vec<usize>], outputs: &[TensorId]) {
+        let mut is_output = vec![false; self.tensors.len()];
+        for t in outputs {
+            is_output[t.index()] = true;
+        }
+        for (t, draft) in self.tensors.iter().enumerate() {
+            if draft.duplicate || !consumers[t].is_empty() || is_output[t] {
+                continue;
+            }
+            let name = draft.name.name;
+            let d = match draft.origin {
+                Origin::Produced(o) => Diagnostic::new(
+                    Code::UnusedTensor,
+                    format!("tensor `{name}` is produced but never used"),
+                )
+                .at(draft.name.span, "no op reads it and it is not an output")
+                .help(format!(
+                    "`{}` still writes it to HBM: add `{name}` to `output`, or remove the op",
+                    self.ops[o.index()].stmt.name.name
+                )),
+                Origin::Input | Origin::Weight => Diagnostic::new(
+                    Code::UnusedTensor,
+                    format!("tensor `{name}` is declared but never used"),
+                )
+                .at(draft.name.span, "no op reads it")
+                .help("remove the declaration, or pass it to the op that should read it"),
+            };
+            self.diags.push(d);
+        }
+    }
+
+    // ---- the checked graph ----------------------------------------------------------------
+
+    fn build(&self, topo: Vec<usize>, outputs: Vec<TensorId>, consumers: &[Vec<usize>]) -> Option<Graph> {
+        let mut tensors = Vec::with_capacity(self.tensors.len());
+        for t in &self.tensors {
+            tensors.push(Tensor {
+                name: t.name.name.to_string(),
+                shape: t.shape.clone()?,
+                dtype: t.dtype?,
+                bytes: t.bytes?,
+                origin: t.origin,
+                span: t.name.span,
+            });
+        }
+        let mut ops = Vec::with_capacity(self.ops.len());
+        for op in &self.ops {
+            let mut inputs = Vec::with_capacity(op.inputs.len());
+            for u in &op.inputs {
+                inputs.push(TensorUse {
+                    tensor: u.tensor?,
+                    index: match u.index {
+                        Some(i) => Some(i?),
+                        None => None,
+                    },
+                    transpose: u.transpose,
+                    span: u.span,
+                });
+            }
+            ops.push(OpNode {
+                name: op.stmt.name.name.to_string(),
+                kind: op.kind?,
+                func: op.stmt.func.map(|f| f.name.to_string()),
+                inputs,
+                output: op.output,
+                attrs: op.attrs.clone(),
+                span: op.span,
+            });
+        }
+        let mut is_output = vec![false; tensors.len()];
+        for t in &outputs {
+            is_output[t.index()] = true;
+        }
+        let mut consumer_start = Vec::with_capacity(tensors.len() + 1);
+        let mut consumer_list = Vec::new();
+        for c in consumers {
+            consumer_start.push(consumer_list.len());
+            consumer_list.extend(c.iter().map(|&o| OpId(o as u32)));
+        }
+        consumer_start.push(consumer_list.len());
+        Some(Graph {
+            name: self.ast.name.name.to_string(),
+            tensors,
+            ops,
+            outputs,
+            is_output,
+            consumer_start,
+            consumer_list,
+            topo: topo.into_iter().map(|o| OpId(o as u32)).collect(),
+        })
+    }
+}
+
+fn arg_text(t: &crate::syntax::ast::TensorArg<'_>) -> String {
+    let mut s = t.name.name.to_string();
+    if t.index.is_some() {
+        s += "[…]";
+    }
+    if t.transpose {
+        s += ".T";
+    }
+    s
+}

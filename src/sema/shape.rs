@@ -1,0 +1,214 @@
+//! Shape rules: views, numpy broadcasting, matmul, reshape.
+
+use super::fmt_shape;
+use crate::diagnostics::{Code, Diagnostic, Span};
+
+/// The shape an argument presents after its view: `t[i]` drops the leading dimension, `.T`
+/// swaps the last two.
+pub fn view(
+    shape: &[u64],
+    index: Option<u64>,
+    transpose: bool,
+    name: &str,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<u64>> {
+    let mut s = shape.to_vec();
+    if let Some(i) = index {
+        match s.first() {
+            None => {
+                diags.push(
+                    Diagnostic::new(Code::BadView, format!("cannot index scalar `{name}`"))
+                        .at(span, "`t[i]` needs a tensor of rank 1 or more")
+                        .help("drop the index: a scalar has no slices"),
+                );
+                return None;
+            }
+            Some(&n) if i >= n => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::BadView,
+                        format!("index {i} is out of range for `{name}` of shape {}", fmt_shape(shape)),
+                    )
+                    .at(span, format!("valid indices are 0..{}", n - 1))
+                    .help(format!("`{name}` has {n} slices along its first dimension")),
+                );
+                return None;
+            }
+            Some(_) => {
+                s.remove(0);
+            }
+        }
+    }
+    if transpose {
+        let r = s.len();
+        if r < 2 {
+            diags.push(
+                Diagnostic::new(
+                    Code::BadView,
+                    format!("`.T` needs rank 2 or more, but this view of `{name}` has rank {r}"),
+                )
+                .at(span, format!("shape {}", fmt_shape(&s)))
+                .help("`.T` swaps the last two dimensions"),
+            );
+            return None;
+        }
+        s.swap(r - 2, r - 1);
+    }
+    Some(s)
+}
+
+fn broadcast2(a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let da = if i < n - a.len() { 1 } else { a[i - (n - a.len())] };
+        let db = if i < n - b.len() { 1 } else { b[i - (n - b.len())] };
+        out[i] = match (da, db) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            _ => return None,
+        };
+    }
+    Some(out)
+}
+
+/// numpy broadcasting over all arguments. `Some(None)` when an argument is unknown.
+pub fn broadcast_all(
+    args: &[Option<Vec<u64>>],
+    names: &[(String, Span)],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<Vec<u64>>> {
+    if args.iter().any(Option::is_none) {
+        return Some(None);
+    }
+    let mut acc: Vec<u64> = Vec::new();
+    let mut acc_from = 0;
+    for (k, a) in args.iter().flatten().enumerate() {
+        match broadcast2(&acc, a) {
+            Some(s) => acc = s,
+            None => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ShapeMismatch,
+                        format!(
+                            "cannot broadcast `{}` of shape {} with shape {}",
+                            names[k].0,
+                            fmt_shape(a),
+                            fmt_shape(&acc)
+                        ),
+                    )
+                    .at(names[k].1, format!("shape {}", fmt_shape(a)))
+                    .with(names[acc_from].1, format!("broadcast so far: {}", fmt_shape(&acc)))
+                    .help("dimensions must be equal or 1, aligned from the right (numpy rules)"),
+                );
+                return None;
+            }
+        }
+        if k == 0 {
+            acc_from = 0;
+        }
+    }
+    Some(Some(acc))
+}
+
+/// `[..., M, K] x [..., K, N] -> [..., M, N]` with broadcast batch dimensions.
+pub fn matmul(
+    args: &[Option<Vec<u64>>],
+    names: &[(String, Span)],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<Vec<u64>>> {
+    let (Some(Some(a)), Some(Some(b))) = (args.first(), args.get(1)) else {
+        return Some(None);
+    };
+    for (s, (n, span)) in [(a, &names[0]), (b, &names[1])] {
+        if s.len() < 2 {
+            diags.push(
+                Diagnostic::new(
+                    Code::ShapeMismatch,
+                    format!("matmul operand `{n}` has rank {}, but matmul needs rank 2 or more", s.len()),
+                )
+                .at(*span, format!("shape {}", fmt_shape(s)))
+                .help("a matmul multiplies [.., M, K] by [.., K, N]"),
+            );
+            return None;
+        }
+    }
+    let (ra, rb) = (a.len(), b.len());
+    let (m, k1) = (a[ra - 2], a[ra - 1]);
+    let (k2, n) = (b[rb - 2], b[rb - 1]);
+    if k1 != k2 {
+        diags.push(
+            Diagnostic::new(
+                Code::ShapeMismatch,
+                format!(
+                    "matmul inner dimensions differ: `{}` is {} and `{}` is {}",
+                    names[0].0,
+                    fmt_shape(a),
+                    names[1].0,
+                    fmt_shape(b)
+                ),
+            )
+            .at(names[1].1, format!("has {k2} rows"))
+            .with(names[0].1, format!("has {k1} columns"))
+            .help("the last dimension of the left operand must equal the second-to-last of the right"),
+        );
+        return None;
+    }
+    let Some(mut batch) = broadcast2(&a[..ra - 2], &b[..rb - 2]) else {
+        diags.push(
+            Diagnostic::new(
+                Code::ShapeMismatch,
+                format!(
+                    "matmul batch dimensions of `{}` {} and `{}` {} do not broadcast",
+                    names[0].0,
+                    fmt_shape(&a[..ra - 2]),
+                    names[1].0,
+                    fmt_shape(&b[..rb - 2])
+                ),
+            )
+            .at(names[1].1, format!("batch {}", fmt_shape(&b[..rb - 2])))
+            .with(names[0].1, format!("batch {}", fmt_shape(&a[..ra - 2])))
+            .help("batch dimensions must be equal or 1, aligned from the right"),
+        );
+        return None;
+    };
+    batch.extend([m, n]);
+    Some(Some(batch))
+}
+
+/// A reshape keeps the element count.
+pub fn reshape(
+    args: &[Option<Vec<u64>>],
+    declared: &[u64],
+    names: &[(String, Span)],
+    ty_span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<u64>> {
+    let Some(Some(input)) = args.first() else {
+        return Some(declared.to_vec());
+    };
+    let count = |s: &[u64]| s.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
+    let (a, b) = (count(input), count(declared));
+    if a != b {
+        let show = |c: Option<u64>| c.map_or("more than 2^64".to_string(), |c| c.to_string());
+        diags.push(
+            Diagnostic::new(
+                Code::ShapeMismatch,
+                format!(
+                    "reshape changes the element count: {} has {} elements, {} has {}",
+                    fmt_shape(input),
+                    show(a),
+                    fmt_shape(declared),
+                    show(b)
+                ),
+            )
+            .at(ty_span, format!("{} elements", show(b)))
+            .with(names[0].1, format!("{} elements", show(a)))
+            .help("a reshape reinterprets the same elements; the products of the shapes must match"),
+        );
+        return None;
+    }
+    Some(declared.to_vec())
+}

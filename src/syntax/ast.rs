@@ -1,0 +1,135 @@
+//! The owned, spanned syntax tree. Names borrow from the source; nothing here is a pest type.
+
+use crate::diagnostics::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ident<'s> {
+    pub name: &'s str,
+    pub span: Span,
+}
+
+#[derive(Debug, Default)]
+pub struct File<'s> {
+    pub graphs: Vec<GraphAst<'s>>,
+    /// `// fgraph: allow(CODE)` comments with the span of what they silence.
+    pub allows: Vec<Allow>,
+}
+
+/// A silenced warning code and the span (statement or whole graph) it covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allow {
+    pub code: String,
+    pub scope: Span,
+}
+
+#[derive(Debug)]
+pub struct GraphAst<'s> {
+    pub name: Ident<'s>,
+    pub stmts: Vec<Stmt<'s>>,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct Stmt<'s> {
+    pub kind: StmtKind<'s>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExternalKind {
+    Input,
+    Weight,
+}
+
+impl ExternalKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExternalKind::Input => "input",
+            ExternalKind::Weight => "weight",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum StmtKind<'s> {
+    Param {
+        name: Ident<'s>,
+        value: Expr<'s>,
+    },
+    Dtype(Ident<'s>),
+    Decl {
+        external: ExternalKind,
+        name: Ident<'s>,
+        ty: TypeAst<'s>,
+    },
+    Output(Vec<Ident<'s>>),
+    Op(Box<OpStmt<'s>>),
+}
+
+#[derive(Debug)]
+pub struct OpStmt<'s> {
+    pub name: Ident<'s>,
+    pub kind: Ident<'s>,
+    pub func: Option<Ident<'s>>,
+    pub args: Vec<Arg<'s>>,
+    pub output: Ident<'s>,
+    pub ty: Option<TypeAst<'s>>,
+}
+
+#[derive(Debug)]
+pub enum Arg<'s> {
+    Attr { name: Ident<'s>, value: Expr<'s> },
+    Tensor(TensorArg<'s>),
+}
+
+#[derive(Debug)]
+pub struct TensorArg<'s> {
+    pub name: Ident<'s>,
+    pub index: Option<Expr<'s>>,
+    pub transpose: bool,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct TypeAst<'s> {
+    pub dtype: Option<Ident<'s>>,
+    pub dims: Vec<Expr<'s>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// Integer expressions. Operator chains are flat lists, evaluated left to right, so the depth
+/// of the tree is bounded by parentheses alone (and those by the nesting limit).
+#[derive(Debug)]
+pub enum Expr<'s> {
+    /// `None` when the literal does not fit in an i64.
+    Int { value: Option<i64>, span: Span },
+    Name(Ident<'s>),
+    /// `negations` leading minus signs applied to `operand`.
+    Neg {
+        negations: usize,
+        operand: Box<Expr<'s>>,
+        span: Span,
+    },
+    Chain {
+        first: Box<Expr<'s>>,
+        rest: Vec<(BinOp, Span, Expr<'s>)>,
+        span: Span,
+    },
+}
+
+impl Expr<'_> {
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Int { span, .. } | Expr::Neg { span, .. } | Expr::Chain { span, .. } => *span,
+            Expr::Name(id) => id.span,
+        }
+    }
+}

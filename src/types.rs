@@ -1,0 +1,91 @@
+//! Element types and op kinds.
+
+use serde::Serialize;
+
+macro_rules! dtypes {
+    ($( $v:ident = $name:literal, $bytes:literal; )*) => {
+        /// An element type. Its width decides tensor sizes (SPEC §1).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        pub enum Dtype { $($v,)* }
+        impl Dtype {
+            pub const ALL: &'static [Dtype] = &[$(Dtype::$v,)*];
+            pub fn as_str(self) -> &'static str { match self { $(Dtype::$v => $name,)* } }
+            pub fn bytes(self) -> u64 { match self { $(Dtype::$v => $bytes,)* } }
+            pub fn from_name(name: &str) -> Option<Dtype> {
+                match name { $($name => Some(Dtype::$v),)* _ => None }
+            }
+        }
+    };
+}
+
+dtypes! {
+    F64 = "f64", 8;
+    F32 = "f32", 4;
+    Tf32 = "tf32", 4;
+    Bf16 = "bf16", 2;
+    F16 = "f16", 2;
+    Fp8 = "fp8", 1;
+    F8e4m3 = "f8e4m3", 1;
+    F8e5m2 = "f8e5m2", 1;
+    I64 = "i64", 8;
+    I32 = "i32", 4;
+    I16 = "i16", 2;
+    I8 = "i8", 1;
+    U8 = "u8", 1;
+    Bool = "bool", 1;
+}
+
+impl Dtype {
+    /// The dtype fgraph uses for a bare byte width (the seed's `bytes_per_element`).
+    pub fn for_width(bytes: u64) -> Option<Dtype> {
+        match bytes {
+            8 => Some(Dtype::F64),
+            4 => Some(Dtype::F32),
+            2 => Some(Dtype::F16),
+            1 => Some(Dtype::Fp8),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Dtype {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What an op is for fusion purposes; the function name (`add`, `gelu`) never matters here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpKind {
+    Elementwise,
+    Reduction,
+    Matmul,
+    Reshape,
+}
+
+impl OpKind {
+    pub const ALL: &'static [OpKind] = &[
+        OpKind::Elementwise,
+        OpKind::Reduction,
+        OpKind::Matmul,
+        OpKind::Reshape,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpKind::Elementwise => "elementwise",
+            OpKind::Reduction => "reduction",
+            OpKind::Matmul => "matmul",
+            OpKind::Reshape => "reshape",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<OpKind> {
+        OpKind::ALL.iter().copied().find(|k| k.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for OpKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
