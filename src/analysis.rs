@@ -83,7 +83,9 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
                     }
                     let checked = check_graph(g, &opts.overrides);
                     diags.extend(checked.diagnostics);
-                    let analysis = checked.graph.and_then(|graph| analyze(graph, g.name.span, &mut diags));
+                    let analysis = checked
+                        .graph
+                        .and_then(|graph| analyze(graph, g.name.span, &mut diags));
                     graphs.push(GraphReport {
                         name: g.name.name.to_string(),
                         span: g.name.span,
@@ -92,7 +94,9 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
                             .stmts
                             .iter()
                             .filter_map(|s| match &s.kind {
-                                syntax::ast::StmtKind::Param { name, .. } => Some(name.name.to_string()),
+                                syntax::ast::StmtKind::Param { name, .. } => {
+                                    Some(name.name.to_string())
+                                }
                                 _ => None,
                             })
                             .collect(),
@@ -102,7 +106,8 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
                 diags.retain(|d| {
                     d.severity == Severity::Error
                         || !file.allows.iter().any(|a| {
-                            a.code == d.code.as_str() && d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
+                            a.code == d.code.as_str()
+                                && d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
                         })
                 });
             }
@@ -132,7 +137,10 @@ fn analyze(graph: Graph, at: Span, diags: &mut Vec<Diagnostic>) -> Option<Analys
             diags.push(
                 Diagnostic::new(
                     Code::SizeOverflow,
-                    format!("the HBM traffic of graph `{}` overflows 64 bits", graph.name),
+                    format!(
+                        "the HBM traffic of graph `{}` overflows 64 bits",
+                        graph.name
+                    ),
                 )
                 .at(at, "total bytes do not fit in 64 bits")
                 .help("reduce the dimensions; every tensor fits but their sum does not"),

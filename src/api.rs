@@ -4,7 +4,9 @@
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::Graph;
 use crate::sema::{Overrides, check_graph};
-use crate::syntax::ast::{Arg, Expr, ExternalKind, GraphAst, Ident, OpStmt, Stmt, StmtKind, TensorArg, TypeAst};
+use crate::syntax::ast::{
+    Arg, Expr, ExternalKind, GraphAst, Ident, OpStmt, Stmt, StmtKind, TensorArg, TypeAst,
+};
 use crate::types::{Dtype, OpKind};
 
 /// One operation: `Op(name, op_type, inputs, output, shape, bytes_per_element)` of the seed.
@@ -237,7 +239,9 @@ pub fn build_graph_with_outputs(
         }))));
     }
     if let Some(outs) = outputs {
-        stmts.push(stmt(StmtKind::Output(outs.iter().map(|o| ident(o)).collect())));
+        stmts.push(stmt(StmtKind::Output(
+            outs.iter().map(|o| ident(o)).collect(),
+        )));
     }
     let ast = GraphAst {
         name: ident("graph"),

@@ -15,7 +15,11 @@ pub const FOUND: u8 = 1;
 pub const USAGE: u8 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "fgraph", version, about = "Compiler and linter for .fgraph GPU computation graphs")]
+#[command(
+    name = "fgraph",
+    version,
+    about = "Compiler and linter for .fgraph GPU computation graphs"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -119,7 +123,11 @@ struct Usage(String);
 pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
     let result = match cli.command {
         Command::Check { files, common } => check(&files, &common, io),
-        Command::Analyze { file, graph, common } => analyze(&file, graph.as_deref(), &common, io),
+        Command::Analyze {
+            file,
+            graph,
+            common,
+        } => analyze(&file, graph.as_deref(), &common, io),
         Command::Transformer {
             seq_len,
             hidden_dim,
@@ -144,7 +152,11 @@ fn options(common: &Common) -> Result<Options, Usage> {
     for name in &common.allow {
         match Code::from_name(name) {
             Some(c) if c.severity() == Severity::Warning => allow.push(c),
-            Some(c) => return Err(Usage(format!("`{c}` is an error; only warnings can be silenced"))),
+            Some(c) => {
+                return Err(Usage(format!(
+                    "`{c}` is an error; only warnings can be silenced"
+                )));
+            }
             None => {
                 let warnings: Vec<&str> = Code::ALL
                     .iter()
@@ -167,12 +179,18 @@ fn options(common: &Common) -> Result<Options, Usage> {
 /// An unknown `--set` name is a usage error: it names no param of any graph checked.
 fn check_set_names(common: &Common, reports: &[FileReport]) -> Result<(), Usage> {
     for (name, _) in &common.set {
-        let known = reports.iter().any(|r| r.graphs.iter().any(|g| g.params.iter().any(|p| p == name)));
+        let known = reports
+            .iter()
+            .any(|r| r.graphs.iter().any(|g| g.params.iter().any(|p| p == name)));
         let any_parsed = reports.iter().any(|r| !r.graphs.is_empty());
         if any_parsed && !known {
             let mut params: Vec<&str> = reports
                 .iter()
-                .flat_map(|r| r.graphs.iter().flat_map(|g| g.params.iter().map(String::as_str)))
+                .flat_map(|r| {
+                    r.graphs
+                        .iter()
+                        .flat_map(|g| g.params.iter().map(String::as_str))
+                })
                 .collect();
             params.sort_unstable();
             params.dedup();
@@ -222,7 +240,11 @@ fn print_diagnostics(diags: &[Diagnostic], src: &SourceFile, format: Format, io:
 fn exit_code(diags: &[&Diagnostic], deny_warnings: bool) -> u8 {
     let errors = diags.iter().any(|d| d.is_error());
     let warnings = diags.iter().any(|d| !d.is_error());
-    if errors || (deny_warnings && warnings) { FOUND } else { CLEAN }
+    if errors || (deny_warnings && warnings) {
+        FOUND
+    } else {
+        CLEAN
+    }
 }
 
 fn summary(diags: &[&Diagnostic], files: usize) -> String {
@@ -232,7 +254,12 @@ fn summary(diags: &[&Diagnostic], files: usize) -> String {
     if diags.is_empty() {
         format!("All checks passed ({}).\n", plural(files, "file"))
     } else {
-        format!("Found {} and {} in {}.\n", plural(errors, "error"), plural(warnings, "warning"), plural(files, "file"))
+        format!(
+            "Found {} and {} in {}.\n",
+            plural(errors, "error"),
+            plural(warnings, "warning"),
+            plural(files, "file")
+        )
     }
 }
 
@@ -269,7 +296,12 @@ fn check(files: &[PathBuf], common: &Common, io: &mut Io<'_>) -> Result<u8, Usag
     Ok(if unreadable { USAGE } else { code })
 }
 
-fn analyze(path: &PathBuf, graph: Option<&str>, common: &Common, io: &mut Io<'_>) -> Result<u8, Usage> {
+fn analyze(
+    path: &PathBuf,
+    graph: Option<&str>,
+    common: &Common,
+    io: &mut Io<'_>,
+) -> Result<u8, Usage> {
     let opts = options(common)?;
     let Some(bytes) = read(path, io) else {
         return Ok(USAGE);
@@ -281,7 +313,13 @@ fn analyze(path: &PathBuf, graph: Option<&str>, common: &Common, io: &mut Io<'_>
         (Some(name), _) => match report.graphs.iter().find(|g| g.name == name) {
             Some(g) => Some(g),
             None if report.graphs.is_empty() => None,
-            None => return Err(Usage(format!("no graph `{name}` in `{}` (graphs: {})", path.display(), names.join(", ")))),
+            None => {
+                return Err(Usage(format!(
+                    "no graph `{name}` in `{}` (graphs: {})",
+                    path.display(),
+                    names.join(", ")
+                )));
+            }
         },
         (None, 0) => None,
         (None, 1) => report.graphs.first(),
@@ -308,7 +346,10 @@ fn render_analysis(
         .diagnostics
         .iter()
         .filter(|d| match (chosen, &d.primary) {
-            (Some(g), Some(p)) => report.graphs.iter().all(|o| o.name == g.name || !o.full_span.contains(p.span)),
+            (Some(g), Some(p)) => report
+                .graphs
+                .iter()
+                .all(|o| o.name == g.name || !o.full_span.contains(p.span)),
             _ => true,
         })
         .collect();
@@ -319,7 +360,10 @@ fn render_analysis(
     };
     match common.format {
         Format::Json => {
-            let dj = diags.iter().map(|d| render::json(d, &report.source)).collect();
+            let dj = diags
+                .iter()
+                .map(|d| render::json(d, &report.source))
+                .collect();
             let name = chosen.map_or("", |g| g.name.as_str());
             let obj = AnalysisJson::new(name, analysis, dj);
             let mut out = std::io::BufWriter::new(&mut *io.out);
@@ -358,7 +402,11 @@ fn transformer_cmd(
                 Format::Json => {
                     let dj = diags.iter().map(|d| render::json(d, &src)).collect();
                     let obj = AnalysisJson::new("transformer_block", None, dj);
-                    let _ = writeln!(io.out, "{}", serde_json::to_string(&obj).unwrap_or_default());
+                    let _ = writeln!(
+                        io.out,
+                        "{}",
+                        serde_json::to_string(&obj).unwrap_or_default()
+                    );
                 }
                 f => print_diagnostics(&diags, &src, f, io),
             }
@@ -401,11 +449,14 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 
     let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut out = stdout.lock();
     let mut err = stderr.lock();
-    let code = run(cli, &mut Io {
-        out: &mut out,
-        err: &mut err,
-        color,
-    });
+    let code = run(
+        cli,
+        &mut Io {
+            out: &mut out,
+            err: &mut err,
+            color,
+        },
+    );
     let _ = out.flush();
     code
 }

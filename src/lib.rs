@@ -8,8 +8,8 @@
 //! [`analyze_transformer_block`]) work without the DSL. Nothing here prints.
 
 pub mod analysis;
-pub mod cli;
 mod api;
+pub mod cli;
 pub mod diagnostics;
 pub mod explain;
 pub mod fusion;
@@ -18,8 +18,8 @@ pub mod limits;
 pub mod report;
 pub mod sema;
 pub mod syntax;
-pub mod transformer;
 pub mod traffic;
+pub mod transformer;
 pub mod types;
 
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file};

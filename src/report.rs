@@ -127,7 +127,11 @@ impl<'a> AnalysisJson<'a> {
             .boundaries
             .iter()
             .map(|b| {
-                let (p, c, t) = (&g.op(b.producer).name, &g.op(b.consumer).name, &g.tensor(b.tensor).name);
+                let (p, c, t) = (
+                    &g.op(b.producer).name,
+                    &g.op(b.consumer).name,
+                    &g.tensor(b.tensor).name,
+                );
                 BoundaryJson {
                     producer: p,
                     consumer: c,
@@ -189,17 +193,37 @@ pub fn human(a: &Analysis) -> String {
         out += &format!("kernel {:>width$}  {names}\n", k + 1);
         let pad = " ".repeat(width + 9);
         let reads = list(
-            tr.reads.iter().map(|r| format!("{} {}", read_name(g, r.tensor, r.index), fmt_bytes(r.bytes))),
+            tr.reads
+                .iter()
+                .map(|r| format!("{} {}", read_name(g, r.tensor, r.index), fmt_bytes(r.bytes))),
             ", ",
             MAX,
         );
         let writes = list(
-            tr.writes.iter().map(|w| format!("{} {}", g.tensor(w.tensor).name, fmt_bytes(w.bytes))),
+            tr.writes
+                .iter()
+                .map(|w| format!("{} {}", g.tensor(w.tensor).name, fmt_bytes(w.bytes))),
             ", ",
             MAX,
         );
-        out += &format!("{pad}reads  {}: {}\n", fmt_bytes(tr.bytes_read), if reads.is_empty() { "nothing".into() } else { reads });
-        out += &format!("{pad}writes {}: {}\n", fmt_bytes(tr.bytes_written), if writes.is_empty() { "nothing".into() } else { writes });
+        out += &format!(
+            "{pad}reads  {}: {}\n",
+            fmt_bytes(tr.bytes_read),
+            if reads.is_empty() {
+                "nothing".into()
+            } else {
+                reads
+            }
+        );
+        out += &format!(
+            "{pad}writes {}: {}\n",
+            fmt_bytes(tr.bytes_written),
+            if writes.is_empty() {
+                "nothing".into()
+            } else {
+                writes
+            }
+        );
     }
     let t = &a.traffic;
     let row = |label: &str, tr: &Traffic| {
@@ -210,7 +234,10 @@ pub fn human(a: &Analysis) -> String {
             group_digits(tr.total)
         )
     };
-    out += &format!("\nHBM traffic (bytes){:>17}{:>23}{:>23}\n", "read", "written", "total");
+    out += &format!(
+        "\nHBM traffic (bytes){:>17}{:>23}{:>23}\n",
+        "read", "written", "total"
+    );
     out += &row("unfused", &t.unfused);
     out += &row("fused", &t.fused);
     out += &format!(
@@ -221,11 +248,22 @@ pub fn human(a: &Analysis) -> String {
     if !a.plan.boundaries.is_empty() {
         out += "\nboundaries (edges that stay in HBM, and why):\n";
         for b in a.plan.boundaries.iter().take(200) {
-            let (p, c, tn) = (&g.op(b.producer).name, &g.op(b.consumer).name, &g.tensor(b.tensor).name);
-            out += &format!("  {p} → {c} via `{tn}` [{}]: {}\n", b.reason, b.reason.explain(p, c, tn));
+            let (p, c, tn) = (
+                &g.op(b.producer).name,
+                &g.op(b.consumer).name,
+                &g.tensor(b.tensor).name,
+            );
+            out += &format!(
+                "  {p} → {c} via `{tn}` [{}]: {}\n",
+                b.reason,
+                b.reason.explain(p, c, tn)
+            );
         }
         if a.plan.boundaries.len() > 200 {
-            out += &format!("  … {} more (see --format json)\n", a.plan.boundaries.len() - 200);
+            out += &format!(
+                "  … {} more (see --format json)\n",
+                a.plan.boundaries.len() - 200
+            );
         }
     }
     out

@@ -57,7 +57,10 @@ enum ReadSet {
 /// The traffic of one group of `plan`.
 pub fn group_traffic(g: &Graph, plan: &FusionPlan, group: usize) -> Result<GroupTraffic, Overflow> {
     let members = &plan.groups[group].ops;
-    let inside = |t: TensorId| g.producer(t).is_some_and(|p| plan.group_of[p.index()] == group);
+    let inside = |t: TensorId| {
+        g.producer(t)
+            .is_some_and(|p| plan.group_of[p.index()] == group)
+    };
     // Distinct external reads in first-seen order; a whole read covers the tensor's slices.
     let mut seen: HashMap<TensorId, usize> = HashMap::new();
     let mut sets: Vec<(TensorId, ReadSet)> = Vec::new();
@@ -129,7 +132,10 @@ fn checked_sum(mut it: impl Iterator<Item = u64>) -> Result<u64, Overflow> {
 }
 
 /// Per-group traffic of a plan and its totals (`saved_by_fusion` left 0).
-pub fn plan_traffic(g: &Graph, plan: &FusionPlan) -> Result<(Vec<GroupTraffic>, Traffic), Overflow> {
+pub fn plan_traffic(
+    g: &Graph,
+    plan: &FusionPlan,
+) -> Result<(Vec<GroupTraffic>, Traffic), Overflow> {
     let groups = (0..plan.groups.len())
         .map(|k| group_traffic(g, plan, k))
         .collect::<Result<Vec<_>, _>>()?;

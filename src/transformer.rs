@@ -30,13 +30,24 @@ pub struct BlockDims {
 }
 
 impl BlockDims {
-    pub fn new(seq_len: u64, hidden_dim: u64, num_heads: u64) -> Result<BlockDims, Vec<Diagnostic>> {
+    pub fn new(
+        seq_len: u64,
+        hidden_dim: u64,
+        num_heads: u64,
+    ) -> Result<BlockDims, Vec<Diagnostic>> {
         let mut errors = Vec::new();
-        for (flag, v) in [("--seq-len", seq_len), ("--hidden-dim", hidden_dim), ("--num-heads", num_heads)] {
+        for (flag, v) in [
+            ("--seq-len", seq_len),
+            ("--hidden-dim", hidden_dim),
+            ("--num-heads", num_heads),
+        ] {
             if v == 0 {
                 errors.push(
-                    Diagnostic::new(Code::InvalidShape, format!("{flag} must be at least 1, found 0"))
-                        .help("every dimension of a tensor is a positive integer"),
+                    Diagnostic::new(
+                        Code::InvalidShape,
+                        format!("{flag} must be at least 1, found 0"),
+                    )
+                    .help("every dimension of a tensor is a positive integer"),
                 );
             }
         }
@@ -57,8 +68,11 @@ impl BlockDims {
         }
         let overflow = || {
             vec![
-                Diagnostic::new(Code::SizeOverflow, "the block's dimensions overflow 64 bits")
-                    .help("use smaller --seq-len or --hidden-dim"),
+                Diagnostic::new(
+                    Code::SizeOverflow,
+                    "the block's dimensions overflow 64 bits",
+                )
+                .help("use smaller --seq-len or --hidden-dim"),
             ]
         };
         // Every dimension the block uses must fit in an i64 (the DSL's integers).
@@ -87,20 +101,111 @@ pub fn block_ops(d: BlockDims, dtype: Dtype) -> (Vec<Op>, Vec<External>) {
     };
     use OpKind::*;
     let ops = vec![
-        op("qkv_proj", Matmul, None, &["x", "w_qkv"], "qkv", &[s, 3 * h]),
-        op("split_heads", Reshape, None, &["qkv"], "qkv_heads", &[3, nh, s, hd]),
-        op("attn_scores", Matmul, None, &["qkv_heads[0]", "qkv_heads[1].T"], "scores", &[nh, s, s]),
-        op("softmax", Reduction, Some("softmax"), &["scores"], "probs", &[nh, s, s]),
-        op("attn_output", Matmul, None, &["probs", "qkv_heads[2]"], "attn", &[nh, s, hd]),
-        op("concat_heads", Reshape, None, &["attn"], "attn_cat", &[s, h]),
-        op("out_proj", Matmul, None, &["attn_cat", "w_o"], "proj", &[s, h]),
-        op("residual1", Elementwise, Some("add"), &["proj", "x"], "res1", &[s, h]),
-        op("layernorm1", Reduction, Some("layernorm"), &["res1", "ln1_gamma", "ln1_beta"], "ln1", &[s, h]),
+        op(
+            "qkv_proj",
+            Matmul,
+            None,
+            &["x", "w_qkv"],
+            "qkv",
+            &[s, 3 * h],
+        ),
+        op(
+            "split_heads",
+            Reshape,
+            None,
+            &["qkv"],
+            "qkv_heads",
+            &[3, nh, s, hd],
+        ),
+        op(
+            "attn_scores",
+            Matmul,
+            None,
+            &["qkv_heads[0]", "qkv_heads[1].T"],
+            "scores",
+            &[nh, s, s],
+        ),
+        op(
+            "softmax",
+            Reduction,
+            Some("softmax"),
+            &["scores"],
+            "probs",
+            &[nh, s, s],
+        ),
+        op(
+            "attn_output",
+            Matmul,
+            None,
+            &["probs", "qkv_heads[2]"],
+            "attn",
+            &[nh, s, hd],
+        ),
+        op(
+            "concat_heads",
+            Reshape,
+            None,
+            &["attn"],
+            "attn_cat",
+            &[s, h],
+        ),
+        op(
+            "out_proj",
+            Matmul,
+            None,
+            &["attn_cat", "w_o"],
+            "proj",
+            &[s, h],
+        ),
+        op(
+            "residual1",
+            Elementwise,
+            Some("add"),
+            &["proj", "x"],
+            "res1",
+            &[s, h],
+        ),
+        op(
+            "layernorm1",
+            Reduction,
+            Some("layernorm"),
+            &["res1", "ln1_gamma", "ln1_beta"],
+            "ln1",
+            &[s, h],
+        ),
         op("ffn_up", Matmul, None, &["ln1", "w_up"], "up", &[s, 4 * h]),
-        op("gelu", Elementwise, Some("gelu"), &["up"], "act", &[s, 4 * h]),
-        op("ffn_down", Matmul, None, &["act", "w_down"], "down", &[s, h]),
-        op("residual2", Elementwise, Some("add"), &["down", "ln1"], "res2", &[s, h]),
-        op("layernorm2", Reduction, Some("layernorm"), &["res2", "ln2_gamma", "ln2_beta"], "out", &[s, h]),
+        op(
+            "gelu",
+            Elementwise,
+            Some("gelu"),
+            &["up"],
+            "act",
+            &[s, 4 * h],
+        ),
+        op(
+            "ffn_down",
+            Matmul,
+            None,
+            &["act", "w_down"],
+            "down",
+            &[s, h],
+        ),
+        op(
+            "residual2",
+            Elementwise,
+            Some("add"),
+            &["down", "ln1"],
+            "res2",
+            &[s, h],
+        ),
+        op(
+            "layernorm2",
+            Reduction,
+            Some("layernorm"),
+            &["res2", "ln2_gamma", "ln2_beta"],
+            "out",
+            &[s, h],
+        ),
     ];
     let ext = |name: &str, shape: &[u64], weight: bool| {
         let e = if weight {
@@ -148,13 +253,22 @@ pub fn analyze_transformer_block(
 }
 
 /// [`analyze_transformer_block`] with a named dtype (`bf16` rather than "2 bytes").
-pub fn analyze_block(seq_len: u64, hidden_dim: u64, num_heads: u64, dtype: Dtype) -> Result<TransformerAnalysis, GraphError> {
-    let dims = BlockDims::new(seq_len, hidden_dim, num_heads).map_err(|diagnostics| GraphError { diagnostics })?;
+pub fn analyze_block(
+    seq_len: u64,
+    hidden_dim: u64,
+    num_heads: u64,
+    dtype: Dtype,
+) -> Result<TransformerAnalysis, GraphError> {
+    let dims = BlockDims::new(seq_len, hidden_dim, num_heads)
+        .map_err(|diagnostics| GraphError { diagnostics })?;
     let (ops, externals) = block_ops(dims, dtype);
     let graph = build_graph(&ops, &externals)?;
     let plan = find_fusion_groups(&graph);
     let traffic = compare(&graph, &plan).map_err(|_| GraphError {
-        diagnostics: vec![Diagnostic::new(Code::SizeOverflow, "the block's HBM traffic overflows 64 bits")],
+        diagnostics: vec![Diagnostic::new(
+            Code::SizeOverflow,
+            "the block's HBM traffic overflows 64 bits",
+        )],
     })?;
     let fusion_groups = plan
         .groups

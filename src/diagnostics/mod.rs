@@ -94,7 +94,10 @@ pub fn sort(diags: &mut [Diagnostic]) {
 }
 
 /// Suggests the candidate closest to `name`, if one is close enough to be a likely typo.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     // Long names are compared only with candidates of similar length: the edit distance is
     // quadratic, and a typo changes the length by a few characters at most.
     let max = (name.chars().count() / 3).max(1);

@@ -34,10 +34,16 @@ impl miette::Diagnostic for MietteView<'_> {
         })
     }
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.diag.primary.as_ref().map(|_| self.src as &dyn miette::SourceCode)
+        self.diag
+            .primary
+            .as_ref()
+            .map(|_| self.src as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let primary = self.diag.primary.as_ref()?;
@@ -89,7 +95,12 @@ pub fn human(diag: &Diagnostic, src: &SourceFile, style: HumanStyle) -> String {
         .is_err()
     {
         // Rendering into a String cannot fail on I/O; fall back to one line if miette gives up.
-        out = format!("{}: fgraph::{}: {}\n", diag.severity.as_str(), diag.code, diag.message);
+        out = format!(
+            "{}: fgraph::{}: {}\n",
+            diag.severity.as_str(),
+            diag.code,
+            diag.message
+        );
     }
     out
 }
@@ -133,7 +144,9 @@ pub fn json(diag: &Diagnostic, src: &SourceFile) -> Value {
 /// A GitHub Actions workflow command, which the Actions UI shows as an annotation.
 pub fn github(diag: &Diagnostic, src: &SourceFile) -> String {
     fn escape_data(s: &str) -> String {
-        s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
     }
     fn escape_prop(s: &str) -> String {
         escape_data(s).replace(':', "%3A").replace(',', "%2C")

@@ -11,13 +11,20 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex { starts }
     }
 
     /// 0-based line of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 
     pub fn line_start(&self, line: usize) -> usize {
@@ -73,11 +80,16 @@ impl SourceCode for SourceFile {
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let text = self.text.as_str();
         let start = span.offset();
-        let end = start.checked_add(span.len()).ok_or(MietteError::OutOfBounds)?;
+        let end = start
+            .checked_add(span.len())
+            .ok_or(MietteError::OutOfBounds)?;
         if end > text.len() {
             return Err(MietteError::OutOfBounds);
         }
-        let first = self.lines.line_of(start).saturating_sub(context_lines_before);
+        let first = self
+            .lines
+            .line_of(start)
+            .saturating_sub(context_lines_before);
         let last_line = self.lines.line_of(end.saturating_sub(1).max(start));
         let last = (last_line + context_lines_after).min(self.lines.line_count() - 1);
         let from = self.lines.line_start(first);
@@ -88,12 +100,18 @@ impl SourceCode for SourceFile {
             text.len()
         };
         let to = to.max(from);
+        // miette prints the primary span's line and column in the header, reading it with no
+        // context: the column is that of the span's start within its line.
+        let start_line = self.lines.line_start(self.lines.line_of(start));
+        let column = text
+            .get(start_line..floor_char_boundary(text, start))
+            .map_or(0, |s| s.chars().count());
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             &text.as_bytes()[from..to],
             SourceSpan::new(from.into(), to - from),
             first,
-            0,
+            column,
             last - first + 1,
         )))
     }

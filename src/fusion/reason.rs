@@ -48,21 +48,21 @@ impl Reason {
     /// A sentence for reports: why `producer` → `consumer` through `tensor` is a boundary.
     pub fn explain(self, producer: &str, consumer: &str, tensor: &str) -> String {
         match self {
-            Reason::MatmulStartsGroup => format!(
-                "`{consumer}` is a matmul, and a matmul always starts a new kernel"
-            ),
-            Reason::AfterReduction => format!(
-                "`{producer}` is a reduction, and a reduction ends its kernel"
-            ),
+            Reason::MatmulStartsGroup => {
+                format!("`{consumer}` is a matmul, and a matmul always starts a new kernel")
+            }
+            Reason::AfterReduction => {
+                format!("`{producer}` is a reduction, and a reduction ends its kernel")
+            }
             Reason::ReductionAfterMatmul => format!(
                 "`{consumer}` is a reduction and would join a kernel that holds a matmul; matmul epilogues are elementwise or reshape only"
             ),
             Reason::Materialized => format!(
                 "`{tensor}` has several consumers or is a graph output, so it must be written to HBM anyway"
             ),
-            Reason::SecondMatmul => format!(
-                "joining `{producer}`'s kernel would put a second matmul into one kernel"
-            ),
+            Reason::SecondMatmul => {
+                format!("joining `{producer}`'s kernel would put a second matmul into one kernel")
+            }
             Reason::WouldCreateCycle => format!(
                 "merging `{producer}` and `{consumer}` would make the kernel depend on itself"
             ),

@@ -26,9 +26,12 @@ pub fn eval<'s>(
         Expr::Int { value, span } => {
             if value.is_none() {
                 diags.push(
-                    Diagnostic::new(Code::SizeOverflow, "integer literal does not fit in 64 bits")
-                        .at(*span, "too large")
-                        .help(format!("integers range up to {}", i64::MAX)),
+                    Diagnostic::new(
+                        Code::SizeOverflow,
+                        "integer literal does not fit in 64 bits",
+                    )
+                    .at(*span, "too large")
+                    .help(format!("integers range up to {}", i64::MAX)),
                 );
             }
             *value
@@ -52,7 +55,9 @@ pub fn eval<'s>(
             for (op, op_span, rhs) in rest {
                 let r = eval(rhs, lookup, suggest, diags);
                 acc = match (acc, r) {
-                    (Some(a), Some(b)) => apply(a, *op, b, *op_span, first.span().to(rhs.span()), diags),
+                    (Some(a), Some(b)) => {
+                        apply(a, *op, b, *op_span, first.span().to(rhs.span()), diags)
+                    }
                     _ => None,
                 };
             }
@@ -106,7 +111,14 @@ fn overflow(span: Span) -> Diagnostic {
         .at(span, "result does not fit in 64 bits")
 }
 
-fn apply(a: i64, op: BinOp, b: i64, op_span: Span, span: Span, diags: &mut Vec<Diagnostic>) -> Option<i64> {
+fn apply(
+    a: i64,
+    op: BinOp,
+    b: i64,
+    op_span: Span,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<i64> {
     let r = match op {
         BinOp::Add => a.checked_add(b),
         BinOp::Sub => a.checked_sub(b),

@@ -42,9 +42,12 @@ pub fn check_graph(ast: &GraphAst<'_>, overrides: &Overrides) -> Checked {
     s.declarations();
     s.resolve_inputs();
     let consumers = s.consumers();
-    let (topo, stuck) = order::topo_sort(s.ops.len(), |o| s.ops[o].producers(&s.tensors), |t| {
-        consumers[t].as_slice()
-    }, |o| s.ops[o].output);
+    let (topo, stuck) = order::topo_sort(
+        s.ops.len(),
+        |o| s.ops[o].producers(&s.tensors),
+        |t| consumers[t].as_slice(),
+        |o| s.ops[o].output,
+    );
     if !stuck.is_empty() {
         s.report_cycles(&stuck, &consumers);
     }
@@ -140,7 +143,9 @@ fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
     )
     .at(name.span, "defined again here")
     .with(first, "first defined here")
-    .help(format!("rename one of them; {what} names must be unique within a graph"))
+    .help(format!(
+        "rename one of them; {what} names must be unique within a graph"
+    ))
 }
 
 fn fmt_shape(shape: &[u64]) -> String {
@@ -270,10 +275,9 @@ impl<'a, 's> Sema<'a, 's> {
             duplicate_def = true;
             let f = &self.tensors[first.index()];
             let what = match (f.origin, origin) {
-                (Origin::Produced(_), Origin::Produced(_)) => format!(
-                    "tensor `{}` is produced by more than one op",
-                    name.name
-                ),
+                (Origin::Produced(_), Origin::Produced(_)) => {
+                    format!("tensor `{}` is produced by more than one op", name.name)
+                }
                 (Origin::Produced(_), _) | (_, Origin::Produced(_)) => format!(
                     "tensor `{}` is both declared and produced by an op",
                     name.name
@@ -345,9 +349,12 @@ impl<'a, 's> Sema<'a, 's> {
                 help = format!("did you mean `{s}`? ({help})");
             }
             self.diags.push(
-                Diagnostic::new(Code::UnknownKind, format!("unknown op kind `{}`", op.kind.name))
-                    .at(op.kind.span, "not an op kind")
-                    .help(help),
+                Diagnostic::new(
+                    Code::UnknownKind,
+                    format!("unknown op kind `{}`", op.kind.name),
+                )
+                .at(op.kind.span, "not an op kind")
+                .help(help),
             );
         }
         let mut attrs = Vec::new();
@@ -424,11 +431,9 @@ impl<'a, 's> Sema<'a, 's> {
             if let Some(expected) = bad_arity {
                 poisoned = true;
                 let kind = stmt.kind.name;
-                let mut d = Diagnostic::new(
-                    Code::Arity,
-                    format!("`{kind}` takes {expected}, found {n}"),
-                )
-                .at(stmt.kind.span, format!("takes {expected}"));
+                let mut d =
+                    Diagnostic::new(Code::Arity, format!("`{kind}` takes {expected}, found {n}"))
+                        .at(stmt.kind.span, format!("takes {expected}"));
                 let extra = match self.ops[o].kind {
                     Some(OpKind::Matmul) => 2,
                     Some(OpKind::Reshape) => 1,
@@ -463,12 +468,18 @@ impl<'a, 's> Sema<'a, 's> {
             Code::UndefinedTensor,
             format!("undefined tensor `{}`", name.name),
         )
-        .at(name.span, format!("not defined in graph `{}`", self.ast.name.name));
+        .at(
+            name.span,
+            format!("not defined in graph `{}`", self.ast.name.name),
+        );
         d = match did_you_mean(name.name, self.tensor_ids.keys().copied()) {
             Some(s) => {
                 let t = self.tensor_ids[s];
-                d.with(self.tensors[t.index()].name.span, format!("`{s}` is defined here"))
-                    .help(format!("did you mean `{s}`?"))
+                d.with(
+                    self.tensors[t.index()].name.span,
+                    format!("`{s}` is defined here"),
+                )
+                .help(format!("did you mean `{s}`?"))
             }
             None => d.help(format!(
                 "declare it (`input {}: [..]`) or produce it with an op (`-> {}`)",
@@ -500,7 +511,8 @@ impl<'a, 's> Sema<'a, 's> {
         for cycle in order::cycles(stuck, |o| consumers[ops[o].output.index()].as_slice()) {
             const SHOWN: usize = 8;
             let names: Vec<&str> = cycle.iter().map(|&o| ops[o].stmt.name.name).collect();
-            let mut path: Vec<String> = names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect();
+            let mut path: Vec<String> =
+                names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect();
             if names.len() > SHOWN {
                 path.push(format!("… ({} ops in all)", names.len()));
             }
@@ -518,7 +530,12 @@ impl<'a, 's> Sema<'a, 's> {
                 if let Some(u) = ops[o].inputs.iter().find(|u| u.tensor == Some(t)) {
                     d = d.with(
                         u.span,
-                        format!("`{}` reads `{}` from `{}`", ops[o].stmt.name.name, self.tensors[t.index()].name.name, ops[prev].stmt.name.name),
+                        format!(
+                            "`{}` reads `{}` from `{}`",
+                            ops[o].stmt.name.name,
+                            self.tensors[t.index()].name.name,
+                            ops[prev].stmt.name.name
+                        ),
                     );
                 }
             }
@@ -529,7 +546,13 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- shapes ---------------------------------------------------------------------------
 
-    fn size(&mut self, shape: &Option<Vec<u64>>, dtype: Option<Dtype>, name: &Ident<'s>, at: Span) -> Option<u64> {
+    fn size(
+        &mut self,
+        shape: &Option<Vec<u64>>,
+        dtype: Option<Dtype>,
+        name: &Ident<'s>,
+        at: Span,
+    ) -> Option<u64> {
         let (shape, dtype) = (shape.as_ref()?, dtype?);
         let bytes = shape
             .iter()
@@ -582,10 +605,16 @@ impl<'a, 's> Sema<'a, 's> {
         let names: Vec<(String, Span)> = self.ops[o]
             .inputs
             .iter()
-            .zip(&stmt.args.iter().filter_map(|a| match a {
-                Arg::Tensor(t) => Some(t),
-                Arg::Attr { .. } => None,
-            }).collect::<Vec<_>>())
+            .zip(
+                &stmt
+                    .args
+                    .iter()
+                    .filter_map(|a| match a {
+                        Arg::Tensor(t) => Some(t),
+                        Arg::Attr { .. } => None,
+                    })
+                    .collect::<Vec<_>>(),
+            )
             .map(|(u, t)| (arg_text(t), u.span))
             .collect();
         // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
@@ -597,27 +626,31 @@ impl<'a, 's> Sema<'a, 's> {
         };
         let declared = self.ops[o].declared_shape.clone();
         let ty_span = stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
-        let out = match declared {
-            // The declared dims had errors of their own.
-            Some(None) => None,
-            None if inferable => inferred,
-            None => {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::MissingShape,
-                        format!("the output of {kind} `{}` needs a declared shape", stmt.name.name),
-                    )
-                    .at(stmt.output.span, "no shape given")
-                    .help(format!(
-                        "{kind} output shapes cannot be inferred: write `-> {}: [..]`",
-                        stmt.output.name
-                    )),
-                );
-                None
-            }
-            Some(Some(decl)) => match inferred {
-                Some(inf) if inf != decl => {
+        let out =
+            match declared {
+                // The declared dims had errors of their own.
+                Some(None) => None,
+                None if inferable => inferred,
+                None => {
                     self.diags.push(
+                        Diagnostic::new(
+                            Code::MissingShape,
+                            format!(
+                                "the output of {kind} `{}` needs a declared shape",
+                                stmt.name.name
+                            ),
+                        )
+                        .at(stmt.output.span, "no shape given")
+                        .help(format!(
+                            "{kind} output shapes cannot be inferred: write `-> {}: [..]`",
+                            stmt.output.name
+                        )),
+                    );
+                    None
+                }
+                Some(Some(decl)) => match inferred {
+                    Some(inf) if inf != decl => {
+                        self.diags.push(
                         Diagnostic::new(
                             Code::ShapeMismatch,
                             format!(
@@ -635,14 +668,14 @@ impl<'a, 's> Sema<'a, 's> {
                             fmt_shape(&inf)
                         )),
                     );
-                    None
-                }
-                _ if kind == OpKind::Reshape => {
-                    shape::reshape(&args, &decl, &names, ty_span, &mut self.diags)
-                }
-                _ => Some(decl),
-            },
-        };
+                        None
+                    }
+                    _ if kind == OpKind::Reshape => {
+                        shape::reshape(&args, &decl, &names, ty_span, &mut self.diags)
+                    }
+                    _ => Some(decl),
+                },
+            };
         // dtype: the declared one, else the first tensor input's.
         let first_dtype = self.ops[o]
             .inputs
@@ -748,7 +781,12 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- the checked graph ----------------------------------------------------------------
 
-    fn build(&self, topo: Vec<usize>, outputs: Vec<TensorId>, consumers: &[Vec<usize>]) -> Option<Graph> {
+    fn build(
+        &self,
+        topo: Vec<usize>,
+        outputs: Vec<TensorId>,
+        consumers: &[Vec<usize>],
+    ) -> Option<Graph> {
         let mut tensors = Vec::with_capacity(self.tensors.len());
         for t in &self.tensors {
             tensors.push(Tensor {

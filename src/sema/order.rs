@@ -95,7 +95,11 @@ pub fn cycles<'c>(nodes: &[usize], succ: impl Fn(usize) -> &'c [usize]) -> Vec<V
 }
 
 /// Iterative Tarjan: the component index of every node in `nodes`.
-fn tarjan<'c>(nodes: &[usize], member: &[bool], succ: &impl Fn(usize) -> &'c [usize]) -> Vec<usize> {
+fn tarjan<'c>(
+    nodes: &[usize],
+    member: &[bool],
+    succ: &impl Fn(usize) -> &'c [usize],
+) -> Vec<usize> {
     let n = member.len();
     const UNSEEN: usize = usize::MAX;
     let mut index = vec![UNSEEN; n];

@@ -28,7 +28,10 @@ pub fn view(
                 diags.push(
                     Diagnostic::new(
                         Code::BadView,
-                        format!("index {i} is out of range for `{name}` of shape {}", fmt_shape(shape)),
+                        format!(
+                            "index {i} is out of range for `{name}` of shape {}",
+                            fmt_shape(shape)
+                        ),
                     )
                     .at(span, format!("valid indices are 0..{}", n - 1))
                     .help(format!("`{name}` has {n} slices along its first dimension")),
@@ -62,8 +65,16 @@ fn broadcast2(a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i < n - a.len() { 1 } else { a[i - (n - a.len())] };
-        let db = if i < n - b.len() { 1 } else { b[i - (n - b.len())] };
+        let da = if i < n - a.len() {
+            1
+        } else {
+            a[i - (n - a.len())]
+        };
+        let db = if i < n - b.len() {
+            1
+        } else {
+            b[i - (n - b.len())]
+        };
         out[i] = match (da, db) {
             (x, y) if x == y => x,
             (1, y) => y,
@@ -100,7 +111,10 @@ pub fn broadcast_all(
                         ),
                     )
                     .at(names[k].1, format!("shape {}", fmt_shape(a)))
-                    .with(names[acc_from].1, format!("broadcast so far: {}", fmt_shape(&acc)))
+                    .with(
+                        names[acc_from].1,
+                        format!("broadcast so far: {}", fmt_shape(&acc)),
+                    )
                     .help("dimensions must be equal or 1, aligned from the right (numpy rules)"),
                 );
                 return None;
@@ -127,7 +141,10 @@ pub fn matmul(
             diags.push(
                 Diagnostic::new(
                     Code::ShapeMismatch,
-                    format!("matmul operand `{n}` has rank {}, but matmul needs rank 2 or more", s.len()),
+                    format!(
+                        "matmul operand `{n}` has rank {}, but matmul needs rank 2 or more",
+                        s.len()
+                    ),
                 )
                 .at(*span, format!("shape {}", fmt_shape(s)))
                 .help("a matmul multiplies [.., M, K] by [.., K, N]"),
@@ -152,7 +169,9 @@ pub fn matmul(
             )
             .at(names[1].1, format!("has {k2} rows"))
             .with(names[0].1, format!("has {k1} columns"))
-            .help("the last dimension of the left operand must equal the second-to-last of the right"),
+            .help(
+                "the last dimension of the left operand must equal the second-to-last of the right",
+            ),
         );
         return None;
     }
@@ -206,7 +225,9 @@ pub fn reshape(
             )
             .at(ty_span, format!("{} elements", show(b)))
             .with(names[0].1, format!("{} elements", show(a)))
-            .help("a reshape reinterprets the same elements; the products of the shapes must match"),
+            .help(
+                "a reshape reinterprets the same elements; the products of the shapes must match",
+            ),
         );
         return None;
     }

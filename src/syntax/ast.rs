@@ -110,7 +110,10 @@ pub enum BinOp {
 #[derive(Debug)]
 pub enum Expr<'s> {
     /// `None` when the literal does not fit in an i64.
-    Int { value: Option<i64>, span: Span },
+    Int {
+        value: Option<i64>,
+        span: Span,
+    },
     Name(Ident<'s>),
     /// `negations` leading minus signs applied to `operand`.
     Neg {

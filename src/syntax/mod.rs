@@ -17,7 +17,10 @@ pub fn decode(bytes: &[u8]) -> (String, Option<Diagnostic>) {
             let at = e.valid_up_to();
             let text = String::from_utf8_lossy(bytes).into_owned();
             let diag = Diagnostic::new(Code::SyntaxError, "file is not valid UTF-8")
-                .at(Span::new(at, at + '\u{FFFD}'.len_utf8()), "invalid byte sequence")
+                .at(
+                    Span::new(at, at + '\u{FFFD}'.len_utf8()),
+                    "invalid byte sequence",
+                )
                 .help("fgraph reads UTF-8 text; re-save the file as UTF-8");
             (text, Some(diag))
         }

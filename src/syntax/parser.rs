@@ -205,7 +205,10 @@ impl<'s> Driver<'s> {
                         limits::MAX_IDENT_LEN
                     ),
                 )
-                .at(Span::new(span.start, span.start + 1), "identifier starts here"),
+                .at(
+                    Span::new(span.start, span.start + 1),
+                    "identifier starts here",
+                ),
             ));
         }
         Ok(Ident { name, span })

@@ -1,0 +1,134 @@
+//! Every file in tests/fixtures/diagnostics/ runs through the pipeline; its human render
+//! (no colour, 80 columns) and its JSON are snapshotted. A fixture named after a code must
+//! produce that code, and every code must have a fixture.
+
+use fgraph::diagnostics::render::{self, HumanStyle};
+use fgraph::{Code, Options, check_file};
+use std::path::Path;
+
+fn fixtures() -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/diagnostics");
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .expect("fixture folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "fgraph"))
+        .map(|p| {
+            let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
+            (stem, std::fs::read(&p).expect("readable fixture"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn fixtures_render_as_snapshotted() {
+    for (name, bytes) in fixtures() {
+        let file = format!("{name}.fgraph");
+        let report = check_file(&file, &bytes, &Options::default());
+        let human: String = report
+            .diagnostics
+            .iter()
+            .map(|d| render::human(d, &report.source, HumanStyle::plain()))
+            .collect();
+        let json: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| render::json(d, &report.source))
+            .collect();
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": json }))
+            .expect("json");
+        insta::assert_snapshot!(format!("{name}.human"), human);
+        insta::assert_snapshot!(format!("{name}.json"), json);
+
+        let codes: Vec<Code> = report.diagnostics.iter().map(|d| d.code).collect();
+        if let Some(code) = Code::from_name(&name) {
+            assert!(
+                codes.contains(&code),
+                "{file} should produce {code}, got {codes:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_code_has_a_fixture() {
+    let names: Vec<String> = fixtures().into_iter().map(|(n, _)| n).collect();
+    for code in Code::ALL {
+        assert!(
+            names.iter().any(|n| n == code.as_str()),
+            "no fixture for {code}"
+        );
+    }
+}
+
+#[test]
+fn a_file_with_many_errors_reports_them_all() {
+    let (_, bytes) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "many-errors")
+        .expect("fixture");
+    let report = check_file("many-errors.fgraph", &bytes, &Options::default());
+    let mut codes: Vec<Code> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
+    codes.dedup();
+    codes.sort();
+    codes.dedup();
+    assert!(
+        codes.len() >= 5,
+        "expected at least 5 distinct error codes, got {codes:?}"
+    );
+}
+
+#[test]
+fn allow_comment_silences_its_statement_only() {
+    let src = "graph g {\n  input x: [4]\n  // fgraph: allow(unused-tensor)\n  input unused1: [4]\n  input unused2: [4]\n  op a = elementwise.relu(x) -> y\n}\n";
+    let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    let msgs: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(msgs, ["tensor `unused2` is declared but never used"]);
+
+    let graph_level = format!("// fgraph: allow(unused-tensor)\n{src}");
+    let report = check_file("t.fgraph", graph_level.as_bytes(), &Options::default());
+    assert!(report.diagnostics.is_empty());
+
+    let opts = Options {
+        allow: vec![Code::UnusedTensor],
+        ..Options::default()
+    };
+    let report = check_file("t.fgraph", src.as_bytes(), &opts);
+    assert!(report.diagnostics.is_empty());
+}
+
+#[test]
+fn errors_cannot_be_silenced() {
+    let src =
+        "// fgraph: allow(undefined-tensor)\ngraph g {\n  op a = elementwise.relu(nope) -> y\n}\n";
+    let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    assert_eq!(report.diagnostics.len(), 1);
+    assert_eq!(report.diagnostics[0].code, Code::UndefinedTensor);
+}
+
+#[test]
+fn diagnostics_are_sorted_by_position_then_code() {
+    let (_, bytes) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "many-errors")
+        .expect("fixture");
+    let report = check_file("many-errors.fgraph", &bytes, &Options::default());
+    let keys: Vec<(usize, &str)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.start(), d.code.as_str()))
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+}
