@@ -133,10 +133,10 @@ fn parse_use(s: &str) -> (&str, Option<Option<i64>>, bool) {
         Some(r) => (r, true),
         None => (s, false),
     };
-    if let Some(open) = rest.find('[') {
-        if let Some(inner) = rest[open + 1..].strip_suffix(']') {
-            return (&rest[..open], Some(inner.trim().parse().ok()), transpose);
-        }
+    if let Some(open) = rest.find('[')
+        && let Some(inner) = rest[open + 1..].strip_suffix(']')
+    {
+        return (&rest[..open], Some(inner.trim().parse().ok()), transpose);
     }
     (rest, None, transpose)
 }

@@ -114,10 +114,10 @@ impl Graph {
     pub fn predecessors(&self, o: OpId) -> Vec<OpId> {
         let mut out: Vec<OpId> = Vec::new();
         for u in &self.op(o).inputs {
-            if let Some(p) = self.producer(u.tensor) {
-                if !out.contains(&p) {
-                    out.push(p);
-                }
+            if let Some(p) = self.producer(u.tensor)
+                && !out.contains(&p)
+            {
+                out.push(p);
             }
         }
         out

@@ -54,7 +54,7 @@ impl BlockDims {
         if !errors.is_empty() {
             return Err(errors);
         }
-        if hidden_dim % num_heads != 0 {
+        if !hidden_dim.is_multiple_of(num_heads) {
             return Err(vec![
                 Diagnostic::new(
                     Code::InexactDivision,

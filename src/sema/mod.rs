@@ -110,12 +110,11 @@ impl OpDraft<'_, '_> {
     fn producers(&self, tensors: &[TensorDraft<'_>]) -> Vec<usize> {
         let mut out: Vec<usize> = Vec::new();
         for u in &self.inputs {
-            if let Some(t) = u.tensor {
-                if let Origin::Produced(p) = tensors[t.index()].origin {
-                    if !out.contains(&p.index()) {
-                        out.push(p.index());
-                    }
-                }
+            if let Some(t) = u.tensor
+                && let Origin::Produced(p) = tensors[t.index()].origin
+                && !out.contains(&p.index())
+            {
+                out.push(p.index());
             }
         }
         out
@@ -322,7 +321,8 @@ impl<'a, 's> Sema<'a, 's> {
                     let id = self.new_tensor(*name, origin);
                     let bytes = self.size(&shape, dtype, name, ty.span);
                     let t = &mut self.tensors[id.index()];
-                    (t.shape, t.dtype, t.bytes) = (shape, dtype, bytes);
+                    // A size that overflowed makes the tensor unknown: no cascade downstream.
+                    (t.shape, t.dtype, t.bytes) = (shape.filter(|_| bytes.is_some()), dtype, bytes);
                 }
                 StmtKind::Output(names) => {
                     self.has_output_stmt = true;
@@ -359,10 +359,10 @@ impl<'a, 's> Sema<'a, 's> {
         }
         let mut attrs = Vec::new();
         for a in &op.args {
-            if let Arg::Attr { name, value } = a {
-                if let Some(v) = self.eval(value) {
-                    attrs.push((name.name.to_string(), v));
-                }
+            if let Arg::Attr { name, value } = a
+                && let Some(v) = self.eval(value)
+            {
+                attrs.push((name.name.to_string(), v));
             }
         }
         let (declared_shape, declared_dtype) = match &op.ty {
@@ -594,7 +594,7 @@ impl<'a, 's> Sema<'a, 's> {
                     &s,
                     index.flatten(),
                     transpose,
-                    &t.map_or("", |t| t.name.name),
+                    t.map_or("", |t| t.name.name),
                     span,
                     &mut self.diags,
                 ),
@@ -692,7 +692,7 @@ impl<'a, 's> Sema<'a, 's> {
         let output = self.ops[o].output;
         let bytes = self.size(&out, dtype, &stmt.output, ty_span);
         let t = &mut self.tensors[output.index()];
-        (t.shape, t.dtype, t.bytes) = (out, dtype, bytes);
+        (t.shape, t.dtype, t.bytes) = (out.filter(|_| bytes.is_some()), dtype, bytes);
     }
 
     fn dtype_mismatch(&mut self, o: usize) {
@@ -729,10 +729,10 @@ impl<'a, 's> Sema<'a, 's> {
         if self.has_output_stmt {
             let mut out: Vec<TensorId> = Vec::new();
             for id in &self.outputs {
-                if let Some(&t) = self.tensor_ids.get(id.name) {
-                    if !out.contains(&t) {
-                        out.push(t);
-                    }
+                if let Some(&t) = self.tensor_ids.get(id.name)
+                    && !out.contains(&t)
+                {
+                    out.push(t);
                 }
             }
             out

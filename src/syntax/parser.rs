@@ -71,6 +71,9 @@ fn check_nesting(src: &str) -> Result<()> {
     Ok(())
 }
 
+/// Words that cannot name anything.
+const RESERVED: [&str; 7] = ["graph", "param", "dtype", "input", "weight", "output", "op"];
+
 struct Driver<'s> {
     src: &'s str,
     /// Codes of `// fgraph: allow(..)` comments not yet attached to a statement or graph.
@@ -91,35 +94,31 @@ impl<'s> Driver<'s> {
             let name = self.ident(head.into_inner().nth(1), start)?;
             let graph_allows = std::mem::take(&mut self.pending);
             let mut stmts = Vec::new();
-            loop {
+            'items: loop {
                 pos = self.skip_trivia(pos);
-                let item = self.parse_one(Rule::graph_item, pos)?;
-                let item_start = pos;
-                // pest skips trivia before an optional part that then does not match, so a
-                // statement's pair can run over the comments after it: end at its last token.
-                let end = item
-                    .clone()
-                    .into_inner()
-                    .flatten()
-                    .filter(|p| p.clone().into_inner().next().is_none())
-                    .map(|p| p.as_span().end())
-                    .max()
-                    .unwrap_or(item.as_span().end());
-                pos = item_start + end;
-                let span = Span::new(item_start, pos);
-                let inner = item.into_inner().next();
-                match inner {
-                    Some(p) if p.as_rule() != Rule::rbrace => {
-                        let kind = self.lower_stmt(p, item_start)?;
-                        for code in std::mem::take(&mut self.pending) {
-                            self.file.allows.push(Allow { code, scope: span });
-                        }
-                        stmts.push(Stmt { kind, span });
-                    }
-                    _ => {
+                let batch = self.parse_one(Rule::graph_items, pos)?;
+                let base = pos;
+                for item in batch.into_inner() {
+                    if item.as_rule() == Rule::rbrace {
+                        pos = base + item.as_span().end();
                         self.pending.clear();
-                        break;
+                        break 'items;
                     }
+                    let span = self.span(&item, base);
+                    // Comments between statements of one batch were skipped by pest: look for
+                    // allow comments in the gap before this statement.
+                    if span.start > pos {
+                        self.skip_trivia(pos);
+                    }
+                    // pest skips trivia before an optional part that then does not match, so
+                    // a statement's pair can run over the comments after it.
+                    let span = Span::new(span.start, trimmed_end(self.src, span.start, span.end));
+                    pos = span.end;
+                    let kind = self.lower_stmt(item, base)?;
+                    for code in std::mem::take(&mut self.pending) {
+                        self.file.allows.push(Allow { code, scope: span });
+                    }
+                    stmts.push(Stmt { kind, span });
                 }
             }
             let span = Span::new(start, pos);
@@ -157,15 +156,37 @@ impl<'s> Driver<'s> {
         match FgraphParser::parse(rule, &self.src[pos..]) {
             Ok(mut pairs) => pairs.next().ok_or_else(|| self.expected_error(pos, &[])),
             Err(e) => {
-                let at = pos
-                    + match e.location {
-                        InputLocation::Pos(p) => p,
-                        InputLocation::Span((s, _)) => s,
-                    };
-                let expected = match &e.variant {
+                let mut at = pos + error_pos(&e);
+                let mut expected = match &e.variant {
                     ErrorVariant::ParsingError { positives, .. } => readable(positives),
                     ErrorVariant::CustomError { .. } => Vec::new(),
                 };
+                // Punctuation is silent in the grammar, so pest's plain error neither names
+                // it nor places the error at it. Parse again with pest's error detail, which
+                // tracks literal tokens too. Errors are rare: this is paid once per file.
+                pest::set_error_detail(true);
+                let detailed = FgraphParser::parse(rule, &self.src[pos..]);
+                pest::set_error_detail(false);
+                if let Some(attempts) = detailed.err().and_then(|d| d.parse_attempts()) {
+                    // Rules pest tried are named at its own error position; when a literal
+                    // failed further on, only the literals expected there apply.
+                    if pos + attempts.max_position != at {
+                        at = pos + attempts.max_position;
+                        expected.clear();
+                    }
+                    for t in attempts.expected_tokens() {
+                        let token = t.to_string();
+                        let punct =
+                            !token.is_empty() && token.chars().all(|c| c.is_ascii_punctuation());
+                        // `_` is the first letter of an identifier, `//` starts a comment.
+                        if punct && token != "//" && token != "_" {
+                            let shown = format!("`{token}`");
+                            if !expected.contains(&shown) {
+                                expected.push(shown);
+                            }
+                        }
+                    }
+                }
                 Err(self.expected_error(at, &expected))
             }
         }
@@ -211,18 +232,37 @@ impl<'s> Driver<'s> {
                 ),
             ));
         }
+        if RESERVED.contains(&name) {
+            return Err(Box::new(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    format!("expected an identifier, found keyword `{name}`"),
+                )
+                .at(span, "reserved word")
+                .help(format!(
+                    "`{name}` is reserved ({}); choose another name, such as `{name}_`",
+                    RESERVED.join(", ")
+                )),
+            ));
+        }
         Ok(Ident { name, span })
     }
 
     fn lower_stmt(&self, p: Pair<'s, Rule>, base: usize) -> Result<StmtKind<'s>> {
         let rule = p.as_rule();
-        let mut it = p.into_inner().filter(|p| is_meaningful(p.as_rule()));
+        let mut it = p.into_inner();
         Ok(match rule {
-            Rule::param_stmt => StmtKind::Param {
-                name: self.ident(it.next(), base)?,
-                value: self.expr_opt(it.next(), base)?,
-            },
-            Rule::dtype_stmt => StmtKind::Dtype(self.ident(it.next(), base)?),
+            Rule::param_stmt => {
+                it.next(); // kw_param
+                StmtKind::Param {
+                    name: self.ident(it.next(), base)?,
+                    value: self.expr_opt(it.next(), base)?,
+                }
+            }
+            Rule::dtype_stmt => {
+                it.next();
+                StmtKind::Dtype(self.ident(it.next(), base)?)
+            }
             Rule::decl_stmt => {
                 let kw = it.next().map(|p| p.as_rule());
                 let external = if kw == Some(Rule::kw_input) {
@@ -237,70 +277,70 @@ impl<'s> Driver<'s> {
                 }
             }
             Rule::output_stmt => StmtKind::Output(
-                it.filter(|p| p.as_rule() == Rule::ident)
+                it.skip(1)
                     .map(|p| self.ident(Some(p), base))
                     .collect::<Result<_>>()?,
             ),
             _ => {
-                // op_stmt: kw_op name = kind (. func)? ( args ) -> out (: ty)?
-                let mut name = None;
-                let mut kind = None;
+                // op_stmt: kw_op name kind func? arg* out ty?
+                it.next();
+                let name = self.ident(it.next(), base)?;
+                let kind = self.ident(it.next(), base)?;
                 let mut func = None;
                 let mut output = None;
                 let mut ty = None;
                 let mut args = Vec::new();
-                let mut seen_arrow = false;
                 for p in it {
                     match p.as_rule() {
-                        Rule::ident if seen_arrow => output = Some(self.ident(Some(p), base)?),
-                        Rule::ident if name.is_none() => name = Some(self.ident(Some(p), base)?),
-                        Rule::ident if kind.is_none() => kind = Some(self.ident(Some(p), base)?),
-                        Rule::ident => func = Some(self.ident(Some(p), base)?),
-                        Rule::arrow => seen_arrow = true,
-                        Rule::attr => {
-                            let mut a = p.into_inner().filter(|p| is_meaningful(p.as_rule()));
-                            args.push(Arg::Attr {
-                                name: self.ident(a.next(), base)?,
-                                value: self.expr_opt(a.next(), base)?,
-                            });
-                        }
-                        Rule::tensor_arg => args.push(Arg::Tensor(self.tensor_arg(p, base)?)),
-                        Rule::ty => ty = Some(self.ty(Some(p), base)?),
-                        _ => {}
+                        Rule::func => func = Some(self.ident(p.into_inner().next(), base)?),
+                        Rule::arg => args.push(self.arg(p, base)?),
+                        Rule::ident => output = Some(self.ident(Some(p), base)?),
+                        _ => ty = Some(self.ty(Some(p), base)?),
                     }
                 }
-                let missing = || self.expected_error(base, &[]);
                 StmtKind::Op(Box::new(OpStmt {
-                    name: name.ok_or_else(missing)?,
-                    kind: kind.ok_or_else(missing)?,
+                    name,
+                    kind,
                     func,
                     args,
-                    output: output.ok_or_else(missing)?,
+                    output: output.ok_or_else(|| self.expected_error(base, &[]))?,
                     ty,
                 }))
             }
         })
     }
 
-    fn tensor_arg(&self, p: Pair<'s, Rule>, base: usize) -> Result<TensorArg<'s>> {
-        let span = self.span(&p, base);
-        let mut name = None;
+    fn arg(&self, p: Pair<'s, Rule>, base: usize) -> Result<Arg<'s>> {
+        let start = self.span(&p, base).start;
+        let mut it = p.into_inner();
+        let name = self.ident(it.next(), base)?;
+        let mut end = name.span.end;
         let mut index = None;
         let mut transpose = false;
-        for p in p.into_inner() {
+        for p in it {
             match p.as_rule() {
-                Rule::ident => name = Some(self.ident(Some(p), base)?),
-                Rule::expr => index = Some(self.expr(p, base)?),
-                Rule::transpose => transpose = true,
-                _ => {}
+                Rule::expr => {
+                    return Ok(Arg::Attr {
+                        name,
+                        value: self.expr(p, base)?,
+                    });
+                }
+                Rule::index => {
+                    end = self.span(&p, base).end;
+                    index = Some(self.expr_opt(p.into_inner().next(), base)?);
+                }
+                _ => {
+                    end = self.span(&p, base).end;
+                    transpose = true;
+                }
             }
         }
-        Ok(TensorArg {
-            name: name.ok_or_else(|| self.expected_error(span.start, &[]))?,
+        Ok(Arg::Tensor(TensorArg {
+            name,
             index,
             transpose,
-            span,
-        })
+            span: Span::new(start, end),
+        }))
     }
 
     fn ty(&self, p: Option<Pair<'s, Rule>>, base: usize) -> Result<TypeAst<'s>> {
@@ -311,8 +351,7 @@ impl<'s> Driver<'s> {
         for p in p.into_inner() {
             match p.as_rule() {
                 Rule::ident => dtype = Some(self.ident(Some(p), base)?),
-                Rule::expr => dims.push(self.expr(p, base)?),
-                _ => {}
+                _ => dims.push(self.expr(p, base)?),
             }
         }
         Ok(TypeAst { dtype, dims, span })
@@ -323,82 +362,122 @@ impl<'s> Driver<'s> {
         self.expr(p, base)
     }
 
-    /// Lowers `expr`, `term` and `unary` pairs. Recursion happens only through parentheses,
-    /// whose depth `check_nesting` has bounded.
+    /// Lowers a flat `expr` pair (`neg* atom (op neg* atom)*`) into chains with `* /` bound
+    /// tighter than `+ -`. Recursion happens only through parentheses, whose depth
+    /// `check_nesting` has bounded.
     fn expr(&self, p: Pair<'s, Rule>, base: usize) -> Result<Expr<'s>> {
-        let span = self.span(&p, base);
-        match p.as_rule() {
-            Rule::expr | Rule::term => {
-                let mut it = p.into_inner();
-                let first = self.expr_opt(it.next(), base)?;
-                let mut rest = Vec::new();
-                while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
-                    let bin = match op.as_rule() {
+        // Operands (with their leading minus signs) and the operators between them.
+        let mut operands: Vec<Expr<'s>> = Vec::new();
+        let mut ops: Vec<(BinOp, Span)> = Vec::new();
+        let mut negations: Option<(usize, usize)> = None;
+        for c in p.into_inner() {
+            let span = self.span(&c, base);
+            let atom = match c.as_rule() {
+                Rule::neg => {
+                    let (n, start) = negations.unwrap_or((0, span.start));
+                    negations = Some((n + 1, start));
+                    continue;
+                }
+                Rule::plus | Rule::minus | Rule::star | Rule::slash => {
+                    let op = match c.as_rule() {
                         Rule::plus => BinOp::Add,
                         Rule::minus => BinOp::Sub,
                         Rule::star => BinOp::Mul,
                         _ => BinOp::Div,
                     };
-                    rest.push((bin, self.span(&op, base), self.expr(rhs, base)?));
+                    ops.push((op, span));
+                    continue;
                 }
-                if rest.is_empty() {
-                    return Ok(first);
-                }
-                Ok(Expr::Chain {
-                    first: Box::new(first),
-                    rest,
+                Rule::int => Expr::Int {
+                    value: c.as_str().parse().ok(),
                     span,
-                })
+                },
+                Rule::ident => Expr::Name(self.ident(Some(c), base)?),
+                _ => self.expr(c, base)?,
+            };
+            operands.push(match negations.take() {
+                Some((n, start)) => Expr::Neg {
+                    negations: n,
+                    span: Span::new(start, atom.span().end),
+                    operand: Box::new(atom),
+                },
+                None => atom,
+            });
+        }
+        let mut operands = operands.into_iter();
+        let first = operands
+            .next()
+            .ok_or_else(|| self.expected_error(base, &[]))?;
+        // Fold `* /` runs into terms, then chain the terms with `+ -`.
+        let mut terms: Vec<(Option<(BinOp, Span)>, Expr<'s>)> = vec![(None, first)];
+        for ((op, op_span), rhs) in ops.into_iter().zip(operands) {
+            if matches!(op, BinOp::Mul | BinOp::Div) {
+                let (lead, term) = terms.pop().ok_or_else(|| self.expected_error(base, &[]))?;
+                terms.push((lead, chain(term, op, op_span, rhs)));
+            } else {
+                terms.push((Some((op, op_span)), rhs));
             }
-            Rule::unary => {
-                let mut negations = 0;
-                let mut operand = None;
-                for p in p.into_inner() {
-                    match p.as_rule() {
-                        Rule::minus => negations += 1,
-                        Rule::lparen | Rule::rparen => {}
-                        _ => operand = Some(self.expr(p, base)?),
-                    }
-                }
-                let operand = operand.ok_or_else(|| self.expected_error(span.start, &[]))?;
-                if negations == 0 {
-                    return Ok(operand);
-                }
-                Ok(Expr::Neg {
-                    negations,
-                    operand: Box::new(operand),
-                    span,
-                })
-            }
-            Rule::int => Ok(Expr::Int {
-                value: p.as_str().parse().ok(),
+        }
+        let mut terms = terms.into_iter();
+        let (_, mut acc) = terms.next().ok_or_else(|| self.expected_error(base, &[]))?;
+        for (lead, term) in terms {
+            let (op, op_span) = lead.unwrap_or((BinOp::Add, Span::default()));
+            acc = chain(acc, op, op_span, term);
+        }
+        Ok(acc)
+    }
+}
+
+/// Appends `op rhs` to `lhs`, extending a chain of the same precedence level in place.
+fn chain<'s>(lhs: Expr<'s>, op: BinOp, op_span: Span, rhs: Expr<'s>) -> Expr<'s> {
+    let level = |o: BinOp| matches!(o, BinOp::Mul | BinOp::Div);
+    match lhs {
+        Expr::Chain {
+            first,
+            mut rest,
+            span,
+        } if rest.first().is_some_and(|(o, _, _)| level(*o) == level(op)) => {
+            let span = span.to(rhs.span());
+            rest.push((op, op_span, rhs));
+            Expr::Chain { first, rest, span }
+        }
+        lhs => {
+            let span = lhs.span().to(rhs.span());
+            Expr::Chain {
+                first: Box::new(lhs),
+                rest: vec![(op, op_span, rhs)],
                 span,
-            }),
-            _ => Ok(Expr::Name(self.ident(Some(p), base)?)),
+            }
         }
     }
 }
 
-/// Pairs that carry meaning; punctuation exists as rules only to name itself in errors.
-fn is_meaningful(rule: Rule) -> bool {
-    !matches!(
-        rule,
-        Rule::lbrace
-            | Rule::rbrace
-            | Rule::lparen
-            | Rule::rparen
-            | Rule::lbracket
-            | Rule::rbracket
-            | Rule::comma
-            | Rule::colon
-            | Rule::equals
-            | Rule::dot
-            | Rule::kw_param
-            | Rule::kw_dtype
-            | Rule::kw_output
-            | Rule::kw_op
-            | Rule::kw_graph
-    )
+fn error_pos(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    }
+}
+
+/// The end of a statement's last token: `[start, end)` may run over trailing whitespace and
+/// comments. Comments run to the end of the line and no token contains `//`.
+fn trimmed_end(src: &str, start: usize, end: usize) -> usize {
+    let bytes = &src.as_bytes()[start..end];
+    let (mut i, mut last) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ => last = i + 1,
+        }
+        i += 1;
+    }
+    start + last
 }
 
 /// `fgraph: allow(a, b)` → `["a", "b"]`.
@@ -460,29 +539,20 @@ fn readable(rules: &[Rule]) -> Vec<String> {
             Rule::decl_stmt => &["`input`", "`weight`"],
             Rule::kw_output | Rule::output_stmt => &["`output`"],
             Rule::kw_op | Rule::op_stmt => &["`op`"],
-            Rule::graph_item => &["a statement", "`}`"],
+            Rule::graph_items => &["a statement", "`}`"],
+            Rule::rbrace => &["`}`"],
             Rule::ident => &["an identifier"],
             Rule::int => &["an integer"],
-            Rule::lbrace => &["`{`"],
-            Rule::rbrace => &["`}`"],
-            Rule::lparen => &["`(`"],
-            Rule::rparen => &["`)`"],
-            Rule::lbracket => &["`[`"],
-            Rule::rbracket => &["`]`"],
-            Rule::comma => &["`,`"],
-            Rule::colon => &["`:`"],
-            Rule::equals => &["`=`"],
-            Rule::arrow => &["`->`"],
-            Rule::dot => &["`.`"],
             Rule::transpose => &["`.T`"],
+            Rule::func => &["`.`"],
+            Rule::index => &["`[`"],
             Rule::plus => &["`+`"],
-            Rule::minus => &["`-`"],
+            Rule::minus | Rule::neg => &["`-`"],
             Rule::star => &["`*`"],
             Rule::slash => &["`/`"],
-            Rule::expr | Rule::term | Rule::unary => &["an expression"],
+            Rule::expr => &["an expression"],
             Rule::ty => &["a type such as `[M, K]`"],
-            Rule::tensor_arg => &["a tensor"],
-            Rule::attr => &["an attribute"],
+            Rule::arg => &["an argument"],
             _ => &[],
         };
         for n in names {
