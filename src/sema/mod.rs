@@ -56,15 +56,13 @@ pub fn check_graph(ast: &GraphAst<'_>, overrides: &Overrides) -> Checked {
     }
     let outputs = s.graph_outputs(&consumers);
     s.unused(&consumers, &outputs);
-    let graph = if s.diags.iter().any(Diagnostic::is_error) {
+    let diagnostics = std::mem::take(&mut s.diags);
+    let graph = if diagnostics.iter().any(Diagnostic::is_error) {
         None
     } else {
-        s.build(topo, outputs, &consumers)
+        s.build(topo, outputs, consumers)
     };
-    Checked {
-        graph,
-        diagnostics: s.diags,
-    }
+    Checked { graph, diagnostics }
 }
 
 struct ParamInfo {
@@ -781,17 +779,19 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- the checked graph ----------------------------------------------------------------
 
+    /// Moves the drafts into the checked graph (no copies of shapes or arguments: the drafts
+    /// and the graph are never both whole in memory).
     fn build(
-        &self,
+        self,
         topo: Vec<usize>,
         outputs: Vec<TensorId>,
-        consumers: &[Vec<usize>],
+        consumers: Vec<Vec<usize>>,
     ) -> Option<Graph> {
         let mut tensors = Vec::with_capacity(self.tensors.len());
-        for t in &self.tensors {
+        for t in self.tensors {
             tensors.push(Tensor {
                 name: t.name.name.to_string(),
-                shape: t.shape.clone()?,
+                shape: t.shape?,
                 dtype: t.dtype?,
                 bytes: t.bytes?,
                 origin: t.origin,
@@ -799,7 +799,7 @@ impl<'a, 's> Sema<'a, 's> {
             });
         }
         let mut ops = Vec::with_capacity(self.ops.len());
-        for op in &self.ops {
+        for op in self.ops {
             let mut inputs = Vec::with_capacity(op.inputs.len());
             for u in &op.inputs {
                 inputs.push(TensorUse {
@@ -818,7 +818,7 @@ impl<'a, 's> Sema<'a, 's> {
                 func: op.stmt.func.map(|f| f.name.to_string()),
                 inputs,
                 output: op.output,
-                attrs: op.attrs.clone(),
+                attrs: op.attrs,
                 span: op.span,
             });
         }
@@ -830,7 +830,7 @@ impl<'a, 's> Sema<'a, 's> {
         let mut consumer_list = Vec::new();
         for c in consumers {
             consumer_start.push(consumer_list.len());
-            consumer_list.extend(c.iter().map(|&o| OpId(o as u32)));
+            consumer_list.extend(c.into_iter().map(|o| OpId(o as u32)));
         }
         consumer_start.push(consumer_list.len());
         Some(Graph {

@@ -137,7 +137,7 @@ impl<'s> Driver<'s> {
         let bytes = self.src.as_bytes();
         while pos < bytes.len() {
             match bytes[pos] {
-                b' ' | b'\t' | b'\r' | b'\n' => pos += 1,
+                b' ' | b'\t'..=b'\r' => pos += 1,
                 b'/' if bytes.get(pos + 1) == Some(&b'/') => {
                     let end = self.src[pos..].find('\n').map_or(bytes.len(), |n| pos + n);
                     let line_start = self.src[..pos].rfind('\n').map_or(0, |n| n + 1);
@@ -472,7 +472,7 @@ fn trimmed_end(src: &str, start: usize, end: usize) -> usize {
                 }
                 continue;
             }
-            b' ' | b'\t' | b'\r' | b'\n' => {}
+            b' ' | b'\t'..=b'\r' => {}
             _ => last = i + 1,
         }
         i += 1;
