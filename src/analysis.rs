@@ -1,8 +1,10 @@
 //! The whole pipeline for one file: decode, parse, check each graph, fuse, count traffic,
 //! lint, then silence what the user allowed and sort.
 
+use crate::cost::{flash_savings, round_trips};
 use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
-use crate::fusion::{FusionPlan, find_fusion_groups};
+use crate::fusion::flash::{self, Candidate};
+use crate::fusion::{FusionOptions, FusionPlan, find_fusion_groups_with};
 use crate::graph::{Graph, Origin};
 use crate::sema::{Overrides, check_graph};
 use crate::syntax;
@@ -16,6 +18,18 @@ pub struct Options {
     pub overrides: Overrides,
     /// `--allow CODE`: warnings silenced everywhere.
     pub allow: Vec<Code>,
+    /// `--flash-attention`: fuse every attention pattern into one FlashAttention kernel
+    /// (off by default: the plan is then exactly SPEC §2).
+    pub flash_attention: bool,
+}
+
+impl Options {
+    /// The grouping these options ask for.
+    pub fn fusion(&self) -> FusionOptions {
+        FusionOptions {
+            flash_attention: self.flash_attention,
+        }
+    }
 }
 
 /// A graph that checked clean, with its fusion plan and traffic.
@@ -85,7 +99,7 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
                     diags.extend(checked.diagnostics);
                     let analysis = checked
                         .graph
-                        .and_then(|graph| analyze(graph, g.name.span, &mut diags));
+                        .and_then(|graph| analyze(graph, g.name.span, opts, &mut diags));
                     graphs.push(GraphReport {
                         name: g.name.name.to_string(),
                         span: g.name.span,
@@ -122,8 +136,13 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
     }
 }
 
-fn analyze(graph: Graph, at: Span, diags: &mut Vec<Diagnostic>) -> Option<Analysis> {
-    let plan = find_fusion_groups(&graph);
+fn analyze(
+    graph: Graph,
+    at: Span,
+    opts: &Options,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Analysis> {
+    let plan = find_fusion_groups_with(&graph, opts.fusion());
     match compare(&graph, &plan) {
         Ok(traffic) => {
             diags.extend(large_intermediates(&graph, &plan, &traffic));
@@ -177,7 +196,9 @@ pub fn fmt_bytes(b: u64) -> String {
 }
 
 /// `large-intermediate`: an intermediate the fused plan writes to HBM that is larger than
-/// every declared input and weight, such as an attention score matrix.
+/// every declared input and weight, such as an attention score matrix. When the tensor is an
+/// intermediate of an attention pattern, the help says what one fused attention kernel would
+/// save; when it sits next to a softmax that cannot be fused, it says why.
 fn large_intermediates(g: &Graph, plan: &FusionPlan, traffic: &TrafficReport) -> Vec<Diagnostic> {
     let largest = g
         .tensors
@@ -196,6 +217,9 @@ fn large_intermediates(g: &Graph, plan: &FusionPlan, traffic: &TrafficReport) ->
             e.1 += 1;
         }
     }
+    // Attention candidates, only looked for when some tensor qualifies.
+    let mut candidates: Option<(Vec<Candidate>, HashMap<usize, usize>)> = None;
+    let trips = round_trips(&traffic.groups);
     let mut out = Vec::new();
     for (k, gt) in traffic.groups.iter().enumerate() {
         for w in &gt.writes {
@@ -206,6 +230,56 @@ fn large_intermediates(g: &Graph, plan: &FusionPlan, traffic: &TrafficReport) ->
             let (reads, readers) = read_back.get(&w.tensor.index()).copied().unwrap_or((0, 0));
             let saved = w.bytes.saturating_add(reads);
             let producer = g.producer(w.tensor).map_or("", |p| g.op(p).name.as_str());
+            let (cands, near) = candidates.get_or_insert_with(|| {
+                let c = flash::candidates(g);
+                let mut near = HashMap::new();
+                for (i, cand) in c.iter().enumerate() {
+                    for t in &cand.tensors {
+                        near.entry(t.index()).or_insert(i);
+                    }
+                }
+                (c, near)
+            });
+            let size = format!(
+                "`{}` is larger than every input and weight (the largest is `{}`, {})",
+                t.name,
+                largest.name,
+                fmt_bytes(largest.bytes)
+            );
+            let help = match near.get(&w.tensor.index()).map(|&i| &cands[i]) {
+                Some(Candidate { result: Ok(p), .. }) if p.intermediates.contains(&w.tensor) => {
+                    let names: Vec<String> = p
+                        .ops()
+                        .iter()
+                        .map(|&o| format!("`{}`", g.op(o).name))
+                        .collect();
+                    format!(
+                        "{size}; it is an intermediate of the attention {}, and one fused \
+                         attention kernel (FlashAttention: QK^T, softmax and the product with \
+                         V on chip) would save {} of HBM traffic; `--flash-attention` models \
+                         that kernel",
+                        names.join(" → "),
+                        fmt_bytes(flash_savings(p, &trips))
+                    )
+                }
+                Some(Candidate {
+                    softmax,
+                    result: Err(miss),
+                    ..
+                }) => format!(
+                    "{size}; a fused formulation that keeps it on chip would save {} of HBM \
+                     traffic, but the attention around softmax `{}` cannot become one \
+                     FlashAttention kernel: {}",
+                    fmt_bytes(saved),
+                    g.op(*softmax).name,
+                    miss.describe(g)
+                ),
+                _ => format!(
+                    "{size}; a fused formulation that keeps it on chip, as FlashAttention \
+                     does for attention scores, would save {} of HBM traffic",
+                    fmt_bytes(saved)
+                ),
+            };
             let _ = plan;
             out.push(
                 Diagnostic::new(
@@ -224,15 +298,7 @@ fn large_intermediates(g: &Graph, plan: &FusionPlan, traffic: &TrafficReport) ->
                         if readers == 1 { "" } else { "s" }
                     ),
                 )
-                .help(format!(
-                    "`{}` is larger than every input and weight (the largest is `{}`, {}); a \
-                     fused formulation that keeps it on chip, as FlashAttention does for \
-                     attention scores, would save {} of HBM traffic",
-                    t.name,
-                    largest.name,
-                    fmt_bytes(largest.bytes),
-                    fmt_bytes(saved)
-                )),
+                .help(help),
             );
         }
     }

@@ -1,6 +1,7 @@
 //! The command line: parses arguments, runs the library, renders, chooses the exit code.
 
 use crate::analysis::{FileReport, Options, check_file};
+use crate::cost::{self, Hardware, LaunchMode};
 use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile, render};
 use crate::report::{self, AnalysisJson};
 use crate::transformer::{self, BlockDims};
@@ -43,6 +44,8 @@ pub enum Command {
         graph: Option<String>,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        cost: CostArgs,
     },
     /// Analyse the built-in 14-op transformer block.
     Transformer {
@@ -60,6 +63,17 @@ pub enum Command {
         emit: bool,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        cost: CostArgs,
+    },
+    /// List the GPUs the cost model knows, or print one as a --hardware-file template.
+    Hardware {
+        /// A preset (a100, h100, h200, h100-measured).
+        #[arg(value_name = "NAME")]
+        name: Option<String>,
+        /// Output format (json prints hardware-file JSON).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
     /// Explain a diagnostic code or fusion boundary reason.
     Explain {
@@ -82,6 +96,26 @@ pub struct Common {
     /// Silence a warning code everywhere (repeatable).
     #[arg(long = "allow", value_name = "CODE")]
     pub allow: Vec<String>,
+}
+
+/// The cost model's options (`analyze`, `transformer`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct CostArgs {
+    /// GPU for time estimates: a100, h100 (default), h200 or h100-measured.
+    #[arg(long, value_name = "NAME", conflicts_with = "hardware_file")]
+    pub hardware: Option<String>,
+    /// Read the GPU from a JSON file instead (template: `fgraph hardware h100 --format json`).
+    #[arg(long, value_name = "FILE")]
+    pub hardware_file: Option<PathBuf>,
+    /// Launch overhead added per kernel: graph (CUDA graph replay) or eager (PyTorch eager).
+    #[arg(long, value_enum, default_value_t = LaunchMode::Graph)]
+    pub launch: LaunchMode,
+    /// Write the roofline of the GPU with every kernel, unfused and fused, as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub roofline: Option<PathBuf>,
+    /// Fuse each attention pattern (matmul → softmax → matmul) into one FlashAttention kernel.
+    #[arg(long)]
+    pub flash_attention: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +161,8 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
             file,
             graph,
             common,
-        } => analyze(&file, graph.as_deref(), &common, io),
+            cost,
+        } => analyze(&file, graph.as_deref(), &common, &cost, io),
         Command::Transformer {
             seq_len,
             hidden_dim,
@@ -135,7 +170,20 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
             dtype,
             emit,
             common,
-        } => transformer_cmd(seq_len, hidden_dim, num_heads, dtype, emit, &common, io),
+            cost,
+        } => transformer_cmd(
+            BlockArgs {
+                seq_len,
+                hidden_dim,
+                num_heads,
+                dtype,
+                emit,
+            },
+            &common,
+            &cost,
+            io,
+        ),
+        Command::Hardware { name, format } => hardware_cmd(name.as_deref(), format, io),
         Command::Explain { code } => explain(&code, io),
     };
     match result {
@@ -173,7 +221,41 @@ fn options(common: &Common) -> Result<Options, Usage> {
     Ok(Options {
         overrides: common.set.iter().cloned().collect(),
         allow,
+        flash_attention: false,
     })
+}
+
+/// A preset by name, with a "did you mean" for near misses.
+fn preset(name: &str) -> Result<Hardware, Usage> {
+    Hardware::preset(name).ok_or_else(|| {
+        let best = cost::PRESET_NAMES
+            .iter()
+            .map(|p| (strsim::levenshtein(&name.to_ascii_lowercase(), p), *p))
+            .min();
+        let hint = match best {
+            Some((d, p)) if d <= 3 => format!("; did you mean `{p}`?"),
+            _ => String::new(),
+        };
+        Usage(format!(
+            "unknown hardware `{name}` (presets: {}){hint}; describe another GPU with --hardware-file",
+            cost::PRESET_NAMES.join(", ")
+        ))
+    })
+}
+
+/// The GPU the cost model uses: `--hardware-file`, `--hardware`, or the default.
+fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
+    if let Some(path) = &args.hardware_file {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Usage(format!(
+                "cannot read hardware file `{}`: {e}",
+                path.display()
+            ))
+        })?;
+        return Hardware::from_json(&text)
+            .map_err(|e| Usage(format!("invalid hardware file `{}`: {e}", path.display())));
+    }
+    preset(args.hardware.as_deref().unwrap_or(cost::DEFAULT_PRESET))
 }
 
 /// An unknown `--set` name is a usage error: it names no param of any graph checked.
@@ -300,9 +382,12 @@ fn analyze(
     path: &PathBuf,
     graph: Option<&str>,
     common: &Common,
+    cost: &CostArgs,
     io: &mut Io<'_>,
 ) -> Result<u8, Usage> {
-    let opts = options(common)?;
+    let mut opts = options(common)?;
+    opts.flash_attention = cost.flash_attention;
+    let hw = hardware(cost)?;
     let Some(bytes) = read(path, io) else {
         return Ok(USAGE);
     };
@@ -332,13 +417,15 @@ fn analyze(
             )));
         }
     };
-    render_analysis(&report, chosen, common, io)
+    render_analysis(&report, chosen, common, cost, &hw, io)
 }
 
 fn render_analysis(
     report: &FileReport,
     chosen: Option<&crate::analysis::GraphReport>,
     common: &Common,
+    cost_args: &CostArgs,
+    hw: &Hardware,
     io: &mut Io<'_>,
 ) -> Result<u8, Usage> {
     // Diagnostics of the chosen graph (and of the file as a whole, such as syntax errors).
@@ -358,6 +445,32 @@ fn render_analysis(
     } else {
         chosen.and_then(|g| g.analysis.as_ref())
     };
+    // The cost model: estimates for both plans and the attention comparison.
+    let launch = cost_args.launch;
+    let costs = analysis.and_then(|a| {
+        let c = cost::estimate(a, hw, launch).ok()?;
+        let att = cost::attention(a, hw, launch).ok()?;
+        Some((a, c, att))
+    });
+    let mut written = Ok(());
+    if let Some(path) = &cost_args.roofline {
+        match &costs {
+            Some((a, c, _)) => {
+                written =
+                    cost::roofline::write_atomic(path, cost::roofline::svg(&a.graph, c).as_bytes())
+                        .map_err(|e| {
+                            Usage(format!("cannot write roofline `{}`: {e}", path.display()))
+                        });
+            }
+            None => {
+                let _ = writeln!(
+                    io.err,
+                    "note: roofline `{}` not written: the graph has errors",
+                    path.display()
+                );
+            }
+        }
+    }
     match common.format {
         Format::Json => {
             let dj = diags
@@ -365,7 +478,10 @@ fn render_analysis(
                 .map(|d| render::json(d, &report.source))
                 .collect();
             let name = chosen.map_or("", |g| g.name.as_str());
-            let obj = AnalysisJson::new(name, analysis, dj);
+            let mut obj = AnalysisJson::new(name, analysis, dj);
+            if let Some((a, c, att)) = &costs {
+                obj = obj.with_cost(a, c, att);
+            }
             let mut out = std::io::BufWriter::new(&mut *io.out);
             let _ = serde_json::to_writer(&mut out, &obj);
             let _ = writeln!(out);
@@ -374,26 +490,45 @@ fn render_analysis(
             let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
             print_diagnostics(&owned, &report.source, f, io);
             if let Some(a) = analysis {
-                let _ = write!(io.out, "{}", report::human(a));
+                let text = match &costs {
+                    Some((_, c, att)) => report::human_with_cost(a, Some((c, att))),
+                    None => report::human(a),
+                };
+                let _ = write!(io.out, "{text}");
             } else if f == Format::Human {
                 let _ = write!(io.err, "{}", summary(&diags, 1));
             }
         }
     }
+    written?;
     Ok(exit_code(&diags, common.deny_warnings))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn transformer_cmd(
+/// `fgraph transformer`'s own arguments.
+struct BlockArgs {
     seq_len: u64,
     hidden_dim: u64,
     num_heads: u64,
     dtype: Dtype,
     emit: bool,
+}
+
+fn transformer_cmd(
+    block: BlockArgs,
     common: &Common,
+    cost: &CostArgs,
     io: &mut Io<'_>,
 ) -> Result<u8, Usage> {
-    let opts = options(common)?;
+    let BlockArgs {
+        seq_len,
+        hidden_dim,
+        num_heads,
+        dtype,
+        emit,
+    } = block;
+    let mut opts = options(common)?;
+    opts.flash_attention = cost.flash_attention;
+    let hw = hardware(cost)?;
     let dims = match BlockDims::new(seq_len, hidden_dim, num_heads) {
         Ok(d) => d,
         Err(diags) => {
@@ -419,7 +554,57 @@ fn transformer_cmd(
         return Ok(CLEAN);
     }
     let report = check_file("<transformer>", source.as_bytes(), &opts);
-    render_analysis(&report, report.graphs.first(), common, io)
+    render_analysis(&report, report.graphs.first(), common, cost, &hw, io)
+}
+
+fn hardware_cmd(name: Option<&str>, format: Format, io: &mut Io<'_>) -> Result<u8, Usage> {
+    let list = match name {
+        Some(n) => vec![preset(n)?],
+        None => Hardware::presets(),
+    };
+    match format {
+        Format::Json => {
+            let files: Vec<_> = list.iter().map(Hardware::to_file).collect();
+            let text = if name.is_some() {
+                serde_json::to_string_pretty(&files[0])
+            } else {
+                serde_json::to_string_pretty(&files)
+            };
+            let _ = writeln!(io.out, "{}", text.unwrap_or_default());
+        }
+        _ => {
+            use cost::Unit;
+            use cost::roofline::fmt_num;
+            for hw in &list {
+                let _ = writeln!(io.out, "{}  {}", hw.name, hw.description);
+                let _ = writeln!(
+                    io.out,
+                    "  dense 16-bit tensor {} TFLOP/s, f32 {} TFLOP/s, HBM {} TB/s",
+                    fmt_num(hw.peak_f16 / 1e12),
+                    fmt_num(hw.peak_f32 / 1e12),
+                    fmt_num(hw.bandwidth / 1e12)
+                );
+                let _ = writeln!(
+                    io.out,
+                    "  ridge point {} FLOP/B (16-bit tensor), {} FLOP/B (f32)",
+                    fmt_num(hw.ridge(Unit::Tensor16)),
+                    fmt_num(hw.ridge(Unit::F32))
+                );
+                let l2 = hw
+                    .l2_bytes
+                    .map_or("?".into(), |b| format!("{} MiB", b / (1024 * 1024)));
+                let sms = hw.sms.map_or("?".into(), |n| n.to_string());
+                let _ = writeln!(
+                    io.out,
+                    "  L2 {l2}, {sms} SMs, launch {} µs (graph) / {} µs (eager)",
+                    fmt_num(hw.launch_graph * 1e6),
+                    fmt_num(hw.launch_eager * 1e6)
+                );
+                let _ = writeln!(io.out, "  source: {}\n", hw.source);
+            }
+        }
+    }
+    Ok(CLEAN)
 }
 
 fn explain(code: &str, io: &mut Io<'_>) -> Result<u8, Usage> {

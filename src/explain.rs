@@ -1,4 +1,5 @@
-//! `fgraph explain CODE`: what a diagnostic or boundary reason means, why, and an example.
+//! `fgraph explain CODE`: what a diagnostic, boundary reason or fused-edge label means, why,
+//! and an example.
 //! The texts live in `src/explain/*.md`, one file per code, like ruff's rule docs.
 
 macro_rules! texts {
@@ -32,6 +33,7 @@ texts!(
     "materialized",
     "second-matmul",
     "would-create-cycle",
+    "flash-attention",
 );
 
 /// The text for a code (with or without the `fgraph::` prefix).
@@ -49,14 +51,15 @@ pub fn codes() -> Vec<&'static str> {
 mod tests {
     use super::*;
     use crate::diagnostics::Code;
-    use crate::fusion::Reason;
+    use crate::fusion::{FusedBy, Reason};
 
     #[test]
     fn every_code_and_reason_has_a_full_text() {
         let names = Code::ALL
             .iter()
             .map(|c| c.as_str())
-            .chain(Reason::ALL.iter().map(|r| r.as_str()));
+            .chain(Reason::ALL.iter().map(|r| r.as_str()))
+            .chain(FusedBy::ALL.iter().map(|f| f.as_str()));
         for name in names {
             let t = text(name).unwrap_or_else(|| panic!("no explain text for {name}"));
             assert!(t.starts_with(&format!("# {name}")), "{name}: title");
@@ -64,6 +67,9 @@ mod tests {
                 assert!(t.contains(section), "{name}: missing {section}");
             }
         }
-        assert_eq!(codes().len(), Code::ALL.len() + Reason::ALL.len());
+        assert_eq!(
+            codes().len(),
+            Code::ALL.len() + Reason::ALL.len() + FusedBy::ALL.len()
+        );
     }
 }

@@ -3,13 +3,15 @@
 //! The pipeline is a chain of modules, each returning data: [`syntax`] (pest grammar →
 //! spanned AST), [`sema`] (names, params, shapes, DAG → [`Graph`]), [`fusion`] (kernel
 //! groups and boundary reasons), [`traffic`] (HBM bytes), [`diagnostics`] (one model, many
-//! renderers). [`check_file`] runs all of it on a file; the seed's functions
+//! renderers), [`cost`] (FLOPs, roofline time on a GPU, the roofline picture).
+//! [`check_file`] runs all of it on a file but the cost model, which needs a GPU; the seed's functions
 //! ([`build_graph`], [`find_fusion_groups`], [`estimate_memory_traffic`],
 //! [`analyze_transformer_block`]) work without the DSL. Nothing here prints.
 
 pub mod analysis;
 mod api;
 pub mod cli;
+pub mod cost;
 pub mod diagnostics;
 pub mod explain;
 pub mod fusion;
@@ -24,8 +26,12 @@ pub mod types;
 
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file};
 pub use api::{External, GraphError, Op, build_graph, build_graph_with_outputs};
+pub use cost::{CostReport, Hardware, KernelCost, LaunchMode};
 pub use diagnostics::{Code, Diagnostic, Severity};
-pub use fusion::{Boundary, FusionGroup, FusionPlan, Reason, find_fusion_groups};
+pub use fusion::{
+    AttentionPattern, Boundary, FusionGroup, FusionOptions, FusionPlan, Reason, find_fusion_groups,
+    find_fusion_groups_with,
+};
 pub use graph::{Graph, OpId, TensorId};
 pub use syntax::ast::ExternalKind;
 pub use traffic::{Traffic, TrafficReport, estimate_memory_traffic};

@@ -2,6 +2,8 @@
 //! the CLI only chooses which to print.
 
 use crate::analysis::{Analysis, fmt_bytes};
+use crate::cost::roofline::{fmt_num, si};
+use crate::cost::{AttentionReport, Bound, CostReport, KernelCost, LaunchMode, PlanSummary, Unit};
 use crate::fusion::Reason;
 use crate::graph::Graph;
 use crate::traffic::Traffic;
@@ -33,6 +35,150 @@ pub struct GroupJson<'a> {
     pub writes: Vec<AccessJson>,
     pub bytes_read: u64,
     pub bytes_written: u64,
+    /// Whether this kernel is a FlashAttention kernel (`--flash-attention`).
+    pub flash_attention: bool,
+    /// The cost model's estimate; null until [`AnalysisJson::with_cost`].
+    pub cost: Option<KernelCostJson>,
+}
+
+/// One kernel's estimate. Times in microseconds.
+#[derive(Serialize)]
+pub struct KernelCostJson {
+    pub flops: u64,
+    pub bytes: u64,
+    /// FLOP per byte; null when the kernel moves no bytes.
+    pub intensity: Option<f64>,
+    pub ridge_point: f64,
+    pub bound: Bound,
+    pub compute_us: f64,
+    pub memory_us: f64,
+    pub launch_us: f64,
+    pub time_us: f64,
+}
+
+impl From<&KernelCost> for KernelCostJson {
+    fn from(k: &KernelCost) -> Self {
+        KernelCostJson {
+            flops: k.flops,
+            bytes: k.bytes,
+            intensity: k.intensity,
+            ridge_point: k.ridge_point,
+            bound: k.bound,
+            compute_us: k.compute_s * 1e6,
+            memory_us: k.memory_s * 1e6,
+            launch_us: k.launch_s * 1e6,
+            time_us: k.time_s * 1e6,
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct HardwareJson {
+    pub name: String,
+    pub description: String,
+    pub source: String,
+    pub peak_tflops_f16: f64,
+    pub peak_tflops_f32: f64,
+    pub bandwidth_tb_s: f64,
+    pub l2_bytes: Option<u64>,
+    pub sms: Option<u32>,
+    /// The launch overhead the estimate adds per kernel, microseconds.
+    pub launch_us: f64,
+    pub ridge_point_f16: f64,
+    pub ridge_point_f32: f64,
+}
+
+#[derive(Serialize)]
+pub struct UnfusedKernelJson {
+    pub op: String,
+    #[serde(flatten)]
+    pub cost: KernelCostJson,
+}
+
+#[derive(Serialize)]
+pub struct PlanCostJson {
+    pub kernels: usize,
+    pub flops: u64,
+    pub bytes: u64,
+    pub time_us: f64,
+    /// Unfused plan only: every op as its own kernel (the fused kernels are `groups`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_kernel: Option<Vec<UnfusedKernelJson>>,
+}
+
+/// The graph-level estimate.
+#[derive(Serialize)]
+pub struct CostJson {
+    pub hardware: HardwareJson,
+    pub launch: LaunchMode,
+    pub unfused: PlanCostJson,
+    pub fused: PlanCostJson,
+    /// Unfused time / fused time.
+    pub speedup: f64,
+}
+
+#[derive(Serialize)]
+pub struct FusedEdgeJson {
+    pub producer: String,
+    pub consumer: String,
+    pub tensor: String,
+    pub fused_by: crate::fusion::FusedBy,
+    /// The boundary reason the default grouping gives this edge (null: it fuses anyway).
+    pub overrides: Option<Reason>,
+    pub rule: Option<u8>,
+}
+
+#[derive(Serialize)]
+pub struct PatternJson {
+    pub ops: Vec<String>,
+    pub q: String,
+    pub k: String,
+    pub v: String,
+    pub output: String,
+    pub intermediates: Vec<String>,
+    /// HBM bytes of the intermediates under the default plan: what the fused kernel saves.
+    pub saved_bytes: u64,
+    pub fused_edges: Vec<FusedEdgeJson>,
+}
+
+#[derive(Serialize)]
+pub struct MissJson {
+    pub softmax: String,
+    pub reason: String,
+}
+
+#[derive(Serialize)]
+pub struct PlanSummaryJson {
+    pub kernels: usize,
+    pub traffic: Traffic,
+    pub savings_pct: f64,
+    pub time_us: f64,
+    pub speedup: f64,
+}
+
+impl From<&PlanSummary> for PlanSummaryJson {
+    fn from(p: &PlanSummary) -> Self {
+        PlanSummaryJson {
+            kernels: p.kernels,
+            traffic: p.traffic,
+            savings_pct: p.savings_pct,
+            time_us: p.time_s * 1e6,
+            speedup: p.speedup,
+        }
+    }
+}
+
+/// Attention patterns, and the default plan against the FlashAttention plan.
+#[derive(Serialize)]
+pub struct AttentionJson {
+    /// Whether `groups`, `traffic` and `cost` are the FlashAttention plan's.
+    pub flash_attention: bool,
+    pub patterns: Vec<PatternJson>,
+    pub not_fused: Vec<MissJson>,
+    /// The default plan (SPEC §2); null when no pattern matched.
+    pub without: Option<PlanSummaryJson>,
+    /// The FlashAttention plan; null when no pattern matched.
+    pub with: Option<PlanSummaryJson>,
 }
 
 #[derive(Serialize)]
@@ -62,6 +208,9 @@ pub struct AnalysisJson<'a> {
     pub traffic: Option<TrafficJson>,
     pub savings_pct: Option<f64>,
     pub diagnostics: Vec<Value>,
+    /// Null until [`AnalysisJson::with_cost`].
+    pub cost: Option<CostJson>,
+    pub attention: Option<AttentionJson>,
 }
 
 impl<'a> AnalysisJson<'a> {
@@ -75,6 +224,8 @@ impl<'a> AnalysisJson<'a> {
                 traffic: None,
                 savings_pct: None,
                 diagnostics,
+                cost: None,
+                attention: None,
             };
         };
         let g = &a.graph;
@@ -100,7 +251,8 @@ impl<'a> AnalysisJson<'a> {
             .groups
             .iter()
             .zip(&a.traffic.groups)
-            .map(|(grp, tr)| GroupJson {
+            .enumerate()
+            .map(|(k, (grp, tr))| GroupJson {
                 ops: grp.ops.iter().map(|&o| g.op(o).name.as_str()).collect(),
                 reads: tr
                     .reads
@@ -120,6 +272,8 @@ impl<'a> AnalysisJson<'a> {
                     .collect(),
                 bytes_read: tr.bytes_read,
                 bytes_written: tr.bytes_written,
+                flash_attention: a.plan.flash_kernel(k).is_some(),
+                cost: None,
             })
             .collect();
         let boundaries = a
@@ -153,7 +307,103 @@ impl<'a> AnalysisJson<'a> {
             }),
             savings_pct: Some(a.traffic.savings_pct),
             diagnostics,
+            cost: None,
+            attention: None,
         }
+    }
+
+    /// Adds the cost model's estimate: `cost` per group, and the graph-level `cost` and
+    /// `attention` objects. `cost` must come from the same analysis.
+    pub fn with_cost(mut self, a: &Analysis, cost: &CostReport, att: &AttentionReport) -> Self {
+        let g = &a.graph;
+        if let Some(groups) = &mut self.groups {
+            for (grp, k) in groups.iter_mut().zip(&cost.fused.kernels) {
+                grp.cost = Some(k.into());
+            }
+        }
+        let hw = &cost.hardware;
+        let plan = |p: &crate::cost::PlanCost, per_kernel: bool| PlanCostJson {
+            kernels: p.kernels.len(),
+            flops: p.flops,
+            bytes: p.bytes,
+            time_us: p.time_s * 1e6,
+            per_kernel: per_kernel.then(|| {
+                p.kernels
+                    .iter()
+                    .map(|k| UnfusedKernelJson {
+                        op: k
+                            .ops
+                            .first()
+                            .map_or(String::new(), |&o| g.op(o).name.clone()),
+                        cost: k.into(),
+                    })
+                    .collect()
+            }),
+        };
+        self.cost = Some(CostJson {
+            hardware: HardwareJson {
+                name: hw.name.clone(),
+                description: hw.description.clone(),
+                source: hw.source.clone(),
+                peak_tflops_f16: hw.peak_f16 / 1e12,
+                peak_tflops_f32: hw.peak_f32 / 1e12,
+                bandwidth_tb_s: hw.bandwidth / 1e12,
+                l2_bytes: hw.l2_bytes,
+                sms: hw.sms,
+                launch_us: hw.launch(cost.launch) * 1e6,
+                ridge_point_f16: hw.ridge(Unit::Tensor16),
+                ridge_point_f32: hw.ridge(Unit::F32),
+            },
+            launch: cost.launch,
+            unfused: plan(&cost.unfused, true),
+            fused: plan(&cost.fused, false),
+            speedup: cost.speedup,
+        });
+        let name = |o: crate::graph::OpId| g.op(o).name.clone();
+        self.attention = Some(AttentionJson {
+            flash_attention: att.applied,
+            patterns: att
+                .patterns
+                .iter()
+                .map(|p| PatternJson {
+                    ops: p.pattern.ops().into_iter().map(name).collect(),
+                    q: g.use_name(&p.pattern.q),
+                    k: g.use_name(&p.pattern.k),
+                    v: g.use_name(&p.pattern.v),
+                    output: g.tensor(p.pattern.output).name.clone(),
+                    intermediates: p
+                        .pattern
+                        .intermediates
+                        .iter()
+                        .map(|&t| g.tensor(t).name.clone())
+                        .collect(),
+                    saved_bytes: p.saved_bytes,
+                    fused_edges: p
+                        .fused_edges
+                        .iter()
+                        .map(|e| FusedEdgeJson {
+                            producer: name(e.producer),
+                            consumer: name(e.consumer),
+                            tensor: g.tensor(e.tensor).name.clone(),
+                            fused_by: e.fused_by,
+                            overrides: e.overrides,
+                            rule: e.overrides.map(Reason::rule),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            not_fused: att
+                .misses
+                .iter()
+                .map(|(o, m)| MissJson {
+                    softmax: name(*o),
+                    reason: m.describe(g),
+                })
+                .collect(),
+            without: att.without.as_ref().map(Into::into),
+            with: att.with.as_ref().map(Into::into),
+        });
+        self
     }
 }
 
@@ -176,6 +426,46 @@ fn list(items: impl ExactSizeIterator<Item = String>, sep: &str, max: usize) -> 
 
 /// The human report of `fgraph analyze`: kernels, traffic, boundaries.
 pub fn human(a: &Analysis) -> String {
+    human_with_cost(a, None)
+}
+
+/// `1.23 GFLOP`.
+fn flops(f: u64) -> String {
+    format!("{}FLOP", si(f as f64) + if f >= 1000 { "" } else { " " })
+}
+
+/// `35.93 µs`, `1.234 ms`, `2.5 s`.
+pub fn fmt_time(s: f64) -> String {
+    if !s.is_finite() {
+        "-".into()
+    } else if s < 1e-3 {
+        format!("{:.2} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{s:.3} s")
+    }
+}
+
+fn cost_line(k: &KernelCost) -> String {
+    let intensity = k
+        .intensity
+        .map_or("no bytes".to_string(), |i| format!("{} FLOP/B", fmt_num(i)));
+    format!(
+        "{}, {}B → {intensity} (ridge {}): {}-bound, {} ({} compute, {} memory, {} launch)",
+        flops(k.flops),
+        si(k.bytes as f64) + if k.bytes >= 1000 { "" } else { " " },
+        fmt_num(k.ridge_point),
+        k.bound.as_str(),
+        fmt_time(k.time_s),
+        fmt_time(k.compute_s),
+        fmt_time(k.memory_s),
+        fmt_time(k.launch_s)
+    )
+}
+
+/// The human report with the cost model's estimate when one is given.
+pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
     const MAX: usize = 12;
     let g = &a.graph;
     let mut out = String::new();
@@ -190,7 +480,12 @@ pub fn human(a: &Analysis) -> String {
     let width = n_groups.to_string().len();
     for (k, (grp, tr)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
         let names = list(grp.ops.iter().map(|&o| g.op(o).name.clone()), " → ", MAX);
-        out += &format!("kernel {:>width$}  {names}\n", k + 1);
+        let tag = if a.plan.flash_kernel(k).is_some() {
+            "  [FlashAttention]"
+        } else {
+            ""
+        };
+        out += &format!("kernel {:>width$}  {names}{tag}\n", k + 1);
         let pad = " ".repeat(width + 9);
         let reads = list(
             tr.reads
@@ -224,6 +519,9 @@ pub fn human(a: &Analysis) -> String {
                 writes
             }
         );
+        if let Some(kc) = cost.and_then(|(c, _)| c.fused.kernels.get(k)) {
+            out += &format!("{pad}cost   {}\n", cost_line(kc));
+        }
     }
     let t = &a.traffic;
     let row = |label: &str, tr: &Traffic| {
@@ -245,6 +543,9 @@ pub fn human(a: &Analysis) -> String {
         fmt_bytes(t.fused.saved_by_fusion),
         t.savings_pct
     );
+    if let Some((c, att)) = cost {
+        out += &cost_summary(g, c, att);
+    }
     if !a.plan.boundaries.is_empty() {
         out += "\nboundaries (edges that stay in HBM, and why):\n";
         for b in a.plan.boundaries.iter().take(200) {
@@ -264,6 +565,105 @@ pub fn human(a: &Analysis) -> String {
                 "  … {} more (see --format json)\n",
                 a.plan.boundaries.len() - 200
             );
+        }
+    }
+    out
+}
+
+fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
+    let hw = &c.hardware;
+    let mut out = format!(
+        "\nestimated time on {} ({}): {} TFLOP/s dense 16-bit tensor, {} TFLOP/s f32, {} TB/s, \
+         launch {} per kernel ({})\n",
+        hw.description,
+        hw.name,
+        fmt_num(hw.peak_f16 / 1e12),
+        fmt_num(hw.peak_f32 / 1e12),
+        fmt_num(hw.bandwidth / 1e12),
+        fmt_time(hw.launch(c.launch)),
+        c.launch.as_str()
+    );
+    out += &format!(
+        "  ridge point {} FLOP/B (16-bit tensor cores), {} FLOP/B (f32)\n",
+        fmt_num(hw.ridge(Unit::Tensor16)),
+        fmt_num(hw.ridge(Unit::F32))
+    );
+    let plural = |n: usize| if n == 1 { "kernel " } else { "kernels" };
+    out += &format!(
+        "  unfused  {:>6} {} {:>12}   {}\n",
+        c.unfused.kernels.len(),
+        plural(c.unfused.kernels.len()),
+        fmt_time(c.unfused.time_s),
+        flops(c.unfused.flops)
+    );
+    out += &format!(
+        "  fused    {:>6} {} {:>12}   speedup {:.2}×\n",
+        c.fused.kernels.len(),
+        plural(c.fused.kernels.len()),
+        fmt_time(c.fused.time_s),
+        c.speedup
+    );
+    if !att.patterns.is_empty() || !att.misses.is_empty() {
+        out += "\nattention (matmul → softmax → matmul, which the rules alone cannot fuse):\n";
+    }
+    for p in &att.patterns {
+        let names: Vec<&str> = p
+            .pattern
+            .ops()
+            .iter()
+            .map(|&o| g.op(o).name.as_str())
+            .collect();
+        out += &format!(
+            "  {}: a FlashAttention kernel reads {}, {}, {} and writes `{}`; it keeps {} on chip, saving {}\n",
+            names.join(" → "),
+            g.use_name(&p.pattern.q),
+            g.use_name(&p.pattern.k),
+            g.use_name(&p.pattern.v),
+            g.tensor(p.pattern.output).name,
+            list(
+                p.pattern
+                    .intermediates
+                    .iter()
+                    .map(|&t| format!("`{}`", g.tensor(t).name)),
+                ", ",
+                8
+            ),
+            fmt_bytes(p.saved_bytes)
+        );
+        for e in &p.fused_edges {
+            if let Some(r) = e.overrides {
+                out += &format!(
+                    "    {} → {} via `{}` [{}]: fused although the rules say {r}\n",
+                    g.op(e.producer).name,
+                    g.op(e.consumer).name,
+                    g.tensor(e.tensor).name,
+                    e.fused_by
+                );
+            }
+        }
+    }
+    for (o, m) in &att.misses {
+        out += &format!(
+            "  softmax `{}` is not fused into an attention kernel: {}\n",
+            g.op(*o).name,
+            m.describe(g)
+        );
+    }
+    if let (Some(without), Some(with)) = (&att.without, &att.with) {
+        let row = |label: &str, p: &PlanSummary| {
+            format!(
+                "  {label:<22} {:>4} kernels {:>22} B  saved {:>6.2}%  {:>12}  speedup {:.2}×\n",
+                p.kernels,
+                group_digits(p.traffic.total),
+                p.savings_pct,
+                fmt_time(p.time_s),
+                p.speedup
+            )
+        };
+        out += &row("without FlashAttention", without);
+        out += &row("with FlashAttention", with);
+        if !att.applied {
+            out += "  (fgraph analyze --flash-attention uses the FlashAttention plan)\n";
         }
     }
     out

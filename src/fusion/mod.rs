@@ -1,9 +1,12 @@
 //! Which ops become one GPU kernel (SPEC §2): the rules, the default greedy grouping and the
-//! reason for every boundary.
+//! reason for every boundary. [`find_fusion_groups_with`] adds the FlashAttention pass
+//! ([`flash`]), which is off by default.
 
+pub mod flash;
 mod reason;
 
-pub use reason::Reason;
+pub use flash::AttentionPattern;
+pub use reason::{FusedBy, Reason};
 
 use crate::graph::{Graph, OpId, TensorId};
 use crate::types::OpKind;
@@ -31,6 +34,49 @@ pub struct FusionPlan {
     pub boundaries: Vec<Boundary>,
     /// The index into `groups` of every op.
     pub group_of: Vec<usize>,
+    /// The FlashAttention kernels of the plan, in group order; empty unless the plan was
+    /// made with [`FusionOptions::flash_attention`].
+    pub flash: Vec<FlashKernel>,
+}
+
+/// How to group. The default is SPEC §2 exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FusionOptions {
+    /// Fuse every attention pattern ([`flash::detect`]) into one FlashAttention kernel
+    /// before the greedy pass, which then runs unchanged with that kernel counting as one
+    /// matmul: it starts with a matmul (no prologue on Q, K or V: rule 1), takes elementwise
+    /// and reshape epilogues like any matmul, and never joins a second matmul's kernel.
+    pub flash_attention: bool,
+}
+
+/// An edge inside a FlashAttention kernel: the FlashAttention pass keeps it on chip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FusedEdge {
+    pub producer: OpId,
+    pub consumer: OpId,
+    pub tensor: TensorId,
+    /// Which pass fused it.
+    pub fused_by: FusedBy,
+    /// The boundary the default grouping reports on this edge, if any: the rule the
+    /// FlashAttention pass overrides.
+    pub overrides: Option<Reason>,
+}
+
+/// One FlashAttention kernel of a plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlashKernel {
+    /// Its index in [`FusionPlan::groups`].
+    pub group: usize,
+    pub pattern: AttentionPattern,
+    /// The edges between the pattern's ops, in execution order.
+    pub fused_edges: Vec<FusedEdge>,
+}
+
+impl FusionPlan {
+    /// The FlashAttention kernel that is group `group`, if it is one.
+    pub fn flash_kernel(&self, group: usize) -> Option<&FlashKernel> {
+        self.flash.iter().find(|f| f.group == group)
+    }
 }
 
 /// Union-find over ops with each root's matmul count; iterative path halving.
@@ -66,6 +112,56 @@ pub fn materialized(g: &Graph, t: TensorId) -> bool {
 /// The default grouping: visit ops in topological order; merge each op into every
 /// producer's group whose edge satisfies rules 1–6; otherwise it starts a group.
 pub fn find_fusion_groups(g: &Graph) -> FusionPlan {
+    greedy(g, &[])
+}
+
+/// The grouping under `opts`: [`find_fusion_groups`] when every option is off.
+pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
+    if !opts.flash_attention {
+        return find_fusion_groups(g);
+    }
+    let patterns = flash::detect(g);
+    if patterns.is_empty() {
+        return find_fusion_groups(g);
+    }
+    let mut plan = greedy(g, &patterns);
+    // The boundaries the default grouping puts inside each pattern are the rules overridden.
+    let default = find_fusion_groups(g);
+    let overridden = |p: OpId, c: OpId| {
+        default
+            .boundaries
+            .iter()
+            .find(|b| b.producer == p && b.consumer == c)
+            .map(|b| b.reason)
+    };
+    let mut flash: Vec<FlashKernel> = patterns
+        .into_iter()
+        .map(|pattern| {
+            let ops = pattern.ops();
+            let fused_edges = ops
+                .windows(2)
+                .map(|w| FusedEdge {
+                    producer: w[0],
+                    consumer: w[1],
+                    tensor: g.op(w[0]).output,
+                    fused_by: FusedBy::FlashAttention,
+                    overrides: overridden(w[0], w[1]),
+                })
+                .collect();
+            FlashKernel {
+                group: plan.group_of[pattern.qk.index()],
+                pattern,
+                fused_edges,
+            }
+        })
+        .collect();
+    flash.sort_by_key(|f| f.group);
+    plan.flash = flash;
+    plan
+}
+
+/// The greedy pass of SPEC §2, with each of `patterns` merged into one kernel beforehand.
+fn greedy(g: &Graph, patterns: &[AttentionPattern]) -> FusionPlan {
     let n = g.ops.len();
     let mut uf = Groups {
         parent: (0..n as u32).collect(),
@@ -75,6 +171,14 @@ pub fn find_fusion_groups(g: &Graph) -> FusionPlan {
             .map(|o| u32::from(o.kind == OpKind::Matmul))
             .collect(),
     };
+    // Each pattern becomes one kernel, which counts as one matmul.
+    for p in patterns {
+        for o in p.ops() {
+            uf.union(p.qk.index(), o.index());
+        }
+        let root = uf.find(p.qk.index());
+        uf.matmuls[root] = 1;
+    }
     let mut boundaries = Vec::new();
     for &c in &g.topo {
         let consumer = g.op(c);
@@ -87,7 +191,9 @@ pub fn find_fusion_groups(g: &Graph) -> FusionPlan {
             let merged_matmuls = uf.matmuls[gp] + uf.matmuls[gc];
             // Rule 6 (acyclic groups) cannot break under this policy: fused edges carry
             // tensors with one consumer, so every group is an in-tree whose root is its only
-            // member read from outside, and a path out of the root cannot come back in.
+            // member read from outside, and a path out of the root cannot come back in. A
+            // FlashAttention pattern is such an in-tree too (its intermediates have one
+            // consumer each), so the argument holds with the pass on.
             let reason = if consumer.kind == OpKind::Matmul {
                 Some(Reason::MatmulStartsGroup)
             } else if producer.kind == OpKind::Reduction {
@@ -147,6 +253,7 @@ pub fn find_fusion_groups(g: &Graph) -> FusionPlan {
         groups,
         boundaries,
         group_of,
+        flash: Vec::new(),
     }
 }
 
@@ -166,5 +273,6 @@ pub fn unfused(g: &Graph) -> FusionPlan {
         groups,
         boundaries: Vec::new(),
         group_of,
+        flash: Vec::new(),
     }
 }

@@ -70,6 +70,31 @@ impl Reason {
     }
 }
 
+/// Why an edge that the rules keep in HBM is fused after all: the vocabulary of the passes
+/// behind explicit options. `fgraph explain flash-attention` describes the one pass there is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FusedBy {
+    /// `--flash-attention`: the edge is inside a FlashAttention kernel (QKᵀ, softmax and the
+    /// product with V in one kernel with an online softmax), so its tensor stays on chip.
+    FlashAttention,
+}
+
+impl FusedBy {
+    pub const ALL: &'static [FusedBy] = &[FusedBy::FlashAttention];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FusedBy::FlashAttention => "flash-attention",
+        }
+    }
+}
+
+impl std::fmt::Display for FusedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl std::fmt::Display for Reason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

@@ -1,0 +1,297 @@
+//! GPUs the cost model knows: dense peak throughput, HBM bandwidth, L2, SMs and the cost of
+//! launching a kernel. Presets carry their source; users describe other GPUs in a small JSON
+//! file ([`Hardware::from_json`]).
+
+use crate::types::Dtype;
+use serde::{Deserialize, Serialize};
+
+/// How kernels are launched, which decides the fixed cost added to every kernel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LaunchMode {
+    /// Replayed from a CUDA graph: the GPU-side cost of a launch (the default).
+    #[default]
+    Graph,
+    /// Launched one by one from PyTorch eager: host-side dispatch included.
+    Eager,
+}
+
+impl LaunchMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LaunchMode::Graph => "graph",
+            LaunchMode::Eager => "eager",
+        }
+    }
+}
+
+/// Which peak a piece of arithmetic runs at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unit {
+    /// Tensor cores on 16-bit (f16, bf16) and 8-bit operands: the dense 16-bit figure.
+    Tensor16,
+    /// f32 and other 4- and 8-byte types, and all non-matmul math (which GPU kernels compute
+    /// in f32 on the CUDA cores): the f32 figure.
+    F32,
+}
+
+impl Unit {
+    /// The unit a matmul with operands of `dtype` runs on.
+    pub fn for_matmul(dtype: Dtype) -> Unit {
+        if dtype.bytes() <= 2 {
+            Unit::Tensor16
+        } else {
+            Unit::F32
+        }
+    }
+}
+
+/// One GPU. Rates are per second; all figures are dense (never the 2:4-sparsity ones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hardware {
+    /// Preset name or the file's `name`.
+    pub name: String,
+    pub description: String,
+    /// Where the figures come from.
+    pub source: String,
+    /// Dense tensor-core FLOP/s for f16/bf16 (also used for 8-bit types).
+    pub peak_f16: f64,
+    /// FLOP/s for f32 and for non-matmul math.
+    pub peak_f32: f64,
+    /// HBM bandwidth, bytes per second.
+    pub bandwidth: f64,
+    /// L2 cache in bytes (informational: the model has no cache).
+    pub l2_bytes: Option<u64>,
+    pub sms: Option<u32>,
+    /// Seconds added per kernel replayed from a CUDA graph.
+    pub launch_graph: f64,
+    /// Seconds added per kernel launched from PyTorch eager.
+    pub launch_eager: f64,
+}
+
+/// Launch costs measured on an H100 (../shared/gpu/README.md): ~1.2 µs per kernel replayed
+/// from a CUDA graph, ~11 µs per kernel from PyTorch eager. No datasheet gives one, so every
+/// preset uses these.
+pub const MEASURED_LAUNCH_GRAPH: f64 = 1.2e-6;
+pub const MEASURED_LAUNCH_EAGER: f64 = 11e-6;
+
+const MIB: u64 = 1024 * 1024;
+
+/// The names of the presets, in display order.
+pub const PRESET_NAMES: &[&str] = &["a100", "h100", "h200", "h100-measured"];
+
+/// The default preset.
+pub const DEFAULT_PRESET: &str = "h100";
+
+impl Hardware {
+    /// The presets, in [`PRESET_NAMES`] order.
+    pub fn presets() -> Vec<Hardware> {
+        PRESET_NAMES
+            .iter()
+            .filter_map(|n| Hardware::preset(n))
+            .collect()
+    }
+
+    /// A preset by name (case-insensitive).
+    pub fn preset(name: &str) -> Option<Hardware> {
+        let hw =
+            |name: &str, description: &str, source: &str, f16: f64, f32: f64, bw: f64| Hardware {
+                name: name.into(),
+                description: description.into(),
+                source: source.into(),
+                peak_f16: f16 * 1e12,
+                peak_f32: f32 * 1e12,
+                bandwidth: bw * 1e12,
+                l2_bytes: None,
+                sms: None,
+                launch_graph: MEASURED_LAUNCH_GRAPH,
+                launch_eager: MEASURED_LAUNCH_EAGER,
+            };
+        let (l2, sms, mut h) = match name.to_ascii_lowercase().as_str() {
+            "a100" => (
+                40 * MIB,
+                108,
+                hw(
+                    "a100",
+                    "NVIDIA A100 SXM 80GB",
+                    "NVIDIA A100 datasheet: 312 TFLOP/s dense FP16/BF16 tensor, 19.5 FP32, \
+                     2,039 GB/s HBM2e; A100 whitepaper: 40 MB L2, 108 SMs",
+                    312.0,
+                    19.5,
+                    2.039,
+                ),
+            ),
+            "h100" => (
+                50 * MIB,
+                132,
+                hw(
+                    "h100",
+                    "NVIDIA H100 SXM 80GB",
+                    "NVIDIA H100 datasheet: 989 TFLOP/s dense FP16/BF16 tensor (1,979 with \
+                     sparsity), 67 FP32, 3.35 TB/s HBM3; H100 whitepaper: 50 MB L2, 132 SMs",
+                    989.0,
+                    67.0,
+                    3.35,
+                ),
+            ),
+            "h200" => (
+                50 * MIB,
+                132,
+                hw(
+                    "h200",
+                    "NVIDIA H200 SXM 141GB",
+                    "NVIDIA H200 datasheet: 989 TFLOP/s dense FP16/BF16 tensor (1,979 with \
+                     sparsity), 67 FP32, 4.8 TB/s HBM3e; same GH100 die as H100: 50 MB L2, \
+                     132 SMs",
+                    989.0,
+                    67.0,
+                    4.8,
+                ),
+            ),
+            "h100-measured" => (
+                50 * MIB,
+                132,
+                hw(
+                    "h100-measured",
+                    "NVIDIA H100 SXM 80GB, measured",
+                    "../shared/gpu (H100 80GB HBM3, PyTorch 2.11): ~790 TFLOP/s bf16 GEMM, \
+                     ~3.0 TB/s copy; FP32 not measured (datasheet 67); launch ~1.2 us in a \
+                     CUDA graph, ~11 us from PyTorch eager",
+                    790.0,
+                    67.0,
+                    3.0,
+                ),
+            ),
+            _ => return None,
+        };
+        h.l2_bytes = Some(l2);
+        h.sms = Some(sms);
+        Some(h)
+    }
+
+    /// The peak of `unit`, FLOP/s.
+    pub fn peak(&self, unit: Unit) -> f64 {
+        match unit {
+            Unit::Tensor16 => self.peak_f16,
+            Unit::F32 => self.peak_f32,
+        }
+    }
+
+    /// The ridge point of `unit`: the arithmetic intensity (FLOP/byte) above which a kernel
+    /// that runs at that peak is compute-bound.
+    pub fn ridge(&self, unit: Unit) -> f64 {
+        self.peak(unit) / self.bandwidth
+    }
+
+    /// Seconds added to every kernel under `mode`.
+    pub fn launch(&self, mode: LaunchMode) -> f64 {
+        match mode {
+            LaunchMode::Graph => self.launch_graph,
+            LaunchMode::Eager => self.launch_eager,
+        }
+    }
+
+    /// Reads a hardware file (see [`HardwareFile`]).
+    pub fn from_json(text: &str) -> Result<Hardware, String> {
+        let f: HardwareFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        f.validate()
+    }
+
+    /// This GPU as a hardware file, ready to edit.
+    pub fn to_file(&self) -> HardwareFile {
+        HardwareFile {
+            name: self.name.clone(),
+            description: Some(self.description.clone()),
+            source: Some(self.source.clone()),
+            peak_tflops_f16: self.peak_f16 / 1e12,
+            peak_tflops_f32: self.peak_f32 / 1e12,
+            bandwidth_tb_s: self.bandwidth / 1e12,
+            l2_mib: self.l2_bytes.map(|b| b as f64 / MIB as f64),
+            sms: self.sms,
+            launch_graph_us: Some(self.launch_graph * 1e6),
+            launch_eager_us: Some(self.launch_eager * 1e6),
+        }
+    }
+}
+
+/// The `--hardware-file` format (JSON). Unknown keys are an error, so a typo is not silently
+/// ignored.
+///
+/// ```
+/// let hw = fgraph::cost::Hardware::from_json(r#"{
+///     "name": "my-gpu", "peak_tflops_f16": 400, "peak_tflops_f32": 50,
+///     "bandwidth_tb_s": 2.0, "launch_graph_us": 2.0
+/// }"#).unwrap();
+/// assert_eq!(hw.ridge(fgraph::cost::Unit::Tensor16), 200.0);
+/// ```
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HardwareFile {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Dense tensor-core TFLOP/s for f16/bf16 (used for 8-bit types too).
+    pub peak_tflops_f16: f64,
+    /// TFLOP/s for f32 and non-matmul math.
+    pub peak_tflops_f32: f64,
+    /// HBM bandwidth in TB/s (10^12 bytes per second).
+    pub bandwidth_tb_s: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_mib: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sms: Option<u32>,
+    /// Microseconds per kernel from a CUDA graph; default: the H100 measurement, 1.2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_graph_us: Option<f64>,
+    /// Microseconds per kernel from PyTorch eager; default: the H100 measurement, 11.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_eager_us: Option<f64>,
+}
+
+impl HardwareFile {
+    fn validate(self) -> Result<Hardware, String> {
+        // Positive, and still finite once scaled to base units.
+        let positive = |key: &str, v: f64| {
+            if v.is_finite() && v > 0.0 && (v * 1e12).is_finite() && v * 1e-6 > 0.0 {
+                Ok(v)
+            } else {
+                Err(format!("`{key}` must be a positive number, found {v}"))
+            }
+        };
+        let non_negative = |key: &str, v: Option<f64>, default: f64| match v {
+            None => Ok(default),
+            Some(v) if v.is_finite() && v >= 0.0 => Ok(v * 1e-6),
+            Some(v) => Err(format!("`{key}` must be zero or more, found {v}")),
+        };
+        if self.name.trim().is_empty() {
+            return Err("`name` must not be empty".into());
+        }
+        let l2_bytes = match self.l2_mib {
+            None => None,
+            Some(v) => Some((positive("l2_mib", v)? * MIB as f64).min(u64::MAX as f64) as u64),
+        };
+        Ok(Hardware {
+            description: self.description.unwrap_or_else(|| self.name.clone()),
+            source: self.source.unwrap_or_else(|| "hardware file".into()),
+            peak_f16: positive("peak_tflops_f16", self.peak_tflops_f16)? * 1e12,
+            peak_f32: positive("peak_tflops_f32", self.peak_tflops_f32)? * 1e12,
+            bandwidth: positive("bandwidth_tb_s", self.bandwidth_tb_s)? * 1e12,
+            l2_bytes,
+            sms: self.sms,
+            launch_graph: non_negative(
+                "launch_graph_us",
+                self.launch_graph_us,
+                MEASURED_LAUNCH_GRAPH,
+            )?,
+            launch_eager: non_negative(
+                "launch_eager_us",
+                self.launch_eager_us,
+                MEASURED_LAUNCH_EAGER,
+            )?,
+            name: self.name,
+        })
+    }
+}

@@ -1,0 +1,356 @@
+//! The cost model: FLOPs, arithmetic intensity, roofline time per kernel, and what fusion
+//! (and the FlashAttention pass) buys in time on a given GPU.
+//!
+//! Per kernel (one group of a plan):
+//!
+//! - `flops` = Σ [`op_flops`] of its ops; `bytes` = its HBM traffic (SPEC §3).
+//! - `intensity` = flops / bytes (FLOP per byte).
+//! - compute time = Σ op flops / peak of the op's unit ([`Unit`]: tensor cores at the dense
+//!   16-bit figure for 16- and 8-bit matmuls, the f32 figure for other matmuls and for all
+//!   non-matmul math); memory time = bytes / bandwidth.
+//! - `time` = max(compute, memory) + launch overhead; `bound` is the larger term.
+//! - `ridge_point` = the kernel's effective peak (flops / compute time) / bandwidth.
+//!
+//! Per graph: the sum over kernels, for the unfused plan (one kernel per op) and the fused
+//! plan; `speedup` = unfused time / fused time. `docs/cost-model.md` gives every source.
+
+pub mod flops;
+pub mod hardware;
+pub mod roofline;
+
+pub use flops::{FlopSource, op_flops};
+pub use hardware::{DEFAULT_PRESET, Hardware, HardwareFile, LaunchMode, PRESET_NAMES, Unit};
+
+use crate::analysis::Analysis;
+use crate::fusion::flash::{self, AttentionPattern, Miss};
+use crate::fusion::{
+    FusedEdge, FusionOptions, FusionPlan, find_fusion_groups, find_fusion_groups_with, unfused,
+};
+use crate::graph::{Graph, OpId, TensorId};
+use crate::traffic::{GroupTraffic, Overflow, Traffic, compare, plan_traffic};
+use crate::types::OpKind;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// What limits a kernel under the roofline model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// Moving its bytes takes longer than its arithmetic.
+    Memory,
+    /// Its arithmetic takes longer than moving its bytes.
+    Compute,
+}
+
+impl Bound {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::Memory => "memory",
+            Bound::Compute => "compute",
+        }
+    }
+}
+
+/// The estimate for one kernel. Times are in seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelCost {
+    pub ops: Vec<OpId>,
+    pub flops: u64,
+    pub bytes: u64,
+    /// FLOP per byte; `None` when the kernel moves no bytes.
+    pub intensity: Option<f64>,
+    /// FLOP per byte at which this kernel's arithmetic and memory times are equal.
+    pub ridge_point: f64,
+    pub bound: Bound,
+    pub compute_s: f64,
+    pub memory_s: f64,
+    pub launch_s: f64,
+    /// `max(compute_s, memory_s) + launch_s`.
+    pub time_s: f64,
+}
+
+impl KernelCost {
+    /// The roofline term alone: `max(compute_s, memory_s)`.
+    pub fn roofline_s(&self) -> f64 {
+        self.compute_s.max(self.memory_s)
+    }
+    /// FLOP/s the estimate implies, launch included (what a roofline plot shows).
+    pub fn achieved(&self) -> f64 {
+        if self.time_s > 0.0 {
+            self.flops as f64 / self.time_s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The estimate for every kernel of a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanCost {
+    pub kernels: Vec<KernelCost>,
+    pub flops: u64,
+    pub bytes: u64,
+    pub time_s: f64,
+}
+
+/// Unfused against fused on one GPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostReport {
+    pub hardware: Hardware,
+    pub launch: LaunchMode,
+    /// One kernel per op, in topological order.
+    pub unfused: PlanCost,
+    /// The analysis's plan, kernel `k` being group `k`.
+    pub fused: PlanCost,
+    /// `unfused.time_s / fused.time_s` (1 when both are 0).
+    pub speedup: f64,
+}
+
+/// The unit an op's arithmetic runs on: matmuls by their first operand's dtype, everything
+/// else on the f32 CUDA cores.
+pub fn op_unit(g: &Graph, o: OpId) -> Unit {
+    let op = g.op(o);
+    match (op.kind, op.inputs.first()) {
+        (OpKind::Matmul, Some(u)) => Unit::for_matmul(g.tensor(u.tensor).dtype),
+        _ => Unit::F32,
+    }
+}
+
+/// The estimate for the kernel made of `ops`, which moves `traffic`.
+pub fn kernel_cost(
+    g: &Graph,
+    ops: &[OpId],
+    traffic: &GroupTraffic,
+    hw: &Hardware,
+    launch: LaunchMode,
+) -> KernelCost {
+    let mut flops = 0u64;
+    let mut compute_s = 0.0;
+    let mut unit = Unit::F32;
+    for &o in ops {
+        let (f, _) = op_flops(g, o);
+        let u = op_unit(g, o);
+        if g.op(o).kind == OpKind::Matmul {
+            unit = u;
+        }
+        flops = flops.saturating_add(f);
+        compute_s += f as f64 / hw.peak(u);
+    }
+    let bytes = traffic.bytes_read.saturating_add(traffic.bytes_written);
+    let memory_s = bytes as f64 / hw.bandwidth;
+    let launch_s = hw.launch(launch);
+    let ridge_point = if flops > 0 && compute_s > 0.0 {
+        flops as f64 / compute_s / hw.bandwidth
+    } else {
+        hw.ridge(unit)
+    };
+    KernelCost {
+        ops: ops.to_vec(),
+        flops,
+        bytes,
+        intensity: (bytes > 0).then(|| flops as f64 / bytes as f64),
+        ridge_point,
+        bound: if compute_s > memory_s {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        },
+        compute_s,
+        memory_s,
+        launch_s,
+        time_s: compute_s.max(memory_s) + launch_s,
+    }
+}
+
+/// The estimate for every group of `plan`, whose traffic is `groups`.
+pub fn plan_cost(
+    g: &Graph,
+    plan: &FusionPlan,
+    groups: &[GroupTraffic],
+    hw: &Hardware,
+    launch: LaunchMode,
+) -> PlanCost {
+    let kernels: Vec<KernelCost> = plan
+        .groups
+        .iter()
+        .zip(groups)
+        .map(|(grp, tr)| kernel_cost(g, &grp.ops, tr, hw, launch))
+        .collect();
+    PlanCost {
+        flops: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.flops)),
+        bytes: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.bytes)),
+        time_s: kernels.iter().map(|k| k.time_s).sum(),
+        kernels,
+    }
+}
+
+fn speedup(unfused: f64, fused: f64) -> f64 {
+    if fused > 0.0 { unfused / fused } else { 1.0 }
+}
+
+/// Estimates an analysed graph on `hw`: every op alone against the analysis's plan.
+///
+/// ```
+/// use fgraph::cost::{Hardware, LaunchMode, estimate};
+/// let src = b"graph g {\n  input x: [1024, 1024]\n  op a = elementwise.relu(x) -> y\n  op b = elementwise.gelu(y) -> z\n}\n";
+/// let report = fgraph::check_file("g.fgraph", src, &Default::default());
+/// let a = report.graphs[0].analysis.as_ref().unwrap();
+/// let hw = Hardware::preset("h100").unwrap();
+/// let c = estimate(a, &hw, LaunchMode::Graph).unwrap();
+/// assert_eq!(c.unfused.kernels.len(), 2);
+/// assert_eq!(c.fused.kernels.len(), 1);
+/// assert_eq!(c.fused.flops, 9 * 1024 * 1024);
+/// assert!(c.speedup > 1.9);
+/// ```
+pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostReport, Overflow> {
+    let g = &a.graph;
+    let alone = unfused(g);
+    let (alone_traffic, _) = plan_traffic(g, &alone)?;
+    let unfused = plan_cost(g, &alone, &alone_traffic, hw, launch);
+    let fused = plan_cost(g, &a.plan, &a.traffic.groups, hw, launch);
+    Ok(CostReport {
+        hardware: hw.clone(),
+        launch,
+        speedup: speedup(unfused.time_s, fused.time_s),
+        unfused,
+        fused,
+    })
+}
+
+/// HBM bytes each tensor costs under a plan: its write plus every read of it.
+pub fn round_trips(groups: &[GroupTraffic]) -> HashMap<TensorId, u64> {
+    let mut m: HashMap<TensorId, u64> = HashMap::new();
+    for gt in groups {
+        for w in &gt.writes {
+            let e = m.entry(w.tensor).or_default();
+            *e = e.saturating_add(w.bytes);
+        }
+        for r in &gt.reads {
+            let e = m.entry(r.tensor).or_default();
+            *e = e.saturating_add(r.bytes);
+        }
+    }
+    m
+}
+
+/// What a FlashAttention kernel saves on one pattern under a plan: the HBM round trips of
+/// the pattern's intermediates (their writes and read-backs), which the kernel keeps on chip.
+pub fn flash_savings(pattern: &AttentionPattern, trips: &HashMap<TensorId, u64>) -> u64 {
+    pattern.intermediates.iter().fold(0u64, |a, t| {
+        a.saturating_add(trips.get(t).copied().unwrap_or(0))
+    })
+}
+
+/// One plan in a few numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanSummary {
+    pub kernels: usize,
+    /// Its traffic, with `saved_by_fusion` against the unfused plan.
+    pub traffic: Traffic,
+    pub savings_pct: f64,
+    pub time_s: f64,
+    /// Unfused time / this plan's time.
+    pub speedup: f64,
+}
+
+/// One attention pattern and what fusing it buys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternReport {
+    pub pattern: AttentionPattern,
+    /// Bytes the default plan moves for the pattern's intermediates, all of which a
+    /// FlashAttention kernel saves.
+    pub saved_bytes: u64,
+    /// The edges the FlashAttention kernel keeps on chip.
+    pub fused_edges: Vec<FusedEdge>,
+}
+
+/// The attention patterns of a graph, and the default plan against the FlashAttention plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttentionReport {
+    /// Whether the analysis's plan is the FlashAttention one.
+    pub applied: bool,
+    pub patterns: Vec<PatternReport>,
+    /// Softmaxes that are not the centre of a fusable pattern, and why.
+    pub misses: Vec<(OpId, Miss)>,
+    /// The default plan (SPEC §2); `None` when no pattern matched.
+    pub without: Option<PlanSummary>,
+    /// The FlashAttention plan; `None` when no pattern matched.
+    pub with: Option<PlanSummary>,
+}
+
+/// The attention patterns of an analysed graph and both plans' traffic and time on `hw`.
+pub fn attention(
+    a: &Analysis,
+    hw: &Hardware,
+    launch: LaunchMode,
+) -> Result<AttentionReport, Overflow> {
+    let g = &a.graph;
+    let mut patterns = Vec::new();
+    let mut misses = Vec::new();
+    for c in flash::candidates(g) {
+        match c.result {
+            Ok(p) => patterns.push(p),
+            Err(m) => misses.push((c.softmax, m)),
+        }
+    }
+    let applied = !a.plan.flash.is_empty();
+    if patterns.is_empty() {
+        return Ok(AttentionReport {
+            applied,
+            patterns: Vec::new(),
+            misses,
+            without: None,
+            with: None,
+        });
+    }
+    let other_plan = if applied {
+        find_fusion_groups(g)
+    } else {
+        find_fusion_groups_with(
+            g,
+            FusionOptions {
+                flash_attention: true,
+            },
+        )
+    };
+    let other_traffic = compare(g, &other_plan)?;
+    let (default_plan, default_traffic, flash_plan, flash_traffic) = if applied {
+        (&other_plan, &other_traffic, &a.plan, &a.traffic)
+    } else {
+        (&a.plan, &a.traffic, &other_plan, &other_traffic)
+    };
+    let alone = unfused(g);
+    let (alone_traffic, _) = plan_traffic(g, &alone)?;
+    let unfused_time = plan_cost(g, &alone, &alone_traffic, hw, launch).time_s;
+    let summary = |plan: &FusionPlan, t: &crate::traffic::TrafficReport| {
+        let time_s = plan_cost(g, plan, &t.groups, hw, launch).time_s;
+        PlanSummary {
+            kernels: plan.groups.len(),
+            traffic: t.fused,
+            savings_pct: t.savings_pct,
+            time_s,
+            speedup: speedup(unfused_time, time_s),
+        }
+    };
+    let trips = round_trips(&default_traffic.groups);
+    let patterns = patterns
+        .into_iter()
+        .map(|pattern| PatternReport {
+            saved_bytes: flash_savings(&pattern, &trips),
+            fused_edges: flash_plan
+                .flash
+                .iter()
+                .find(|f| f.pattern.softmax == pattern.softmax)
+                .map(|f| f.fused_edges.clone())
+                .unwrap_or_default(),
+            pattern,
+        })
+        .collect();
+    Ok(AttentionReport {
+        applied,
+        patterns,
+        misses,
+        without: Some(summary(default_plan, default_traffic)),
+        with: Some(summary(flash_plan, flash_traffic)),
+    })
+}

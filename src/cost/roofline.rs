@@ -1,0 +1,421 @@
+//! The roofline picture: a hand-written, self-contained SVG (log-log axes, the memory roof,
+//! the 16-bit tensor and f32 compute roofs, the ridge points, and every kernel of the unfused
+//! and the fused plan), and an atomic file write for it.
+
+use super::{CostReport, KernelCost, Unit};
+use crate::graph::Graph;
+use std::fmt::Write as _;
+use std::path::Path;
+
+const W: f64 = 960.0;
+const PLOT_X: f64 = 90.0;
+const PLOT_Y: f64 = 70.0;
+const PLOT_W: f64 = 820.0;
+const PLOT_H: f64 = 460.0;
+/// Legend rows drawn at most; every point still carries its names in a `<title>`.
+const MAX_LEGEND: usize = 400;
+const ROW: f64 = 16.0;
+
+/// Escapes text for XML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Characters XML 1.0 forbids.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `1.5 T`, `20 G`, `3 k`: a number with an SI prefix.
+pub fn si(v: f64) -> String {
+    if !v.is_finite() || v == 0.0 {
+        return format!("{v}");
+    }
+    const P: [(f64, &str); 8] = [
+        (1e18, "E"),
+        (1e15, "P"),
+        (1e12, "T"),
+        (1e9, "G"),
+        (1e6, "M"),
+        (1e3, "k"),
+        (1.0, ""),
+        (1e-3, "m"),
+    ];
+    for (scale, p) in P {
+        if v.abs() >= scale {
+            let x = v / scale;
+            let digits = if x >= 100.0 {
+                0
+            } else if x >= 10.0 {
+                1
+            } else {
+                2
+            };
+            let s = format!("{x:.digits$}");
+            let s = if s.contains('.') {
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            } else {
+                s
+            };
+            return format!("{s} {p}").trim_end().to_string();
+        }
+    }
+    format!("{v:.2e}")
+}
+
+/// Names of a kernel's ops: `matmul1 → bias1 → relu` (at most 6, then a count).
+fn kernel_names(g: &Graph, k: &KernelCost) -> String {
+    let v: Vec<&str> = k
+        .ops
+        .iter()
+        .take(6)
+        .map(|&o| g.op(o).name.as_str())
+        .collect();
+    let more = k.ops.len().saturating_sub(6);
+    let mut s = v.join(" → ");
+    if more > 0 {
+        let _ = write!(s, " … {more} more");
+    }
+    s
+}
+
+struct Axes {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+impl Axes {
+    fn x(&self, v: f64) -> f64 {
+        let t = (v.max(10f64.powf(self.x0)).log10() - self.x0) / (self.x1 - self.x0);
+        PLOT_X + t.clamp(0.0, 1.0) * PLOT_W
+    }
+    fn y(&self, v: f64) -> f64 {
+        let t = (v.max(10f64.powf(self.y0)).log10() - self.y0) / (self.y1 - self.y0);
+        PLOT_Y + PLOT_H - t.clamp(0.0, 1.0) * PLOT_H
+    }
+}
+
+/// A kernel to plot: its label (`U3`, `F1`), whether fused, its cost.
+struct Point<'a> {
+    label: String,
+    fused: bool,
+    cost: &'a KernelCost,
+}
+
+/// The roofline of `cost.hardware` with every kernel of both plans, as an SVG document.
+pub fn svg(g: &Graph, cost: &CostReport) -> String {
+    let hw = &cost.hardware;
+    let points: Vec<Point<'_>> = cost
+        .unfused
+        .kernels
+        .iter()
+        .enumerate()
+        .map(|(i, k)| Point {
+            label: format!("U{}", i + 1),
+            fused: false,
+            cost: k,
+        })
+        .chain(cost.fused.kernels.iter().enumerate().map(|(i, k)| Point {
+            label: format!("F{}", i + 1),
+            fused: true,
+            cost: k,
+        }))
+        .collect();
+    let plottable = |p: &Point<'_>| p.cost.flops > 0 && p.cost.intensity.is_some_and(|i| i > 0.0);
+
+    // Axis ranges in decades, covering every point and both ridge points.
+    let (r16, r32) = (hw.ridge(Unit::Tensor16), hw.ridge(Unit::F32));
+    let mut xs: Vec<f64> = vec![r16, r32];
+    let mut ys: Vec<f64> = vec![hw.peak_f16, hw.peak_f32];
+    for p in points.iter().filter(|p| plottable(p)) {
+        xs.push(p.cost.intensity.unwrap_or(1.0));
+        ys.push(p.cost.achieved());
+    }
+    let decade = |v: f64| v.log10();
+    let finite = |v: &f64| v.is_finite() && *v > 0.0;
+    let xmin = xs.iter().copied().filter(finite).fold(f64::MAX, f64::min);
+    let xmax = xs.iter().copied().filter(finite).fold(0.0, f64::max);
+    let mut x0 = decade(xmin).floor().min(decade(r32).floor() - 1.0);
+    let mut x1 = decade(xmax).ceil().max(decade(r16).ceil() + 1.0);
+    x0 = x0.max(x1 - 16.0);
+    if x1 - x0 < 3.0 {
+        x1 = x0 + 3.0;
+    }
+    let y1 = decade(hw.peak_f16.max(hw.peak_f32) * 2.0).ceil();
+    let ymin = ys
+        .iter()
+        .copied()
+        .filter(finite)
+        .fold(hw.bandwidth * 10f64.powf(x0), f64::min);
+    let y0 = decade(ymin).floor().max(y1 - 14.0).min(y1 - 3.0);
+    let ax = Axes { x0, x1, y0, y1 };
+
+    let unplotted: Vec<&Point<'_>> = points.iter().filter(|p| !plottable(p)).collect();
+    let legend_rows = points.len().min(MAX_LEGEND) + 4 + usize::from(!unplotted.is_empty());
+    let height = PLOT_Y + PLOT_H + 70.0 + legend_rows as f64 * ROW + 20.0;
+
+    let mut s = String::new();
+    let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}" font-family="Helvetica, Arial, sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<title>Roofline of graph {} on {}</title>"#,
+        escape(&g.name),
+        escape(&hw.description)
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{PLOT_X}" y="24" font-size="16" font-weight="bold">Roofline: graph `{}` on {}</text>"#,
+        escape(&g.name),
+        escape(&hw.description)
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{PLOT_X}" y="44" fill="#444">{} TFLOP/s dense 16-bit tensor, {} TFLOP/s f32, {} TB/s; launch {} µs per kernel ({}). Points: estimated FLOP/s with launch overhead; ○ unfused (one op per kernel), ● fused.</text>"##,
+        fmt_num(hw.peak_f16 / 1e12),
+        fmt_num(hw.peak_f32 / 1e12),
+        fmt_num(hw.bandwidth / 1e12),
+        fmt_num(hw.launch(cost.launch) * 1e6),
+        cost.launch.as_str()
+    );
+
+    // Frame and decade grid.
+    let _ = writeln!(
+        s,
+        r##"<rect x="{PLOT_X}" y="{PLOT_Y}" width="{PLOT_W}" height="{PLOT_H}" fill="none" stroke="#888"/>"##
+    );
+    let _ = writeln!(s, r##"<g stroke="#e4e4e4" class="grid">"##);
+    for d in (x0 as i64)..=(x1 as i64) {
+        let x = ax.x(10f64.powi(d as i32));
+        let _ = writeln!(
+            s,
+            r#"<line x1="{x:.1}" y1="{PLOT_Y}" x2="{x:.1}" y2="{:.1}"/>"#,
+            PLOT_Y + PLOT_H
+        );
+    }
+    for d in (y0 as i64)..=(y1 as i64) {
+        let y = ax.y(10f64.powi(d as i32));
+        let _ = writeln!(
+            s,
+            r#"<line x1="{PLOT_X}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/>"#,
+            PLOT_X + PLOT_W
+        );
+    }
+    let _ = writeln!(s, "</g>");
+    let _ = writeln!(s, r##"<g fill="#333" class="ticks">"##);
+    for d in (x0 as i64)..=(x1 as i64) {
+        let x = ax.x(10f64.powi(d as i32));
+        let _ = writeln!(
+            s,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            PLOT_Y + PLOT_H + 16.0,
+            escape(&si(10f64.powi(d as i32)))
+        );
+    }
+    for d in (y0 as i64)..=(y1 as i64) {
+        let y = ax.y(10f64.powi(d as i32));
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}FLOP/s</text>"#,
+            PLOT_X - 6.0,
+            y + 4.0,
+            escape(&si(10f64.powi(d as i32))).replace(' ', "") + " "
+        );
+    }
+    let _ = writeln!(s, "</g>");
+    let _ = writeln!(
+        s,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">arithmetic intensity (FLOP/byte of HBM traffic)</text>"#,
+        PLOT_X + PLOT_W / 2.0,
+        PLOT_Y + PLOT_H + 36.0
+    );
+
+    // Roofs: memory slope up to each ridge, then flat.
+    let xl = 10f64.powf(x0);
+    let xr = 10f64.powf(x1);
+    let roof = |peak: f64, ridge: f64| {
+        format!(
+            "M {:.1} {:.1} L {:.1} {:.1} L {:.1} {:.1}",
+            ax.x(xl),
+            ax.y(hw.bandwidth * xl),
+            ax.x(ridge),
+            ax.y(peak),
+            ax.x(xr),
+            ax.y(peak)
+        )
+    };
+    let _ = writeln!(
+        s,
+        r##"<path class="roof" d="{}" fill="none" stroke="#999" stroke-width="1.5" stroke-dasharray="6 4"><title>f32 / CUDA-core roof: {} TFLOP/s</title></path>"##,
+        roof(hw.peak_f32, r32),
+        fmt_num(hw.peak_f32 / 1e12)
+    );
+    let _ = writeln!(
+        s,
+        r##"<path class="roof" d="{}" fill="none" stroke="black" stroke-width="2"><title>16-bit tensor roof: {} TFLOP/s; memory roof: {} TB/s</title></path>"##,
+        roof(hw.peak_f16, r16),
+        fmt_num(hw.peak_f16 / 1e12),
+        fmt_num(hw.bandwidth / 1e12)
+    );
+    for (ridge, peak, name) in [
+        (r16, hw.peak_f16, "16-bit tensor"),
+        (r32, hw.peak_f32, "f32"),
+    ] {
+        let (x, y) = (ax.x(ridge), ax.y(peak));
+        let _ = writeln!(
+            s,
+            r##"<g class="ridge"><line x1="{x:.1}" y1="{y:.1}" x2="{x:.1}" y2="{:.1}" stroke="#2ca02c" stroke-dasharray="2 3"/><circle cx="{x:.1}" cy="{y:.1}" r="5" fill="#2ca02c"/><text x="{:.1}" y="{:.1}" fill="#2ca02c">ridge {} FLOP/B ({name})</text></g>"##,
+            PLOT_Y + PLOT_H,
+            x + 8.0,
+            y - 8.0,
+            fmt_num(ridge)
+        );
+    }
+
+    // Kernels.
+    let _ = writeln!(s, r#"<g class="kernels">"#);
+    for p in points.iter().filter(|p| plottable(p)) {
+        let (x, y) = (
+            ax.x(p.cost.intensity.unwrap_or(1.0)),
+            ax.y(p.cost.achieved()),
+        );
+        let (fill, stroke) = if p.fused {
+            ("#1f77b4", "#1f77b4")
+        } else {
+            ("white", "#d62728")
+        };
+        let _ = writeln!(
+            s,
+            r#"<g class="kernel" data-kernel="{}"><circle cx="{x:.1}" cy="{y:.1}" r="4.5" fill="{fill}" stroke="{stroke}" stroke-width="1.5"><title>{}</title></circle><text x="{:.1}" y="{:.1}" font-size="10" fill="{stroke}">{}</text></g>"#,
+            p.label,
+            escape(&describe(g, p)),
+            x + 6.0,
+            y - 5.0,
+            p.label
+        );
+    }
+    let _ = writeln!(s, "</g>");
+
+    // Legend: every kernel by label.
+    let mut y = PLOT_Y + PLOT_H + 64.0;
+    let _ = writeln!(s, r#"<g class="legend">"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{PLOT_X}" y="{y:.1}" font-weight="bold">kernels (U = unfused, F = fused): ops, FLOP/B, bound, estimated time</text>"#
+    );
+    y += ROW;
+    for p in points.iter().take(MAX_LEGEND) {
+        let colour = if p.fused { "#1f77b4" } else { "#d62728" };
+        let _ = writeln!(
+            s,
+            r#"<text x="{PLOT_X}" y="{y:.1}" class="legend-row" data-kernel="{}"><tspan fill="{colour}" font-weight="bold">{}</tspan> {}</text>"#,
+            p.label,
+            p.label,
+            escape(&describe(g, p))
+        );
+        y += ROW;
+    }
+    if points.len() > MAX_LEGEND {
+        let _ = writeln!(
+            s,
+            r#"<text x="{PLOT_X}" y="{y:.1}">… {} more kernels (hover a point for its ops)</text>"#,
+            points.len() - MAX_LEGEND
+        );
+        y += ROW;
+    }
+    if !unplotted.is_empty() {
+        let names: Vec<&str> = unplotted.iter().map(|p| p.label.as_str()).collect();
+        let _ = writeln!(
+            s,
+            r##"<text x="{PLOT_X}" y="{y:.1}" fill="#666">not plotted (no FLOPs, so no point on log axes): {}</text>"##,
+            escape(&names.join(", "))
+        );
+        y += ROW;
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{PLOT_X}" y="{y:.1}" fill="#444">estimated time: unfused {} µs in {} kernels, fused {} µs in {} kernels, speedup {}×</text>"##,
+        fmt_num(cost.unfused.time_s * 1e6),
+        cost.unfused.kernels.len(),
+        fmt_num(cost.fused.time_s * 1e6),
+        cost.fused.kernels.len(),
+        fmt_num(cost.speedup)
+    );
+    let _ = writeln!(s, "</g>");
+    let _ = writeln!(s, "</svg>");
+    s
+}
+
+fn describe(g: &Graph, p: &Point<'_>) -> String {
+    let k = p.cost;
+    format!(
+        "{}: {}; {}FLOP, {}B, {} FLOP/B, {}-bound, {} µs",
+        if p.fused { "fused" } else { "unfused" },
+        kernel_names(g, k),
+        si(k.flops as f64).replace(' ', "") + " ",
+        si(k.bytes as f64).replace(' ', "") + " ",
+        k.intensity.map_or("-".to_string(), fmt_num),
+        k.bound.as_str(),
+        fmt_num(k.time_s * 1e6)
+    )
+    .replace("  ", " ")
+}
+
+/// A number with about four significant digits and no exponent for everyday magnitudes.
+pub fn fmt_num(v: f64) -> String {
+    if !v.is_finite() {
+        return "-".into();
+    }
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if !(1e-3..1e6).contains(&a) {
+        format!("{v:.3e}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed,
+/// then renamed over `path`. On failure the temporary file is removed and `path` untouched.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "roofline.svg".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
