@@ -155,3 +155,87 @@ fn apply(
     }
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::StmtKind;
+
+    /// Evaluates `src` as the value of a param, with `M = 8` and `K = 3` in scope.
+    fn value(src: &str) -> Result<i64, Vec<Code>> {
+        let text = format!("graph g {{\n  param X = {src}\n}}\n");
+        let file = crate::syntax::parse(&text).map_err(|d| vec![d.code])?;
+        let StmtKind::Param { value, .. } = &file.graphs[0].stmts[0].kind else {
+            panic!("not a param");
+        };
+        let lookup = |n: &str| match n {
+            "M" => Lookup::Value(8),
+            "K" => Lookup::Value(3),
+            "BAD" => Lookup::Poisoned,
+            "LATER" => Lookup::Later(Span::new(0, 1)),
+            _ => Lookup::Unknown,
+        };
+        let mut diags = Vec::new();
+        let v = eval(value, &lookup, &|_| None, &mut diags);
+        v.ok_or_else(|| diags.iter().map(|d| d.code).collect())
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(value("1 + 2 * 3"), Ok(7));
+        assert_eq!(value("(1 + 2) * 3"), Ok(9));
+        assert_eq!(value("8 / 2 / 2"), Ok(2));
+        assert_eq!(value("10 - 4 - 3"), Ok(3));
+        assert_eq!(value("2 * 3 + 4 * 5"), Ok(26));
+        assert_eq!(value("1 - 2 * 3 + 4"), Ok(-1));
+        assert_eq!(value("-2 * -3"), Ok(6));
+        assert_eq!(value("- -5"), Ok(5));
+        assert_eq!(value("-(2 + 3) * 2"), Ok(-10));
+        assert_eq!(value("4 * M / K / 2 + 1"), Err(vec![Code::InexactDivision]));
+        assert_eq!(value("3 * M / 4 - K"), Ok(3));
+    }
+
+    #[test]
+    fn exact_division_only() {
+        assert_eq!(value("12 / 4"), Ok(3));
+        assert_eq!(value("10 / 3"), Err(vec![Code::InexactDivision]));
+        assert_eq!(value("1 / 0"), Err(vec![Code::InexactDivision]));
+        assert_eq!(value("-12 / 4"), Ok(-3));
+    }
+
+    #[test]
+    fn checked_arithmetic() {
+        assert_eq!(value("9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(value("9223372036854775808"), Err(vec![Code::SizeOverflow]));
+        assert_eq!(
+            value("9223372036854775807 + 1"),
+            Err(vec![Code::SizeOverflow])
+        );
+        assert_eq!(
+            value("4611686018427387904 * 2"),
+            Err(vec![Code::SizeOverflow])
+        );
+        assert_eq!(value("-9223372036854775807 - 1"), Ok(i64::MIN));
+        assert_eq!(
+            value("(-9223372036854775807 - 1) / -1"),
+            Err(vec![Code::SizeOverflow])
+        );
+        assert_eq!(
+            value("-(-9223372036854775807 - 1)"),
+            Err(vec![Code::SizeOverflow])
+        );
+    }
+
+    #[test]
+    fn names_resolve_or_report_once() {
+        assert_eq!(value("M * K"), Ok(24));
+        assert_eq!(value("N"), Err(vec![Code::UndefinedParam]));
+        assert_eq!(value("LATER + 1"), Err(vec![Code::UndefinedParam]));
+        // A poisoned param stays silent; its siblings are still checked.
+        assert_eq!(value("BAD + 1"), Err(vec![]));
+        assert_eq!(
+            value("BAD + N + 5 / 0"),
+            Err(vec![Code::UndefinedParam, Code::InexactDivision])
+        );
+    }
+}

@@ -233,3 +233,98 @@ pub fn reshape(
     }
     Some(declared.to_vec())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(n: usize) -> Vec<(String, Span)> {
+        (0..n)
+            .map(|i| (format!("t{i}"), Span::new(i, i + 1)))
+            .collect()
+    }
+
+    fn bc(shapes: &[&[u64]]) -> Option<Vec<u64>> {
+        let args: Vec<Option<Vec<u64>>> = shapes.iter().map(|s| Some(s.to_vec())).collect();
+        broadcast_all(&args, &names(shapes.len()), &mut Vec::new()).flatten()
+    }
+
+    fn mm(a: &[u64], b: &[u64]) -> (Option<Vec<u64>>, Vec<Code>) {
+        let mut d = Vec::new();
+        let r = matmul(&[Some(a.to_vec()), Some(b.to_vec())], &names(2), &mut d).flatten();
+        (r, d.iter().map(|d| d.code).collect())
+    }
+
+    #[test]
+    fn numpy_broadcasting() {
+        assert_eq!(bc(&[&[4, 8], &[8]]), Some(vec![4, 8]));
+        assert_eq!(bc(&[&[4, 1], &[1, 8]]), Some(vec![4, 8]));
+        assert_eq!(bc(&[&[2, 1, 8], &[3, 1], &[8]]), Some(vec![2, 3, 8]));
+        assert_eq!(bc(&[&[], &[5, 6]]), Some(vec![5, 6]));
+        assert_eq!(bc(&[&[4, 8], &[4]]), None);
+        assert_eq!(bc(&[&[3], &[2]]), None);
+    }
+
+    #[test]
+    fn unknown_arguments_are_not_errors() {
+        let mut d = Vec::new();
+        let r = broadcast_all(&[Some(vec![4]), None], &names(2), &mut d);
+        assert_eq!(r, Some(None));
+        assert!(d.is_empty());
+    }
+
+    #[test]
+    fn matmul_shapes() {
+        assert_eq!(mm(&[4, 8], &[8, 16]), (Some(vec![4, 16]), vec![]));
+        assert_eq!(mm(&[2, 4, 8], &[8, 16]), (Some(vec![2, 4, 16]), vec![]));
+        assert_eq!(
+            mm(&[2, 1, 4, 8], &[3, 8, 16]),
+            (Some(vec![2, 3, 4, 16]), vec![])
+        );
+        assert_eq!(mm(&[4, 8], &[9, 16]), (None, vec![Code::ShapeMismatch]));
+        assert_eq!(mm(&[8], &[8, 16]), (None, vec![Code::ShapeMismatch]));
+        assert_eq!(
+            mm(&[2, 4, 8], &[3, 8, 16]),
+            (None, vec![Code::ShapeMismatch])
+        );
+    }
+
+    #[test]
+    fn views() {
+        let mut d = Vec::new();
+        let s = Span::new(0, 1);
+        assert_eq!(
+            view(&[3, 4, 5], Some(2), false, "t", s, &mut d),
+            Some(vec![4, 5])
+        );
+        assert_eq!(
+            view(&[3, 4, 5], Some(1), true, "t", s, &mut d),
+            Some(vec![5, 4])
+        );
+        assert_eq!(view(&[4, 5], None, true, "t", s, &mut d), Some(vec![5, 4]));
+        assert!(d.is_empty());
+        assert_eq!(view(&[3, 4], Some(3), false, "t", s, &mut d), None);
+        assert_eq!(view(&[], Some(0), false, "t", s, &mut d), None);
+        assert_eq!(view(&[3, 4], Some(0), true, "t", s, &mut d), None);
+        assert_eq!(view(&[7], None, true, "t", s, &mut d), None);
+        assert_eq!(
+            d.iter().map(|d| d.code).collect::<Vec<_>>(),
+            [Code::BadView; 4]
+        );
+    }
+
+    #[test]
+    fn reshape_keeps_the_element_count() {
+        let mut d = Vec::new();
+        let s = Span::new(0, 1);
+        assert_eq!(
+            reshape(&[Some(vec![4, 6])], &[2, 12], &names(1), s, &mut d),
+            Some(vec![2, 12])
+        );
+        assert_eq!(
+            reshape(&[Some(vec![4, 6])], &[5, 5], &names(1), s, &mut d),
+            None
+        );
+        assert_eq!(d.len(), 1);
+    }
+}
