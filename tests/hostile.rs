@@ -63,7 +63,7 @@ fn every_truncation_of_an_example_is_handled() {
     ))
     .expect("example");
     for end in (0..=src.len()).filter(|&i| src.is_char_boundary(i)) {
-        codes(src[..end].as_bytes());
+        codes(&src.as_bytes()[..end]);
     }
 }
 
