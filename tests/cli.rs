@@ -414,3 +414,279 @@ fn every_example_runs_through_analyze() {
         assert_eq!(code(&o), 0, "{rel}: {}", stderr(&o));
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The cost model (issue 4).
+
+#[test]
+fn analyze_estimates_time_on_every_preset() {
+    for hw in ["a100", "h100", "h200", "h100-measured"] {
+        let o = fgraph(&["analyze", "--hardware", hw, "examples/seed_mlp.fgraph"]);
+        assert_eq!(code(&o), 0, "{hw}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("FLOP/B"), "{out}");
+        assert!(out.contains("compute-bound"), "{out}");
+        assert!(out.contains(&format!("({hw})")), "{out}");
+        assert!(out.contains("speedup"), "{out}");
+
+        let o = fgraph(&[
+            "analyze",
+            "--hardware",
+            hw,
+            "--format",
+            "json",
+            "examples/seed_mlp.fgraph",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+        assert_eq!(v["cost"]["hardware"]["name"], hw);
+        for g in v["groups"].as_array().expect("groups") {
+            for key in [
+                "flops",
+                "bytes",
+                "intensity",
+                "ridge_point",
+                "bound",
+                "compute_us",
+                "memory_us",
+                "launch_us",
+                "time_us",
+            ] {
+                assert!(g["cost"].get(key).is_some(), "group cost missing {key}");
+            }
+            assert_eq!(g["flash_attention"], false);
+        }
+        assert_eq!(v["cost"]["unfused"]["kernels"], 4);
+        assert_eq!(v["cost"]["unfused"]["per_kernel"][3]["op"], "matmul2");
+        assert_eq!(v["cost"]["fused"]["kernels"], 2);
+        assert!(v["cost"]["speedup"].as_f64().expect("speedup") > 1.0);
+    }
+    // Default h100: kernel 1 takes 36.07 µs (see tests/cost.rs).
+    let o = fgraph(&["analyze", "--format", "json", "examples/seed_mlp.fgraph"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["cost"]["hardware"]["name"], "h100");
+    assert_eq!(v["cost"]["launch"], "graph");
+    let t = v["groups"][0]["cost"]["time_us"].as_f64().expect("time");
+    assert!((t - 36.07).abs() < 0.01, "{t}");
+    assert_eq!(v["groups"][0]["cost"]["bound"], "compute");
+    // Every key of SPEC §6 is still there, with the same values.
+    assert_eq!(v["traffic"]["fused"]["saved_by_fusion"], 33_554_432);
+    assert_eq!(v["attention"]["patterns"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn hardware_usage_errors_exit_2() {
+    let o = fgraph(&["analyze", "--hardware", "h10", "examples/seed_mlp.fgraph"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("did you mean `h100`?"),
+        "{}",
+        stderr(&o)
+    );
+    let f = temp_file("hw-bad.json", r#"{"name": "x", "peak_tflops_f16": 1}"#);
+    let o = fgraph(&[
+        "analyze",
+        "--hardware-file",
+        f.to_str().expect("utf-8"),
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("invalid hardware file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fgraph(&[
+        "analyze",
+        "--hardware-file",
+        "no/such.json",
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 2);
+    let o = fgraph(&[
+        "analyze",
+        "--hardware",
+        "a100",
+        "--hardware-file",
+        f.to_str().expect("utf-8"),
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 2, "the two flags conflict");
+}
+
+#[test]
+fn hardware_command_prints_presets_and_templates() {
+    let o = fgraph(&["hardware"]);
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    for name in ["a100", "h100", "h200", "h100-measured"] {
+        assert!(out.contains(name), "{out}");
+    }
+    assert!(out.contains("ridge point 295.2 FLOP/B"), "{out}");
+    // A preset as JSON is a valid --hardware-file.
+    let o = fgraph(&["hardware", "a100", "--format", "json"]);
+    assert_eq!(code(&o), 0);
+    let f = temp_file("a100.json", &stdout(&o));
+    let o = fgraph(&[
+        "analyze",
+        "--hardware-file",
+        f.to_str().expect("utf-8"),
+        "--format",
+        "json",
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let ridge = v["cost"]["hardware"]["ridge_point_f16"]
+        .as_f64()
+        .expect("ridge");
+    assert!((ridge - 312.0 / 2.039).abs() < 1e-6, "{ridge}");
+    assert_eq!(code(&fgraph(&["hardware", "b300"])), 2);
+}
+
+#[test]
+fn roofline_is_written_atomically_as_svg() {
+    let dir = std::env::temp_dir().join(format!("fgraph-cli-roof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let out = dir.join("roof.svg");
+    let o = fgraph(&[
+        "analyze",
+        "--hardware",
+        "a100",
+        "--roofline",
+        out.to_str().expect("utf-8"),
+        "examples/transformer_block.fgraph",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&out).expect("written");
+    let doc = roxmltree::Document::parse(&svg).expect("valid XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    for op in ["qkv_proj", "softmax", "layernorm2", "ffn_down"] {
+        assert!(svg.contains(op), "{op} missing");
+    }
+    assert!(
+        svg.contains("ridge 153.0 FLOP/B"),
+        "A100 ridge point marked"
+    );
+    let files: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+    assert_eq!(files.len(), 1, "no temporary file left behind");
+
+    // A graph with errors writes nothing.
+    let bad = dir.join("bad.svg");
+    let o = fgraph(&[
+        "analyze",
+        "--roofline",
+        bad.to_str().expect("utf-8"),
+        "tests/fixtures/diagnostics/cycle.fgraph",
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(!bad.exists());
+    // An unwritable destination is exit 2.
+    let o = fgraph(&[
+        "analyze",
+        "--roofline",
+        dir.join("no/such/dir/r.svg").to_str().expect("utf-8"),
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("cannot write roofline"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn transformer_flash_attention_with_and_without() {
+    let base = [
+        "transformer",
+        "--seq-len",
+        "2048",
+        "--hidden-dim",
+        "4096",
+        "--num-heads",
+        "32",
+        "--format",
+        "json",
+    ];
+    let o = fgraph(&base);
+    assert_eq!(code(&o), 0);
+    let plain: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let o = fgraph(&[&base[..], &["--flash-attention", "--hardware", "h200"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let flash: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    // Without the flag the plan is the default one: 9 kernels, 1,912,635,392 B.
+    assert_eq!(plain["groups"].as_array().map(Vec::len), Some(9));
+    assert_eq!(plain["traffic"]["fused"]["total"], 1_912_635_392u64);
+    assert_eq!(plain["attention"]["flash_attention"], false);
+    assert_eq!(plain["attention"]["patterns"][0]["saved_bytes"], 1u64 << 30);
+    assert_eq!(
+        plain["attention"]["with"]["traffic"]["total"],
+        838_893_568u64
+    );
+    // With it: 7 kernels, 838,893,568 B, one of them the FlashAttention kernel.
+    assert_eq!(flash["groups"].as_array().map(Vec::len), Some(7));
+    assert_eq!(flash["traffic"]["fused"]["total"], 838_893_568u64);
+    assert_eq!(flash["attention"]["flash_attention"], true);
+    assert_eq!(flash["groups"][1]["flash_attention"], true);
+    assert_eq!(
+        flash["attention"]["without"]["traffic"]["total"],
+        1_912_635_392u64
+    );
+    let edges = &flash["attention"]["patterns"][0]["fused_edges"];
+    assert_eq!(edges[0]["overrides"], "reduction-after-matmul");
+    assert_eq!(edges[0]["fused_by"], "flash-attention");
+    assert_eq!(edges[1]["overrides"], "matmul-starts-group");
+    assert_eq!(flash["cost"]["hardware"]["name"], "h200");
+    // The transformer command prints the large-intermediate warnings without the flag
+    // (its emitted source has no allow comments), and none with it.
+    assert_eq!(
+        plain["diagnostics"].as_array().map(Vec::len),
+        Some(2),
+        "scores and probs"
+    );
+    assert!(
+        plain["diagnostics"][0]["help"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("1,073,741,824 B")
+    );
+    assert_eq!(flash["diagnostics"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn human_report_shows_flash_attention() {
+    let o = fgraph(&["analyze", "--flash-attention", "examples/attention.fgraph"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("attn_scores → scale_scores → softmax → attn_output  [FlashAttention]"),
+        "{out}"
+    );
+    assert!(out.contains("[flash-attention]: fused although the rules say reduction-after-matmul"));
+    assert!(out.contains("with FlashAttention"), "{out}");
+    let o = fgraph(&["analyze", "examples/attention.fgraph"]);
+    assert!(stdout(&o).contains("fgraph analyze --flash-attention"));
+    let o = fgraph(&["explain", "flash-attention"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).starts_with("# flash-attention"));
+}
+
+#[test]
+fn every_example_runs_with_every_cost_option() {
+    for entry in std::fs::read_dir(root().join("examples")).expect("examples") {
+        let p = entry.expect("entry").path();
+        let rel = p
+            .strip_prefix(root())
+            .unwrap_or(Path::new(""))
+            .to_string_lossy()
+            .into_owned();
+        for extra in [
+            &["--flash-attention"][..],
+            &["--hardware", "h100-measured", "--launch", "eager"][..],
+        ] {
+            let o = fgraph(&[&["analyze", "--deny-warnings", &rel][..], extra].concat());
+            assert_eq!(code(&o), 0, "{rel} {extra:?}: {}", stderr(&o));
+        }
+    }
+}

@@ -105,6 +105,20 @@ impl Axes {
     }
 }
 
+/// An axis label for 10^d: `0.01`, `1`, `100`, `10k`.
+fn tick(d: i64) -> String {
+    if (-4..0).contains(&d) {
+        format!("{}", 10f64.powi(d as i32))
+    } else {
+        si(10f64.powi(d as i32)).replace(' ', "")
+    }
+}
+
+/// `206 GFLOP`, `168 MB`, `12 B`.
+fn with_unit(v: u64, unit: &str) -> String {
+    format!("{}{unit}", si(v as f64) + if v >= 1000 { "" } else { " " })
+}
+
 /// A kernel to plot: its label (`U3`, `F1`), whether fused, its cost.
 struct Point<'a> {
     label: String,
@@ -185,12 +199,16 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{PLOT_X}" y="44" fill="#444">{} TFLOP/s dense 16-bit tensor, {} TFLOP/s f32, {} TB/s; launch {} µs per kernel ({}). Points: estimated FLOP/s with launch overhead; ○ unfused (one op per kernel), ● fused.</text>"##,
+        r##"<text x="{PLOT_X}" y="42" fill="#444">{} TFLOP/s dense 16-bit tensor, {} TFLOP/s f32, {} TB/s HBM; launch {} µs per kernel ({})</text>"##,
         fmt_num(hw.peak_f16 / 1e12),
         fmt_num(hw.peak_f32 / 1e12),
         fmt_num(hw.bandwidth / 1e12),
         fmt_num(hw.launch(cost.launch) * 1e6),
         cost.launch.as_str()
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{PLOT_X}" y="58" fill="#444">points: estimated FLOP/s, launch overhead included; <tspan fill="#d62728">○ U = unfused</tspan> (one op per kernel), <tspan fill="#1f77b4">● F = fused</tspan></text>"##
     );
 
     // Frame and decade grid.
@@ -223,7 +241,7 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
             s,
             r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             PLOT_Y + PLOT_H + 16.0,
-            escape(&si(10f64.powi(d as i32)))
+            tick(d)
         );
     }
     for d in (y0 as i64)..=(y1 as i64) {
@@ -271,28 +289,46 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
         fmt_num(hw.peak_f16 / 1e12),
         fmt_num(hw.bandwidth / 1e12)
     );
-    for (ridge, peak, name) in [
-        (r16, hw.peak_f16, "16-bit tensor"),
-        (r32, hw.peak_f32, "f32"),
+    for (ridge, peak, name, lift) in [
+        (r16, hw.peak_f16, "16-bit tensor", 6.0),
+        (r32, hw.peak_f32, "f32", 22.0),
     ] {
         let (x, y) = (ax.x(ridge), ax.y(peak));
         let _ = writeln!(
             s,
             r##"<g class="ridge"><line x1="{x:.1}" y1="{y:.1}" x2="{x:.1}" y2="{:.1}" stroke="#2ca02c" stroke-dasharray="2 3"/><circle cx="{x:.1}" cy="{y:.1}" r="5" fill="#2ca02c"/><text x="{:.1}" y="{:.1}" fill="#2ca02c">ridge {} FLOP/B ({name})</text></g>"##,
             PLOT_Y + PLOT_H,
-            x + 8.0,
-            y - 8.0,
+            x + 4.0,
+            PLOT_Y + PLOT_H - lift,
             fmt_num(ridge)
         );
     }
 
-    // Kernels.
+    // Kernels. Points closer than a few pixels share one label ("U3, F2").
+    let placed: Vec<(f64, f64, &Point<'_>)> = points
+        .iter()
+        .filter(|p| plottable(p))
+        .map(|p| {
+            (
+                ax.x(p.cost.intensity.unwrap_or(1.0)),
+                ax.y(p.cost.achieved()),
+                p,
+            )
+        })
+        .collect();
+    // Clusters by 5-pixel cell, in first-seen order (linear in the number of points).
+    let mut cell_of: std::collections::HashMap<(i64, i64), usize> = Default::default();
+    let mut clusters: Vec<(f64, f64, Vec<&str>)> = Vec::new();
+    for (x, y, p) in &placed {
+        let cell = ((x / 5.0).round() as i64, (y / 5.0).round() as i64);
+        let i = *cell_of.entry(cell).or_insert_with(|| {
+            clusters.push((*x, *y, Vec::new()));
+            clusters.len() - 1
+        });
+        clusters[i].2.push(p.label.as_str());
+    }
     let _ = writeln!(s, r#"<g class="kernels">"#);
-    for p in points.iter().filter(|p| plottable(p)) {
-        let (x, y) = (
-            ax.x(p.cost.intensity.unwrap_or(1.0)),
-            ax.y(p.cost.achieved()),
-        );
+    for (x, y, p) in &placed {
         let (fill, stroke) = if p.fused {
             ("#1f77b4", "#1f77b4")
         } else {
@@ -300,12 +336,25 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
         };
         let _ = writeln!(
             s,
-            r#"<g class="kernel" data-kernel="{}"><circle cx="{x:.1}" cy="{y:.1}" r="4.5" fill="{fill}" stroke="{stroke}" stroke-width="1.5"><title>{}</title></circle><text x="{:.1}" y="{:.1}" font-size="10" fill="{stroke}">{}</text></g>"#,
+            r#"<g class="kernel" data-kernel="{}"><circle cx="{x:.1}" cy="{y:.1}" r="4.5" fill="{fill}" stroke="{stroke}" stroke-width="1.5"><title>{} {}</title></circle></g>"#,
+            p.label,
             p.label,
             escape(&describe(g, p)),
-            x + 6.0,
-            y - 5.0,
-            p.label
+        );
+    }
+    // Alternate label sides along the roof so neighbouring clusters stay apart.
+    for (i, (x, y, labels)) in clusters.iter().enumerate() {
+        let (dx, dy, anchor) = if i % 2 == 0 {
+            (7.0, -7.0, "start")
+        } else {
+            (-7.0, 14.0, "end")
+        };
+        let _ = writeln!(
+            s,
+            r##"<text class="point-label" x="{:.1}" y="{:.1}" font-size="10" fill="#333" text-anchor="{anchor}">{}</text>"##,
+            x + dx,
+            y + dy,
+            labels.join(", ")
         );
     }
     let _ = writeln!(s, "</g>");
@@ -363,16 +412,15 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
 fn describe(g: &Graph, p: &Point<'_>) -> String {
     let k = p.cost;
     format!(
-        "{}: {}; {}FLOP, {}B, {} FLOP/B, {}-bound, {} µs",
+        "{}: {}; {}, {}, {} FLOP/B, {}-bound, {} µs",
         if p.fused { "fused" } else { "unfused" },
         kernel_names(g, k),
-        si(k.flops as f64).replace(' ', "") + " ",
-        si(k.bytes as f64).replace(' ', "") + " ",
+        with_unit(k.flops, "FLOP"),
+        with_unit(k.bytes, "B"),
         k.intensity.map_or("-".to_string(), fmt_num),
         k.bound.as_str(),
         fmt_num(k.time_s * 1e6)
     )
-    .replace("  ", " ")
 }
 
 /// A number with about four significant digits and no exponent for everyday magnitudes.
