@@ -8,3 +8,8 @@ pub const MAX_NESTING: usize = 64;
 pub const MAX_IDENT_LEN: usize = 256;
 /// Highest tensor rank.
 pub const MAX_RANK: usize = 16;
+/// Most statements in one graph. Keeps op and tensor indices within `u32`.
+pub const MAX_STATEMENTS: usize = 1 << 24;
+/// Largest value of one dimension (2^48): far above any real tensor, and low enough that
+/// FLOP counts such as `2·M·N·K` stay exact in the cost model's arithmetic.
+pub const MAX_DIM: u64 = 1 << 48;

@@ -143,7 +143,9 @@ fn megabyte_identifier_is_a_limit() {
 #[test]
 fn huge_negative_and_overflowing_dimensions() {
     let cases = [
-        ("input x: [9223372036854775807, 2]", Code::SizeOverflow),
+        ("input x: [9223372036854775807, 2]", Code::LimitExceeded),
+        ("input x: [281474976710657]", Code::LimitExceeded),
+        ("input x: [281474976710656, 65536]", Code::SizeOverflow),
         ("input x: [99999999999999999999]", Code::SizeOverflow),
         ("input x: [-4]", Code::InvalidShape),
         ("input x: [0]", Code::InvalidShape),
@@ -171,7 +173,7 @@ fn huge_negative_and_overflowing_dimensions() {
 #[test]
 fn traffic_that_overflows_is_a_diagnostic() {
     // Each tensor fits in u64; their sum does not.
-    let src = "graph g {\n  dtype u8\n  input x: [4611686018427387904, 2]\n  op a = elementwise.neg(x) -> y\n  op b = elementwise.neg(y) -> z\n  output y, z\n}\n";
+    let src = "graph g {\n  dtype u8\n  input x: [281474976710656, 32768]\n  op a = elementwise.neg(x) -> y\n  op b = elementwise.neg(y) -> z\n  output y, z\n}\n";
     assert_eq!(codes(src.as_bytes()), [Code::SizeOverflow]);
 }
 

@@ -38,6 +38,23 @@ pub fn check_graph(ast: &GraphAst<'_>, overrides: &Overrides) -> Checked {
         outputs: Vec::new(),
         has_output_stmt: false,
     };
+    if ast.stmts.len() > limits::MAX_STATEMENTS {
+        let d = Diagnostic::new(
+            Code::LimitExceeded,
+            format!(
+                "graph `{}` has {} statements; the limit is {}",
+                ast.name.name,
+                ast.stmts.len(),
+                limits::MAX_STATEMENTS
+            ),
+        )
+        .at(ast.name.span, "too many statements")
+        .help("split the graph into several graphs");
+        return Checked {
+            graph: None,
+            diagnostics: vec![d],
+        };
+    }
     s.params();
     s.declarations();
     s.resolve_inputs();
@@ -228,6 +245,20 @@ impl<'a, 's> Sema<'a, 's> {
         let mut out = Vec::with_capacity(ty.dims.len());
         for d in &ty.dims {
             match self.eval(d) {
+                Some(v) if v >= 1 && v as u64 > limits::MAX_DIM => {
+                    ok = false;
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::LimitExceeded,
+                            format!(
+                                "dimension {v} exceeds the limit of 2^48 ({})",
+                                limits::MAX_DIM
+                            ),
+                        )
+                        .at(d.span(), "too large")
+                        .help("dimensions are at most 2^48; no real tensor comes near it"),
+                    );
+                }
                 Some(v) if v >= 1 => out.push(v as u64),
                 Some(v) => {
                     ok = false;
