@@ -14,6 +14,7 @@ pub mod cli;
 pub mod cost;
 pub mod diagnostics;
 pub mod explain;
+pub mod format;
 pub mod fusion;
 pub mod graph;
 pub mod limits;

@@ -1,0 +1,391 @@
+//! `fgraph fmt`: the canonical layout of a file (SPEC §6), comments kept.
+//!
+//! Statements are printed from the syntax tree; comments are taken from the source by
+//! position. A comment on a line of its own stays where it is (indented like its
+//! neighbours), a comment after a statement on the same line stays after it, and a comment
+//! inside a statement (between its tokens) moves to its own line just above the statement.
+//! Runs of blank lines fold to one; blank lines right after `{` and before `}` go.
+
+use crate::diagnostics::Diagnostic;
+use crate::syntax::ast::{Arg, BinOp, Expr, File, Stmt, StmtKind, TypeAst};
+use crate::syntax::{decode, parse};
+
+/// Formats a file's bytes. A file that does not decode or parse is not formatted: its first
+/// error comes back instead.
+pub fn format_bytes(bytes: &[u8]) -> Result<String, Box<Diagnostic>> {
+    let (text, error) = decode(bytes);
+    if let Some(d) = error {
+        return Err(Box::new(d));
+    }
+    format_source(&text)
+}
+
+/// Formats source text (see the module documentation for the layout).
+pub fn format_source(src: &str) -> Result<String, Box<Diagnostic>> {
+    let file = parse(src)?;
+    Ok(Printer::new(src, &file).print(&file))
+}
+
+/// A `//` comment: its byte range, without the line break.
+#[derive(Clone, Copy)]
+struct Comment {
+    start: usize,
+    end: usize,
+}
+
+/// Every comment of the source. The language has no string literals, so every `//` outside
+/// a comment starts one.
+fn comments(src: &str) -> Vec<Comment> {
+    let bytes = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'/' && bytes[i + 1] == b'/' {
+            let end = src[i..].find('\n').map_or(src.len(), |n| i + n);
+            out.push(Comment { start: i, end });
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+struct Printer<'a> {
+    src: &'a str,
+    comments: Vec<Comment>,
+    /// Index of the first comment not printed yet.
+    next: usize,
+    out: String,
+}
+
+impl<'a> Printer<'a> {
+    fn new(src: &'a str, _file: &File<'_>) -> Self {
+        Printer {
+            src,
+            comments: comments(src),
+            next: 0,
+            out: String::with_capacity(src.len() + src.len() / 8),
+        }
+    }
+
+    fn comment_text(&self, c: Comment) -> &'a str {
+        self.src[c.start..c.end].trim_end()
+    }
+
+    /// Whether the source between two positions holds a blank line (the gap holds only
+    /// whitespace: every comment in it is printed as an item of its own).
+    fn blank_between(&self, from: usize, to: usize) -> bool {
+        self.src[from.min(to)..to].matches('\n').count() >= 2
+    }
+
+    /// Prints the comments that start before `until` on lines of their own, at `indent`.
+    /// `prev` is where the previous printed item ended; `first` suppresses a leading blank
+    /// line (right after `{`).
+    fn own_line_comments(
+        &mut self,
+        until: usize,
+        indent: &str,
+        prev: &mut usize,
+        first: &mut bool,
+    ) {
+        while self.next < self.comments.len() && self.comments[self.next].start < until {
+            let c = self.comments[self.next];
+            if !*first && self.blank_between(*prev, c.start) {
+                self.out.push('\n');
+            }
+            self.out.push_str(indent);
+            self.out.push_str(self.comment_text(c));
+            self.out.push('\n');
+            *prev = c.end;
+            *first = false;
+            self.next += 1;
+        }
+    }
+
+    /// Appends a comment that follows `end` on the same line, if there is one.
+    fn trailing_comment(&mut self, end: usize) -> usize {
+        if let Some(&c) = self.comments.get(self.next) {
+            if c.start >= end && !self.src[end..c.start].contains('\n') {
+                self.out.push(' ');
+                self.out.push_str(self.comment_text(c));
+                self.next += 1;
+                return c.end;
+            }
+        }
+        end
+    }
+
+    fn print(mut self, file: &File<'_>) -> String {
+        let mut prev = 0;
+        for (k, g) in file.graphs.iter().enumerate() {
+            let mut first = k == 0;
+            if k > 0 {
+                // Exactly one blank line between graphs, before the next graph's comments.
+                self.out.push('\n');
+                first = true;
+            }
+            self.own_line_comments(g.span.start, "", &mut prev, &mut first);
+            if !first && self.blank_between(prev, g.span.start) {
+                self.out.push('\n');
+            }
+            // The head runs from `graph` to its `{`; comments inside it move above it.
+            let open = brace_after(self.src, g.name.span.end).unwrap_or(g.name.span.end);
+            self.own_line_comments(open, "", &mut prev, &mut false);
+            self.out.push_str("graph ");
+            self.out.push_str(g.name.name);
+            self.out.push_str(" {");
+            prev = self.trailing_comment(open + 1);
+            self.out.push('\n');
+            let mut first_in_graph = true;
+            for st in &g.stmts {
+                self.own_line_comments(st.span.start, "  ", &mut prev, &mut first_in_graph);
+                if !first_in_graph && self.blank_between(prev, st.span.start) {
+                    self.out.push('\n');
+                }
+                // Comments between the statement's tokens move above it.
+                self.own_line_comments(st.span.end, "  ", &mut prev, &mut true);
+                self.out.push_str("  ");
+                self.stmt(st);
+                prev = self.trailing_comment(st.span.end);
+                self.out.push('\n');
+                first_in_graph = false;
+            }
+            let close = g.span.end.saturating_sub(1);
+            self.own_line_comments(close, "  ", &mut prev, &mut first_in_graph);
+            self.out.push('}');
+            prev = self.trailing_comment(g.span.end);
+            self.out.push('\n');
+        }
+        let mut first = false;
+        let end = self.src.len() + 1;
+        self.own_line_comments(end, "", &mut prev, &mut first);
+        self.out
+    }
+
+    fn stmt(&mut self, st: &Stmt<'_>) {
+        let text = match &st.kind {
+            StmtKind::Param { name, value } => {
+                format!("param {} = {}", name.name, self.expr(value))
+            }
+            StmtKind::Dtype(d) => format!("dtype {}", d.name),
+            StmtKind::Decl { external, name, ty } => {
+                format!("{} {}: {}", external.as_str(), name.name, self.ty(ty))
+            }
+            StmtKind::Output(names) => {
+                let names: Vec<&str> = names.iter().map(|n| n.name).collect();
+                format!("output {}", names.join(", "))
+            }
+            StmtKind::Op(op) => {
+                let mut s = format!("op {} = {}", op.name.name, op.kind.name);
+                if let Some(f) = &op.func {
+                    s += ".";
+                    s += f.name;
+                }
+                let args: Vec<String> = op
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Attr { name, value } => {
+                            format!("{} = {}", name.name, self.expr(value))
+                        }
+                        Arg::Tensor(t) => {
+                            let mut s = t.name.name.to_string();
+                            if let Some(i) = &t.index {
+                                s += &format!("[{}]", self.expr(i));
+                            }
+                            if t.transpose {
+                                s += ".T";
+                            }
+                            s
+                        }
+                    })
+                    .collect();
+                s += &format!("({}) -> {}", args.join(", "), op.output.name);
+                if let Some(ty) = &op.ty {
+                    s += ": ";
+                    s += &self.ty(ty);
+                }
+                s
+            }
+        };
+        self.out.push_str(&text);
+    }
+
+    fn ty(&self, ty: &TypeAst<'_>) -> String {
+        let dims: Vec<String> = ty.dims.iter().map(|d| self.expr(d)).collect();
+        format!("{}[{}]", ty.dtype.map_or("", |d| d.name), dims.join(", "))
+    }
+
+    /// An expression with the fewest parentheses that keep its tree: a chain inside a
+    /// tighter chain, and a chain on the right of an operator of its own level, are wrapped.
+    fn expr(&self, e: &Expr<'_>) -> String {
+        match e {
+            Expr::Int { span, .. } => self.src[span.start..span.end].to_string(),
+            Expr::Name(id) => id.name.to_string(),
+            Expr::Neg {
+                negations, operand, ..
+            } => {
+                let inner = match operand.as_ref() {
+                    Expr::Chain { .. } => format!("({})", self.expr(operand)),
+                    other => self.expr(other),
+                };
+                format!("{}{inner}", "-".repeat(*negations))
+            }
+            Expr::Chain { first, rest, .. } => {
+                let level = rest.first().map_or(0, |(op, _, _)| level(*op));
+                let mut s = self.operand(first, level, true);
+                for (op, _, rhs) in rest {
+                    let sym = match op {
+                        BinOp::Add => "+",
+                        BinOp::Sub => "-",
+                        BinOp::Mul => "*",
+                        BinOp::Div => "/",
+                    };
+                    s += &format!(" {sym} {}", self.operand(rhs, level, false));
+                }
+                s
+            }
+        }
+    }
+
+    fn operand(&self, e: &Expr<'_>, parent: u8, first: bool) -> String {
+        match e {
+            Expr::Chain { rest, .. } => {
+                let own = rest.first().map_or(0, |(op, _, _)| level(*op));
+                if own < parent || (own == parent && !first) {
+                    format!("({})", self.expr(e))
+                } else {
+                    self.expr(e)
+                }
+            }
+            _ => self.expr(e),
+        }
+    }
+}
+
+fn level(op: BinOp) -> u8 {
+    match op {
+        BinOp::Add | BinOp::Sub => 0,
+        BinOp::Mul | BinOp::Div => 1,
+    }
+}
+
+/// The position of the first `{` at or after `from`, skipping comments.
+fn brace_after(src: &str, from: usize) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => return Some(i),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = src[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Writes `contents` to `path` without ever leaving it truncated: the text goes to a
+/// temporary file in the same directory, which is then renamed over the original (keeping
+/// its permissions).
+pub fn write_atomically(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.fgraph-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            std::fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(src: &str) -> String {
+        format_source(src).expect("parses")
+    }
+
+    #[test]
+    fn canonical_layout() {
+        let src = "graph   g{param M=4*(2+1)\n\n\n\n dtype f16 input x:[M,8]\n  op a=elementwise . add(x,x[0].T , axis=-1)->y :f32[ M ,8]\noutput y}";
+        assert_eq!(
+            fmt(src),
+            "graph g {\n  param M = 4 * (2 + 1)\n\n  dtype f16\n  input x: [M, 8]\n  op a = elementwise.add(x, x[0].T, axis = -1) -> y: f32[M, 8]\n  output y\n}\n"
+        );
+    }
+
+    #[test]
+    fn comments_are_kept() {
+        let src = "// file header\n\n// about g\ngraph g { // opening\n  // a param\n  param A = 1 // trailing\n\n\n  input x: [ // inside\n    A]\n  // before the end\n} // after\n// last\n";
+        assert_eq!(
+            fmt(src),
+            "// file header\n\n// about g\ngraph g { // opening\n  // a param\n  param A = 1 // trailing\n\n  // inside\n  input x: [A]\n  // before the end\n} // after\n// last\n"
+        );
+    }
+
+    #[test]
+    fn parentheses_only_where_needed() {
+        let cases = [
+            ("1 + 2 * 3", "1 + 2 * 3"),
+            ("(1 + 2) * 3", "(1 + 2) * 3"),
+            ("1 - (2 - 3)", "1 - (2 - 3)"),
+            ("(1 - 2) - 3", "1 - 2 - 3"),
+            ("8 / (4 / 2)", "8 / (4 / 2)"),
+            ("-(1 + 2)", "-(1 + 2)"),
+            ("--3", "--3"),
+            ("((4))", "4"),
+        ];
+        for (input, want) in cases {
+            let src = format!("graph g {{\n  param A = {input}\n}}\n");
+            assert_eq!(
+                fmt(&src),
+                format!("graph g {{\n  param A = {want}\n}}\n"),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn several_graphs_get_one_blank_line_between() {
+        let src = "graph a {\n}\ngraph b {\n}\n\n\n\ngraph c {\n}";
+        assert_eq!(fmt(src), "graph a {\n}\n\ngraph b {\n}\n\ngraph c {\n}\n");
+    }
+
+    #[test]
+    fn examples_are_canonical_and_formatting_is_idempotent() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+        for entry in std::fs::read_dir(dir).expect("examples") {
+            let path = entry.expect("entry").path();
+            let src = std::fs::read_to_string(&path).expect("read");
+            let once = fmt(&src);
+            assert_eq!(fmt(&once), once, "{}", path.display());
+            // The shipped examples are written in the canonical layout.
+            assert_eq!(once, src, "{} is not formatted", path.display());
+        }
+    }
+
+    #[test]
+    fn broken_files_are_not_formatted() {
+        assert!(format_source("graph g { op }").is_err());
+        assert!(format_bytes(b"graph g {\xff}").is_err());
+    }
+}
