@@ -105,15 +105,15 @@ impl<'a> Printer<'a> {
 
     /// Appends a comment that follows `end` on the same line, if there is one.
     fn trailing_comment(&mut self, end: usize) -> usize {
-        if let Some(&c) = self.comments.get(self.next) {
-            if c.start >= end && !self.src[end..c.start].contains('\n') {
+        match self.comments.get(self.next) {
+            Some(&c) if c.start >= end && !self.src[end..c.start].contains('\n') => {
                 self.out.push(' ');
                 self.out.push_str(self.comment_text(c));
                 self.next += 1;
-                return c.end;
+                c.end
             }
+            _ => end,
         }
-        end
     }
 
     fn print(mut self, file: &File<'_>) -> String {
