@@ -34,6 +34,9 @@ pub enum Command {
         files: Vec<PathBuf>,
         #[command(flatten)]
         common: Common,
+        /// Lint the FlashAttention plan: attention intermediates are not large-intermediate.
+        #[arg(long)]
+        flash_attention: bool,
     },
     /// Check one graph, then report its kernels, HBM traffic and fusion boundaries.
     Analyze {
@@ -156,7 +159,11 @@ struct Usage(String);
 /// Runs a parsed command line and returns the exit code.
 pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
     let result = match cli.command {
-        Command::Check { files, common } => check(&files, &common, io),
+        Command::Check {
+            files,
+            common,
+            flash_attention,
+        } => check(&files, &common, flash_attention, io),
         Command::Analyze {
             file,
             graph,
@@ -345,8 +352,14 @@ fn summary(diags: &[&Diagnostic], files: usize) -> String {
     }
 }
 
-fn check(files: &[PathBuf], common: &Common, io: &mut Io<'_>) -> Result<u8, Usage> {
-    let opts = options(common)?;
+fn check(
+    files: &[PathBuf],
+    common: &Common,
+    flash_attention: bool,
+    io: &mut Io<'_>,
+) -> Result<u8, Usage> {
+    let mut opts = options(common)?;
+    opts.flash_attention = flash_attention;
     let mut unreadable = false;
     let mut reports = Vec::new();
     for path in files {

@@ -690,3 +690,23 @@ fn every_example_runs_with_every_cost_option() {
         }
     }
 }
+
+#[test]
+fn check_with_flash_attention_lints_the_flash_plan() {
+    let src = std::fs::read_to_string(
+        root().join("tests/fixtures/diagnostics/large-intermediate.fgraph"),
+    )
+    .expect("fixture")
+    .replace("output ctx, probs", "output ctx");
+    let f = temp_file("attn-li.fgraph", &src);
+    let f = f.to_str().expect("utf-8");
+    let o = fgraph(&["check", "--deny-warnings", f]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("1,073,741,824 B (1.0 GiB)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fgraph(&["check", "--deny-warnings", "--flash-attention", f]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
