@@ -81,39 +81,42 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
             Err(d) => diags.push(*d),
             Ok(file) => {
                 let mut seen: HashMap<&str, Span> = HashMap::new();
-                for g in &file.graphs {
-                    if let Some(&first) = seen.get(g.name.name) {
+                // Each graph's syntax tree is handed to the semantic pass and freed there.
+                for g in file.graphs {
+                    let (name, span, full_span) = (g.name.name, g.name.span, g.span);
+                    if let Some(&first) = seen.get(name) {
                         diags.push(
                             Diagnostic::new(
                                 Code::DuplicateDefinition,
-                                format!("graph `{}` is defined more than once", g.name.name),
+                                format!("graph `{name}` is defined more than once"),
                             )
-                            .at(g.name.span, "defined again here")
+                            .at(span, "defined again here")
                             .with(first, "first defined here")
                             .help("give each graph of a file its own name"),
                         );
                     } else {
-                        seen.insert(g.name.name, g.name.span);
+                        seen.insert(name, span);
                     }
+                    let params = g
+                        .stmts
+                        .iter()
+                        .filter_map(|s| match &s.kind {
+                            syntax::ast::StmtKind::Param { name, .. } => {
+                                Some(name.name.to_string())
+                            }
+                            _ => None,
+                        })
+                        .collect();
                     let checked = check_graph(g, &opts.overrides);
                     diags.extend(checked.diagnostics);
                     let analysis = checked
                         .graph
-                        .and_then(|graph| analyze(graph, g.name.span, opts, &mut diags));
+                        .and_then(|graph| analyze(graph, span, opts, &mut diags));
                     graphs.push(GraphReport {
-                        name: g.name.name.to_string(),
-                        span: g.name.span,
-                        full_span: g.span,
-                        params: g
-                            .stmts
-                            .iter()
-                            .filter_map(|s| match &s.kind {
-                                syntax::ast::StmtKind::Param { name, .. } => {
-                                    Some(name.name.to_string())
-                                }
-                                _ => None,
-                            })
-                            .collect(),
+                        name: name.to_string(),
+                        span,
+                        full_span,
+                        params,
                         analysis,
                     });
                 }

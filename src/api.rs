@@ -248,7 +248,7 @@ pub fn build_graph_with_outputs(
         stmts,
         span: Span::default(),
     };
-    let checked = check_graph(&ast, &Overrides::new());
+    let checked = check_graph(ast, &Overrides::new());
     let mut diagnostics: Vec<Diagnostic> = errors;
     diagnostics.extend(checked.diagnostics.into_iter().filter(Diagnostic::is_error));
     match checked.graph {

@@ -23,8 +23,21 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Checks one graph of a parsed file.
-pub fn check_graph(ast: &GraphAst<'_>, overrides: &Overrides) -> Checked {
+/// Checks one graph of a parsed file. The syntax tree is consumed: it is dropped before the
+/// checked graph is built, so the two are never in memory together.
+pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
+    let (parts, diagnostics) = analyze(&ast, overrides);
+    drop(ast);
+    let graph = match parts {
+        Some(p) if !diagnostics.iter().any(Diagnostic::is_error) => p.build(),
+        _ => None,
+    };
+    Checked { graph, diagnostics }
+}
+
+/// Every check of one graph. Returns what the graph is built from (when the checks got that
+/// far) and the diagnostics.
+fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
     let mut s = Sema {
         ast,
         overrides,
@@ -50,10 +63,7 @@ pub fn check_graph(ast: &GraphAst<'_>, overrides: &Overrides) -> Checked {
         )
         .at(ast.name.span, "too many statements")
         .help("split the graph into several graphs");
-        return Checked {
-            graph: None,
-            diagnostics: vec![d],
-        };
+        return (None, vec![d]);
     }
     s.params();
     s.declarations();
@@ -74,12 +84,7 @@ pub fn check_graph(ast: &GraphAst<'_>, overrides: &Overrides) -> Checked {
     let outputs = s.graph_outputs(&consumers);
     s.unused(&consumers, &outputs);
     let diagnostics = std::mem::take(&mut s.diags);
-    let graph = if diagnostics.iter().any(Diagnostic::is_error) {
-        None
-    } else {
-        s.build(topo, outputs, consumers)
-    };
-    Checked { graph, diagnostics }
+    (Some(s.into_parts(topo, outputs, consumers)), diagnostics)
 }
 
 struct ParamInfo {
@@ -810,16 +815,71 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- the checked graph ----------------------------------------------------------------
 
-    /// Moves the drafts into the checked graph (no copies of shapes or arguments: the drafts
-    /// and the graph are never both whole in memory).
-    fn build(
+    /// What the checked graph is built from, without references into the syntax tree.
+    fn into_parts(
         self,
         topo: Vec<usize>,
         outputs: Vec<TensorId>,
         consumers: Vec<Vec<usize>>,
-    ) -> Option<Graph> {
-        let mut tensors = Vec::with_capacity(self.tensors.len());
-        for t in self.tensors {
+    ) -> Parts<'s> {
+        Parts {
+            name: self.ast.name.name,
+            tensors: self.tensors,
+            ops: self
+                .ops
+                .into_iter()
+                .map(|op| OpPart {
+                    name: op.stmt.name.name,
+                    kind: op.kind,
+                    func: op.stmt.func.map(|f| f.name),
+                    inputs: op.inputs,
+                    output: op.output,
+                    attrs: op.attrs,
+                    span: op.span,
+                })
+                .collect(),
+            topo,
+            outputs,
+            consumers,
+        }
+    }
+}
+
+/// An op as the checked graph needs it.
+struct OpPart<'s> {
+    name: &'s str,
+    kind: Option<OpKind>,
+    func: Option<&'s str>,
+    inputs: Vec<UseDraft>,
+    output: TensorId,
+    attrs: Vec<(String, i64)>,
+    span: Span,
+}
+
+/// The drafts of a checked graph, detached from the syntax tree (names borrow the source).
+struct Parts<'s> {
+    name: &'s str,
+    tensors: Vec<TensorDraft<'s>>,
+    ops: Vec<OpPart<'s>>,
+    topo: Vec<usize>,
+    outputs: Vec<TensorId>,
+    consumers: Vec<Vec<usize>>,
+}
+
+impl Parts<'_> {
+    /// Moves the drafts into the checked graph (no copies of shapes or arguments). `None`
+    /// if anything is unknown, which only happens after an error.
+    fn build(self) -> Option<Graph> {
+        let Parts {
+            name,
+            tensors: drafts,
+            ops: op_parts,
+            topo,
+            outputs,
+            consumers,
+        } = self;
+        let mut tensors = Vec::with_capacity(drafts.len());
+        for t in drafts {
             tensors.push(Tensor {
                 name: t.name.name.to_string(),
                 shape: t.shape?,
@@ -829,8 +889,8 @@ impl<'a, 's> Sema<'a, 's> {
                 span: t.name.span,
             });
         }
-        let mut ops = Vec::with_capacity(self.ops.len());
-        for op in self.ops {
+        let mut ops = Vec::with_capacity(op_parts.len());
+        for op in op_parts {
             let mut inputs = Vec::with_capacity(op.inputs.len());
             for u in &op.inputs {
                 inputs.push(TensorUse {
@@ -844,9 +904,9 @@ impl<'a, 's> Sema<'a, 's> {
                 });
             }
             ops.push(OpNode {
-                name: op.stmt.name.name.to_string(),
+                name: op.name.to_string(),
                 kind: op.kind?,
-                func: op.stmt.func.map(|f| f.name.to_string()),
+                func: op.func.map(str::to_string),
                 inputs,
                 output: op.output,
                 attrs: op.attrs,
@@ -865,7 +925,7 @@ impl<'a, 's> Sema<'a, 's> {
         }
         consumer_start.push(consumer_list.len());
         Some(Graph {
-            name: self.ast.name.name.to_string(),
+            name: name.to_string(),
             tensors,
             ops,
             outputs,
