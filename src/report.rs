@@ -56,18 +56,35 @@ pub struct KernelCostJson {
     pub time_us: f64,
 }
 
+/// Rounds an estimate for JSON: 4 decimals (0.1 ns for times) is far below the model's
+/// accuracy and keeps the output short.
+fn r4(v: f64) -> f64 {
+    let r = (v * 1e4).round() / 1e4;
+    if r.is_finite() { r } else { v }
+}
+
+/// Rounds to 6 significant digits (intensities and ridge points span many decades).
+fn sig6(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(5 - v.abs().log10().floor() as i32);
+    let r = (v * scale).round() / scale;
+    if r.is_finite() { r } else { v }
+}
+
 impl From<&KernelCost> for KernelCostJson {
     fn from(k: &KernelCost) -> Self {
         KernelCostJson {
             flops: k.flops,
             bytes: k.bytes,
-            intensity: k.intensity,
-            ridge_point: k.ridge_point,
+            intensity: k.intensity.map(sig6),
+            ridge_point: sig6(k.ridge_point),
             bound: k.bound,
-            compute_us: k.compute_s * 1e6,
-            memory_us: k.memory_s * 1e6,
-            launch_us: k.launch_s * 1e6,
-            time_us: k.time_s * 1e6,
+            compute_us: r4(k.compute_s * 1e6),
+            memory_us: r4(k.memory_s * 1e6),
+            launch_us: r4(k.launch_s * 1e6),
+            time_us: r4(k.time_s * 1e6),
         }
     }
 }
@@ -88,11 +105,14 @@ pub struct HardwareJson {
     pub ridge_point_f32: f64,
 }
 
+/// One op of the unfused plan, compactly (a graph may have a million of them).
 #[derive(Serialize)]
 pub struct UnfusedKernelJson {
     pub op: String,
-    #[serde(flatten)]
-    pub cost: KernelCostJson,
+    pub flops: u64,
+    pub bytes: u64,
+    pub bound: Bound,
+    pub time_us: f64,
 }
 
 #[derive(Serialize)]
@@ -162,8 +182,8 @@ impl From<&PlanSummary> for PlanSummaryJson {
             kernels: p.kernels,
             traffic: p.traffic,
             savings_pct: p.savings_pct,
-            time_us: p.time_s * 1e6,
-            speedup: p.speedup,
+            time_us: r4(p.time_s * 1e6),
+            speedup: r4(p.speedup),
         }
     }
 }
@@ -326,7 +346,7 @@ impl<'a> AnalysisJson<'a> {
             kernels: p.kernels.len(),
             flops: p.flops,
             bytes: p.bytes,
-            time_us: p.time_s * 1e6,
+            time_us: r4(p.time_s * 1e6),
             per_kernel: per_kernel.then(|| {
                 p.kernels
                     .iter()
@@ -335,7 +355,10 @@ impl<'a> AnalysisJson<'a> {
                             .ops
                             .first()
                             .map_or(String::new(), |&o| g.op(o).name.clone()),
-                        cost: k.into(),
+                        flops: k.flops,
+                        bytes: k.bytes,
+                        bound: k.bound,
+                        time_us: r4(k.time_s * 1e6),
                     })
                     .collect()
             }),
@@ -357,7 +380,7 @@ impl<'a> AnalysisJson<'a> {
             launch: cost.launch,
             unfused: plan(&cost.unfused, true),
             fused: plan(&cost.fused, false),
-            speedup: cost.speedup,
+            speedup: r4(cost.speedup),
         });
         let name = |o: crate::graph::OpId| g.op(o).name.clone();
         self.attention = Some(AttentionJson {

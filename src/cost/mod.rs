@@ -27,7 +27,7 @@ use crate::fusion::{
     FusedEdge, FusionOptions, FusionPlan, find_fusion_groups, find_fusion_groups_with, unfused,
 };
 use crate::graph::{Graph, OpId, TensorId};
-use crate::traffic::{GroupTraffic, Overflow, Traffic, compare, plan_traffic};
+use crate::traffic::{GroupTraffic, Overflow, Traffic, compare, group_traffic};
 use crate::types::OpKind;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -204,9 +204,7 @@ fn speedup(unfused: f64, fused: f64) -> f64 {
 /// ```
 pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostReport, Overflow> {
     let g = &a.graph;
-    let alone = unfused(g);
-    let (alone_traffic, _) = plan_traffic(g, &alone)?;
-    let unfused = plan_cost(g, &alone, &alone_traffic, hw, launch);
+    let unfused = unfused_cost(g, hw, launch)?;
     let fused = plan_cost(g, &a.plan, &a.traffic.groups, hw, launch);
     Ok(CostReport {
         hardware: hw.clone(),
@@ -214,6 +212,22 @@ pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostR
         speedup: speedup(unfused.time_s, fused.time_s),
         unfused,
         fused,
+    })
+}
+
+/// The unfused plan's estimate, one op's traffic at a time (no per-op traffic is kept).
+pub fn unfused_cost(g: &Graph, hw: &Hardware, launch: LaunchMode) -> Result<PlanCost, Overflow> {
+    let alone = unfused(g);
+    let mut kernels = Vec::with_capacity(alone.groups.len());
+    for (k, grp) in alone.groups.iter().enumerate() {
+        let t = group_traffic(g, &alone, k)?;
+        kernels.push(kernel_cost(g, &grp.ops, &t, hw, launch));
+    }
+    Ok(PlanCost {
+        flops: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.flops)),
+        bytes: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.bytes)),
+        time_s: kernels.iter().map(|k| k.time_s).sum(),
+        kernels,
     })
 }
 
@@ -319,9 +333,7 @@ pub fn attention(
     } else {
         (&a.plan, &a.traffic, &other_plan, &other_traffic)
     };
-    let alone = unfused(g);
-    let (alone_traffic, _) = plan_traffic(g, &alone)?;
-    let unfused_time = plan_cost(g, &alone, &alone_traffic, hw, launch).time_s;
+    let unfused_time = unfused_cost(g, hw, launch)?.time_s;
     let summary = |plan: &FusionPlan, t: &crate::traffic::TrafficReport| {
         let time_s = plan_cost(g, plan, &t.groups, hw, launch).time_s;
         PlanSummary {
