@@ -816,3 +816,94 @@ fn roofline_escapes_names_and_writes_atomically() {
     assert!(cost::roofline::write_atomic(&bad, b"x").is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn flash_plans_are_legal_on_every_fixture_and_example() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources: Vec<String> = Vec::new();
+    for dir in ["examples", "tests/fixtures/fusion"] {
+        for e in std::fs::read_dir(root.join(dir)).expect("dir") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|x| x == "fgraph") {
+                sources.push(std::fs::read_to_string(&p).expect("read"));
+            }
+        }
+    }
+    // Attention with an epilogue, a mask producer and a second consumer of the output.
+    sources.push(format!(
+        "{ATTN_HEAD}  op mk = elementwise.neg(mask) -> m2
+  op qk = matmul(q, k.T) -> s: [8, S, S]
+  op masked = elementwise.add(s, m2) -> sm
+  op soft = reduction.softmax(sm) -> p: [8, S, S]
+  op pv = matmul(p, v) -> o
+  op act = elementwise.gelu(o) -> y
+  op res = elementwise.add(o, q) -> z
+  op proj = matmul(y, v.T) -> w: [8, S, S]
+  output z, w
+}}
+"
+    ));
+    for src in &sources {
+        let plain = analysis(src);
+        let flash = analysis_with(src, true);
+        let (g, plan) = (&flash.graph, &flash.plan);
+        let mut count = vec![0; g.ops.len()];
+        for (k, grp) in plan.groups.iter().enumerate() {
+            for &o in &grp.ops {
+                count[o.index()] += 1;
+                assert_eq!(plan.group_of[o.index()], k);
+            }
+            let matmuls = grp
+                .ops
+                .iter()
+                .filter(|&&o| g.op(o).kind == fgraph::OpKind::Matmul)
+                .count();
+            let allowed = if plan.flash_kernel(k).is_some() { 2 } else { 1 };
+            assert!(matmuls <= allowed, "{src}");
+        }
+        assert!(count.iter().all(|&c| c == 1), "{src}");
+        if src.contains("op mk = ") {
+            assert_eq!(plan.flash.len(), 1, "the synthetic attention is fused");
+        }
+        // The kernels form a DAG: Kahn's algorithm over group edges visits every group.
+        let n = plan.groups.len();
+        let mut edges = std::collections::BTreeSet::new();
+        for (c, op) in g.ops.iter().enumerate() {
+            for u in &op.inputs {
+                if let Some(p) = g.producer(u.tensor) {
+                    let (a, b) = (plan.group_of[p.index()], plan.group_of[c]);
+                    if a != b {
+                        edges.insert((a, b));
+                    }
+                }
+            }
+        }
+        let mut indeg = vec![0; n];
+        for &(_, b) in &edges {
+            indeg[b] += 1;
+        }
+        let mut ready: Vec<usize> = (0..n).filter(|&k| indeg[k] == 0).collect();
+        let mut seen = 0;
+        while let Some(k) = ready.pop() {
+            seen += 1;
+            for &(a, b) in &edges {
+                if a == k {
+                    indeg[b] -= 1;
+                    if indeg[b] == 0 {
+                        ready.push(b);
+                    }
+                }
+            }
+        }
+        assert_eq!(seen, n, "cyclic kernels: {src}");
+        // The pass never costs traffic, and saves exactly the intermediates' round trips
+        // when nothing else changes.
+        assert!(
+            flash.traffic.fused.total <= plain.traffic.fused.total,
+            "{src}"
+        );
+        if plan.flash.is_empty() {
+            assert_eq!(plan.groups, plain.plan.groups);
+        }
+    }
+}
