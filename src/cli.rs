@@ -78,6 +78,14 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Rewrite files in the canonical layout, comments kept.
+    Fmt {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Change nothing; exit 1 if any file is not formatted.
+        #[arg(long)]
+        check: bool,
+    },
     /// Explain a diagnostic code or fusion boundary reason.
     Explain {
         #[arg(value_name = "CODE")]
@@ -126,6 +134,7 @@ pub enum Format {
     Human,
     Json,
     Github,
+    Sarif,
 }
 
 fn parse_set(s: &str) -> Result<(String, i64), String> {
@@ -191,6 +200,7 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
             io,
         ),
         Command::Hardware { name, format } => hardware_cmd(name.as_deref(), format, io),
+        Command::Fmt { files, check } => fmt_cmd(&files, check, io),
         Command::Explain { code } => explain(&code, io),
     };
     match result {
@@ -321,7 +331,8 @@ fn print_diagnostics(diags: &[Diagnostic], src: &SourceFile, format: Format, io:
         let _ = match format {
             Format::Human => write!(io.err, "{}", render::human(d, src, st)),
             Format::Github => writeln!(io.out, "{}", render::github(d, src)),
-            Format::Json => Ok(()),
+            // Machine formats print one document for the whole run, not one per diagnostic.
+            Format::Json | Format::Sarif => Ok(()),
         };
     }
 }
@@ -377,6 +388,13 @@ fn check(
                 .flat_map(|r| r.diagnostics.iter().map(|d| render::json(d, &r.source)))
                 .collect();
             let _ = writeln!(io.out, "{}", serde_json::json!({ "diagnostics": diags }));
+        }
+        Format::Sarif => {
+            let files: Vec<_> = reports
+                .iter()
+                .map(|r| (r.diagnostics.as_slice(), &r.source))
+                .collect();
+            let _ = writeln!(io.out, "{}", render::sarif(&files));
         }
         f => {
             for r in &reports {
@@ -499,6 +517,14 @@ fn render_analysis(
             let _ = serde_json::to_writer(&mut out, &obj);
             let _ = writeln!(out);
         }
+        Format::Sarif => {
+            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
+            let _ = writeln!(
+                io.out,
+                "{}",
+                render::sarif(&[(owned.as_slice(), &report.source)])
+            );
+        }
         f => {
             let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
             print_diagnostics(&owned, &report.source, f, io);
@@ -618,6 +644,68 @@ fn hardware_cmd(name: Option<&str>, format: Format, io: &mut Io<'_>) -> Result<u
         }
     }
     Ok(CLEAN)
+}
+
+fn fmt_cmd(files: &[PathBuf], check: bool, io: &mut Io<'_>) -> Result<u8, Usage> {
+    let (mut changed, mut unchanged, mut failed, mut unreadable) = (0, 0, 0, false);
+    for path in files {
+        let Some(bytes) = read(path, io) else {
+            unreadable = true;
+            continue;
+        };
+        let name = path.display().to_string();
+        let formatted = match crate::format::format_bytes(&bytes) {
+            Ok(text) => text,
+            Err(d) => {
+                // Not formatted: show why, with the file's text for context.
+                let src = SourceFile::new(&name, crate::syntax::decode(&bytes).0);
+                let _ = write!(io.err, "{}", render::human(&d, &src, style(io)));
+                failed += 1;
+                continue;
+            }
+        };
+        if formatted.as_bytes() == bytes.as_slice() {
+            unchanged += 1;
+        } else if check {
+            let _ = writeln!(io.err, "would reformat {name}");
+            changed += 1;
+        } else {
+            match crate::format::write_atomically(path, formatted.as_bytes()) {
+                Ok(()) => {
+                    let _ = writeln!(io.err, "reformatted {name}");
+                    changed += 1;
+                }
+                Err(e) => {
+                    let _ = writeln!(io.err, "error: cannot write `{name}`: {e}");
+                    unreadable = true;
+                }
+            }
+        }
+    }
+    let plural = |n: usize| if n == 1 { "file" } else { "files" };
+    let verb = if check {
+        "would be reformatted"
+    } else {
+        "reformatted"
+    };
+    let mut parts = vec![
+        format!("{changed} {} {verb}", plural(changed)),
+        format!("{unchanged} {} already formatted", plural(unchanged)),
+    ];
+    if failed > 0 {
+        parts.push(format!(
+            "{failed} {} with errors left unchanged",
+            plural(failed)
+        ));
+    }
+    let _ = writeln!(io.err, "{}.", parts.join(", "));
+    Ok(if unreadable {
+        USAGE
+    } else if failed > 0 || (check && changed > 0) {
+        FOUND
+    } else {
+        CLEAN
+    })
 }
 
 fn explain(code: &str, io: &mut Io<'_>) -> Result<u8, Usage> {

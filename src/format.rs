@@ -103,10 +103,13 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// Appends a comment that follows `end` on the same line, if there is one.
-    fn trailing_comment(&mut self, end: usize) -> usize {
+    /// Appends a comment that follows `end` on the same line, before the next item starts at
+    /// `before`, if there is one.
+    fn trailing_comment(&mut self, end: usize, before: usize) -> usize {
         match self.comments.get(self.next) {
-            Some(&c) if c.start >= end && !self.src[end..c.start].contains('\n') => {
+            Some(&c)
+                if c.start >= end && c.start < before && !self.src[end..c.start].contains('\n') =>
+            {
                 self.out.push(' ');
                 self.out.push_str(self.comment_text(c));
                 self.next += 1;
@@ -135,10 +138,13 @@ impl<'a> Printer<'a> {
             self.out.push_str("graph ");
             self.out.push_str(g.name.name);
             self.out.push_str(" {");
-            prev = self.trailing_comment(open + 1);
+            let close = g.span.end.saturating_sub(1);
+            let first_stmt = g.stmts.first().map_or(close, |st| st.span.start);
+            prev = self.trailing_comment(open + 1, first_stmt);
             self.out.push('\n');
             let mut first_in_graph = true;
-            for st in &g.stmts {
+            for (i, st) in g.stmts.iter().enumerate() {
+                let next_start = g.stmts.get(i + 1).map_or(close, |n| n.span.start);
                 self.own_line_comments(st.span.start, "  ", &mut prev, &mut first_in_graph);
                 if !first_in_graph && self.blank_between(prev, st.span.start) {
                     self.out.push('\n');
@@ -147,14 +153,14 @@ impl<'a> Printer<'a> {
                 self.own_line_comments(st.span.end, "  ", &mut prev, &mut true);
                 self.out.push_str("  ");
                 self.stmt(st);
-                prev = self.trailing_comment(st.span.end);
+                prev = self.trailing_comment(st.span.end, next_start);
                 self.out.push('\n');
                 first_in_graph = false;
             }
-            let close = g.span.end.saturating_sub(1);
             self.own_line_comments(close, "  ", &mut prev, &mut first_in_graph);
             self.out.push('}');
-            prev = self.trailing_comment(g.span.end);
+            let next_graph = file.graphs.get(k + 1).map_or(usize::MAX, |n| n.span.start);
+            prev = self.trailing_comment(g.span.end, next_graph);
             self.out.push('\n');
         }
         let mut first = false;
@@ -387,5 +393,45 @@ mod tests {
     fn broken_files_are_not_formatted() {
         assert!(format_source("graph g { op }").is_err());
         assert!(format_bytes(b"graph g {\xff}").is_err());
+    }
+
+    #[test]
+    fn formatting_changes_no_meaning_on_any_fixture() {
+        use crate::analysis::{Options, check_file};
+        let root = env!("CARGO_MANIFEST_DIR");
+        for dir in [
+            "tests/fixtures/diagnostics",
+            "tests/fixtures/fusion",
+            "examples",
+        ] {
+            for entry in std::fs::read_dir(format!("{root}/{dir}")).expect("dir") {
+                let path = entry.expect("entry").path();
+                if path.extension().is_none_or(|e| e != "fgraph") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).expect("read");
+                let Ok(once) = format_bytes(&bytes) else {
+                    continue;
+                };
+                assert_eq!(fmt(&once), once, "{} is not idempotent", path.display());
+                let before = check_file("f", &bytes, &Options::default());
+                let after = check_file("f", once.as_bytes(), &Options::default());
+                let codes = |r: &crate::analysis::FileReport| {
+                    r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+                };
+                assert_eq!(codes(&before), codes(&after), "{}", path.display());
+                let traffic = |r: &crate::analysis::FileReport| {
+                    r.graphs
+                        .iter()
+                        .map(|g| {
+                            g.analysis
+                                .as_ref()
+                                .map(|a| (a.traffic.unfused, a.traffic.fused))
+                        })
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(traffic(&before), traffic(&after), "{}", path.display());
+            }
+        }
     }
 }
