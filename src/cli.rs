@@ -38,7 +38,8 @@ pub enum Command {
         #[arg(long)]
         flash_attention: bool,
     },
-    /// Check one graph, then report its kernels, HBM traffic and fusion boundaries.
+    /// Check one graph, then report its kernels, HBM traffic, estimated time and fusion
+    /// boundaries.
     Analyze {
         #[arg(value_name = "FILE")]
         file: PathBuf,
