@@ -562,7 +562,7 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
     out += &row("unfused", &t.unfused);
     out += &row("fused", &t.fused);
     out += &format!(
-        "  saved by fusion: {} ({:.2}%)\n",
+        "  saved by fusion: {}, {:.2}% of the unfused traffic\n",
         fmt_bytes(t.fused.saved_by_fusion),
         t.savings_pct
     );
