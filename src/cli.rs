@@ -488,11 +488,11 @@ fn render_analysis(
     if let Some(path) = &cost_args.roofline {
         match &costs {
             Some((a, c, _)) => {
-                written =
-                    cost::roofline::write_atomic(path, cost::roofline::svg(&a.graph, c).as_bytes())
-                        .map_err(|e| {
-                            Usage(format!("cannot write roofline `{}`: {e}", path.display()))
-                        });
+                written = crate::fsio::write_atomically(
+                    path,
+                    cost::roofline::svg(&a.graph, c).as_bytes(),
+                )
+                .map_err(|e| Usage(format!("cannot write roofline `{}`: {e}", path.display())));
             }
             None => {
                 let _ = writeln!(
@@ -671,7 +671,7 @@ fn fmt_cmd(files: &[PathBuf], check: bool, io: &mut Io<'_>) -> Result<u8, Usage>
             let _ = writeln!(io.err, "would reformat {name}");
             changed += 1;
         } else {
-            match crate::format::write_atomically(path, formatted.as_bytes()) {
+            match crate::fsio::write_atomically(path, formatted.as_bytes()) {
                 Ok(()) => {
                     let _ = writeln!(io.err, "reformatted {name}");
                     changed += 1;

@@ -15,6 +15,7 @@ pub mod cost;
 pub mod diagnostics;
 pub mod explain;
 pub mod format;
+pub mod fsio;
 pub mod fusion;
 pub mod graph;
 pub mod limits;

@@ -803,7 +803,7 @@ fn roofline_escapes_names_and_writes_atomically() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("r.svg");
     std::fs::write(&path, "old").unwrap();
-    cost::roofline::write_atomic(&path, svg.as_bytes()).expect("written");
+    fgraph::fsio::write_atomically(&path, svg.as_bytes()).expect("written");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), svg);
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -813,7 +813,7 @@ fn roofline_escapes_names_and_writes_atomically() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
     // A directory that does not exist: an error, no panic, nothing created.
     let bad = dir.join("no/such/dir/r.svg");
-    assert!(cost::roofline::write_atomic(&bad, b"x").is_err());
+    assert!(fgraph::fsio::write_atomically(&bad, b"x").is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,7 +5,6 @@
 use super::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
 use std::fmt::Write as _;
-use std::path::Path;
 
 const W: f64 = 960.0;
 const PLOT_X: f64 = 90.0;
@@ -440,30 +439,4 @@ pub fn fmt_num(v: f64) -> String {
     } else {
         format!("{v:.4}")
     }
-}
-
-/// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed,
-/// then renamed over `path`. On failure the temporary file is removed and `path` untouched.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "roofline.svg".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
