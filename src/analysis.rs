@@ -148,7 +148,7 @@ fn analyze(
     let plan = find_fusion_groups_with(&graph, opts.fusion());
     match compare(&graph, &plan) {
         Ok(traffic) => {
-            diags.extend(large_intermediates(&graph, &plan, &traffic));
+            diags.extend(large_intermediates(&graph, &traffic));
             Some(Analysis {
                 graph,
                 plan,
@@ -202,7 +202,7 @@ pub fn fmt_bytes(b: u64) -> String {
 /// every declared input and weight, such as an attention score matrix. When the tensor is an
 /// intermediate of an attention pattern, the help says what one fused attention kernel would
 /// save; when it sits next to a softmax that cannot be fused, it says why.
-fn large_intermediates(g: &Graph, plan: &FusionPlan, traffic: &TrafficReport) -> Vec<Diagnostic> {
+fn large_intermediates(g: &Graph, traffic: &TrafficReport) -> Vec<Diagnostic> {
     let largest = g
         .tensors
         .iter()
@@ -283,7 +283,6 @@ fn large_intermediates(g: &Graph, plan: &FusionPlan, traffic: &TrafficReport) ->
                     fmt_bytes(saved)
                 ),
             };
-            let _ = plan;
             out.push(
                 Diagnostic::new(
                     Code::LargeIntermediate,

@@ -90,7 +90,6 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
 struct ParamInfo {
     value: Option<i64>,
     span: Span,
-    order: usize,
 }
 
 struct TensorDraft<'s> {
@@ -211,7 +210,6 @@ impl<'a, 's> Sema<'a, 's> {
                 ParamInfo {
                     value: v,
                     span: name.span,
-                    order: i,
                 },
             );
             self.param_order.push(name.name);
@@ -227,7 +225,6 @@ impl<'a, 's> Sema<'a, 's> {
         };
         let names = &self.param_order;
         let suggest = |n: &str| did_you_mean(n, names.iter().copied()).map(str::to_string);
-        let _ = params.values().map(|p| p.order).max();
         expr::eval(e, &lookup, &suggest, &mut self.diags)
     }
 
