@@ -8,7 +8,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{Arg, BinOp, Expr, File, Stmt, StmtKind, TypeAst};
-use crate::syntax::{decode, parse};
+use crate::syntax::{comment_end, decode, parse};
 
 /// Formats a file's bytes. A file that does not decode or parse is not formatted: its first
 /// error comes back instead.
@@ -41,7 +41,7 @@ fn comments(src: &str) -> Vec<Comment> {
     let mut i = 0;
     while i + 1 < bytes.len() {
         if bytes[i] == b'/' && bytes[i + 1] == b'/' {
-            let end = src[i..].find('\n').map_or(src.len(), |n| i + n);
+            let end = comment_end(src, i);
             out.push(Comment { start: i, end });
             i = end;
         } else {
@@ -284,9 +284,7 @@ fn brace_after(src: &str, from: usize) -> Option<usize> {
     while i < bytes.len() {
         match bytes[i] {
             b'{' => return Some(i),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = src[i..].find('\n').map_or(bytes.len(), |n| i + n);
-            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = comment_end(src, i),
             _ => i += 1,
         }
     }

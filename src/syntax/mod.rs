@@ -7,6 +7,15 @@ pub use parser::parse;
 
 use crate::diagnostics::{Code, Diagnostic, Span};
 
+/// Where the `//` comment starting at `pos` ends: its line break, or the end of the text.
+/// The language has no string literals, so `//` always starts a comment.
+pub(crate) fn comment_end(src: &str, pos: usize) -> usize {
+    src.as_bytes()[pos..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(src.len(), |n| pos + n)
+}
+
 /// Turns a file's bytes into text. Invalid UTF-8 is replaced (so the file can still be shown)
 /// and reported at its first bad byte; a leading byte-order mark is dropped.
 pub fn decode(bytes: &[u8]) -> (String, Option<Diagnostic>) {

@@ -45,9 +45,7 @@ fn check_nesting(src: &str) -> Result<()> {
     while i < bytes.len() {
         match bytes[i] {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+                i = super::comment_end(src, i);
                 continue;
             }
             b'(' | b'[' => {
@@ -139,7 +137,7 @@ impl<'s> Driver<'s> {
             match bytes[pos] {
                 b' ' | b'\t'..=b'\r' => pos += 1,
                 b'/' if bytes.get(pos + 1) == Some(&b'/') => {
-                    let end = self.src[pos..].find('\n').map_or(bytes.len(), |n| pos + n);
+                    let end = super::comment_end(self.src, pos);
                     let line_start = self.src[..pos].rfind('\n').map_or(0, |n| n + 1);
                     if self.src[line_start..pos].trim().is_empty() {
                         self.pending.extend(parse_allow(&self.src[pos + 2..end]));
@@ -462,14 +460,12 @@ fn error_pos(e: &pest::error::Error<Rule>) -> usize {
 /// The end of a statement's last token: `[start, end)` may run over trailing whitespace and
 /// comments. Comments run to the end of the line and no token contains `//`.
 fn trimmed_end(src: &str, start: usize, end: usize) -> usize {
-    let bytes = &src.as_bytes()[start..end];
-    let (mut i, mut last) = (0, 0);
-    while i < bytes.len() {
+    let bytes = src.as_bytes();
+    let (mut i, mut last) = (start, start);
+    while i < end {
         match bytes[i] {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+                i = super::comment_end(src, i);
                 continue;
             }
             b' ' | b'\t'..=b'\r' => {}
@@ -477,7 +473,7 @@ fn trimmed_end(src: &str, start: usize, end: usize) -> usize {
         }
         i += 1;
     }
-    start + last
+    last
 }
 
 /// `fgraph: allow(a, b)` → `["a", "b"]`.
