@@ -330,7 +330,8 @@ fn print_diagnostics(diags: &[Diagnostic], src: &SourceFile, format: Format, io:
     let st = style(io);
     for d in diags {
         let _ = match format {
-            Format::Human => write!(io.err, "{}", render::human(d, src, st)),
+            // A blank line after each report keeps consecutive diagnostics apart.
+            Format::Human => writeln!(io.err, "{}", render::human(d, src, st)),
             Format::Github => writeln!(io.out, "{}", render::github(d, src)),
             // Machine formats print one document for the whole run, not one per diagnostic.
             Format::Json | Format::Sarif => Ok(()),

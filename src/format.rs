@@ -3,7 +3,9 @@
 //! Statements are printed from the syntax tree; comments are taken from the source by
 //! position. A comment on a line of its own stays where it is (indented like its
 //! neighbours), a comment after a statement on the same line stays after it, and a comment
-//! inside a statement (between its tokens) moves to its own line just above the statement.
+//! inside a statement (between its tokens) moves to the end of the statement's line. It never
+//! moves onto a line of its own, where `// fgraph: allow(..)` would start to silence
+//! something.
 //! Runs of blank lines fold to one; blank lines right after `{` and before `}` go.
 
 use crate::diagnostics::Diagnostic;
@@ -103,6 +105,17 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// Appends the comments that start before `until` to the current line. They run to the
+    /// end of the line, so together they read as one comment.
+    fn inner_comments(&mut self, until: usize) {
+        while self.next < self.comments.len() && self.comments[self.next].start < until {
+            let c = self.comments[self.next];
+            self.out.push(' ');
+            self.out.push_str(self.comment_text(c));
+            self.next += 1;
+        }
+    }
+
     /// Appends a comment that follows `end` on the same line, before the next item starts at
     /// `before`, if there is one.
     fn trailing_comment(&mut self, end: usize, before: usize) -> usize {
@@ -132,12 +145,12 @@ impl<'a> Printer<'a> {
             if !first && self.blank_between(prev, g.span.start) {
                 self.out.push('\n');
             }
-            // The head runs from `graph` to its `{`; comments inside it move above it.
+            // The head runs from `graph` to its `{`; comments inside it follow the `{`.
             let open = brace_after(self.src, g.name.span.end).unwrap_or(g.name.span.end);
-            self.own_line_comments(open, "", &mut prev, &mut false);
             self.out.push_str("graph ");
             self.out.push_str(g.name.name);
             self.out.push_str(" {");
+            self.inner_comments(open);
             let close = g.span.end.saturating_sub(1);
             let first_stmt = g.stmts.first().map_or(close, |st| st.span.start);
             prev = self.trailing_comment(open + 1, first_stmt);
@@ -149,10 +162,10 @@ impl<'a> Printer<'a> {
                 if !first_in_graph && self.blank_between(prev, st.span.start) {
                     self.out.push('\n');
                 }
-                // Comments between the statement's tokens move above it.
-                self.own_line_comments(st.span.end, "  ", &mut prev, &mut true);
                 self.out.push_str("  ");
                 self.stmt(st);
+                // Comments between the statement's tokens follow it.
+                self.inner_comments(st.span.end);
                 prev = self.trailing_comment(st.span.end, next_start);
                 self.out.push('\n');
                 first_in_graph = false;
@@ -313,7 +326,7 @@ mod tests {
         let src = "// file header\n\n// about g\ngraph g { // opening\n  // a param\n  param A = 1 // trailing\n\n\n  input x: [ // inside\n    A]\n  // before the end\n} // after\n// last\n";
         assert_eq!(
             fmt(src),
-            "// file header\n\n// about g\ngraph g { // opening\n  // a param\n  param A = 1 // trailing\n\n  // inside\n  input x: [A]\n  // before the end\n} // after\n// last\n"
+            "// file header\n\n// about g\ngraph g { // opening\n  // a param\n  param A = 1 // trailing\n\n  input x: [A] // inside\n  // before the end\n} // after\n// last\n"
         );
     }
 
@@ -402,5 +415,24 @@ mod tests {
                 assert_eq!(traffic(&before), traffic(&after), "{}", path.display());
             }
         }
+    }
+
+    #[test]
+    fn comments_inside_never_become_allow_lines() {
+        let src = "graph // b\n\n g {\n  input x // fgraph: allow(unused-tensor)\n    : [4]\n}\n";
+        let once = fmt(src);
+        assert_eq!(
+            once,
+            "graph g { // b\n  input x: [4] // fgraph: allow(unused-tensor)\n}\n"
+        );
+        assert_eq!(fmt(&once), once);
+        let before = crate::analysis::check_file("f", src.as_bytes(), &Default::default());
+        let after = crate::analysis::check_file("f", once.as_bytes(), &Default::default());
+        assert_eq!(before.diagnostics.len(), 1);
+        assert_eq!(
+            after.diagnostics.len(),
+            1,
+            "the trailing allow comment still silences nothing"
+        );
     }
 }

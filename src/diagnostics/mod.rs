@@ -94,22 +94,47 @@ pub fn sort(diags: &mut [Diagnostic]) {
 }
 
 /// Suggests the candidate closest to `name`, if one is close enough to be a likely typo.
+/// Case is ignored first (`X` finds `x`, `hidden` finds `HIDDEN`); then up to a third of the
+/// name's length may differ (`hiden` → `hidden`, `elemwise` → `elementwise`).
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    // Long names are compared only with candidates of similar length: the edit distance is
-    // quadratic, and a typo changes the length by a few characters at most.
-    let max = (name.chars().count() / 3).max(1);
+    let lower = name.to_ascii_lowercase();
+    let max = name.len().div_ceil(3).max(1);
     let mut best: Option<(usize, &str)> = None;
     for cand in candidates {
-        if cand == name || cand.len().abs_diff(name.len()) > max || cand.len() > 256 {
+        // Long names are compared only with candidates of similar length: the edit distance
+        // is quadratic, and a typo changes the length by a few characters at most.
+        if cand == name
+            || cand.len().abs_diff(name.len()) > max
+            || cand.len() > 256
+            || name.len() > 256
+        {
             continue;
         }
-        let d = strsim::damerau_levenshtein(name, cand);
+        let d = strsim::damerau_levenshtein(&lower, &cand.to_ascii_lowercase());
         if d <= max && best.is_none_or(|(bd, bc)| (d, cand) < (bd, bc)) {
             best = Some((d, cand));
         }
     }
     best.map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(did_you_mean("X", ["v", "x"]), Some("x"));
+        assert_eq!(did_you_mean("hidden", ["HIDDEN", "h"]), Some("HIDDEN"));
+        assert_eq!(did_you_mean("hiden", ["hidden", "x"]), Some("hidden"));
+        assert_eq!(
+            did_you_mean("elemwise", ["elementwise", "reduction"]),
+            Some("elementwise")
+        );
+        assert_eq!(did_you_mean("f13", ["f16", "f32"]), Some("f16"));
+        assert_eq!(did_you_mean("foo", ["elementwise", "matmul"]), None);
+    }
 }

@@ -11,6 +11,8 @@ pub enum Lookup {
     Poisoned,
     /// A param defined later in the graph than this (param) expression may look.
     Later(Span),
+    /// The param being defined, used in its own definition.
+    SelfRef,
     Unknown,
 }
 
@@ -52,12 +54,10 @@ pub fn eval<'s>(
         Expr::Chain { first, rest, .. } => {
             // Evaluate every operand so that all of their errors are reported, then fold.
             let mut acc = eval(first, lookup, suggest, diags);
-            for (op, op_span, rhs) in rest {
+            for (op, _, rhs) in rest {
                 let r = eval(rhs, lookup, suggest, diags);
                 acc = match (acc, r) {
-                    (Some(a), Some(b)) => {
-                        apply(a, *op, b, *op_span, first.span().to(rhs.span()), diags)
-                    }
+                    (Some(a), Some(b)) => apply(a, *op, b, first.span().to(rhs.span()), diags),
                     _ => None,
                 };
             }
@@ -90,6 +90,17 @@ fn name(
             );
             None
         }
+        Lookup::SelfRef => {
+            diags.push(
+                Diagnostic::new(
+                    Code::UndefinedParam,
+                    format!("param `{}` refers to itself", id.name),
+                )
+                .at(id.span, "used in its own definition")
+                .help("a param's value may use only the params defined above it"),
+            );
+            None
+        }
         Lookup::Unknown => {
             let mut d = Diagnostic::new(
                 Code::UndefinedParam,
@@ -109,26 +120,25 @@ fn name(
 fn overflow(span: Span) -> Diagnostic {
     Diagnostic::new(Code::SizeOverflow, "integer overflow in expression")
         .at(span, "result does not fit in 64 bits")
+        .help(format!(
+            "integers are 64-bit: from {} to {}",
+            i64::MIN,
+            i64::MAX
+        ))
 }
 
-fn apply(
-    a: i64,
-    op: BinOp,
-    b: i64,
-    op_span: Span,
-    span: Span,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<i64> {
+fn apply(a: i64, op: BinOp, b: i64, span: Span, diags: &mut Vec<Diagnostic>) -> Option<i64> {
     let r = match op {
         BinOp::Add => a.checked_add(b),
         BinOp::Sub => a.checked_sub(b),
         BinOp::Mul => a.checked_mul(b),
         BinOp::Div => {
+            // One label on the whole division: miette draws nested labels off by a column.
             if b == 0 {
                 diags.push(
                     Diagnostic::new(Code::InexactDivision, format!("division by zero: {a} / 0"))
-                        .at(op_span, "divides by zero")
-                        .with(span, "in this expression"),
+                        .at(span, "divides by zero")
+                        .help("check the params the divisor is made of"),
                 );
                 return None;
             }
@@ -140,8 +150,7 @@ fn apply(
                             Code::InexactDivision,
                             format!("{a} / {b} is not exact (remainder {rem})"),
                         )
-                        .at(op_span, "inexact division")
-                        .with(span, "in this expression")
+                        .at(span, format!("leaves remainder {rem}"))
                         .help("fgraph divides integers exactly; pick sizes that divide evenly"),
                     );
                     return None;

@@ -50,6 +50,7 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         op_ids: HashMap::new(),
         outputs: Vec::new(),
         has_output_stmt: false,
+        suggested: Default::default(),
     };
     if ast.stmts.len() > limits::MAX_STATEMENTS {
         let d = Diagnostic::new(
@@ -152,6 +153,8 @@ struct Sema<'a, 's> {
     op_ids: HashMap<&'s str, OpId>,
     outputs: Vec<Ident<'s>>,
     has_output_stmt: bool,
+    /// Tensors offered by a "did you mean" help.
+    suggested: std::collections::HashSet<usize>,
 }
 
 fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
@@ -191,20 +194,25 @@ impl<'a, 's> Sema<'a, 's> {
                 self.diags.push(d);
                 continue;
             }
-            let params = &self.params;
-            let lookup = |n: &str| match params.get(n) {
-                Some(p) => p.value.map_or(Lookup::Poisoned, Lookup::Value),
-                None => match defined_at.get(n) {
-                    Some(&(j, span)) if j >= i => Lookup::Later(span),
-                    _ => Lookup::Unknown,
-                },
+            // An overridden param takes the `--set` value; its own expression is not evaluated.
+            let v = match self.overrides.get(name.name) {
+                Some(&o) => Some(o),
+                None => {
+                    let params = &self.params;
+                    let lookup = |n: &str| match params.get(n) {
+                        Some(p) => p.value.map_or(Lookup::Poisoned, Lookup::Value),
+                        None => match defined_at.get(n) {
+                            Some(&(j, _)) if j == i => Lookup::SelfRef,
+                            Some(&(j, span)) if j > i => Lookup::Later(span),
+                            _ => Lookup::Unknown,
+                        },
+                    };
+                    let names = &self.param_order;
+                    let suggest =
+                        |n: &str| did_you_mean(n, names.iter().copied()).map(str::to_string);
+                    expr::eval(value, &lookup, &suggest, &mut self.diags)
+                }
             };
-            let names: Vec<&str> = self.param_order.clone();
-            let suggest = |n: &str| did_you_mean(n, names.iter().copied()).map(str::to_string);
-            let mut v = expr::eval(value, &lookup, &suggest, &mut self.diags);
-            if let Some(&o) = self.overrides.get(name.name) {
-                v = Some(o);
-            }
             self.params.insert(
                 name.name,
                 ParamInfo {
@@ -506,6 +514,7 @@ impl<'a, 's> Sema<'a, 's> {
         d = match did_you_mean(name.name, self.tensor_ids.keys().copied()) {
             Some(s) => {
                 let t = self.tensor_ids[s];
+                self.suggested.insert(t.index());
                 d.with(
                     self.tensors[t.index()].name.span,
                     format!("`{s}` is defined here"),
@@ -694,8 +703,9 @@ impl<'a, 's> Sema<'a, 's> {
                         .at(ty_span, format!("declared {}", fmt_shape(&decl)))
                         .with(stmt.kind.span, format!("{kind} produces {}", fmt_shape(&inf)))
                         .help(format!(
-                            "declare `{}: {}` or leave the shape out",
+                            "declare `{}: {}{}` or leave the shape out",
                             stmt.output.name,
+                            stmt.ty.as_ref().and_then(|t| t.dtype).map_or("", |d| d.name),
                             fmt_shape(&inf)
                         )),
                     );
@@ -785,7 +795,14 @@ impl<'a, 's> Sema<'a, 's> {
             is_output[t.index()] = true;
         }
         for (t, draft) in self.tensors.iter().enumerate() {
-            if draft.duplicate || !consumers[t].is_empty() || is_output[t] {
+            // A tensor made unknown by an error, or offered as the fix of a misspelt use, says
+            // nothing more.
+            if draft.duplicate
+                || !consumers[t].is_empty()
+                || is_output[t]
+                || draft.shape.is_none()
+                || self.suggested.contains(&t)
+            {
                 continue;
             }
             let name = draft.name.name;

@@ -33,7 +33,7 @@ pub fn view(
                             fmt_shape(shape)
                         ),
                     )
-                    .at(span, format!("valid indices are 0..{}", n - 1))
+                    .at(span, format!("valid indices are 0 to {}", n - 1))
                     .help(format!("`{name}` has {n} slices along its first dimension")),
                 );
                 return None;

@@ -89,12 +89,21 @@ impl<'s> Driver<'s> {
             let head = self.parse_one(Rule::graph_head, pos)?;
             let start = pos;
             pos = start + head.as_span().end();
+            let open = pos - 1;
             let name = self.ident(head.into_inner().nth(1), start)?;
             let graph_allows = std::mem::take(&mut self.pending);
             let mut stmts = Vec::new();
             'items: loop {
                 pos = self.skip_trivia(pos);
-                let batch = self.parse_one(Rule::graph_items, pos)?;
+                let batch = self.parse_one(Rule::graph_items, pos).map_err(|d| {
+                    // Running out of file inside a graph: point at the brace left open.
+                    match d.primary.as_ref() {
+                        Some(p) if p.span.start >= self.src.len() => {
+                            Box::new(d.with(Span::new(open, open + 1), "this `{` is never closed"))
+                        }
+                        _ => d,
+                    }
+                })?;
                 let base = pos;
                 for item in batch.into_inner() {
                     if item.as_rule() == Rule::rbrace {
@@ -238,7 +247,8 @@ impl<'s> Driver<'s> {
                 )
                 .at(span, "reserved word")
                 .help(format!(
-                    "`{name}` is reserved ({}); choose another name, such as `{name}_`",
+                    "`{name}` is reserved ({}): name things otherwise (`{name}_`), and if it \
+                     starts the next statement, the statement before it is incomplete",
                     RESERVED.join(", ")
                 )),
             ));
