@@ -132,3 +132,40 @@ fn diagnostics_are_sorted_by_position_then_code() {
     sorted.sort();
     assert_eq!(keys, sorted);
 }
+
+#[test]
+fn an_error_causes_no_unused_tensor_cascade() {
+    let src = "graph g {\n  param Z = 0\n  input bad: [Z, 4]\n  input x: [4, 8]\n  input w: [8, 8]\n  op r = reduction.sum(x) -> s\n  op q = elementwise.relu(xx) -> q_out\n  op m = matmul(x, ww) -> y\n  output x\n}\n";
+    let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "invalid-shape",
+            "missing-shape",
+            "undefined-tensor",
+            "undefined-tensor"
+        ]
+    );
+    assert_eq!(
+        report.diagnostics[3].help.as_deref(),
+        Some("did you mean `w`?")
+    );
+}
+
+#[test]
+fn set_replaces_a_param_without_evaluating_its_expression() {
+    let src = "graph g {\n  param H = 64\n  param HD = H / 3\n  param Z = 1 / 0\n  input x: [HD, Z]\n  op a = elementwise.relu(x) -> y\n}\n";
+    let plain = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    assert_eq!(plain.diagnostics.len(), 2);
+    let opts = Options {
+        overrides: [("HD".to_string(), 8), ("Z".to_string(), 2)]
+            .into_iter()
+            .collect(),
+        ..Options::default()
+    };
+    let report = check_file("t.fgraph", src.as_bytes(), &opts);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    let a = report.graphs[0].analysis.as_ref().expect("analysis");
+    assert_eq!(a.graph.tensors[0].shape, [8, 2]);
+}
