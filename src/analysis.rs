@@ -120,6 +120,7 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
                         analysis,
                     });
                 }
+                diags.extend(invalid_allows(&file.allow_codes));
                 diags.retain(|d| {
                     d.severity == Severity::Error
                         || !file.allows.iter().any(|a| {
@@ -170,6 +171,41 @@ fn analyze(
             None
         }
     }
+}
+
+/// `invalid-allow`: an allow comment naming no warning (a misspelt code, or an error, which
+/// cannot be silenced) would silence nothing without anyone noticing.
+fn invalid_allows(codes: &[(String, Span)]) -> Vec<Diagnostic> {
+    let warnings: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| c.severity() == Severity::Warning)
+        .map(|c| c.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for (name, span) in codes {
+        let d = match Code::from_name(name) {
+            Some(c) if c.severity() == Severity::Warning => continue,
+            Some(c) => Diagnostic::new(
+                Code::InvalidAllow,
+                format!("`{c}` is an error; errors cannot be silenced"),
+            )
+            .at(*span, "not a warning")
+            .help("fix the error instead; allow comments silence warnings only"),
+            None => {
+                let d = Diagnostic::new(
+                    Code::InvalidAllow,
+                    format!("unknown code `{name}` in an allow comment"),
+                )
+                .at(*span, "silences nothing");
+                match crate::diagnostics::did_you_mean(name, warnings.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help(format!("the warnings are {}", warnings.join(", "))),
+                }
+            }
+        };
+        out.push(d);
+    }
+    out
 }
 
 /// Human-readable byte count: `268,435,456 B (256.0 MiB)`.

@@ -27,6 +27,7 @@ texts!(
     "unused-tensor",
     "dtype-mismatch",
     "large-intermediate",
+    "invalid-allow",
     "matmul-starts-group",
     "after-reduction",
     "reduction-after-matmul",

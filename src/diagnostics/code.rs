@@ -57,6 +57,7 @@ codes! {
     UnusedTensor = "unused-tensor", Warning;
     DtypeMismatch = "dtype-mismatch", Warning;
     LargeIntermediate = "large-intermediate", Warning;
+    InvalidAllow = "invalid-allow", Warning;
 }
 
 impl std::fmt::Display for Code {

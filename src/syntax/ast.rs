@@ -13,6 +13,9 @@ pub struct File<'s> {
     pub graphs: Vec<GraphAst<'s>>,
     /// `// fgraph: allow(CODE)` comments with the span of what they silence.
     pub allows: Vec<Allow>,
+    /// Every code named in an allow comment, with its place, attached to a statement or not
+    /// (so that a misspelt code can be reported).
+    pub allow_codes: Vec<(String, Span)>,
 }
 
 /// A silenced warning code and the span (statement or whole graph) it covers.

@@ -149,7 +149,10 @@ impl<'s> Driver<'s> {
                     let end = super::comment_end(self.src, pos);
                     let line_start = self.src[..pos].rfind('\n').map_or(0, |n| n + 1);
                     if self.src[line_start..pos].trim().is_empty() {
-                        self.pending.extend(parse_allow(&self.src[pos + 2..end]));
+                        for (code, span) in parse_allow(self.src, pos + 2, end) {
+                            self.file.allow_codes.push((code.clone(), span));
+                            self.pending.push(code);
+                        }
                     }
                     pos = end;
                 }
@@ -486,24 +489,33 @@ fn trimmed_end(src: &str, start: usize, end: usize) -> usize {
     last
 }
 
-/// `fgraph: allow(a, b)` → `["a", "b"]`.
-fn parse_allow(comment: &str) -> Vec<String> {
-    let rest = comment.trim();
+/// The codes of a `fgraph: allow(a, b)` comment body (`src[start..end]`), each with its span.
+fn parse_allow(src: &str, start: usize, end: usize) -> Vec<(String, Span)> {
+    let body = &src[start..end];
+    let rest = body.trim_start();
     let Some(rest) = rest.strip_prefix("fgraph:") else {
         return Vec::new();
     };
     let Some(inner) = rest
-        .trim()
+        .trim_start()
         .strip_prefix("allow(")
         .and_then(|r| r.trim_end().strip_suffix(')'))
     else {
         return Vec::new();
     };
-    inner
-        .split(',')
-        .map(|c| c.trim().to_string())
-        .filter(|c| !c.is_empty())
-        .collect()
+    // `inner` is a slice of `src`: its offset gives each code's place.
+    let base = inner.as_ptr() as usize - src.as_ptr() as usize;
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for part in inner.split(',') {
+        let code = part.trim();
+        if !code.is_empty() {
+            let at = base + offset + (part.len() - part.trim_start().len());
+            out.push((code.to_string(), Span::new(at, at + code.len())));
+        }
+        offset += part.len() + 1;
+    }
+    out
 }
 
 /// What a parse error found: a word, a character or the end of the file, with its length.
