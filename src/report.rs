@@ -459,6 +459,8 @@ fn flops(f: u64) -> String {
 
 /// `35.93 µs`, `1.234 ms`, `2.5 s`.
 pub fn fmt_time(s: f64) -> String {
+    // An empty sum of f64 is -0.0; show it as 0.
+    let s = s + 0.0;
     if !s.is_finite() {
         "-".into()
     } else if s < 1e-3 {

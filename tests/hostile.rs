@@ -252,3 +252,23 @@ fn the_binary_survives_hostile_files() {
         }
     }
 }
+
+#[test]
+fn lone_carriage_returns_end_lines() {
+    let src = "graph g {\r  input x: [4]\r  op a = elementwise.relu(nope) -> y\r}\r";
+    let report = check_file("cr.fgraph", src.as_bytes(), &Options::default());
+    let at = |code: Code| {
+        let d = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == code)
+            .expect("diagnostic");
+        let span = d.primary.as_ref().expect("label").span;
+        report
+            .source
+            .lines
+            .line_col(&report.source.text, span.start)
+    };
+    assert_eq!(at(Code::UnusedTensor), (2, 9));
+    assert_eq!(at(Code::UndefinedTensor), (3, 27));
+}
