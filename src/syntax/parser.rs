@@ -214,7 +214,11 @@ impl<'s> Driver<'s> {
             [one] => format!("expected {one}"),
             _ => "unexpected here".to_string(),
         };
-        Box::new(Diagnostic::new(Code::SyntaxError, message).at(Span::new(at, at + len), label))
+        let mut d = Diagnostic::new(Code::SyntaxError, message).at(Span::new(at, at + len), label);
+        if let Some(help) = syntax_hint(self.src, at) {
+            d = d.help(help);
+        }
+        Box::new(d)
     }
 
     fn span(&self, p: &Pair<'s, Rule>, base: usize) -> Span {
@@ -518,6 +522,27 @@ fn parse_allow(src: &str, start: usize, end: usize) -> Vec<(String, Span)> {
     out
 }
 
+/// A hint for common slips at a syntax error's position, where the plain "expected …" does
+/// not say what went wrong.
+fn syntax_hint(src: &str, at: usize) -> Option<&'static str> {
+    let (before, rest) = (&src[..at], &src[at..]);
+    let after_digit = before.ends_with(|c: char| c.is_ascii_digit());
+    if after_digit && rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+    {
+        return Some("numbers are decimal integers: no fractions, exponents or base prefixes");
+    }
+    if rest.starts_with('-') && rest[1..].trim_start().starts_with('>') {
+        return Some("write the arrow as `->`, without a space");
+    }
+    if rest.starts_with('.') {
+        return Some("`.T` (transpose) is written right after the tensor, as one word: `w.T`");
+    }
+    if before.ends_with(".T") && rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        return Some("`.T` (transpose) ends a tensor argument; views are `t[i]` and `t.T` only");
+    }
+    None
+}
+
 /// What a parse error found: a word, a character or the end of the file, with its length.
 fn found_at(src: &str, at: usize) -> (String, usize) {
     let rest = src.get(at..).unwrap_or("");
@@ -580,4 +605,68 @@ fn readable(rules: &[Rule]) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(src: &str) -> Diagnostic {
+        *parse(src).expect_err("a syntax error")
+    }
+
+    #[test]
+    fn errors_name_what_was_expected() {
+        let d = error("graph g {\n  op a = elementwise.relu(x) y\n}\n");
+        assert_eq!(d.message, "expected `->`, found `y`");
+        let d = error("graph g {\n  op a = matmul(x w) -> y\n}\n");
+        assert!(
+            d.message.starts_with("expected ") && d.message.ends_with("found `w`"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("`,`") && d.message.contains("`)`"));
+        let d = error("");
+        assert_eq!(d.message, "expected `graph`, found end of file");
+        let d = error("graph g {\n  op output = elementwise.relu(x) -> y\n}\n");
+        assert_eq!(d.message, "expected an identifier, found keyword `output`");
+    }
+
+    #[test]
+    fn hints_for_common_slips() {
+        for (src, hint) in [
+            ("graph g {\n  input x: [0x10]\n}\n", "numbers are decimal"),
+            ("graph g {\n  input x: [4.5]\n}\n", "numbers are decimal"),
+            (
+                "graph g {\n  op a = elementwise.relu(x) - > y\n}\n",
+                "write the arrow as `->`",
+            ),
+            (
+                "graph g {\n  op a = elementwise.relu(x . T) -> y\n}\n",
+                "one word",
+            ),
+            (
+                "graph g {\n  op a = elementwise.relu(x.Tail) -> y\n}\n",
+                "ends a tensor argument",
+            ),
+        ] {
+            let d = error(src);
+            assert!(
+                d.help.as_deref().is_some_and(|h| h.contains(hint)),
+                "{src:?}: {:?}",
+                d.help
+            );
+        }
+    }
+
+    #[test]
+    fn an_unclosed_brace_is_labelled() {
+        let d = error("graph g {\n  input x: [4]\n");
+        assert_eq!(
+            d.secondary
+                .first()
+                .map(|l| (l.span.start, l.message.as_str())),
+            Some((8, "this `{` is never closed"))
+        );
+    }
 }
