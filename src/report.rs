@@ -677,8 +677,9 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
     if let (Some(without), Some(with)) = (&att.without, &att.with) {
         let row = |label: &str, p: &PlanSummary| {
             format!(
-                "  {label:<22} {:>4} kernels {:>22} B  saved {:>6.2}%  {:>12}  speedup {:.2}×\n",
+                "  {label:<22} {:>4} {:<7} {:>22} B  saved {:>6.2}%  {:>12}  speedup {:.2}×\n",
                 p.kernels,
+                if p.kernels == 1 { "kernel" } else { "kernels" },
                 group_digits(p.traffic.total),
                 p.savings_pct,
                 fmt_time(p.time_s),
