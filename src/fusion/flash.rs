@@ -260,6 +260,10 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
     let mut t = sm.output;
     let pv = loop {
         seen.push(t);
+        // A chain that simply ends has no P·V, whether or not its last tensor is an output.
+        if g.consumers(t).is_empty() {
+            return Err(Miss::NoMatmulAfter { tensor: t });
+        }
         private(g, t)?;
         let c = g.consumers(t)[0];
         let op = g.op(c);
