@@ -1,0 +1,975 @@
+//! fgraph's predictions against kernels measured on an H100 (docs/VALIDATION.md).
+//!
+//! `validation/measured.csv` holds the DRAM bytes read and written and the duration of every
+//! kernel that Nsight Compute recorded for the cases of `validation/*.fgraph`, in three
+//! execution modes: PyTorch eager (one kernel per op), torch.compile (Inductor's default)
+//! and max-autotune, plus FlashAttention backends. Its `ops` column names the fgraph ops each
+//! kernel executes, so every run is a partition of the graph's ops into kernels. The tests
+//! run fgraph on each graph and check, with the tolerances argued in docs/VALIDATION.md:
+//!
+//! - eager runs exactly fgraph's unfused plan, kernel for kernel (views excepted);
+//! - fgraph's byte accounting, applied to whatever grouping really ran, gives the DRAM bytes
+//!   that elementwise and reduction kernels read (within 1%), a lower bound for matmuls, and
+//!   an upper bound for writes whose shortfall fits in L2;
+//! - with a warm L2 (`cache=none`) the writes of a whole run add up to the prediction;
+//! - fgraph's fused plan differs from Inductor's kernels only where the doc says why;
+//! - the cost model's roofline time brackets the measured kernel times as documented.
+//!
+//! No GPU is needed: the measurements are recorded data. `cargo test --test validation --
+//! --ignored --nocapture` prints the tables of docs/VALIDATION.md.
+
+use fgraph::cost::{self, Hardware, LaunchMode};
+use fgraph::fusion::{FusionGroup, FusionPlan, unfused};
+use fgraph::graph::{Graph, OpId};
+use fgraph::traffic::{GroupTraffic, plan_traffic};
+use fgraph::{Analysis, OpKind, Options, Reason, check_file};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// H100 L2: 50 MiB. A kernel's dirty lines that are still in L2 when it ends are written
+/// back after it, outside its measurement: the most a kernel can under-report.
+const L2_BYTES: u64 = 50 * 1024 * 1024;
+
+/// Per-kernel DRAM traffic that is no tensor: kernel parameters, descriptors, bursts. A fill
+/// kernel that reads no tensor shows 4,096 B read; a reduction writing 131,072 B of bool shows
+/// 166,656 B written. 64 KiB covers both with room and is < 0.1% of every other tensor here.
+const SLACK: u64 = 64 * 1024;
+
+/// Ops that PyTorch runs as views (no kernel, no bytes): in no eager kernel. Each joins the
+/// kernel of the op that produces its input.
+const VIEWS: &[(&str, &str)] = &[("transformer", "split_heads")];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+// ---------------------------------------------------------------------------------------
+// The recorded measurements.
+
+#[derive(Clone, Debug)]
+struct Kernel {
+    batch: String,
+    case: String,
+    mode: String,
+    cache: String,
+    graph: String,
+    ops: Vec<String>,
+    name: String,
+    read: u64,
+    write: u64,
+    time_ns: u64,
+}
+
+/// One profiled region: a case in one mode under one cache policy.
+#[derive(Clone, Debug)]
+struct Run {
+    case: String,
+    mode: String,
+    cache: String,
+    graph: String,
+    kernels: Vec<Kernel>,
+}
+
+impl Run {
+    fn label(&self) -> String {
+        format!("{} {} cache={}", self.case, self.mode, self.cache)
+    }
+    /// The FlashAttention runs are fgraph's plan under `--flash-attention`.
+    fn flash(&self) -> bool {
+        self.case == "attention_flash"
+    }
+    fn compiled(&self) -> bool {
+        self.mode.starts_with("compiled")
+    }
+}
+
+fn measured() -> Vec<Run> {
+    let path = root().join("validation/measured.csv");
+    let text = std::fs::read_to_string(&path).expect("validation/measured.csv");
+    let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (batch, case, mode, cache, graph, kernel, ops, name, read, write, time) = (
+        col("batch"),
+        col("case"),
+        col("mode"),
+        col("cache"),
+        col("graph"),
+        col("kernel"),
+        col("ops"),
+        col("name"),
+        col("dram_read_bytes"),
+        col("dram_write_bytes"),
+        col("time_ns"),
+    );
+    let mut runs: Vec<Run> = Vec::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), header.len(), "{line}");
+        let k = Kernel {
+            batch: f[batch].into(),
+            case: f[case].into(),
+            mode: f[mode].into(),
+            cache: f[cache].into(),
+            graph: f[graph].into(),
+            ops: f[ops].split('+').map(String::from).collect(),
+            name: f[name].into(),
+            read: f[read].parse().expect("read"),
+            write: f[write].parse().expect("write"),
+            time_ns: f[time].parse().expect("time"),
+        };
+        let index: usize = f[kernel].parse().expect("kernel");
+        match runs.last_mut() {
+            Some(r) if r.case == k.case && r.mode == k.mode && r.cache == k.cache => {
+                assert_eq!(index, r.kernels.len(), "{line}");
+                r.kernels.push(k);
+            }
+            _ => {
+                assert_eq!(index, 0, "{line}");
+                runs.push(Run {
+                    case: k.case.clone(),
+                    mode: k.mode.clone(),
+                    cache: k.cache.clone(),
+                    graph: k.graph.clone(),
+                    kernels: vec![k],
+                });
+            }
+        }
+    }
+    runs
+}
+
+// ---------------------------------------------------------------------------------------
+// fgraph's side.
+
+fn analyse(graph: &str, flash_attention: bool) -> Analysis {
+    let path = root().join("validation").join(format!("{graph}.fgraph"));
+    let bytes = std::fs::read(&path).expect("graph file");
+    let opts = Options {
+        flash_attention,
+        ..Options::default()
+    };
+    let report = check_file(&path.display().to_string(), &bytes, &opts);
+    assert!(
+        report.diagnostics.is_empty(),
+        "{graph}: {:?}",
+        report.diagnostics
+    );
+    report.graphs[0].analysis.clone().expect("analysis")
+}
+
+fn op_id(g: &Graph, name: &str) -> OpId {
+    let i = g.ops.iter().position(|o| o.name == name);
+    OpId(i.unwrap_or_else(|| panic!("{}: no op `{name}`", g.name)) as u32)
+}
+
+fn has_matmul(g: &Graph, ops: &[OpId]) -> bool {
+    ops.iter().any(|&o| g.op(o).kind == OpKind::Matmul)
+}
+
+/// The grouping that really ran, as a fusion plan: kernel `k` of the run is group `k`.
+/// Every op must be in exactly one kernel, except the views of [`VIEWS`], which join the
+/// kernel that produces their input.
+fn run_plan(g: &Graph, run: &Run) -> FusionPlan {
+    let mut group_of = vec![usize::MAX; g.ops.len()];
+    let mut groups: Vec<FusionGroup> = Vec::new();
+    for (k, kernel) in run.kernels.iter().enumerate() {
+        let mut ops = Vec::new();
+        for name in &kernel.ops {
+            let o = op_id(g, name);
+            assert_eq!(
+                group_of[o.index()],
+                usize::MAX,
+                "{}: `{name}` is in two kernels",
+                run.label()
+            );
+            group_of[o.index()] = k;
+            ops.push(o);
+        }
+        groups.push(FusionGroup { ops });
+    }
+    for &o in &g.topo {
+        if group_of[o.index()] != usize::MAX {
+            continue;
+        }
+        let name = &g.op(o).name;
+        assert!(
+            VIEWS.contains(&(run.case.as_str(), name.as_str())),
+            "{}: op `{name}` is in no kernel and is no view",
+            run.label()
+        );
+        let input = g.op(o).inputs[0].tensor;
+        let p = g.producer(input).expect("a view of a produced tensor");
+        let k = group_of[p.index()];
+        group_of[o.index()] = k;
+        groups[k].ops.push(o);
+    }
+    for grp in &mut groups {
+        grp.ops.sort_by_key(|o| g.topo.iter().position(|t| t == o));
+    }
+    FusionPlan {
+        groups,
+        boundaries: Vec::new(),
+        group_of,
+        flash: Vec::new(),
+    }
+}
+
+/// A run with fgraph's prediction for each of its kernels.
+struct Compared {
+    run: Run,
+    a: Analysis,
+    plan: FusionPlan,
+    predicted: Vec<GroupTraffic>,
+}
+
+fn compared() -> Vec<Compared> {
+    measured()
+        .into_iter()
+        .map(|run| {
+            let a = analyse(&run.graph, run.flash());
+            let plan = run_plan(&a.graph, &run);
+            let (predicted, _) = plan_traffic(&a.graph, &plan).expect("traffic");
+            Compared {
+                run,
+                a,
+                plan,
+                predicted,
+            }
+        })
+        .collect()
+}
+
+fn ratio(m: u64, p: u64) -> f64 {
+    m as f64 / p as f64
+}
+
+/// Which eager LayerNorm kernels re-read their input: PyTorch's `vectorized_layer_norm_kernel`
+/// passes over each row twice (statistics, then normalisation); when the tensor is larger
+/// than L2, a few percent of the second pass misses L2.
+fn eager_layernorm_over_l2(g: &Graph, k: &Kernel, p: &GroupTraffic) -> bool {
+    k.name.contains("layer_norm_kernel") && k.mode == "eager" && {
+        let o = op_id(g, &k.ops[0]);
+        g.op(o).func.as_deref() == Some("layernorm") && p.bytes_read > L2_BYTES
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The graphs and the mapping.
+
+#[test]
+fn every_case_checks_clean_and_every_graph_is_measured() {
+    let runs = measured();
+    let measured_graphs: BTreeSet<&str> = runs.iter().map(|r| r.graph.as_str()).collect();
+    let mut files = BTreeSet::new();
+    for entry in std::fs::read_dir(root().join("validation")).expect("validation/") {
+        let p = entry.expect("entry").path();
+        if p.extension().is_some_and(|e| e == "fgraph") {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            // Diagnostics-free (warnings included) with and without --flash-attention.
+            analyse(&stem, false);
+            analyse(&stem, true);
+            files.insert(stem);
+        }
+    }
+    let measured_graphs: BTreeSet<String> = measured_graphs.into_iter().map(String::from).collect();
+    assert_eq!(files, measured_graphs);
+    // Both batches and every mode are there: 20 regions in batch 1, 10 in batch 2.
+    let regions = |b: &str| runs.iter().filter(|r| r.kernels[0].batch == b).count();
+    assert_eq!((regions("h100-batch1"), regions("h100-batch2")), (20, 10));
+}
+
+#[test]
+fn eager_runs_one_kernel_per_op_which_is_the_unfused_plan() {
+    for c in compared() {
+        if c.run.mode != "eager" || c.run.flash() {
+            continue;
+        }
+        let g = &c.a.graph;
+        let views = VIEWS.iter().filter(|(case, _)| *case == c.run.case).count();
+        // One kernel per op, minus the ops PyTorch runs as views.
+        assert_eq!(
+            c.run.kernels.len(),
+            g.ops.len() - views,
+            "{}",
+            c.run.label()
+        );
+        assert!(c.run.kernels.iter().all(|k| k.ops.len() == 1));
+        // In fgraph's topological order (Kahn's, ties by source position).
+        let position = |k: &Kernel| g.topo.iter().position(|&o| o == op_id(g, &k.ops[0]));
+        let order: Vec<_> = c.run.kernels.iter().map(position).collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{}", c.run.label());
+        // And each kernel moves what fgraph's unfused plan says that op moves: the run's
+        // plan and the unfused plan agree op for op (a view adds no bytes to its kernel).
+        let alone = unfused(g);
+        let (per_op, unfused_total) = plan_traffic(g, &alone).expect("traffic");
+        let mut sum = (0, 0);
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let o = op_id(g, &kernel.ops[0]);
+            let u = &per_op[alone.group_of[o.index()]];
+            assert_eq!(
+                (u.bytes_read, u.bytes_written),
+                (c.predicted[k].bytes_read, c.predicted[k].bytes_written),
+                "{} {}",
+                c.run.label(),
+                kernel.ops[0]
+            );
+            sum.0 += u.bytes_read;
+            sum.1 += u.bytes_written;
+        }
+        // fgraph's unfused totals are the eager kernels' plus the views' (a view is a kernel
+        // in fgraph's unfused plan).
+        assert_eq!(c.a.traffic.unfused, unfused_total);
+        if views == 0 {
+            assert_eq!(
+                (sum.0, sum.1),
+                (unfused_total.bytes_read, unfused_total.bytes_written)
+            );
+        } else {
+            assert!(sum.0 < unfused_total.bytes_read && sum.1 < unfused_total.bytes_written);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Bytes, kernel by kernel, under the grouping that ran (cache=all: every kernel starts with
+// an empty L2, so each reads its inputs from DRAM).
+
+#[test]
+fn elementwise_and_reduction_kernels_read_what_fgraph_predicts() {
+    let mut checked = 0;
+    for c in compared() {
+        if c.run.cache != "all" {
+            continue;
+        }
+        let g = &c.a.graph;
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let p = &c.predicted[k];
+            if has_matmul(g, &c.plan.groups[k].ops) {
+                continue;
+            }
+            let what = format!("{} kernel {k} ({})", c.run.label(), kernel.ops.join("+"));
+            if eager_layernorm_over_l2(g, kernel, p) {
+                // Documented exception: the second pass over rows re-reads 8-10% from DRAM.
+                assert!(
+                    kernel.read >= p.bytes_read && kernel.read <= p.bytes_read * 110 / 100,
+                    "{what}: {} against {}",
+                    kernel.read,
+                    p.bytes_read
+                );
+            } else {
+                // Within 1% (+ SLACK for non-tensor traffic); the largest deviation measured
+                // is 0.05%.
+                let diff = kernel.read.abs_diff(p.bytes_read);
+                assert!(
+                    diff <= p.bytes_read / 100 + SLACK,
+                    "{what}: measured {} B, predicted {} B",
+                    kernel.read,
+                    p.bytes_read
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 51);
+}
+
+#[test]
+fn matmul_kernels_read_at_least_their_operands() {
+    let mut checked = 0;
+    for c in compared() {
+        if c.run.cache != "all" {
+            continue;
+        }
+        let g = &c.a.graph;
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let ops = &c.plan.groups[k].ops;
+            if !has_matmul(g, ops) {
+                continue;
+            }
+            let p = c.predicted[k].bytes_read;
+            let what = format!("{} kernel {k} ({})", c.run.label(), kernel.ops.join("+"));
+            // fgraph counts each operand once: a lower bound, since a tiled matmul re-reads
+            // operand panels that L2 could not keep.
+            assert!(kernel.read + SLACK >= p, "{what}: {} < {p}", kernel.read);
+            // Batched (per-head) products have per-head operands of 1-2 MiB (Q, K, V slices),
+            // and their re-reads hit L2: within 6% (FlashAttention-2's K/V re-reads: 5.4%).
+            let batched = ops.iter().any(|&o| {
+                g.op(o).kind == OpKind::Matmul && g.tensor(g.op(o).output).shape.len() >= 3
+            });
+            if batched {
+                assert!(
+                    kernel.read <= p * 106 / 100,
+                    "{what}: {} against {p}",
+                    kernel.read
+                );
+            } else {
+                // 2-D GEMMs whose operands do not fit in L2 re-read them: 1.1-3.6x measured.
+                assert!(ratio(kernel.read, p) < 4.0, "{what}");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 36);
+}
+
+#[test]
+fn writes_fall_short_of_the_prediction_by_at_most_l2() {
+    let mut checked = 0;
+    for c in compared() {
+        if c.run.cache != "all" {
+            continue;
+        }
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let p = c.predicted[k].bytes_written;
+            let what = format!("{} kernel {k} ({})", c.run.label(), kernel.ops.join("+"));
+            if c.run.mode == "flash" {
+                // FlashAttention-2 also writes its softmax statistics (the log-sum-exp,
+                // [32, 4096] f32 = 524,288 B), which the graph does not have, and 1.2 MB more
+                // that the compulsory model does not explain: 5% over o, documented.
+                assert!(ratio(kernel.write, p) < 1.06, "{what}");
+            } else {
+                // A kernel cannot write back more than it produces...
+                assert!(
+                    kernel.write <= p + p / 100 + SLACK,
+                    "{what}: {} > {p}",
+                    kernel.write
+                );
+            }
+            // ...and what it has not written back when it ends is still dirty in L2.
+            assert!(
+                p.saturating_sub(kernel.write) <= L2_BYTES,
+                "{what}: {} against {p}",
+                kernel.write
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 87);
+}
+
+#[test]
+fn with_a_warm_l2_the_writes_of_a_run_add_up_to_the_prediction() {
+    // cache=none: L2 is not flushed between kernels, so the lines one kernel leaves dirty are
+    // written back (and counted) during the next ones. Over a run the deferred write-backs
+    // cancel, up to what is dirty in L2 at its start (the previous call's, counted here) and
+    // at its end (not counted): the totals differ by at most one L2. Measured: -2.0% to +1.2%.
+    let mut checked = 0;
+    for c in compared() {
+        if c.run.cache != "none" {
+            continue;
+        }
+        let m: u64 = c.run.kernels.iter().map(|k| k.write).sum();
+        let p: u64 = c.predicted.iter().map(|t| t.bytes_written).sum();
+        assert!(
+            m.abs_diff(p) <= L2_BYTES,
+            "{}: {m} against {p}",
+            c.run.label()
+        );
+        assert!(
+            m.abs_diff(p) <= p / 40,
+            "{}: {m} against {p}",
+            c.run.label()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
+
+// ---------------------------------------------------------------------------------------
+// fgraph's fused plan against the kernels Inductor generated.
+
+/// (case, mode, fgraph's kernels, Inductor's kernels): the counts docs/VALIDATION.md
+/// tabulates. Where they differ, `fused_plan_differs_from_inductor_only_where_documented`
+/// checks the reason.
+const KERNEL_COUNTS: &[(&str, &str, usize, usize)] = &[
+    ("seed_mlp", "compiled", 2, 3),
+    ("seed_mlp", "compiled_max", 2, 2),
+    ("ln_gelu", "compiled", 2, 1),
+    ("add_gelu", "compiled", 1, 1),
+    ("ew_chain", "compiled", 1, 1),
+    ("softmax_dropout_free", "compiled", 2, 1),
+    ("attention", "compiled", 3, 3),
+    ("transformer", "compiled", 9, 11),
+    ("swiglu", "compiled", 3, 4),
+    ("swiglu", "compiled_max", 3, 4),
+    ("res_ln_gelu", "compiled", 2, 1),
+    ("attention_flash", "eager", 1, 1),
+    ("attention_flash", "flash", 1, 1),
+    ("attention_flash", "cudnn", 1, 1),
+];
+
+fn fused_runs() -> Vec<Compared> {
+    compared()
+        .into_iter()
+        .filter(|c| c.run.cache == "all" && (c.run.compiled() || c.run.flash()))
+        .collect()
+}
+
+#[test]
+fn fused_kernel_counts() {
+    let runs = fused_runs();
+    assert_eq!(runs.len(), KERNEL_COUNTS.len());
+    for c in &runs {
+        let want = KERNEL_COUNTS
+            .iter()
+            .find(|(case, mode, ..)| *case == c.run.case && *mode == c.run.mode)
+            .unwrap_or_else(|| panic!("{} is not tabulated", c.run.label()));
+        assert_eq!(
+            (c.a.plan.groups.len(), c.run.kernels.len()),
+            (want.2, want.3),
+            "{}",
+            c.run.label()
+        );
+    }
+}
+
+/// Whether two plans group the ops of `g` the same way.
+fn same_partition(g: &Graph, a: &FusionPlan, b: &FusionPlan) -> bool {
+    (0..g.ops.len()).all(|i| {
+        (0..g.ops.len())
+            .all(|j| (a.group_of[i] == a.group_of[j]) == (b.group_of[i] == b.group_of[j]))
+    })
+}
+
+#[test]
+fn fused_plan_differs_from_inductor_only_where_documented() {
+    for c in fused_runs() {
+        let g = &c.a.graph;
+        let ours = &c.a.plan;
+        let theirs = &c.plan;
+        for (i, op) in g.ops.iter().enumerate() {
+            let o = OpId(i as u32);
+            for input in &op.inputs {
+                let Some(p) = g.producer(input.tensor) else {
+                    continue;
+                };
+                let we = ours.group_of[p.index()] == ours.group_of[o.index()];
+                let they = theirs.group_of[p.index()] == theirs.group_of[o.index()];
+                let edge = format!("{}: {} -> {}", c.run.label(), g.op(p).name, op.name);
+                if they && !we {
+                    // Inductor fuses across a reduction where fgraph cuts: an elementwise
+                    // epilogue into a row reduction (softmax, LayerNorm; fgraph's rule 2), or
+                    // an elementwise op into the reduction after it, where fgraph has already
+                    // made that op a matmul's epilogue (the residual add before LayerNorm;
+                    // rule 3).
+                    let reason = ours
+                        .boundaries
+                        .iter()
+                        .find(|b| b.producer == p && b.consumer == o)
+                        .map(|b| b.reason);
+                    match reason {
+                        Some(Reason::AfterReduction) => {
+                            assert_eq!(g.op(p).kind, OpKind::Reduction, "{edge}");
+                            assert_eq!(g.op(o).kind, OpKind::Elementwise, "{edge}");
+                        }
+                        Some(Reason::ReductionAfterMatmul) => {
+                            assert_eq!(g.op(p).kind, OpKind::Elementwise, "{edge}");
+                            assert_eq!(g.op(o).kind, OpKind::Reduction, "{edge}");
+                            let grp = &ours.groups[ours.group_of[p.index()]].ops;
+                            assert!(has_matmul(g, grp), "{edge}");
+                        }
+                        other => panic!("{edge}: {other:?}"),
+                    }
+                }
+                if we && !they {
+                    // Inductor leaves the matmul of fgraph's group to cuBLAS, alone, and runs
+                    // its epilogue (bias, activation, residual, the concat copy) apart.
+                    let grp = &ours.groups[ours.group_of[o.index()]].ops;
+                    let mm = grp
+                        .iter()
+                        .find(|&&x| g.op(x).kind == OpKind::Matmul)
+                        .unwrap_or_else(|| panic!("{edge}: no matmul in fgraph's group"));
+                    let alone = &theirs.groups[theirs.group_of[mm.index()]].ops;
+                    assert!(
+                        alone
+                            .iter()
+                            .all(|&x| x == *mm || g.op(x).kind == OpKind::Reshape),
+                        "{edge}: Inductor fused something into the matmul"
+                    );
+                }
+            }
+        }
+        // Where neither happens, the groupings are the same: the seed MLP under
+        // max-autotune, the elementwise chains, attention and the FlashAttention kernels.
+        let same = [
+            "seed_mlp compiled_max",
+            "add_gelu compiled",
+            "ew_chain compiled",
+            "attention compiled",
+        ];
+        let label = format!("{} {}", c.run.case, c.run.mode);
+        assert_eq!(
+            same_partition(g, ours, theirs),
+            same.contains(&label.as_str()) || c.run.flash(),
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn where_the_plans_agree_fused_totals_match_the_measurement() {
+    // Same partition: fgraph's fused prediction is the prediction for the measured kernels.
+    for c in fused_runs() {
+        if !same_partition(&c.a.graph, &c.a.plan, &c.plan) {
+            continue;
+        }
+        let fused = &c.a.traffic.fused;
+        let read: u64 = c.run.kernels.iter().map(|k| k.read).sum();
+        let write: u64 = c.run.kernels.iter().map(|k| k.write).sum();
+        let g = &c.a.graph;
+        let label = c.run.label();
+        if c.a.plan.groups.iter().all(|grp| !has_matmul(g, &grp.ops)) {
+            assert!(
+                read.abs_diff(fused.bytes_read) <= fused.bytes_read / 100,
+                "{label}"
+            );
+        } else {
+            assert!(read + SLACK >= fused.bytes_read, "{label}");
+        }
+        // Writes: never more than predicted (FlashAttention-2: its log-sum-exp and 1.2 MB more,
+        // see `writes_fall_short_of_the_prediction_by_at_most_l2`), short by at most one L2
+        // per kernel.
+        let over = if c.run.mode == "flash" {
+            fused.bytes_written * 6 / 100
+        } else {
+            fused.bytes_written / 100 + SLACK
+        };
+        assert!(write <= fused.bytes_written + over, "{label}");
+        let kernels = c.run.kernels.len() as u64;
+        assert!(
+            fused.bytes_written.saturating_sub(write) <= kernels * L2_BYTES,
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn flash_attention_reads_exactly_q_k_v() {
+    // fgraph --flash-attention: one kernel reading q, k, v once and writing o. cuDNN's kernel
+    // (PyTorch's default on H100) reads exactly that; FlashAttention-2 re-reads 5.4%.
+    let a = analyse("attention", true);
+    assert_eq!(a.plan.groups.len(), 1);
+    let q = 32 * 4096 * 128 * 2;
+    assert_eq!(a.traffic.fused.bytes_read, 3 * q);
+    assert_eq!(a.traffic.fused.bytes_written, q);
+    for c in fused_runs().iter().filter(|c| c.run.flash()) {
+        let k = &c.run.kernels[0];
+        let r = ratio(k.read, 3 * q);
+        match c.run.mode.as_str() {
+            "eager" | "cudnn" => assert!((1.0..1.001).contains(&r), "{}", c.run.label()),
+            _ => assert!((1.0..1.06).contains(&r), "{}", c.run.label()),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The cost model (`--hardware h100-measured`): roofline time without launch, against
+// Nsight Compute's kernel duration (which excludes launch gaps).
+
+/// Model and measured time of every cache=all kernel, with its class.
+fn kernel_times() -> Vec<(String, Class, f64, f64)> {
+    let hw = Hardware::preset("h100-measured").expect("preset");
+    let mut out = Vec::new();
+    for c in compared() {
+        if c.run.cache != "all" {
+            continue;
+        }
+        let g = &c.a.graph;
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let ops = &c.plan.groups[k].ops;
+            let est = cost::kernel_cost(g, ops, &c.predicted[k], &hw, LaunchMode::Graph);
+            out.push((
+                format!("{} kernel {k} ({})", c.run.label(), kernel.ops.join("+")),
+                classify(g, ops, &est, kernel),
+                est.roofline_s() * 1e6,
+                kernel.time_ns as f64 / 1e3,
+            ));
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    /// Elementwise only, every tensor argument of its output's shape, at least 10 MB moved,
+    /// a vectorised kernel (PyTorch's dtype-converting copies fall back to the scalar
+    /// `unrolled_elementwise_kernel`).
+    Streaming,
+    /// One 16-bit matmul in a cuBLAS kernel, compute-bound in the model.
+    CublasGemm,
+    /// Everything else: row reductions, memory-bound batched matmuls, f32 (FFMA) matmuls,
+    /// Triton matmul templates, FlashAttention, broadcasts, copies, casts.
+    Other,
+}
+
+fn classify(g: &Graph, ops: &[OpId], est: &cost::KernelCost, k: &Kernel) -> Class {
+    let matmuls: Vec<OpId> = ops
+        .iter()
+        .copied()
+        .filter(|&o| g.op(o).kind == OpKind::Matmul)
+        .collect();
+    let elementwise_only = ops.iter().all(|&o| g.op(o).kind == OpKind::Elementwise);
+    // No broadcast: every tensor argument has as many elements as the op's output.
+    let elements = |t| g.tensor(t).shape.iter().product::<u64>();
+    let same_shape = ops.iter().all(|&o| {
+        let op = g.op(o);
+        op.inputs
+            .iter()
+            .all(|u| elements(u.tensor) == elements(op.output))
+    });
+    if elementwise_only
+        && same_shape
+        && k.read + k.write > 10_000_000
+        && !k.name.contains("unrolled_elementwise_kernel")
+    {
+        Class::Streaming
+    } else if matmuls.len() == 1
+        && ops
+            .iter()
+            .all(|&o| o == matmuls[0] || g.op(o).kind == OpKind::Reshape)
+        && cost::op_unit(g, matmuls[0]) == cost::Unit::Tensor16
+        && est.bound == cost::Bound::Compute
+        && k.name.starts_with("nvjet")
+    {
+        Class::CublasGemm
+    } else {
+        Class::Other
+    }
+}
+
+#[test]
+fn cost_model_times_bracket_the_measured_kernel_times() {
+    let mut seen = BTreeMap::new();
+    for (what, class, model, measured) in kernel_times() {
+        let r = measured / model;
+        seen.entry(class).or_insert_with(Vec::new).push(r);
+        match class {
+            // Vectorised streaming kernels take 0.89-0.98x the model's time: 3.0 TB/s is the
+            // copy rate, and part of a kernel's writes is still in L2 when it ends (more of
+            // it, the smaller the output). The exception is one
+            // measurement of the same SwiGLU pointwise kernel as in compiled mode, with
+            // max-autotune's launch configuration: 70.3 us against 40.5 us.
+            Class::Streaming if what.starts_with("swiglu compiled_max") => {
+                assert!((1.5..1.6).contains(&r), "{what}: {r:.3}")
+            }
+            Class::Streaming => assert!((0.85..1.05).contains(&r), "{what}: {r:.3}"),
+            // cuBLAS runs large 16-bit GEMMs at 740-810 TFLOP/s against the preset's 790.
+            Class::CublasGemm => assert!((0.9..1.1).contains(&r), "{what}: {r:.3}"),
+            // The roofline is a floor for the rest (up to the 15% by which a small kernel whose
+            // writes stay in L2 beats it): several passes over each row, matmuls that write a
+            // huge output or run on the FFMA units, slower GEMM implementations.
+            Class::Other => assert!(r > 0.85, "{what}: {r:.3}"),
+        }
+    }
+    let count = |c| seen.get(&c).map_or(0, Vec::len);
+    assert_eq!(
+        (
+            count(Class::Streaming),
+            count(Class::CublasGemm),
+            count(Class::Other)
+        ),
+        (26, 21, 40)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The tables of docs/VALIDATION.md.
+
+fn mb(b: u64) -> String {
+    format!("{:.1}", b as f64 / 1e6)
+}
+
+/// A ratio, or a dash where the prediction is under 1 MB (kernel parameters and bursts
+/// dominate there).
+fn shown(m: f64, p: f64, digits: usize) -> String {
+    if p < 1e6 {
+        "–".into()
+    } else {
+        format!("{:.*}", digits, m / p)
+    }
+}
+
+#[test]
+#[ignore = "prints the summary figures of docs/VALIDATION.md"]
+fn print_summary() {
+    let mut elementwise: Vec<(f64, String)> = Vec::new();
+    let mut matmul: Vec<(f64, String)> = Vec::new();
+    let mut shortfall: Vec<(f64, f64, String)> = Vec::new();
+    for c in compared() {
+        if c.run.cache != "all" {
+            continue;
+        }
+        let g = &c.a.graph;
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let p = &c.predicted[k];
+            let what = format!("{} {}", c.run.label(), kernel.ops.join("+"));
+            if has_matmul(g, &c.plan.groups[k].ops) {
+                matmul.push((ratio(kernel.read, p.bytes_read), what.clone()));
+            } else if !eager_layernorm_over_l2(g, kernel, p) && p.bytes_read > 1_000_000 {
+                elementwise.push((ratio(kernel.read, p.bytes_read) - 1.0, what.clone()));
+            }
+            if p.bytes_written > 1_000_000 {
+                shortfall.push((
+                    (p.bytes_written as f64 - kernel.write as f64) / 1e6,
+                    p.bytes_written as f64 / 1e6,
+                    what,
+                ));
+            }
+        }
+    }
+    let by = |a: &f64, b: &f64| a.partial_cmp(b).unwrap();
+    elementwise.sort_by(|a, b| by(&a.0.abs(), &b.0.abs()));
+    println!(
+        "elementwise/reduction reads, |measured/predicted - 1|, n = {}:",
+        elementwise.len()
+    );
+    for (d, w) in elementwise.iter().rev().take(5) {
+        println!("  {:+.4}%  {w}", d * 100.0);
+    }
+    matmul.sort_by(|a, b| by(&a.0, &b.0));
+    println!("matmul reads, measured/predicted, n = {}:", matmul.len());
+    for (r, w) in &matmul {
+        println!("  {r:.3}  {w}");
+    }
+    shortfall.sort_by(|a, b| by(&a.1, &b.1));
+    println!("write shortfall (predicted - measured, MB) by output size:");
+    for (d, size, w) in &shortfall {
+        println!("  {size:9.1} MB  short {d:6.1} MB  {w}");
+    }
+    // Section 3: totals per run, cache=all; section 7: cache=none.
+    let sum = |v: &mut dyn Iterator<Item = u64>| v.sum::<u64>();
+    println!("\nTOTALS (cache=all)");
+    for c in compared() {
+        let (pr, mr) = (
+            sum(&mut c.predicted.iter().map(|t| t.bytes_read)),
+            sum(&mut c.run.kernels.iter().map(|k| k.read)),
+        );
+        let (pw, mw) = (
+            sum(&mut c.predicted.iter().map(|t| t.bytes_written)),
+            sum(&mut c.run.kernels.iter().map(|k| k.write)),
+        );
+        let fgraph = if c.run.mode == "eager" && !c.run.flash() {
+            c.a.graph.ops.len()
+        } else {
+            c.a.plan.groups.len()
+        };
+        let line = format!(
+            "| {} | {} | {} / {} | {} → {} | {:.3} | {} → {} | {:.2} |",
+            c.run.case,
+            c.run.mode,
+            fgraph,
+            c.run.kernels.len(),
+            mb(pr),
+            mb(mr),
+            ratio(mr, pr),
+            mb(pw),
+            mb(mw),
+            ratio(mw, pw)
+        );
+        if c.run.cache == "all" {
+            println!("{line}");
+        }
+    }
+    println!("\nNONE");
+    for c in compared() {
+        if c.run.cache != "none" {
+            continue;
+        }
+        let g = &c.a.graph;
+        let pw = sum(&mut c.predicted.iter().map(|t| t.bytes_written));
+        let mw = sum(&mut c.run.kernels.iter().map(|k| k.write));
+        let plain = |k: &usize| !has_matmul(g, &c.plan.groups[*k].ops);
+        let pr = sum(&mut (0..c.predicted.len())
+            .filter(plain)
+            .map(|k| c.predicted[k].bytes_read));
+        let mr = sum(&mut (0..c.predicted.len())
+            .filter(plain)
+            .map(|k| c.run.kernels[k].read));
+        println!(
+            "| {} {} | {} | {} | {:+.1}% | {} | {} |",
+            c.run.case,
+            c.run.mode,
+            mb(pw),
+            mb(mw),
+            (ratio(mw, pw) - 1.0) * 100.0,
+            mb(pr),
+            mb(mr)
+        );
+    }
+}
+
+#[test]
+#[ignore = "prints the tables of docs/VALIDATION.md"]
+fn print_tables() {
+    let hw = Hardware::preset("h100-measured").expect("preset");
+    for c in compared() {
+        let g = &c.a.graph;
+        let n = c.run.kernels.len();
+        let plural = if n == 1 { "" } else { "s" };
+        println!("\n#### {} ({n} kernel{plural})\n", c.run.label());
+        println!(
+            "| # | kernel | fgraph ops | read pred | read meas | ratio | write pred | write meas | ratio | time model | time meas | ratio |"
+        );
+        println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let mut tot = [0u64; 4];
+        let mut times = [0f64; 2];
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let p = &c.predicted[k];
+            let est = cost::kernel_cost(g, &c.plan.groups[k].ops, p, &hw, LaunchMode::Graph);
+            let model = est.roofline_s() * 1e6;
+            let meas = kernel.time_ns as f64 / 1e3;
+            let mut name = kernel.name.clone();
+            name.truncate(40);
+            println!(
+                "| {k} | `{name}` | {} | {} | {} | {} | {} | {} | {} | {model:.1} | {meas:.1} | {} |",
+                c.plan.groups[k]
+                    .ops
+                    .iter()
+                    .map(|&o| g.op(o).name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("+"),
+                mb(p.bytes_read),
+                mb(kernel.read),
+                shown(kernel.read as f64, p.bytes_read as f64, 3),
+                mb(p.bytes_written),
+                mb(kernel.write),
+                shown(kernel.write as f64, p.bytes_written as f64, 2),
+                if model < 1.0 {
+                    "–".to_string()
+                } else {
+                    format!("{:.2}", meas / model)
+                }
+            );
+            tot[0] += p.bytes_read;
+            tot[1] += kernel.read;
+            tot[2] += p.bytes_written;
+            tot[3] += kernel.write;
+            times[0] += model;
+            times[1] += meas;
+        }
+        println!(
+            "| | **total** | | {} | {} | {:.3} | {} | {} | {:.2} | {:.1} | {:.1} | {:.2} |",
+            mb(tot[0]),
+            mb(tot[1]),
+            ratio(tot[1], tot[0]),
+            mb(tot[2]),
+            mb(tot[3]),
+            ratio(tot[3], tot[2]),
+            times[0],
+            times[1],
+            times[1] / times[0]
+        );
+        let t = &c.a.traffic;
+        println!(
+            "\nfgraph's plans for the graph: unfused {} kernels, {} MB read, {} MB written; \
+             fused {} kernels, {} MB read, {} MB written.",
+            g.ops.len(),
+            mb(t.unfused.bytes_read),
+            mb(t.unfused.bytes_written),
+            c.a.plan.groups.len(),
+            mb(t.fused.bytes_read),
+            mb(t.fused.bytes_written)
+        );
+    }
+}
