@@ -192,11 +192,11 @@ pub fn build_graph_with_outputs(
             Ok(d) => stmts.push(stmt(StmtKind::Decl {
                 external: e.kind,
                 name: ident(&e.name),
-                ty: TypeAst {
+                ty: Box::new(TypeAst {
                     dtype: Some(ident(d.as_str())),
                     dims: dims(&e.shape),
                     span: Span::default(),
-                },
+                }),
             })),
             Err(d) => errors.push(d),
         }
@@ -216,9 +216,11 @@ pub fn build_graph_with_outputs(
                 let (name, index, transpose) = parse_use(s);
                 Arg::Tensor(TensorArg {
                     name: ident(name),
-                    index: index.map(|i| Expr::Int {
-                        value: i,
-                        span: Span::default(),
+                    index: index.map(|i| {
+                        Box::new(Expr::Int {
+                            value: i,
+                            span: Span::default(),
+                        })
                     }),
                     transpose,
                     span: Span::default(),
@@ -231,11 +233,11 @@ pub fn build_graph_with_outputs(
             func: op.func.as_deref().map(ident),
             args,
             output: ident(&op.output),
-            ty: Some(TypeAst {
+            ty: Some(Box::new(TypeAst {
                 dtype: Some(ident(dtype.as_str())),
                 dims: dims(&op.shape),
                 span: Span::default(),
-            }),
+            })),
         }))));
     }
     if let Some(outs) = outputs {

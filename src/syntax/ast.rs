@@ -55,15 +55,17 @@ impl ExternalKind {
 
 #[derive(Debug)]
 pub enum StmtKind<'s> {
+    // Rare parts are boxed: statements are kept for a whole graph, and `Stmt` is as large
+    // as its largest variant (a 200k-op file saves ~30 MB).
     Param {
         name: Ident<'s>,
-        value: Expr<'s>,
+        value: Box<Expr<'s>>,
     },
     Dtype(Ident<'s>),
     Decl {
         external: ExternalKind,
         name: Ident<'s>,
-        ty: TypeAst<'s>,
+        ty: Box<TypeAst<'s>>,
     },
     Output(Vec<Ident<'s>>),
     Op(Box<OpStmt<'s>>),
@@ -76,7 +78,7 @@ pub struct OpStmt<'s> {
     pub func: Option<Ident<'s>>,
     pub args: Vec<Arg<'s>>,
     pub output: Ident<'s>,
-    pub ty: Option<TypeAst<'s>>,
+    pub ty: Option<Box<TypeAst<'s>>>,
 }
 
 #[derive(Debug)]
@@ -88,7 +90,7 @@ pub enum Arg<'s> {
 #[derive(Debug)]
 pub struct TensorArg<'s> {
     pub name: Ident<'s>,
-    pub index: Option<Expr<'s>>,
+    pub index: Option<Box<Expr<'s>>>,
     pub transpose: bool,
     pub span: Span,
 }

@@ -271,7 +271,7 @@ impl<'s> Driver<'s> {
                 it.next(); // kw_param
                 StmtKind::Param {
                     name: self.ident(it.next(), base)?,
-                    value: self.expr_opt(it.next(), base)?,
+                    value: Box::new(self.expr_opt(it.next(), base)?),
                 }
             }
             Rule::dtype_stmt => {
@@ -288,7 +288,7 @@ impl<'s> Driver<'s> {
                 StmtKind::Decl {
                     external,
                     name: self.ident(it.next(), base)?,
-                    ty: self.ty(it.next(), base)?,
+                    ty: Box::new(self.ty(it.next(), base)?),
                 }
             }
             Rule::output_stmt => StmtKind::Output(
@@ -319,7 +319,7 @@ impl<'s> Driver<'s> {
                     func,
                     args,
                     output: output.ok_or_else(|| self.expected_error(base, &[]))?,
-                    ty,
+                    ty: ty.map(Box::new),
                 }))
             }
         })
@@ -352,7 +352,7 @@ impl<'s> Driver<'s> {
         }
         Ok(Arg::Tensor(TensorArg {
             name,
-            index,
+            index: index.map(Box::new),
             transpose,
             span: Span::new(start, end),
         }))
