@@ -312,7 +312,7 @@ impl<'a> AnalysisJson<'a> {
                     tensor: t,
                     reason: b.reason,
                     rule: b.reason.rule(),
-                    explanation: b.reason.explain(p, c, t),
+                    explanation: explain(g, b),
                 }
             })
             .collect();
@@ -427,6 +427,25 @@ impl<'a> AnalysisJson<'a> {
             with: att.with.as_ref().map(Into::into),
         });
         self
+    }
+}
+
+/// Why a boundary stays, in words; for `materialized`, which of the two causes holds.
+fn explain(g: &Graph, b: &crate::fusion::Boundary) -> String {
+    let (p, c, t) = (
+        &g.op(b.producer).name,
+        &g.op(b.consumer).name,
+        &g.tensor(b.tensor).name,
+    );
+    match b.reason {
+        Reason::Materialized if g.is_output(b.tensor) => {
+            format!("`{t}` is a graph output, so it must be written to HBM anyway")
+        }
+        Reason::Materialized => format!(
+            "`{t}` is read by {} ops, so it must be written to HBM anyway",
+            g.consumers(b.tensor).len()
+        ),
+        r => r.explain(p, c, t),
     }
 }
 
@@ -579,11 +598,7 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
                 &g.op(b.consumer).name,
                 &g.tensor(b.tensor).name,
             );
-            out += &format!(
-                "  {p} → {c} via `{tn}` [{}]: {}\n",
-                b.reason,
-                b.reason.explain(p, c, tn)
-            );
+            out += &format!("  {p} → {c} via `{tn}` [{}]: {}\n", b.reason, explain(g, b));
         }
         if a.plan.boundaries.len() > 200 {
             out += &format!(

@@ -170,3 +170,32 @@ fn set_replaces_a_param_without_evaluating_its_expression() {
     let a = report.graphs[0].analysis.as_ref().expect("analysis");
     assert_eq!(a.graph.tensors[0].shape, [8, 2]);
 }
+
+#[test]
+fn an_attribute_given_twice_is_a_duplicate() {
+    let src = "graph g {\n  input x: [4, 4]\n  op s = reduction.softmax(x, axis = 1, axis = -1) -> y: [4, 4]\n}\n";
+    let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    let d = &report.diagnostics[0];
+    assert_eq!(d.code, Code::DuplicateDefinition);
+    assert_eq!(d.message, "attribute `axis` is given more than once");
+    assert_eq!(d.secondary.len(), 1);
+}
+
+#[test]
+fn materialized_boundaries_say_which_cause_holds() {
+    let src = "graph g {\n  input x: [4, 4]\n  op a = elementwise.relu(x) -> z\n  op b = elementwise.neg(z) -> w\n  op c = elementwise.exp(z) -> v\n  output w, v\n}\n";
+    let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    let a = report.graphs[0].analysis.as_ref().expect("analysis");
+    let json = serde_json::to_value(fgraph::report::AnalysisJson::new("g", Some(a), Vec::new()))
+        .expect("json");
+    let explanations: Vec<&str> = json["boundaries"]
+        .as_array()
+        .expect("boundaries")
+        .iter()
+        .map(|b| b["explanation"].as_str().expect("text"))
+        .collect();
+    assert_eq!(
+        explanations,
+        ["`z` is read by 2 ops, so it must be written to HBM anyway"; 2]
+    );
+}

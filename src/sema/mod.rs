@@ -397,10 +397,25 @@ impl<'a, 's> Sema<'a, 's> {
             );
         }
         let mut attrs = Vec::new();
+        let mut attr_names: Vec<&Ident<'s>> = Vec::new();
         for a in &op.args {
-            if let Arg::Attr { name, value } = a
-                && let Some(v) = self.eval(value)
-            {
+            let Arg::Attr { name, value } = a else {
+                continue;
+            };
+            if let Some(first) = attr_names.iter().find(|n| n.name == name.name) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateDefinition,
+                        format!("attribute `{}` is given more than once", name.name),
+                    )
+                    .at(name.span, "given again here")
+                    .with(first.span, "first given here")
+                    .help("give each attribute of an op once"),
+                );
+            } else {
+                attr_names.push(name);
+            }
+            if let Some(v) = self.eval(value) {
                 attrs.push((name.name.to_string(), v));
             }
         }
@@ -445,7 +460,8 @@ impl<'a, 's> Sema<'a, 's> {
                                     Code::BadView,
                                     format!("view index {i} is negative"),
                                 )
-                                .at(e.span(), "must be at least 0"),
+                                .at(e.span(), "must be at least 0")
+                                .help("`t[i]` selects slice i of the first dimension, counting from 0"),
                             );
                             None
                         }

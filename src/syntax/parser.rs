@@ -57,7 +57,7 @@ fn check_nesting(src: &str) -> Result<()> {
                             format!("brackets nest deeper than {} levels", limits::MAX_NESTING),
                         )
                         .at(Span::new(i, i + 1), "too deeply nested")
-                        .help("split the expression into several `param`s"),
+                        .help("nest less: split long expressions into several `param`s"),
                     ));
                 }
             }
