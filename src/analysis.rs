@@ -51,6 +51,8 @@ pub struct GraphReport {
     pub params: Vec<String>,
     /// `None` when the graph has errors.
     pub analysis: Option<Analysis>,
+    /// When the graph has errors: its ops as written (empty otherwise).
+    pub written_ops: Vec<crate::sema::OpSummary>,
 }
 
 /// Everything fgraph found in one file.
@@ -109,6 +111,7 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
                         .collect();
                     let checked = check_graph(g, &opts.overrides);
                     diags.extend(checked.diagnostics);
+                    let written_ops = checked.ops;
                     let analysis = checked
                         .graph
                         .and_then(|graph| analyze(graph, span, opts, &mut diags));
@@ -118,6 +121,7 @@ pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
                         full_span,
                         params,
                         analysis,
+                        written_ops,
                     });
                 }
                 diags.extend(invalid_allows(&file.allow_codes));

@@ -511,7 +511,10 @@ fn render_analysis(
                 .map(|d| render::json(d, &report.source))
                 .collect();
             let name = chosen.map_or("", |g| g.name.as_str());
-            let mut obj = AnalysisJson::new(name, analysis, dj);
+            let mut obj = match (analysis, chosen) {
+                (None, Some(g)) => AnalysisJson::unchecked(name, &g.written_ops, dj),
+                _ => AnalysisJson::new(name, analysis, dj),
+            };
             if let Some((a, c, att)) = &costs {
                 obj = obj.with_cost(a, c, att);
             }

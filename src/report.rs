@@ -13,13 +13,14 @@ use serde_json::Value;
 #[derive(Serialize)]
 pub struct OpJson<'a> {
     pub name: &'a str,
-    pub kind: &'static str,
+    pub kind: &'a str,
     pub func: Option<&'a str>,
     pub inputs: Vec<String>,
     pub output: &'a str,
-    pub shape: &'a [u64],
-    pub dtype: &'static str,
-    pub bytes: u64,
+    /// Null only for a graph with errors, where an output may be unknown.
+    pub shape: Option<&'a [u64]>,
+    pub dtype: Option<&'static str>,
+    pub bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -234,6 +235,29 @@ pub struct AnalysisJson<'a> {
 }
 
 impl<'a> AnalysisJson<'a> {
+    /// The report of a graph with errors: its ops as written, everything else null.
+    pub fn unchecked(
+        name: &'a str,
+        ops: &'a [crate::sema::OpSummary],
+        diagnostics: Vec<Value>,
+    ) -> Self {
+        let mut report = AnalysisJson::new(name, None, diagnostics);
+        report.ops = ops
+            .iter()
+            .map(|o| OpJson {
+                name: &o.name,
+                kind: &o.kind,
+                func: o.func.as_deref(),
+                inputs: o.inputs.clone(),
+                output: &o.output,
+                shape: o.shape.as_deref(),
+                dtype: o.dtype.map(|d| d.as_str()),
+                bytes: o.bytes,
+            })
+            .collect();
+        report
+    }
+
     pub fn new(name: &'a str, analysis: Option<&'a Analysis>, diagnostics: Vec<Value>) -> Self {
         let Some(a) = analysis else {
             return AnalysisJson {
@@ -260,9 +284,9 @@ impl<'a> AnalysisJson<'a> {
                     func: o.func.as_deref(),
                     inputs: o.inputs.iter().map(|u| g.use_name(u)).collect(),
                     output: &t.name,
-                    shape: &t.shape,
-                    dtype: t.dtype.as_str(),
-                    bytes: t.bytes,
+                    shape: Some(&t.shape),
+                    dtype: Some(t.dtype.as_str()),
+                    bytes: Some(t.bytes),
                 }
             })
             .collect();

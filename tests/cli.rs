@@ -259,6 +259,15 @@ fn analyze_with_errors_prints_nulls_and_exits_1() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     assert!(v["groups"].is_null() && v["boundaries"].is_null() && v["traffic"].is_null());
     assert_eq!(v["diagnostics"][0]["code"], "cycle");
+    // The ops are still listed as written; outputs on the cycle have no known shape.
+    let ops = v["ops"].as_array().expect("ops");
+    let names: Vec<&str> = ops
+        .iter()
+        .map(|o| o["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, ["update", "act", "feedback"]);
+    assert_eq!(ops[0]["inputs"], serde_json::json!(["x", "fb"]));
+    assert!(ops[0]["shape"].is_null() && ops[0]["bytes"].is_null());
 }
 
 #[test]

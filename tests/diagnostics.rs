@@ -172,16 +172,6 @@ fn set_replaces_a_param_without_evaluating_its_expression() {
 }
 
 #[test]
-fn an_attribute_given_twice_is_a_duplicate() {
-    let src = "graph g {\n  input x: [4, 4]\n  op s = reduction.softmax(x, axis = 1, axis = -1) -> y: [4, 4]\n}\n";
-    let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
-    let d = &report.diagnostics[0];
-    assert_eq!(d.code, Code::DuplicateDefinition);
-    assert_eq!(d.message, "attribute `axis` is given more than once");
-    assert_eq!(d.secondary.len(), 1);
-}
-
-#[test]
 fn materialized_boundaries_say_which_cause_holds() {
     let src = "graph g {\n  input x: [4, 4]\n  op a = elementwise.relu(x) -> z\n  op b = elementwise.neg(z) -> w\n  op c = elementwise.exp(z) -> v\n  output w, v\n}\n";
     let report = check_file("t.fgraph", src.as_bytes(), &Options::default());

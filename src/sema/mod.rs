@@ -21,6 +21,24 @@ pub struct Checked {
     /// The graph, when it has no errors.
     pub graph: Option<Graph>,
     pub diagnostics: Vec<Diagnostic>,
+    /// When the graph has errors: its ops as written, with what is known of their outputs
+    /// (reports still list them; SPEC §6). Empty when `graph` is built.
+    pub ops: Vec<OpSummary>,
+}
+
+/// An op of a graph with errors: names as written, output facts where known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpSummary {
+    pub name: String,
+    /// The kind as written, even when it is not a known kind.
+    pub kind: String,
+    pub func: Option<String>,
+    /// Tensor arguments as written: `qkv_heads[1].T`.
+    pub inputs: Vec<String>,
+    pub output: String,
+    pub shape: Option<Vec<u64>>,
+    pub dtype: Option<Dtype>,
+    pub bytes: Option<u64>,
 }
 
 /// Checks one graph of a parsed file. The syntax tree is consumed: it is dropped before the
@@ -28,11 +46,24 @@ pub struct Checked {
 pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
     let (parts, diagnostics) = analyze(&ast, overrides);
     drop(ast);
-    let graph = match parts {
-        Some(p) if !diagnostics.iter().any(Diagnostic::is_error) => p.build(),
-        _ => None,
-    };
-    Checked { graph, diagnostics }
+    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    match parts {
+        Some(p) if !has_errors => Checked {
+            graph: p.build(),
+            diagnostics,
+            ops: Vec::new(),
+        },
+        Some(p) => Checked {
+            graph: None,
+            ops: p.summaries(),
+            diagnostics,
+        },
+        None => Checked {
+            graph: None,
+            diagnostics,
+            ops: Vec::new(),
+        },
+    }
 }
 
 /// Every check of one graph. Returns what the graph is built from (when the checks got that
@@ -103,7 +134,9 @@ struct TensorDraft<'s> {
     duplicate: bool,
 }
 
-struct UseDraft {
+struct UseDraft<'s> {
+    /// The name as written (it may resolve to nothing).
+    name: &'s str,
     tensor: Option<TensorId>,
     index: Option<Option<u64>>,
     transpose: bool,
@@ -114,7 +147,7 @@ struct OpDraft<'a, 's> {
     stmt: &'a OpStmt<'s>,
     span: Span,
     kind: Option<OpKind>,
-    inputs: Vec<UseDraft>,
+    inputs: Vec<UseDraft<'s>>,
     output: TensorId,
     attrs: Vec<(String, i64)>,
     /// Declared output shape: `None` if none was written, `Some(None)` if it failed.
@@ -397,24 +430,10 @@ impl<'a, 's> Sema<'a, 's> {
             );
         }
         let mut attrs = Vec::new();
-        let mut attr_names: Vec<&Ident<'s>> = Vec::new();
         for a in &op.args {
             let Arg::Attr { name, value } = a else {
                 continue;
             };
-            if let Some(first) = attr_names.iter().find(|n| n.name == name.name) {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::DuplicateDefinition,
-                        format!("attribute `{}` is given more than once", name.name),
-                    )
-                    .at(name.span, "given again here")
-                    .with(first.span, "first given here")
-                    .help("give each attribute of an op once"),
-                );
-            } else {
-                attr_names.push(name);
-            }
             if let Some(v) = self.eval(value) {
                 attrs.push((name.name.to_string(), v));
             }
@@ -470,6 +489,7 @@ impl<'a, 's> Sema<'a, 's> {
                 });
                 poisoned |= matches!(index, Some(None));
                 inputs.push(UseDraft {
+                    name: t.name.name,
                     tensor,
                     index,
                     transpose: t.transpose,
@@ -861,6 +881,7 @@ impl<'a, 's> Sema<'a, 's> {
                 .map(|op| OpPart {
                     name: op.stmt.name.name,
                     kind: op.kind,
+                    kind_text: op.stmt.kind.name,
                     func: op.stmt.func.map(|f| f.name),
                     inputs: op.inputs,
                     output: op.output,
@@ -879,8 +900,9 @@ impl<'a, 's> Sema<'a, 's> {
 struct OpPart<'s> {
     name: &'s str,
     kind: Option<OpKind>,
+    kind_text: &'s str,
     func: Option<&'s str>,
-    inputs: Vec<UseDraft>,
+    inputs: Vec<UseDraft<'s>>,
     output: TensorId,
     attrs: Vec<(String, i64)>,
     span: Span,
@@ -897,6 +919,41 @@ struct Parts<'s> {
 }
 
 impl Parts<'_> {
+    /// The ops as written, for a graph with errors.
+    fn summaries(&self) -> Vec<OpSummary> {
+        self.ops
+            .iter()
+            .map(|op| {
+                let out = &self.tensors[op.output.index()];
+                OpSummary {
+                    name: op.name.to_string(),
+                    kind: op.kind_text.to_string(),
+                    func: op.func.map(str::to_string),
+                    inputs: op
+                        .inputs
+                        .iter()
+                        .map(|u| {
+                            let mut s = u.name.to_string();
+                            match u.index {
+                                Some(Some(i)) => s += &format!("[{i}]"),
+                                Some(None) => s += "[?]",
+                                None => {}
+                            }
+                            if u.transpose {
+                                s += ".T";
+                            }
+                            s
+                        })
+                        .collect(),
+                    output: out.name.name.to_string(),
+                    shape: out.shape.clone(),
+                    dtype: out.dtype,
+                    bytes: out.bytes,
+                }
+            })
+            .collect()
+    }
+
     /// Moves the drafts into the checked graph (no copies of shapes or arguments). `None`
     /// if anything is unknown, which only happens after an error.
     fn build(self) -> Option<Graph> {
