@@ -201,7 +201,22 @@ enum Stmt {
     Op4(OpDesc),
     /// Up to four earlier tensors.
     Output([u8; 4], u8),
+    /// Attention on earlier tensors: `matmul(q, k.T)`, optional elementwise ops, a softmax,
+    /// optional elementwise ops, `matmul(p, v)`: the pattern `--flash-attention` fuses.
+    Attention(AttentionDesc),
     Allow(Warn),
+}
+
+#[derive(Arbitrary, Debug)]
+struct AttentionDesc {
+    q: u8,
+    k: u8,
+    v: u8,
+    /// Elementwise ops before and after the softmax (`% 3` of each).
+    pre: u8,
+    post: u8,
+    /// Below 224 `axis = -1`; else another axis (not fusable) or none.
+    axis: u8,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -263,6 +278,13 @@ enum AttrName {
     Axis,
     Keepdim,
     Eps,
+}
+
+impl AttentionDesc {
+    /// Tensors the block produces.
+    fn tensors(&self) -> usize {
+        3 + usize::from(self.pre % 3) + usize::from(self.post % 3)
+    }
 }
 
 impl Warn {
@@ -513,6 +535,62 @@ impl GraphRender {
         let _ = writeln!(self.out, "{line}");
     }
 
+    /// Renders an attention block; without an earlier tensor of rank ≥ 2, Q is `x`, and the
+    /// block may not check.
+    fn attention(&mut self, a: &AttentionDesc) {
+        let ranked = self.earlier(|s| s.len() >= 2);
+        let (q, shape) = if ranked.is_empty() {
+            let x = &self.tensors[0];
+            (x.name.clone(), x.shape.clone().unwrap_or_default())
+        } else {
+            ranked[usize::from(a.q) % ranked.len()].clone()
+        };
+        let same = self.earlier(|s| s == shape.as_slice());
+        let pick = |i: u8| {
+            if same.is_empty() {
+                q.clone()
+            } else {
+                same[usize::from(i) % same.len()].0.clone()
+            }
+        };
+        let (k, v) = (pick(a.k), pick(a.v));
+        let n = shape.len();
+        let mut scores = shape.clone();
+        if n >= 2 {
+            scores[n - 1] = shape[n - 2].clone();
+        }
+        let emit = |r: &mut Self, body: String, declare: Option<&[String]>| -> String {
+            let name = r.tensors[r.seen].name.clone();
+            r.tensors[r.seen].shape = None;
+            r.seen += 1;
+            let op = r.ops;
+            r.ops += 1;
+            let ty = declare.map_or(String::new(), |s| format!(": {}", dims_text(s)));
+            let _ = writeln!(r.out, "  op o{op} = {body} -> {name}{ty}");
+            name
+        };
+        let mut t = emit(self, format!("matmul({q}, {k}.T)"), None);
+        for i in 0..a.pre % 3 {
+            let f = ["mul", "add", "exp"][usize::from(i)];
+            t = emit(self, format!("elementwise.{f}({t}, {t})"), None);
+        }
+        let axis = match a.axis {
+            0..=223 => ", axis = -1".to_string(),
+            224..=239 => format!(", axis = {}", a.axis % 3),
+            _ => String::new(),
+        };
+        t = emit(self, format!("reduction.softmax({t}{axis})"), Some(&scores));
+        for i in 0..a.post % 3 {
+            let f = ["relu", "mul"][usize::from(i) % 2];
+            t = emit(self, format!("elementwise.{f}({t})"), None);
+        }
+        let last = self.seen;
+        emit(self, format!("matmul({t}, {v})"), None);
+        // The output has Q's shape; the intermediates are not tracked (nothing else should
+        // read them, or the pattern does not fuse).
+        self.tensors[last].shape = Some(shape);
+    }
+
     /// Any tensor, earlier or later, any number of them, any view.
     fn chaos_args(&self, op: &OpDesc) -> Vec<String> {
         let n = 1 + usize::from(op.nargs) % 3;
@@ -696,6 +774,16 @@ fn render_graph(g: &GraphDesc, src: &mut String) {
                 nt += 1;
                 format!("t{}", nt - 1)
             }
+            Stmt::Attention(a) => {
+                for _ in 0..a.tensors() {
+                    tensors.push(Known {
+                        name: format!("t{nt}"),
+                        shape: None,
+                    });
+                    nt += 1;
+                }
+                continue;
+            }
             _ => continue,
         };
         tensors.push(Known { name, shape: None });
@@ -717,6 +805,7 @@ fn render_graph(g: &GraphDesc, src: &mut String) {
                 r.external(*weight, *shape)
             }
             Stmt::Op(op) | Stmt::Op2(op) | Stmt::Op3(op) | Stmt::Op4(op) => r.op(op),
+            Stmt::Attention(a) => r.attention(a),
             Stmt::Output(list, n) => {
                 let names: Vec<String> = list[..1 + usize::from(*n) % 4]
                     .iter()
