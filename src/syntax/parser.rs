@@ -13,6 +13,10 @@ struct FgraphParser;
 
 type Result<T> = std::result::Result<T, Box<Diagnostic>>;
 
+/// Files smaller than this are parsed on one thread: below it, starting threads costs more
+/// than it saves.
+const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
 /// Parses a whole file. Parsing stops at the first syntax error (SPEC §5).
 pub fn parse(src: &str) -> Result<File<'_>> {
     if src.len() > limits::MAX_FILE_BYTES {
@@ -29,12 +33,118 @@ pub fn parse(src: &str) -> Result<File<'_>> {
         ));
     }
     check_nesting(src)?;
-    Driver {
-        src,
-        pending: Vec::new(),
-        file: File::default(),
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunks = threads.min(src.len() / PARALLEL_MIN_BYTES).min(8);
+    if chunks >= 2
+        && let Some(file) = parse_parallel(src, chunks)
+    {
+        return Ok(file);
     }
-    .run()
+    Driver::new(src, src.len()).run()
+}
+
+/// Parses `src` in `chunks` pieces on as many threads, split before `op` keywords that start
+/// a line. A valid file gives exactly what the one-thread parse gives: no statement can go on
+/// with `op`, so every piece parses as it would in one pass. Anything else — a syntax error in
+/// any piece, a piece that does not end where the next one starts, a graph closing inside a
+/// middle piece — returns `None`, and the caller parses the file again on one thread, so
+/// diagnostics are always those of the one-thread parse.
+fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
+    let mut splits = Vec::with_capacity(chunks + 1);
+    splits.push(0);
+    for i in 1..chunks {
+        let s = find_split(src, src.len() / chunks * i)?;
+        if s <= *splits.last()? {
+            return None;
+        }
+        splits.push(s);
+    }
+    splits.push(src.len());
+    let pieces: Vec<Option<Piece<'_>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = splits
+            .windows(2)
+            .skip(1)
+            .map(|w| {
+                let (from, to) = (w[0], w[1]);
+                scope.spawn(move || Driver::new(src, to).resume(from))
+            })
+            .collect();
+        let first = Driver::new(src, splits[1]).head();
+        let mut pieces = vec![first];
+        for h in handles {
+            pieces.push(h.join().ok().flatten());
+        }
+        pieces
+    });
+    let mut pieces = pieces.into_iter();
+    let Piece {
+        mut file,
+        open,
+        mut pending,
+        ..
+    } = pieces.next()??;
+    let mut open = open?;
+    let last = chunks - 2;
+    for (i, piece) in pieces.enumerate() {
+        let piece = piece?;
+        // The allow comments just before the split belong to the piece's first statement.
+        let first_span = piece.first_span?;
+        for code in pending.drain(..) {
+            file.allows.push(Allow {
+                code,
+                scope: first_span,
+            });
+        }
+        let Piece {
+            file: mut rest,
+            open: rest_open,
+            pending: rest_pending,
+            closed,
+            ..
+        } = piece;
+        file.allow_codes.append(&mut rest.allow_codes);
+        if i < last {
+            // A middle piece stays inside the graph it started in.
+            if closed.is_some() || !rest.graphs.is_empty() {
+                return None;
+            }
+            open.stmts.append(&mut rest_open?.stmts);
+            file.allows.append(&mut rest.allows);
+            pending = rest_pending;
+        } else {
+            // The last piece closes the graph it started in, then parses on to the end.
+            let closed = closed?;
+            let mut after = rest.allows.split_off(closed.allows);
+            file.allows.append(&mut rest.allows);
+            open.stmts.extend(closed.stmts);
+            let graph = open.finish(closed.end, &mut file.allows);
+            file.graphs.push(graph);
+            file.allows.append(&mut after);
+            file.graphs.append(&mut rest.graphs);
+            return Some(file);
+        }
+    }
+    None
+}
+
+/// The first `op` at the start of a line at or after `from` (within 64 KiB): where a piece of a
+/// parallel parse may start.
+fn find_split(src: &str, from: usize) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let end = src.len().min(from.saturating_add(1 << 16));
+    let mut i = from;
+    while i < end {
+        let nl = i + bytes[i..end].iter().position(|&b| b == b'\n')?;
+        let mut j = nl + 1;
+        while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+            j += 1;
+        }
+        if bytes[j..].starts_with(b"op") && matches!(bytes.get(j + 2), Some(b' ' | b'\t')) {
+            return Some(j);
+        }
+        i = nl + 1;
+    }
+    None
 }
 
 /// Rejects bracket nesting deeper than the limit before pest (which recurses per level) sees
@@ -74,27 +184,166 @@ const RESERVED: [&str; 7] = ["graph", "param", "dtype", "input", "weight", "outp
 
 struct Driver<'s> {
     src: &'s str,
+    /// Where parsing stops: the end of the file, or where the next piece of a parallel parse
+    /// starts.
+    limit: usize,
+    /// A piece of a parallel parse: a syntax error only makes the whole parse run again on
+    /// one thread, so it is not worked out in detail here.
+    speculative: bool,
     /// Codes of `// fgraph: allow(..)` comments not yet attached to a statement or graph.
     pending: Vec<String>,
     file: File<'s>,
+    /// A resumed piece: the statements of the graph it started in, once its `}` is reached.
+    closed: Option<Closed<'s>>,
+}
+
+/// A graph whose `}` has not been reached yet.
+struct OpenGraph<'s> {
+    name: Ident<'s>,
+    start: usize,
+    /// The position of its `{`.
+    open: usize,
+    /// Allow codes that apply to the whole graph.
+    allows: Vec<String>,
+    stmts: Vec<Stmt<'s>>,
+    /// Started mid-graph by a piece of a parallel parse (name and start are not known).
+    resumed: bool,
+}
+
+impl<'s> OpenGraph<'s> {
+    /// The graph closed at `end`, its allow codes added to `allows`.
+    fn finish(self, end: usize, allows: &mut Vec<Allow>) -> GraphAst<'s> {
+        let span = Span::new(self.start, end);
+        for code in self.allows {
+            allows.push(Allow { code, scope: span });
+        }
+        GraphAst {
+            name: self.name,
+            stmts: self.stmts,
+            span,
+        }
+    }
+}
+
+/// What a resumed piece found of the graph it started in.
+struct Closed<'s> {
+    stmts: Vec<Stmt<'s>>,
+    /// Just after its `}`.
+    end: usize,
+    /// How many of the piece's allows were recorded before the `}`.
+    allows: usize,
+}
+
+/// The result of one piece of a parallel parse.
+struct Piece<'s> {
+    /// Graphs the piece opened and closed, and its allow comments.
+    file: File<'s>,
+    /// The graph still open where the piece stopped.
+    open: Option<OpenGraph<'s>>,
+    /// Allow codes not yet attached where the piece stopped.
+    pending: Vec<String>,
+    /// The span of a resumed piece's first statement.
+    first_span: Option<Span>,
+    closed: Option<Closed<'s>>,
 }
 
 impl<'s> Driver<'s> {
+    fn new(src: &'s str, limit: usize) -> Self {
+        Driver {
+            src,
+            limit,
+            speculative: false,
+            pending: Vec::new(),
+            file: File::default(),
+            closed: None,
+        }
+    }
+
     fn run(mut self) -> Result<File<'s>> {
-        let mut pos = self.skip_trivia(0);
+        let pos = self.skip_trivia(0);
         if pos >= self.src.len() {
             return Err(self.expected_error(pos, &["`graph`".to_string()]));
         }
-        while pos < self.src.len() {
-            let head = self.parse_one(Rule::graph_head, pos)?;
-            let start = pos;
-            pos = start + head.as_span().end();
-            let open = pos - 1;
-            let name = self.ident(head.into_inner().nth(1), start)?;
-            let graph_allows = std::mem::take(&mut self.pending);
-            let mut stmts = Vec::new();
+        self.drive(pos, None)?;
+        Ok(self.file)
+    }
+
+    /// The first piece of a parallel parse: from the start of the file to `limit`.
+    fn head(mut self) -> Option<Piece<'s>> {
+        self.speculative = true;
+        let pos = self.skip_trivia(0);
+        let open = self.drive(pos, None).ok()?;
+        Some(self.into_piece(open))
+    }
+
+    /// A later piece of a parallel parse: statements from `from` (a statement's start inside
+    /// a graph) to `limit`.
+    fn resume(mut self, from: usize) -> Option<Piece<'s>> {
+        self.speculative = true;
+        let graph = OpenGraph {
+            name: Ident {
+                name: "",
+                span: Span::default(),
+            },
+            start: from,
+            open: from,
+            allows: Vec::new(),
+            stmts: Vec::new(),
+            resumed: true,
+        };
+        let open = self.drive(from, Some(graph)).ok()?;
+        Some(self.into_piece(open))
+    }
+
+    fn into_piece(self, open: Option<OpenGraph<'s>>) -> Piece<'s> {
+        let first = match (&self.closed, &open) {
+            (Some(c), _) => c.stmts.first(),
+            (None, Some(g)) => g.stmts.first(),
+            (None, None) => None,
+        };
+        Piece {
+            first_span: first.map(|s| s.span),
+            file: self.file,
+            open,
+            pending: self.pending,
+            closed: self.closed,
+        }
+    }
+
+    /// Parses graphs from `pos` (inside `current` if given) to the end of the file, or to
+    /// `limit` where it returns the graph still open there.
+    fn drive(
+        &mut self,
+        mut pos: usize,
+        mut current: Option<OpenGraph<'s>>,
+    ) -> Result<Option<OpenGraph<'s>>> {
+        loop {
+            let mut graph = match current.take() {
+                Some(g) => g,
+                None => {
+                    if pos >= self.src.len() {
+                        return Ok(None);
+                    }
+                    let head = self.parse_one(Rule::graph_head, pos)?;
+                    let start = pos;
+                    pos = start + head.as_span().end();
+                    let name = self.ident(head.into_inner().nth(1), start)?;
+                    OpenGraph {
+                        name,
+                        start,
+                        open: pos - 1,
+                        allows: std::mem::take(&mut self.pending),
+                        stmts: Vec::new(),
+                        resumed: false,
+                    }
+                }
+            };
             'items: loop {
                 pos = self.skip_trivia(pos);
+                if self.limit < self.src.len() && pos >= self.limit {
+                    return Ok(Some(graph));
+                }
+                let open = graph.open;
                 let batch = self.parse_one(Rule::graph_items, pos).map_err(|d| {
                     // Running out of file inside a graph: point at the brace left open.
                     match d.primary.as_ref() {
@@ -125,17 +374,21 @@ impl<'s> Driver<'s> {
                     for code in std::mem::take(&mut self.pending) {
                         self.file.allows.push(Allow { code, scope: span });
                     }
-                    stmts.push(Stmt { kind, span });
+                    graph.stmts.push(Stmt { kind, span });
                 }
             }
-            let span = Span::new(start, pos);
-            for code in graph_allows {
-                self.file.allows.push(Allow { code, scope: span });
+            if graph.resumed {
+                self.closed = Some(Closed {
+                    stmts: graph.stmts,
+                    end: pos,
+                    allows: self.file.allows.len(),
+                });
+            } else {
+                let g = graph.finish(pos, &mut self.file.allows);
+                self.file.graphs.push(g);
             }
-            self.file.graphs.push(GraphAst { name, stmts, span });
             pos = self.skip_trivia(pos);
         }
-        Ok(self.file)
     }
 
     /// Skips whitespace and comments, collecting `// fgraph: allow(..)` comments that stand on
@@ -163,8 +416,12 @@ impl<'s> Driver<'s> {
     }
 
     fn parse_one(&self, rule: Rule, pos: usize) -> Result<Pair<'s, Rule>> {
-        match FgraphParser::parse(rule, &self.src[pos..]) {
+        match FgraphParser::parse(rule, &self.src[pos..self.limit]) {
             Ok(mut pairs) => pairs.next().ok_or_else(|| self.expected_error(pos, &[])),
+            Err(_) if self.speculative => Err(Box::new(Diagnostic::new(
+                Code::SyntaxError,
+                "syntax error in a piece of a parallel parse",
+            ))),
             Err(e) => {
                 let mut at = pos + error_pos(&e);
                 let mut expected = match &e.variant {
@@ -657,6 +914,126 @@ mod tests {
                 d.help
             );
         }
+    }
+
+    fn sequential(src: &str) -> String {
+        format!("{:?}", Driver::new(src, src.len()).run())
+    }
+
+    /// A file of several graphs with allow comments before, between and inside statements.
+    fn many_graphs(graphs: usize, ops: usize) -> String {
+        let mut s = String::from("// fgraph: allow(unused-tensor)\n");
+        for g in 0..graphs {
+            s.push_str(&format!(
+                "// fgraph: allow(large-intermediate)\ngraph g{g} {{\n  param N = 4 * (2 + 1)\n  \
+                 dtype f16\n  input t0: [N, 8]\n  weight w: f32[8, 8]\n"
+            ));
+            for i in 1..=ops {
+                if i % 7 == 0 {
+                    s.push_str("  // fgraph: allow(unused-tensor)\n");
+                }
+                if i % 5 == 0 {
+                    s.push_str(&format!(
+                        "\top o{i} = matmul(t{}, w.T) -> t{i}: [N, 8]\n",
+                        i - 1
+                    ));
+                } else {
+                    s.push_str(&format!(
+                        "  op o{i} = elementwise.relu(t{}) -> t{i} // trailing\n",
+                        i - 1
+                    ));
+                }
+            }
+            s.push_str(&format!("  output t{ops}\n}}\n\n"));
+        }
+        s
+    }
+
+    #[test]
+    fn parallel_parse_equals_the_one_thread_parse() {
+        for (graphs, ops) in [(1, 200), (3, 60), (7, 10), (2, 1)] {
+            let src = many_graphs(graphs, ops);
+            let want = sequential(&src);
+            for chunks in 2..=5 {
+                if let Some(file) = parse_parallel(&src, chunks) {
+                    assert_eq!(format!("{:?}", Ok::<_, ()>(file)), want);
+                }
+            }
+        }
+        // Splits inside one large graph, and a last piece that closes its graph and parses
+        // the graphs after it.
+        for (graphs, ops, chunks) in [(1, 400, 2), (1, 400, 4), (3, 60, 2), (5, 60, 2)] {
+            let src = many_graphs(graphs, ops);
+            let file = parse_parallel(&src, chunks).expect("splits");
+            assert_eq!(file.graphs.len(), graphs);
+            assert_eq!(format!("{:?}", Ok::<_, ()>(file)), sequential(&src));
+        }
+    }
+
+    #[test]
+    fn parallel_parse_gives_up_on_errors_and_odd_splits() {
+        let src = many_graphs(1, 400);
+        // A syntax error in either half, or a statement cut by the split.
+        let broken = src.replacen("-> t300", "-> ", 1);
+        assert!(parse_parallel(&broken, 2).is_none());
+        let broken = src.replacen("-> t3 ", "-> ", 1);
+        assert!(parse_parallel(&broken, 2).is_none());
+        // `op` starting a line inside a statement (a split candidate) is an error anyway.
+        for at in [150, 198, 250] {
+            let cut = src.replacen(&format!("(t{at})"), &format!("(t{at},\n  op x)"), 1);
+            assert_ne!(cut, src);
+            assert!(sequential(&cut).starts_with("Err"));
+            for chunks in 2..=4 {
+                assert!(parse_parallel(&cut, chunks).is_none());
+            }
+        }
+        // A graph that closes inside a middle piece.
+        let src = many_graphs(9, 30);
+        for chunks in 3..=5 {
+            if let Some(file) = parse_parallel(&src, chunks) {
+                assert_eq!(format!("{:?}", Ok::<_, ()>(file)), sequential(&src));
+            }
+        }
+    }
+
+    /// Whatever the text, a parallel parse that succeeds equals the one-thread parse.
+    #[test]
+    fn parallel_parse_never_differs_under_edits() {
+        let src = many_graphs(3, 12);
+        let edits = [
+            "",
+            "}",
+            "{",
+            "\n  op ",
+            "op",
+            "\n}\ngraph h {\n",
+            "//",
+            "(",
+            "-> x",
+        ];
+        let mut checked = 0;
+        for at in (0..src.len()).step_by(41) {
+            if !src.is_char_boundary(at) {
+                continue;
+            }
+            for (e, edit) in edits.iter().enumerate() {
+                // Delete a byte for the empty edit, insert otherwise.
+                let mut text = src.clone();
+                if e == 0 {
+                    text.remove(at);
+                } else {
+                    text.insert_str(at, edit);
+                }
+                let want = sequential(&text);
+                for chunks in [2, 3] {
+                    if let Some(file) = parse_parallel(&text, chunks) {
+                        assert_eq!(format!("{:?}", Ok::<_, ()>(file)), want, "{at} {edit:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 30, "{checked}");
     }
 
     #[test]
