@@ -150,9 +150,23 @@ fn find_split(src: &str, from: usize) -> Option<usize> {
 /// Rejects bracket nesting deeper than the limit before pest (which recurses per level) sees
 /// the input, so that no input can exhaust the stack.
 fn check_nesting(src: &str) -> Result<()> {
+    // The bytes the loop acts on; the others are skipped in a tight scan.
+    const SPECIAL: [bool; 256] = {
+        let mut t = [false; 256];
+        t[b'/' as usize] = true;
+        t[b'(' as usize] = true;
+        t[b'[' as usize] = true;
+        t[b')' as usize] = true;
+        t[b']' as usize] = true;
+        t
+    };
     let bytes = src.as_bytes();
     let (mut depth, mut i) = (0usize, 0usize);
     while i < bytes.len() {
+        match bytes[i..].iter().position(|&b| SPECIAL[b as usize]) {
+            Some(skip) => i += skip,
+            None => break,
+        }
         match bytes[i] {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 i = super::comment_end(src, i);
@@ -445,8 +459,9 @@ impl<'s> Driver<'s> {
                         let token = t.to_string();
                         let punct =
                             !token.is_empty() && token.chars().all(|c| c.is_ascii_punctuation());
-                        // `_` is the first letter of an identifier, `//` starts a comment.
-                        if punct && token != "//" && token != "_" {
+                        // `_` is the first letter of an identifier, `//` starts a comment,
+                        // `a..b` is a character range (of identifiers or whitespace).
+                        if punct && token != "//" && token != "_" && !token.contains("..") {
                             let shown = format!("`{token}`");
                             if !expected.contains(&shown) {
                                 expected.push(shown);
@@ -503,7 +518,22 @@ impl<'s> Driver<'s> {
                 ),
             ));
         }
-        if RESERVED.contains(&name) {
+        // The grammar matches Unicode identifier characters (one check per character instead
+        // of one per ASCII range); the language allows ASCII only.
+        if !name.is_ascii()
+            && let Some((i, c)) = name.char_indices().find(|(_, c)| !c.is_ascii())
+        {
+            let at = span.start + i;
+            return Err(Box::new(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    format!("unexpected character `{c}` in identifier"),
+                )
+                .at(Span::new(at, at + c.len_utf8()), "not allowed in a name")
+                .help("names are ASCII letters, digits and `_`, starting with a letter or `_`"),
+            ));
+        }
+        if (2..=6).contains(&name.len()) && RESERVED.contains(&name) {
             return Err(Box::new(
                 Diagnostic::new(
                     Code::SyntaxError,
@@ -887,6 +917,21 @@ mod tests {
         assert_eq!(d.message, "expected `graph`, found end of file");
         let d = error("graph g {\n  op output = elementwise.relu(x) -> y\n}\n");
         assert_eq!(d.message, "expected an identifier, found keyword `output`");
+    }
+
+    #[test]
+    fn names_are_ascii() {
+        let d = error("graph g {\n  input x: [4]\n  op a = elementwise.relu(xé) -> y\n}\n");
+        assert_eq!(d.message, "unexpected character `é` in identifier");
+        assert_eq!(
+            d.primary.map(|p| (p.span.start, p.span.end)),
+            Some((52, 54))
+        );
+        let d = error("graph g {\n  input é: [4]\n}\n");
+        assert_eq!(d.message, "unexpected character `é` in identifier");
+        // Not an identifier character at all: the grammar stops there.
+        let d = error("graph g {\n  input x€: [4]\n}\n");
+        assert!(d.message.ends_with("found `€`"), "{}", d.message);
     }
 
     #[test]
