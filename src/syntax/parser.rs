@@ -380,11 +380,20 @@ impl<'s> Driver<'s> {
                     if span.start > pos {
                         self.skip_trivia(pos);
                     }
-                    // pest skips trivia before an optional part that then does not match, so
-                    // a statement's pair can run over the comments after it.
-                    let span = Span::new(span.start, trimmed_end(self.src, span.start, span.end));
-                    pos = span.end;
                     let kind = self.lower_stmt(item, base)?;
+                    // pest skips trivia before an optional part that then does not match, so
+                    // a statement's pair can run over the comments after it. An op or a
+                    // declaration ends with its last token's pair; others are scanned.
+                    let end = match &kind {
+                        StmtKind::Op(op) => {
+                            op.ty.as_ref().map_or(op.output.span.end, |t| t.span.end)
+                        }
+                        StmtKind::Decl { ty, .. } => ty.span.end,
+                        _ => trimmed_end(self.src, span.start, span.end),
+                    };
+                    debug_assert_eq!(end, trimmed_end(self.src, span.start, span.end));
+                    let span = Span::new(span.start, end);
+                    pos = span.end;
                     for code in std::mem::take(&mut self.pending) {
                         self.file.allows.push(Allow { code, scope: span });
                     }
