@@ -78,6 +78,31 @@ pub fn use_shape(g: &Graph, u: &TensorUse) -> Vec<u64> {
     shape
 }
 
+/// Elements of the shape an op reads through a view ([`use_shape`]), without building it:
+/// a transpose does not change the count.
+fn use_elements(g: &Graph, u: &TensorUse) -> u64 {
+    let shape = &g.tensor(u.tensor).shape;
+    match u.index {
+        Some(_) => elements(shape.get(1..).unwrap_or(&[])),
+        None => elements(shape),
+    }
+}
+
+/// The last dim of the shape an op reads through a view ([`use_shape`]), without building it.
+fn use_last_dim(g: &Graph, u: &TensorUse) -> Option<u64> {
+    let shape = &g.tensor(u.tensor).shape;
+    let shape = match u.index {
+        Some(_) => shape.get(1..).unwrap_or(&[]),
+        None => shape.as_slice(),
+    };
+    let r = shape.len();
+    if u.transpose && r >= 2 {
+        Some(shape[r - 2])
+    } else {
+        shape.last().copied()
+    }
+}
+
 /// The FLOPs of one op and where the per-element figure came from.
 pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
     let op = g.op(o);
@@ -93,7 +118,7 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
             let k = op
                 .inputs
                 .first()
-                .and_then(|u| use_shape(g, u).last().copied())
+                .and_then(|u| use_last_dim(g, u))
                 .unwrap_or(1);
             (out.saturating_mul(k).saturating_mul(2), FlopSource::Matmul)
         }
@@ -103,11 +128,7 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
                 None => (UNKNOWN_FLOPS, FlopSource::Unknown),
             };
             let n = if op.kind == OpKind::Reduction {
-                let input = op
-                    .inputs
-                    .first()
-                    .map(|u| elements(&use_shape(g, u)))
-                    .unwrap_or(0);
+                let input = op.inputs.first().map(|u| use_elements(g, u)).unwrap_or(0);
                 input.max(out)
             } else {
                 out
