@@ -233,6 +233,23 @@ pub fn group_traffic(g: &Graph, plan: &FusionPlan, group: usize) -> Result<Group
 
 /// Bytes read and written by op `o` run as a kernel of its own (the unfused plan).
 pub(crate) fn alone_bytes(g: &Graph, o: OpId, s: &mut Scratch) -> Result<(u64, u64), Overflow> {
+    let op = g.op(o);
+    // The common case, a few whole-tensor arguments: `visit` without the scratch.
+    if op.inputs.len() <= 8 && op.inputs.iter().all(|u| u.index.is_none()) {
+        let mut read = 0u64;
+        for (j, u) in op.inputs.iter().enumerate() {
+            if g.producer(u.tensor) == Some(o)
+                || op.inputs[..j].iter().any(|v| v.tensor == u.tensor)
+            {
+                continue;
+            }
+            read = read.checked_add(g.tensor(u.tensor).bytes).ok_or(Overflow)?;
+        }
+        let t = op.output;
+        let consumers = g.consumers(t);
+        let leaves = g.is_output(t) || consumers.is_empty() || consumers.iter().any(|&c| c != o);
+        return Ok((read, if leaves { g.tensor(t).bytes } else { 0 }));
+    }
     let (mut read, mut written) = (Some(0u64), Some(0u64));
     visit(
         g,

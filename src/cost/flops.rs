@@ -54,6 +54,20 @@ pub enum FlopSource {
 
 /// FLOPs per element for a function name: the table's entry, or `None`.
 pub fn per_element(func: &str) -> Option<u64> {
+    // No name in the table is longer than this: longer names skip the scan.
+    const LONGEST: usize = {
+        let (mut i, mut n) = (0, 0);
+        while i < TABLE.len() {
+            if TABLE[i].0.len() > n {
+                n = TABLE[i].0.len();
+            }
+            i += 1;
+        }
+        n
+    };
+    if func.len() > LONGEST {
+        return None;
+    }
     TABLE
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(func))
