@@ -14,6 +14,7 @@ use crate::traffic::{Read, Traffic, Write};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::fmt;
+use std::fmt::Write as _;
 
 #[derive(Serialize)]
 pub struct OpJson<'a> {
@@ -1015,13 +1016,6 @@ fn explain(g: &Graph, b: &crate::fusion::Boundary) -> String {
     }
 }
 
-fn read_name(g: &Graph, t: crate::graph::TensorId, index: Option<u64>) -> String {
-    match index {
-        Some(i) => format!("{}[{i}]", g.tensor(t).name),
-        None => g.tensor(t).name.clone(),
-    }
-}
-
 /// Lists at most `max` items, then says how many more there are.
 fn list(items: impl ExactSizeIterator<Item = String>, sep: &str, max: usize) -> String {
     let n = items.len();
@@ -1074,6 +1068,68 @@ fn cost_line(k: &KernelCost) -> String {
     )
 }
 
+/// [`list`] written into `out`: at most `max` items, then how many more there are.
+fn write_list<T>(
+    out: &mut String,
+    items: &[T],
+    sep: &str,
+    max: usize,
+    mut item: impl FnMut(&mut String, &T),
+) {
+    for (i, x) in items.iter().take(max).enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        item(out, x);
+    }
+    if items.len() > max {
+        if max > 0 {
+            out.push_str(sep);
+        }
+        let _ = write!(out, "… {} more", items.len() - max);
+    }
+}
+
+/// [`fmt_bytes`] of the last few values, kept.
+#[derive(Default)]
+struct BytesMemo {
+    entries: Vec<(u64, String)>,
+    next: usize,
+}
+
+impl BytesMemo {
+    fn get(&mut self, b: u64) -> &str {
+        const SIZE: usize = 4;
+        let k = match self.entries.iter().position(|(v, _)| *v == b) {
+            Some(k) => k,
+            None if self.entries.len() < SIZE => {
+                self.entries.push((b, fmt_bytes(b)));
+                self.entries.len() - 1
+            }
+            None => {
+                let k = self.next;
+                self.next = (k + 1) % SIZE;
+                self.entries[k] = (b, fmt_bytes(b));
+                k
+            }
+        };
+        &self.entries[k].1
+    }
+}
+
+/// Whether two kernels have the same estimate, so the same [`cost_line`].
+fn same_estimate(a: &KernelCost, b: &KernelCost) -> bool {
+    a.flops == b.flops
+        && a.bytes == b.bytes
+        && a.intensity.map(f64::to_bits) == b.intensity.map(f64::to_bits)
+        && a.ridge_point.to_bits() == b.ridge_point.to_bits()
+        && a.bound == b.bound
+        && a.compute_s.to_bits() == b.compute_s.to_bits()
+        && a.memory_s.to_bits() == b.memory_s.to_bits()
+        && a.launch_s.to_bits() == b.launch_s.to_bits()
+        && a.time_s.to_bits() == b.time_s.to_bits()
+}
+
 /// The human report with the cost model's estimate when one is given.
 pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
     const MAX: usize = 12;
@@ -1088,49 +1144,60 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         if n_groups == 1 { "" } else { "s" }
     );
     let width = n_groups.to_string().len();
+    let pad = " ".repeat(width + 9);
+    // Kernels of a large graph repeat their byte counts and estimates: format each once.
+    let mut bytes_memo = BytesMemo::default();
+    let mut last_cost: Option<(&KernelCost, String)> = None;
     for (k, (grp, tr)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
-        let names = list(grp.ops.iter().map(|&o| g.op(o).name.clone()), " → ", MAX);
         let tag = if a.plan.flash_kernel(k).is_some() {
             "  [FlashAttention]"
         } else {
             ""
         };
-        out += &format!("kernel {:>width$}  {names}{tag}\n", k + 1);
-        let pad = " ".repeat(width + 9);
-        let reads = list(
-            tr.reads
-                .iter()
-                .map(|r| format!("{} {}", read_name(g, r.tensor, r.index), fmt_bytes(r.bytes))),
-            ", ",
-            MAX,
-        );
-        let writes = list(
-            tr.writes
-                .iter()
-                .map(|w| format!("{} {}", g.tensor(w.tensor).name, fmt_bytes(w.bytes))),
-            ", ",
-            MAX,
-        );
-        out += &format!(
-            "{pad}reads  {}: {}\n",
-            fmt_bytes(tr.bytes_read),
-            if reads.is_empty() {
-                "nothing".into()
-            } else {
-                reads
+        let _ = write!(out, "kernel {:>width$}  ", k + 1);
+        write_list(&mut out, &grp.ops, " → ", MAX, |out, &o| {
+            out.push_str(&g.op(o).name)
+        });
+        out.push_str(tag);
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str("reads  ");
+        out.push_str(bytes_memo.get(tr.bytes_read));
+        out.push_str(": ");
+        if tr.reads.is_empty() {
+            out.push_str("nothing");
+        }
+        write_list(&mut out, &tr.reads, ", ", MAX, |out, r| {
+            out.push_str(&g.tensor(r.tensor).name);
+            if let Some(i) = r.index {
+                let _ = write!(out, "[{i}]");
             }
-        );
-        out += &format!(
-            "{pad}writes {}: {}\n",
-            fmt_bytes(tr.bytes_written),
-            if writes.is_empty() {
-                "nothing".into()
-            } else {
-                writes
-            }
-        );
+            out.push(' ');
+            out.push_str(bytes_memo.get(r.bytes));
+        });
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str("writes ");
+        out.push_str(bytes_memo.get(tr.bytes_written));
+        out.push_str(": ");
+        if tr.writes.is_empty() {
+            out.push_str("nothing");
+        }
+        write_list(&mut out, &tr.writes, ", ", MAX, |out, w| {
+            out.push_str(&g.tensor(w.tensor).name);
+            out.push(' ');
+            out.push_str(bytes_memo.get(w.bytes));
+        });
+        out.push('\n');
         if let Some(kc) = cost.and_then(|(c, _)| c.fused.kernels.get(k)) {
-            out += &format!("{pad}cost   {}\n", cost_line(kc));
+            let line = match &last_cost {
+                Some((prev, line)) if same_estimate(prev, kc) => line,
+                _ => &last_cost.insert((kc, cost_line(kc))).1,
+            };
+            out.push_str(&pad);
+            out.push_str("cost   ");
+            out.push_str(line);
+            out.push('\n');
         }
     }
     let t = &a.traffic;
