@@ -898,8 +898,9 @@ impl JsonOut<'_> {
             self.str(b.reason.as_str());
             self.raw(b",\"rule\":");
             self.u64(b.reason.rule().into());
-            self.raw(b",\"explanation\":");
-            self.str(&explain(g, b));
+            self.raw(b",\"explanation\":\"");
+            let _ = write_explanation(&mut Escaping(self), g, b);
+            self.buf.push(b'"');
             self.buf.push(b'}');
             self.spill()?;
         }
@@ -999,6 +1000,16 @@ impl JsonOut<'_> {
     }
 }
 
+/// Text written into a JSON string, escaped.
+struct Escaping<'o, 'w>(&'o mut JsonOut<'w>);
+
+impl fmt::Write for Escaping<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.escaped(s);
+        Ok(())
+    }
+}
+
 impl AnalysisJson<'_> {
     /// Writes the report as compact JSON, exactly the bytes `serde_json::to_writer` writes
     /// for it, but several times faster on large graphs. Buffers internally (no need for a
@@ -1015,20 +1026,33 @@ impl AnalysisJson<'_> {
 
 /// Why a boundary stays, in words; for `materialized`, which of the two causes holds.
 fn explain(g: &Graph, b: &crate::fusion::Boundary) -> String {
+    let mut s = String::new();
+    let _ = write_explanation(&mut s, g, b);
+    s
+}
+
+/// [`explain`] written into `f`.
+fn write_explanation(
+    f: &mut dyn fmt::Write,
+    g: &Graph,
+    b: &crate::fusion::Boundary,
+) -> fmt::Result {
     let (p, c, t) = (
         &g.op(b.producer).name,
         &g.op(b.consumer).name,
         &g.tensor(b.tensor).name,
     );
     match b.reason {
-        Reason::Materialized if g.is_output(b.tensor) => {
-            format!("`{t}` is a graph output, so it must be written to HBM anyway")
-        }
-        Reason::Materialized => format!(
+        Reason::Materialized if g.is_output(b.tensor) => write!(
+            f,
+            "`{t}` is a graph output, so it must be written to HBM anyway"
+        ),
+        Reason::Materialized => write!(
+            f,
             "`{t}` is read by {} ops, so it must be written to HBM anyway",
             g.consumers(b.tensor).len()
         ),
-        r => r.explain(p, c, t),
+        r => r.write_explanation(f, p, c, t),
     }
 }
 
