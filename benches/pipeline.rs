@@ -88,11 +88,9 @@ fn main() {
         };
         let (t_json, bytes) = best(runs, || {
             let mut out = Vec::new();
-            serde_json::to_writer(
-                &mut out,
-                &AnalysisJson::new("bench", Some(&analysis), Vec::new()),
-            )
-            .expect("json");
+            AnalysisJson::new("bench", Some(&analysis), Vec::new())
+                .write_json(&mut out)
+                .expect("json");
             out.len()
         });
         drop(analysis);
@@ -100,7 +98,8 @@ fn main() {
             let r = check_file("bench.fgraph", src.as_bytes(), &Options::default());
             let a = r.graphs[0].analysis.as_ref().expect("analysis");
             let mut out = Vec::with_capacity(bytes);
-            serde_json::to_writer(&mut out, &AnalysisJson::new("bench", Some(a), Vec::new()))
+            AnalysisJson::new("bench", Some(a), Vec::new())
+                .write_json(&mut out)
                 .expect("json");
             out.len()
         });

@@ -5,7 +5,7 @@ use crate::cost::{flash_savings, round_trips};
 use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
 use crate::fusion::flash::{self, Candidate};
 use crate::fusion::{FusionOptions, FusionPlan, find_fusion_groups_with};
-use crate::graph::{Graph, Origin};
+use crate::graph::{Graph, Origin, TensorId};
 use crate::sema::{Overrides, check_graph};
 use crate::syntax;
 use crate::traffic::{TrafficReport, compare};
@@ -251,6 +251,15 @@ fn large_intermediates(g: &Graph, traffic: &TrafficReport) -> Vec<Diagnostic> {
     let Some(largest) = largest else {
         return Vec::new();
     };
+    let qualifies = |t: TensorId| !g.is_output(t) && g.tensor(t).bytes > largest.bytes;
+    // Most graphs have no such intermediate: skip the per-tensor tables below.
+    if !traffic
+        .groups
+        .iter()
+        .any(|gt| gt.writes.iter().any(|w| qualifies(w.tensor)))
+    {
+        return Vec::new();
+    }
     // Bytes each tensor is read back by kernels other than its producer's.
     let mut read_back: HashMap<usize, (u64, usize)> = HashMap::new();
     for gt in &traffic.groups {

@@ -166,20 +166,30 @@ pub struct Io<'a> {
 
 struct Usage(String);
 
+/// What a command built and is done with once its output is written: [`run`] drops it,
+/// the binary's entry point ([`main_with_args`]) leaks it, since freeing millions of small
+/// allocations just before the process exits costs time and frees nothing useful.
+type Keep = Vec<Box<dyn std::any::Any>>;
+
 /// Runs a parsed command line and returns the exit code.
 pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
+    run_keeping(cli, io, &mut Keep::new())
+}
+
+/// [`run`], handing what the command built to `keep` instead of dropping it.
+fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
     let result = match cli.command {
         Command::Check {
             files,
             common,
             flash_attention,
-        } => check(&files, &common, flash_attention, io),
+        } => check(&files, &common, flash_attention, io, keep),
         Command::Analyze {
             file,
             graph,
             common,
             cost,
-        } => analyze(&file, graph.as_deref(), &common, &cost, io),
+        } => analyze(&file, graph.as_deref(), &common, &cost, io, keep),
         Command::Transformer {
             seq_len,
             hidden_dim,
@@ -199,6 +209,7 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
             &common,
             &cost,
             io,
+            keep,
         ),
         Command::Hardware { name, format } => hardware_cmd(name.as_deref(), format, io),
         Command::Fmt { files, check } => fmt_cmd(&files, check, io),
@@ -370,6 +381,7 @@ fn check(
     common: &Common,
     flash_attention: bool,
     io: &mut Io<'_>,
+    keep: &mut Keep,
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
     opts.flash_attention = flash_attention;
@@ -408,6 +420,8 @@ fn check(
         }
     }
     let code = exit_code(&all, common.deny_warnings);
+    drop(all);
+    keep.push(Box::new(reports));
     Ok(if unreadable { USAGE } else { code })
 }
 
@@ -417,6 +431,7 @@ fn analyze(
     common: &Common,
     cost: &CostArgs,
     io: &mut Io<'_>,
+    keep: &mut Keep,
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
@@ -425,7 +440,24 @@ fn analyze(
         return Ok(USAGE);
     };
     let report = check_file(&path.display().to_string(), &bytes, &opts);
-    check_set_names(common, std::slice::from_ref(&report))?;
+    keep.push(Box::new(bytes));
+    let code = analyze_report(&report, path, graph, common, cost, &hw, io, keep);
+    keep.push(Box::new(report));
+    code
+}
+
+#[allow(clippy::too_many_arguments)]
+fn analyze_report(
+    report: &FileReport,
+    path: &std::path::Path,
+    graph: Option<&str>,
+    common: &Common,
+    cost: &CostArgs,
+    hw: &Hardware,
+    io: &mut Io<'_>,
+    keep: &mut Keep,
+) -> Result<u8, Usage> {
+    check_set_names(common, std::slice::from_ref(report))?;
     let names: Vec<&str> = report.graphs.iter().map(|g| g.name.as_str()).collect();
     let chosen = match (graph, report.graphs.len()) {
         (Some(name), _) => match report.graphs.iter().find(|g| g.name == name) {
@@ -450,7 +482,7 @@ fn analyze(
             )));
         }
     };
-    render_analysis(&report, chosen, common, cost, &hw, io)
+    render_analysis(report, chosen, common, cost, hw, io, keep)
 }
 
 fn render_analysis(
@@ -460,6 +492,7 @@ fn render_analysis(
     cost_args: &CostArgs,
     hw: &Hardware,
     io: &mut Io<'_>,
+    keep: &mut Keep,
 ) -> Result<u8, Usage> {
     // Diagnostics of the chosen graph (and of the file as a whole, such as syntax errors).
     let diags: Vec<&Diagnostic> = report
@@ -518,9 +551,9 @@ fn render_analysis(
             if let Some((a, c, att)) = &costs {
                 obj = obj.with_cost(a, c, att);
             }
-            let mut out = std::io::BufWriter::new(&mut *io.out);
-            let _ = serde_json::to_writer(&mut out, &obj);
-            let _ = writeln!(out);
+            // `write_json` buffers itself: no `BufWriter` needed.
+            let _ = obj.write_json(&mut *io.out);
+            let _ = writeln!(io.out);
         }
         Format::Sarif => {
             let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
@@ -544,8 +577,12 @@ fn render_analysis(
             }
         }
     }
+    let code = exit_code(&diags, common.deny_warnings);
+    if let Some((_, c, att)) = costs {
+        keep.push(Box::new((c, att)));
+    }
     written?;
-    Ok(exit_code(&diags, common.deny_warnings))
+    Ok(code)
 }
 
 /// `fgraph transformer`'s own arguments.
@@ -562,6 +599,7 @@ fn transformer_cmd(
     common: &Common,
     cost: &CostArgs,
     io: &mut Io<'_>,
+    keep: &mut Keep,
 ) -> Result<u8, Usage> {
     let BlockArgs {
         seq_len,
@@ -598,7 +636,9 @@ fn transformer_cmd(
         return Ok(CLEAN);
     }
     let report = check_file("<transformer>", source.as_bytes(), &opts);
-    render_analysis(&report, report.graphs.first(), common, cost, &hw, io)
+    let code = render_analysis(&report, report.graphs.first(), common, cost, &hw, io, keep);
+    keep.push(Box::new(report));
+    code
 }
 
 fn hardware_cmd(name: Option<&str>, format: Format, io: &mut Io<'_>) -> Result<u8, Usage> {
@@ -740,14 +780,20 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 
     let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut out = stdout.lock();
     let mut err = stderr.lock();
-    let code = run(
+    let mut keep = Keep::new();
+    let code = run_keeping(
         cli,
         &mut Io {
             out: &mut out,
             err: &mut err,
             color,
         },
+        &mut keep,
     );
     let _ = out.flush();
+    // The output is written and flushed: the process is about to exit, so leave the graph,
+    // its analysis and reports to the OS instead of freeing them one allocation at a time
+    // (rustc does the same). Only here, in the binary's entry point; `run` drops them.
+    std::mem::forget(keep);
     code
 }

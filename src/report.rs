@@ -1,21 +1,27 @@
 //! Analysis reports as data for JSON and as text for people. Built from an [`Analysis`];
 //! the CLI only chooses which to print.
+//!
+//! The JSON report borrows the analysis: lists as long as the graph (ops, groups, the
+//! unfused plan's kernels) are views that serialize straight from the [`Graph`], so a
+//! million-op report builds no per-op strings or vectors before it is written.
 
 use crate::analysis::{Analysis, fmt_bytes};
 use crate::cost::roofline::{fmt_num, si};
 use crate::cost::{AttentionReport, Bound, CostReport, KernelCost, LaunchMode, PlanSummary, Unit};
-use crate::fusion::Reason;
-use crate::graph::Graph;
-use crate::traffic::Traffic;
-use serde::Serialize;
+use crate::fusion::{Boundary, Reason};
+use crate::graph::{Graph, OpId, TensorId, TensorUse};
+use crate::traffic::{Read, Traffic, Write};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
+use std::fmt;
+use std::fmt::Write as _;
 
 #[derive(Serialize)]
 pub struct OpJson<'a> {
     pub name: &'a str,
     pub kind: &'a str,
     pub func: Option<&'a str>,
-    pub inputs: Vec<String>,
+    pub inputs: InputsJson<'a>,
     pub output: &'a str,
     /// Null only for a graph with errors, where an output may be unknown.
     pub shape: Option<&'a [u64]>,
@@ -23,23 +29,149 @@ pub struct OpJson<'a> {
     pub bytes: Option<u64>,
 }
 
-#[derive(Serialize)]
-pub struct AccessJson {
-    pub tensor: String,
-    pub bytes: u64,
+/// An op's tensor arguments as written: `qkv_heads[1].T`.
+pub enum InputsJson<'a> {
+    /// Of a graph with errors, as the semantic pass kept them.
+    Written(&'a [String]),
+    /// Of a checked graph, spelt from its tensors.
+    Uses(&'a Graph, &'a [TensorUse]),
+}
+
+impl Serialize for InputsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            InputsJson::Written(v) => v.serialize(s),
+            InputsJson::Uses(g, uses) => s.collect_seq(uses.iter().map(|u| UseName(g, u))),
+        }
+    }
+}
+
+/// [`Graph::use_name`] without building the string.
+struct UseName<'a>(&'a Graph, &'a TensorUse);
+
+impl fmt::Display for UseName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (g, u) = (self.0, self.1);
+        f.write_str(&g.tensor(u.tensor).name)?;
+        if let Some(i) = u.index {
+            write!(f, "[{i}]")?;
+        }
+        if u.transpose {
+            f.write_str(".T")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for UseName<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (g, u) = (self.0, self.1);
+        if u.index.is_none() && !u.transpose {
+            s.serialize_str(&g.tensor(u.tensor).name)
+        } else {
+            s.collect_str(self)
+        }
+    }
+}
+
+/// A tensor, or one slice of it: `x` or `x[2]`.
+struct TensorName<'a>(&'a Graph, TensorId, Option<u64>);
+
+impl fmt::Display for TensorName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.tensor(self.1).name)?;
+        match self.2 {
+            Some(i) => write!(f, "[{i}]"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Serialize for TensorName<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.2 {
+            None => s.serialize_str(&self.0.tensor(self.1).name),
+            Some(_) => s.collect_str(self),
+        }
+    }
 }
 
 #[derive(Serialize)]
-pub struct GroupJson<'a> {
-    pub ops: Vec<&'a str>,
-    pub reads: Vec<AccessJson>,
-    pub writes: Vec<AccessJson>,
-    pub bytes_read: u64,
-    pub bytes_written: u64,
+struct AccessJson<'a> {
+    tensor: TensorName<'a>,
+    bytes: u64,
+}
+
+/// The names of some ops.
+struct OpNames<'a>(&'a Graph, &'a [OpId]);
+
+impl Serialize for OpNames<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.0;
+        s.collect_seq(self.1.iter().map(|&o| g.op(o).name.as_str()))
+    }
+}
+
+struct ReadsJson<'a>(&'a Graph, &'a [Read]);
+
+impl Serialize for ReadsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.0;
+        s.collect_seq(self.1.iter().map(|r| AccessJson {
+            tensor: TensorName(g, r.tensor, r.index),
+            bytes: r.bytes,
+        }))
+    }
+}
+
+struct WritesJson<'a>(&'a Graph, &'a [Write]);
+
+impl Serialize for WritesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.0;
+        s.collect_seq(self.1.iter().map(|w| AccessJson {
+            tensor: TensorName(g, w.tensor, None),
+            bytes: w.bytes,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct GroupJson<'a> {
+    ops: OpNames<'a>,
+    reads: ReadsJson<'a>,
+    writes: WritesJson<'a>,
+    bytes_read: u64,
+    bytes_written: u64,
     /// Whether this kernel is a FlashAttention kernel (`--flash-attention`).
-    pub flash_attention: bool,
+    flash_attention: bool,
     /// The cost model's estimate; null until [`AnalysisJson::with_cost`].
-    pub cost: Option<KernelCostJson>,
+    cost: Option<KernelCostJson>,
+}
+
+/// The kernels of an analysis's plan, with their traffic and, once
+/// [`AnalysisJson::with_cost`] added them, their estimates.
+pub struct GroupsJson<'a> {
+    analysis: &'a Analysis,
+    costs: &'a [KernelCost],
+}
+
+impl Serialize for GroupsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let a = self.analysis;
+        let g = &a.graph;
+        s.collect_seq(a.plan.groups.iter().zip(&a.traffic.groups).enumerate().map(
+            |(k, (grp, tr))| GroupJson {
+                ops: OpNames(g, &grp.ops),
+                reads: ReadsJson(g, &tr.reads),
+                writes: WritesJson(g, &tr.writes),
+                bytes_read: tr.bytes_read,
+                bytes_written: tr.bytes_written,
+                flash_attention: a.plan.flash_kernel(k).is_some(),
+                cost: self.costs.get(k).map(Into::into),
+            },
+        ))
+    }
 }
 
 /// One kernel's estimate. Times in microseconds.
@@ -108,32 +240,51 @@ pub struct HardwareJson {
 
 /// One op of the unfused plan, compactly (a graph may have a million of them).
 #[derive(Serialize)]
-pub struct UnfusedKernelJson {
-    pub op: String,
-    pub flops: u64,
-    pub bytes: u64,
-    pub bound: Bound,
-    pub time_us: f64,
+struct UnfusedKernelJson<'a> {
+    op: &'a str,
+    flops: u64,
+    bytes: u64,
+    bound: Bound,
+    time_us: f64,
+}
+
+/// The unfused plan's kernels, one per op.
+pub struct PerKernelJson<'a> {
+    graph: &'a Graph,
+    kernels: &'a [KernelCost],
+}
+
+impl Serialize for PerKernelJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.graph;
+        s.collect_seq(self.kernels.iter().map(|k| UnfusedKernelJson {
+            op: k.ops.first().map_or("", |&o| g.op(o).name.as_str()),
+            flops: k.flops,
+            bytes: k.bytes,
+            bound: k.bound,
+            time_us: r4(k.time_s * 1e6),
+        }))
+    }
 }
 
 #[derive(Serialize)]
-pub struct PlanCostJson {
+pub struct PlanCostJson<'a> {
     pub kernels: usize,
     pub flops: u64,
     pub bytes: u64,
     pub time_us: f64,
     /// Unfused plan only: every op as its own kernel (the fused kernels are `groups`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub per_kernel: Option<Vec<UnfusedKernelJson>>,
+    pub per_kernel: Option<PerKernelJson<'a>>,
 }
 
 /// The graph-level estimate.
 #[derive(Serialize)]
-pub struct CostJson {
+pub struct CostJson<'a> {
     pub hardware: HardwareJson,
     pub launch: LaunchMode,
-    pub unfused: PlanCostJson,
-    pub fused: PlanCostJson,
+    pub unfused: PlanCostJson<'a>,
+    pub fused: PlanCostJson<'a>,
     /// Unfused time / fused time.
     pub speedup: f64,
 }
@@ -203,13 +354,33 @@ pub struct AttentionJson {
 }
 
 #[derive(Serialize)]
-pub struct BoundaryJson<'a> {
-    pub producer: &'a str,
-    pub consumer: &'a str,
-    pub tensor: &'a str,
-    pub reason: Reason,
-    pub rule: u8,
-    pub explanation: String,
+struct BoundaryJson<'a> {
+    producer: &'a str,
+    consumer: &'a str,
+    tensor: &'a str,
+    reason: Reason,
+    rule: u8,
+    explanation: String,
+}
+
+/// The boundaries of a plan, each with its explanation.
+pub struct BoundariesJson<'a> {
+    graph: &'a Graph,
+    boundaries: &'a [Boundary],
+}
+
+impl Serialize for BoundariesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.graph;
+        s.collect_seq(self.boundaries.iter().map(|b| BoundaryJson {
+            producer: &g.op(b.producer).name,
+            consumer: &g.op(b.consumer).name,
+            tensor: &g.tensor(b.tensor).name,
+            reason: b.reason,
+            rule: b.reason.rule(),
+            explanation: explain(g, b),
+        }))
+    }
 }
 
 #[derive(Serialize)]
@@ -218,19 +389,58 @@ pub struct TrafficJson {
     pub fused: Traffic,
 }
 
+/// The ops of a report: as written for a graph with errors, from the graph otherwise.
+pub enum OpsJson<'a> {
+    None,
+    Written(&'a [crate::sema::OpSummary]),
+    Graph(&'a Graph),
+}
+
+impl Serialize for OpsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            OpsJson::None => s.collect_seq(std::iter::empty::<OpJson<'_>>()),
+            OpsJson::Written(ops) => s.collect_seq(ops.iter().map(|o| OpJson {
+                name: &o.name,
+                kind: &o.kind,
+                func: o.func.as_deref(),
+                inputs: InputsJson::Written(&o.inputs),
+                output: &o.output,
+                shape: o.shape.as_deref(),
+                dtype: o.dtype.map(|d| d.as_str()),
+                bytes: o.bytes,
+            })),
+            OpsJson::Graph(g) => s.collect_seq(g.ops.iter().map(|o| {
+                let t = g.tensor(o.output);
+                OpJson {
+                    name: &o.name,
+                    kind: o.kind.as_str(),
+                    func: o.func.as_deref(),
+                    inputs: InputsJson::Uses(g, &o.inputs),
+                    output: &t.name,
+                    shape: Some(&t.shape),
+                    dtype: Some(t.dtype.as_str()),
+                    bytes: Some(t.bytes),
+                }
+            })),
+        }
+    }
+}
+
 /// The object `analyze --format json` prints (SPEC §6). With errors, `groups`,
-/// `boundaries`, `traffic` and `savings_pct` are null.
+/// `boundaries`, `traffic` and `savings_pct` are null. It borrows the analysis and
+/// serializes its long lists on the fly.
 #[derive(Serialize)]
 pub struct AnalysisJson<'a> {
     pub graph: &'a str,
-    pub ops: Vec<OpJson<'a>>,
-    pub groups: Option<Vec<GroupJson<'a>>>,
-    pub boundaries: Option<Vec<BoundaryJson<'a>>>,
+    pub ops: OpsJson<'a>,
+    pub groups: Option<GroupsJson<'a>>,
+    pub boundaries: Option<BoundariesJson<'a>>,
     pub traffic: Option<TrafficJson>,
     pub savings_pct: Option<f64>,
     pub diagnostics: Vec<Value>,
     /// Null until [`AnalysisJson::with_cost`].
-    pub cost: Option<CostJson>,
+    pub cost: Option<CostJson<'a>>,
     pub attention: Option<AttentionJson>,
 }
 
@@ -242,19 +452,7 @@ impl<'a> AnalysisJson<'a> {
         diagnostics: Vec<Value>,
     ) -> Self {
         let mut report = AnalysisJson::new(name, None, diagnostics);
-        report.ops = ops
-            .iter()
-            .map(|o| OpJson {
-                name: &o.name,
-                kind: &o.kind,
-                func: o.func.as_deref(),
-                inputs: o.inputs.clone(),
-                output: &o.output,
-                shape: o.shape.as_deref(),
-                dtype: o.dtype.map(|d| d.as_str()),
-                bytes: o.bytes,
-            })
-            .collect();
+        report.ops = OpsJson::Written(ops);
         report
     }
 
@@ -262,7 +460,7 @@ impl<'a> AnalysisJson<'a> {
         let Some(a) = analysis else {
             return AnalysisJson {
                 graph: name,
-                ops: Vec::new(),
+                ops: OpsJson::None,
                 groups: None,
                 boundaries: None,
                 traffic: None,
@@ -273,78 +471,17 @@ impl<'a> AnalysisJson<'a> {
             };
         };
         let g = &a.graph;
-        let ops = g
-            .ops
-            .iter()
-            .map(|o| {
-                let t = g.tensor(o.output);
-                OpJson {
-                    name: &o.name,
-                    kind: o.kind.as_str(),
-                    func: o.func.as_deref(),
-                    inputs: o.inputs.iter().map(|u| g.use_name(u)).collect(),
-                    output: &t.name,
-                    shape: Some(&t.shape),
-                    dtype: Some(t.dtype.as_str()),
-                    bytes: Some(t.bytes),
-                }
-            })
-            .collect();
-        let groups = a
-            .plan
-            .groups
-            .iter()
-            .zip(&a.traffic.groups)
-            .enumerate()
-            .map(|(k, (grp, tr))| GroupJson {
-                ops: grp.ops.iter().map(|&o| g.op(o).name.as_str()).collect(),
-                reads: tr
-                    .reads
-                    .iter()
-                    .map(|r| AccessJson {
-                        tensor: read_name(g, r.tensor, r.index),
-                        bytes: r.bytes,
-                    })
-                    .collect(),
-                writes: tr
-                    .writes
-                    .iter()
-                    .map(|w| AccessJson {
-                        tensor: g.tensor(w.tensor).name.clone(),
-                        bytes: w.bytes,
-                    })
-                    .collect(),
-                bytes_read: tr.bytes_read,
-                bytes_written: tr.bytes_written,
-                flash_attention: a.plan.flash_kernel(k).is_some(),
-                cost: None,
-            })
-            .collect();
-        let boundaries = a
-            .plan
-            .boundaries
-            .iter()
-            .map(|b| {
-                let (p, c, t) = (
-                    &g.op(b.producer).name,
-                    &g.op(b.consumer).name,
-                    &g.tensor(b.tensor).name,
-                );
-                BoundaryJson {
-                    producer: p,
-                    consumer: c,
-                    tensor: t,
-                    reason: b.reason,
-                    rule: b.reason.rule(),
-                    explanation: explain(g, b),
-                }
-            })
-            .collect();
         AnalysisJson {
             graph: name,
-            ops,
-            groups: Some(groups),
-            boundaries: Some(boundaries),
+            ops: OpsJson::Graph(g),
+            groups: Some(GroupsJson {
+                analysis: a,
+                costs: &[],
+            }),
+            boundaries: Some(BoundariesJson {
+                graph: g,
+                boundaries: &a.plan.boundaries,
+            }),
             traffic: Some(TrafficJson {
                 unfused: a.traffic.unfused,
                 fused: a.traffic.fused,
@@ -358,33 +495,25 @@ impl<'a> AnalysisJson<'a> {
 
     /// Adds the cost model's estimate: `cost` per group, and the graph-level `cost` and
     /// `attention` objects. `cost` must come from the same analysis.
-    pub fn with_cost(mut self, a: &Analysis, cost: &CostReport, att: &AttentionReport) -> Self {
+    pub fn with_cost(
+        mut self,
+        a: &'a Analysis,
+        cost: &'a CostReport,
+        att: &AttentionReport,
+    ) -> Self {
         let g = &a.graph;
         if let Some(groups) = &mut self.groups {
-            for (grp, k) in groups.iter_mut().zip(&cost.fused.kernels) {
-                grp.cost = Some(k.into());
-            }
+            groups.costs = &cost.fused.kernels;
         }
         let hw = &cost.hardware;
-        let plan = |p: &crate::cost::PlanCost, per_kernel: bool| PlanCostJson {
+        let plan = |p: &'a crate::cost::PlanCost, per_kernel: bool| PlanCostJson {
             kernels: p.kernels.len(),
             flops: p.flops,
             bytes: p.bytes,
             time_us: r4(p.time_s * 1e6),
-            per_kernel: per_kernel.then(|| {
-                p.kernels
-                    .iter()
-                    .map(|k| UnfusedKernelJson {
-                        op: k
-                            .ops
-                            .first()
-                            .map_or(String::new(), |&o| g.op(o).name.clone()),
-                        flops: k.flops,
-                        bytes: k.bytes,
-                        bound: k.bound,
-                        time_us: r4(k.time_s * 1e6),
-                    })
-                    .collect()
+            per_kernel: per_kernel.then_some(PerKernelJson {
+                graph: g,
+                kernels: &p.kernels,
             }),
         };
         self.cost = Some(CostJson {
@@ -454,29 +583,476 @@ impl<'a> AnalysisJson<'a> {
     }
 }
 
+/// Bytes the JSON writer gathers before handing them to its `Write`.
+const CHUNK: usize = 1 << 20;
+
+/// A JSON writer for [`AnalysisJson::write_json`]: byte-for-byte what `serde_json` writes
+/// (compact), with the long lists written directly instead of through `Serializer` calls.
+struct JsonOut<'w> {
+    buf: Vec<u8>,
+    w: &'w mut dyn std::io::Write,
+}
+
+impl JsonOut<'_> {
+    /// Hands the gathered bytes on once there are enough of them.
+    fn spill(&mut self) -> std::io::Result<()> {
+        if self.buf.len() >= CHUNK {
+            self.w.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn raw(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+
+    /// Anything small, through `serde_json` itself.
+    fn serde<T: Serialize + ?Sized>(&mut self, v: &T) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.buf, v).map_err(std::io::Error::other)
+    }
+
+    fn u64(&mut self, mut v: u64) {
+        const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+            2021222324252627282930313233343536373839\
+            4041424344454647484950515253545556575859\
+            6061626364656667686970717273747576777879\
+            8081828384858687888990919293949596979899";
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        while v >= 100 {
+            let p = (v % 100) as usize * 2;
+            v /= 100;
+            i -= 2;
+            digits[i..i + 2].copy_from_slice(&PAIRS[p..p + 2]);
+        }
+        if v >= 10 {
+            let p = v as usize * 2;
+            i -= 2;
+            digits[i..i + 2].copy_from_slice(&PAIRS[p..p + 2]);
+        } else {
+            i -= 1;
+            digits[i] = b'0' + v as u8;
+        }
+        self.buf.extend_from_slice(&digits[i..]);
+    }
+
+    /// The contents of a JSON string, escaped as `serde_json` escapes them.
+    fn escaped(&mut self, s: &str) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let bytes = s.as_bytes();
+        // Names are identifiers: nearly every string needs no escape at all.
+        // A fold, not `any`: without the early exit the test vectorises.
+        if !bytes
+            .iter()
+            .fold(false, |a, &b| a | (b < 0x20) | (b == b'"') | (b == b'\\'))
+        {
+            self.buf.extend_from_slice(bytes);
+            return;
+        }
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            let esc: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                0x08 => b"\\b",
+                0x0c => b"\\f",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0..=0x1f => {
+                    self.buf.extend_from_slice(&bytes[start..i]);
+                    self.buf.extend_from_slice(b"\\u00");
+                    self.buf.push(HEX[(b >> 4) as usize]);
+                    self.buf.push(HEX[(b & 0xf) as usize]);
+                    start = i + 1;
+                    continue;
+                }
+                _ => continue,
+            };
+            self.buf.extend_from_slice(&bytes[start..i]);
+            self.buf.extend_from_slice(esc);
+            start = i + 1;
+        }
+        self.buf.extend_from_slice(&bytes[start..]);
+    }
+
+    fn str(&mut self, s: &str) {
+        self.buf.push(b'"');
+        self.escaped(s);
+        self.buf.push(b'"');
+    }
+
+    fn opt_str(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.str(s),
+            None => self.raw(b"null"),
+        }
+    }
+
+    /// `name`, `name[i]`, `name.T` or `name[i].T` as one string.
+    fn view_name(&mut self, name: &str, index: Option<u64>, transpose: bool) {
+        self.buf.push(b'"');
+        self.escaped(name);
+        if let Some(i) = index {
+            self.buf.push(b'[');
+            self.u64(i);
+            self.buf.push(b']');
+        }
+        if transpose {
+            self.raw(b".T");
+        }
+        self.buf.push(b'"');
+    }
+
+    fn op(&mut self, o: &OpJson<'_>) {
+        self.raw(b"{\"name\":");
+        self.str(o.name);
+        self.raw(b",\"kind\":");
+        self.str(o.kind);
+        self.raw(b",\"func\":");
+        self.opt_str(o.func);
+        self.raw(b",\"inputs\":[");
+        match o.inputs {
+            InputsJson::Written(v) => {
+                for (i, s) in v.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(b',');
+                    }
+                    self.str(s);
+                }
+            }
+            InputsJson::Uses(g, uses) => {
+                for (i, u) in uses.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(b',');
+                    }
+                    self.view_name(&g.tensor(u.tensor).name, u.index, u.transpose);
+                }
+            }
+        }
+        self.raw(b"],\"output\":");
+        self.str(o.output);
+        self.raw(b",\"shape\":");
+        match o.shape {
+            Some(shape) => {
+                self.buf.push(b'[');
+                for (i, &d) in shape.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(b',');
+                    }
+                    self.u64(d);
+                }
+                self.buf.push(b']');
+            }
+            None => self.raw(b"null"),
+        }
+        self.raw(b",\"dtype\":");
+        self.opt_str(o.dtype);
+        self.raw(b",\"bytes\":");
+        match o.bytes {
+            Some(b) => self.u64(b),
+            None => self.raw(b"null"),
+        }
+        self.buf.push(b'}');
+    }
+
+    fn ops(&mut self, ops: &OpsJson<'_>) -> std::io::Result<()> {
+        self.buf.push(b'[');
+        match *ops {
+            OpsJson::None => {}
+            OpsJson::Written(ops) => {
+                for (i, o) in ops.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(b',');
+                    }
+                    self.op(&OpJson {
+                        name: &o.name,
+                        kind: &o.kind,
+                        func: o.func.as_deref(),
+                        inputs: InputsJson::Written(&o.inputs),
+                        output: &o.output,
+                        shape: o.shape.as_deref(),
+                        dtype: o.dtype.map(|d| d.as_str()),
+                        bytes: o.bytes,
+                    });
+                    self.spill()?;
+                }
+            }
+            OpsJson::Graph(g) => {
+                for (i, o) in g.ops.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(b',');
+                    }
+                    let t = g.tensor(o.output);
+                    self.op(&OpJson {
+                        name: &o.name,
+                        kind: o.kind.as_str(),
+                        func: o.func.as_deref(),
+                        inputs: InputsJson::Uses(g, &o.inputs),
+                        output: &t.name,
+                        shape: Some(&t.shape),
+                        dtype: Some(t.dtype.as_str()),
+                        bytes: Some(t.bytes),
+                    });
+                    self.spill()?;
+                }
+            }
+        }
+        self.buf.push(b']');
+        Ok(())
+    }
+
+    fn groups(&mut self, groups: &GroupsJson<'_>) -> std::io::Result<()> {
+        let a = groups.analysis;
+        let g = &a.graph;
+        // Consecutive kernels often have the same estimate: format each distinct one once.
+        let mut last_cost: Option<(&KernelCost, Vec<u8>)> = None;
+        self.buf.push(b'[');
+        for (k, (grp, tr)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
+            if k > 0 {
+                self.buf.push(b',');
+            }
+            self.raw(b"{\"ops\":[");
+            for (i, &o) in grp.ops.iter().enumerate() {
+                if i > 0 {
+                    self.buf.push(b',');
+                }
+                self.str(&g.op(o).name);
+                if i % 4096 == 4095 {
+                    self.spill()?;
+                }
+            }
+            self.raw(b"],\"reads\":[");
+            for (i, r) in tr.reads.iter().enumerate() {
+                if i > 0 {
+                    self.buf.push(b',');
+                }
+                self.raw(b"{\"tensor\":");
+                self.view_name(&g.tensor(r.tensor).name, r.index, false);
+                self.raw(b",\"bytes\":");
+                self.u64(r.bytes);
+                self.buf.push(b'}');
+                if i % 4096 == 4095 {
+                    self.spill()?;
+                }
+            }
+            self.raw(b"],\"writes\":[");
+            for (i, w) in tr.writes.iter().enumerate() {
+                if i > 0 {
+                    self.buf.push(b',');
+                }
+                self.raw(b"{\"tensor\":");
+                self.str(&g.tensor(w.tensor).name);
+                self.raw(b",\"bytes\":");
+                self.u64(w.bytes);
+                self.buf.push(b'}');
+                if i % 4096 == 4095 {
+                    self.spill()?;
+                }
+            }
+            self.raw(b"],\"bytes_read\":");
+            self.u64(tr.bytes_read);
+            self.raw(b",\"bytes_written\":");
+            self.u64(tr.bytes_written);
+            self.raw(if a.plan.flash_kernel(k).is_some() {
+                b",\"flash_attention\":true,\"cost\":"
+            } else {
+                b",\"flash_attention\":false,\"cost\":"
+            });
+            match groups.costs.get(k) {
+                Some(c) => match &last_cost {
+                    Some((prev, text)) if same_estimate(prev, c) => {
+                        self.buf.extend_from_slice(text)
+                    }
+                    _ => {
+                        let text = serde_json::to_vec(&KernelCostJson::from(c))
+                            .map_err(std::io::Error::other)?;
+                        self.buf.extend_from_slice(&text);
+                        last_cost = Some((c, text));
+                    }
+                },
+                None => self.raw(b"null"),
+            }
+            self.buf.push(b'}');
+            self.spill()?;
+        }
+        self.buf.push(b']');
+        Ok(())
+    }
+
+    fn boundaries(&mut self, b: &BoundariesJson<'_>) -> std::io::Result<()> {
+        let g = b.graph;
+        self.buf.push(b'[');
+        for (i, b) in b.boundaries.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            self.raw(b"{\"producer\":");
+            self.str(&g.op(b.producer).name);
+            self.raw(b",\"consumer\":");
+            self.str(&g.op(b.consumer).name);
+            self.raw(b",\"tensor\":");
+            self.str(&g.tensor(b.tensor).name);
+            self.raw(b",\"reason\":");
+            self.str(b.reason.as_str());
+            self.raw(b",\"rule\":");
+            self.u64(b.reason.rule().into());
+            self.raw(b",\"explanation\":\"");
+            let _ = write_explanation(&mut Escaping(self), g, b);
+            self.buf.push(b'"');
+            self.buf.push(b'}');
+            self.spill()?;
+        }
+        self.buf.push(b']');
+        Ok(())
+    }
+
+    fn plan_cost(&mut self, p: &PlanCostJson<'_>) -> std::io::Result<()> {
+        self.raw(b"{\"kernels\":");
+        self.u64(p.kernels as u64);
+        self.raw(b",\"flops\":");
+        self.u64(p.flops);
+        self.raw(b",\"bytes\":");
+        self.u64(p.bytes);
+        self.raw(b",\"time_us\":");
+        self.serde(&p.time_us)?;
+        if let Some(per) = &p.per_kernel {
+            let g = per.graph;
+            self.raw(b",\"per_kernel\":[");
+            // Consecutive kernels often take the same time: format each distinct one once.
+            let mut last: Option<(u64, Vec<u8>)> = None;
+            for (i, k) in per.kernels.iter().enumerate() {
+                if i > 0 {
+                    self.buf.push(b',');
+                }
+                self.raw(b"{\"op\":");
+                self.str(k.ops.first().map_or("", |&o| g.op(o).name.as_str()));
+                self.raw(b",\"flops\":");
+                self.u64(k.flops);
+                self.raw(b",\"bytes\":");
+                self.u64(k.bytes);
+                self.raw(match k.bound {
+                    Bound::Memory => b",\"bound\":\"memory\",\"time_us\":",
+                    Bound::Compute => b",\"bound\":\"compute\",\"time_us\":",
+                });
+                let t = r4(k.time_s * 1e6);
+                match &last {
+                    Some((bits, text)) if *bits == t.to_bits() => self.buf.extend_from_slice(text),
+                    _ => {
+                        let text = serde_json::to_vec(&t).map_err(std::io::Error::other)?;
+                        self.buf.extend_from_slice(&text);
+                        last = Some((t.to_bits(), text));
+                    }
+                }
+                self.buf.push(b'}');
+                self.spill()?;
+            }
+            self.buf.push(b']');
+        }
+        self.buf.push(b'}');
+        Ok(())
+    }
+
+    fn analysis(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
+        self.raw(b"{\"graph\":");
+        self.str(j.graph);
+        self.raw(b",\"ops\":");
+        self.ops(&j.ops)?;
+        self.raw(b",\"groups\":");
+        match &j.groups {
+            Some(groups) => self.groups(groups)?,
+            None => self.raw(b"null"),
+        }
+        self.raw(b",\"boundaries\":");
+        match &j.boundaries {
+            Some(b) => self.boundaries(b)?,
+            None => self.raw(b"null"),
+        }
+        self.raw(b",\"traffic\":");
+        self.serde(&j.traffic)?;
+        self.raw(b",\"savings_pct\":");
+        self.serde(&j.savings_pct)?;
+        self.raw(b",\"diagnostics\":");
+        self.serde(&j.diagnostics)?;
+        self.spill()?;
+        self.raw(b",\"cost\":");
+        match &j.cost {
+            Some(c) => {
+                self.raw(b"{\"hardware\":");
+                self.serde(&c.hardware)?;
+                self.raw(b",\"launch\":");
+                self.serde(&c.launch)?;
+                self.raw(b",\"unfused\":");
+                self.plan_cost(&c.unfused)?;
+                self.raw(b",\"fused\":");
+                self.plan_cost(&c.fused)?;
+                self.raw(b",\"speedup\":");
+                self.serde(&c.speedup)?;
+                self.buf.push(b'}');
+            }
+            None => self.raw(b"null"),
+        }
+        self.raw(b",\"attention\":");
+        self.serde(&j.attention)?;
+        self.buf.push(b'}');
+        Ok(())
+    }
+}
+
+/// Text written into a JSON string, escaped.
+struct Escaping<'o, 'w>(&'o mut JsonOut<'w>);
+
+impl fmt::Write for Escaping<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.escaped(s);
+        Ok(())
+    }
+}
+
+impl AnalysisJson<'_> {
+    /// Writes the report as compact JSON, exactly the bytes `serde_json::to_writer` writes
+    /// for it, but several times faster on large graphs. Buffers internally (no need for a
+    /// `BufWriter`); writes no trailing newline.
+    pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut out = JsonOut {
+            buf: Vec::with_capacity(CHUNK + CHUNK / 2),
+            w,
+        };
+        out.analysis(self)?;
+        out.w.write_all(&out.buf)
+    }
+}
+
 /// Why a boundary stays, in words; for `materialized`, which of the two causes holds.
 fn explain(g: &Graph, b: &crate::fusion::Boundary) -> String {
+    let mut s = String::new();
+    let _ = write_explanation(&mut s, g, b);
+    s
+}
+
+/// [`explain`] written into `f`.
+fn write_explanation(
+    f: &mut dyn fmt::Write,
+    g: &Graph,
+    b: &crate::fusion::Boundary,
+) -> fmt::Result {
     let (p, c, t) = (
         &g.op(b.producer).name,
         &g.op(b.consumer).name,
         &g.tensor(b.tensor).name,
     );
     match b.reason {
-        Reason::Materialized if g.is_output(b.tensor) => {
-            format!("`{t}` is a graph output, so it must be written to HBM anyway")
-        }
-        Reason::Materialized => format!(
+        Reason::Materialized if g.is_output(b.tensor) => write!(
+            f,
+            "`{t}` is a graph output, so it must be written to HBM anyway"
+        ),
+        Reason::Materialized => write!(
+            f,
             "`{t}` is read by {} ops, so it must be written to HBM anyway",
             g.consumers(b.tensor).len()
         ),
-        r => r.explain(p, c, t),
-    }
-}
-
-fn read_name(g: &Graph, t: crate::graph::TensorId, index: Option<u64>) -> String {
-    match index {
-        Some(i) => format!("{}[{i}]", g.tensor(t).name),
-        None => g.tensor(t).name.clone(),
+        r => r.write_explanation(f, p, c, t),
     }
 }
 
@@ -532,6 +1108,68 @@ fn cost_line(k: &KernelCost) -> String {
     )
 }
 
+/// [`list`] written into `out`: at most `max` items, then how many more there are.
+fn write_list<T>(
+    out: &mut String,
+    items: &[T],
+    sep: &str,
+    max: usize,
+    mut item: impl FnMut(&mut String, &T),
+) {
+    for (i, x) in items.iter().take(max).enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        item(out, x);
+    }
+    if items.len() > max {
+        if max > 0 {
+            out.push_str(sep);
+        }
+        let _ = write!(out, "… {} more", items.len() - max);
+    }
+}
+
+/// [`fmt_bytes`] of the last few values, kept.
+#[derive(Default)]
+struct BytesMemo {
+    entries: Vec<(u64, String)>,
+    next: usize,
+}
+
+impl BytesMemo {
+    fn get(&mut self, b: u64) -> &str {
+        const SIZE: usize = 4;
+        let k = match self.entries.iter().position(|(v, _)| *v == b) {
+            Some(k) => k,
+            None if self.entries.len() < SIZE => {
+                self.entries.push((b, fmt_bytes(b)));
+                self.entries.len() - 1
+            }
+            None => {
+                let k = self.next;
+                self.next = (k + 1) % SIZE;
+                self.entries[k] = (b, fmt_bytes(b));
+                k
+            }
+        };
+        &self.entries[k].1
+    }
+}
+
+/// Whether two kernels have the same estimate, so the same [`cost_line`].
+fn same_estimate(a: &KernelCost, b: &KernelCost) -> bool {
+    a.flops == b.flops
+        && a.bytes == b.bytes
+        && a.intensity.map(f64::to_bits) == b.intensity.map(f64::to_bits)
+        && a.ridge_point.to_bits() == b.ridge_point.to_bits()
+        && a.bound == b.bound
+        && a.compute_s.to_bits() == b.compute_s.to_bits()
+        && a.memory_s.to_bits() == b.memory_s.to_bits()
+        && a.launch_s.to_bits() == b.launch_s.to_bits()
+        && a.time_s.to_bits() == b.time_s.to_bits()
+}
+
 /// The human report with the cost model's estimate when one is given.
 pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
     const MAX: usize = 12;
@@ -546,49 +1184,60 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         if n_groups == 1 { "" } else { "s" }
     );
     let width = n_groups.to_string().len();
+    let pad = " ".repeat(width + 9);
+    // Kernels of a large graph repeat their byte counts and estimates: format each once.
+    let mut bytes_memo = BytesMemo::default();
+    let mut last_cost: Option<(&KernelCost, String)> = None;
     for (k, (grp, tr)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
-        let names = list(grp.ops.iter().map(|&o| g.op(o).name.clone()), " → ", MAX);
         let tag = if a.plan.flash_kernel(k).is_some() {
             "  [FlashAttention]"
         } else {
             ""
         };
-        out += &format!("kernel {:>width$}  {names}{tag}\n", k + 1);
-        let pad = " ".repeat(width + 9);
-        let reads = list(
-            tr.reads
-                .iter()
-                .map(|r| format!("{} {}", read_name(g, r.tensor, r.index), fmt_bytes(r.bytes))),
-            ", ",
-            MAX,
-        );
-        let writes = list(
-            tr.writes
-                .iter()
-                .map(|w| format!("{} {}", g.tensor(w.tensor).name, fmt_bytes(w.bytes))),
-            ", ",
-            MAX,
-        );
-        out += &format!(
-            "{pad}reads  {}: {}\n",
-            fmt_bytes(tr.bytes_read),
-            if reads.is_empty() {
-                "nothing".into()
-            } else {
-                reads
+        let _ = write!(out, "kernel {:>width$}  ", k + 1);
+        write_list(&mut out, &grp.ops, " → ", MAX, |out, &o| {
+            out.push_str(&g.op(o).name)
+        });
+        out.push_str(tag);
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str("reads  ");
+        out.push_str(bytes_memo.get(tr.bytes_read));
+        out.push_str(": ");
+        if tr.reads.is_empty() {
+            out.push_str("nothing");
+        }
+        write_list(&mut out, &tr.reads, ", ", MAX, |out, r| {
+            out.push_str(&g.tensor(r.tensor).name);
+            if let Some(i) = r.index {
+                let _ = write!(out, "[{i}]");
             }
-        );
-        out += &format!(
-            "{pad}writes {}: {}\n",
-            fmt_bytes(tr.bytes_written),
-            if writes.is_empty() {
-                "nothing".into()
-            } else {
-                writes
-            }
-        );
+            out.push(' ');
+            out.push_str(bytes_memo.get(r.bytes));
+        });
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str("writes ");
+        out.push_str(bytes_memo.get(tr.bytes_written));
+        out.push_str(": ");
+        if tr.writes.is_empty() {
+            out.push_str("nothing");
+        }
+        write_list(&mut out, &tr.writes, ", ", MAX, |out, w| {
+            out.push_str(&g.tensor(w.tensor).name);
+            out.push(' ');
+            out.push_str(bytes_memo.get(w.bytes));
+        });
+        out.push('\n');
         if let Some(kc) = cost.and_then(|(c, _)| c.fused.kernels.get(k)) {
-            out += &format!("{pad}cost   {}\n", cost_line(kc));
+            let line = match &last_cost {
+                Some((prev, line)) if same_estimate(prev, kc) => line,
+                _ => &last_cost.insert((kc, cost_line(kc))).1,
+            };
+            out.push_str(&pad);
+            out.push_str("cost   ");
+            out.push_str(line);
+            out.push('\n');
         }
     }
     let t = &a.traffic;
@@ -737,4 +1386,99 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
 fn group_digits(b: u64) -> String {
     let s = fmt_bytes(b);
     s.split(' ').next().unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnalysisJson;
+    use crate::analysis::{Options, check_file};
+    use crate::cost::{self, Hardware, LaunchMode};
+    use crate::diagnostics::render;
+    use std::path::{Path, PathBuf};
+
+    fn fgraph_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                fgraph_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "fgraph") {
+                out.push(p);
+            }
+        }
+    }
+
+    fn same(json: &AnalysisJson<'_>, what: &str) {
+        let slow = serde_json::to_vec(json).expect("serialises");
+        let mut fast = Vec::new();
+        json.write_json(&mut fast).expect("writes");
+        assert!(
+            slow == fast,
+            "{what}:\nserde: {}\nfast:  {}",
+            String::from_utf8_lossy(&slow),
+            String::from_utf8_lossy(&fast)
+        );
+    }
+
+    /// `write_json` writes exactly what `serde_json` writes for the report, on every example
+    /// and fixture, with and without the cost model and FlashAttention, and with errors.
+    #[test]
+    fn write_json_matches_serde_json() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        fgraph_files(&root.join("examples"), &mut files);
+        fgraph_files(&root.join("tests/fixtures"), &mut files);
+        assert!(files.len() > 10, "fixtures found: {}", files.len());
+        // Names that need escaping, slices, transposes, an unchecked graph.
+        let views = "graph h {\n  input q: [2, 8, 8]\n  input k: [2, 8, 8]\n  op s = matmul(q[0], k[1].T) -> y\n  op r = elementwise.add(y, q[0], q[1], q[0], y) -> z\n  op t = reduction.sum(z) -> w: [8]\n}\n";
+        let mut sources: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|p| (p.display().to_string(), std::fs::read(p).expect("reads")))
+            .collect();
+        sources.push(("views.fgraph".into(), views.as_bytes().to_vec()));
+        sources.push(("bad.fgraph".into(), b"graph \"g {\n}\n".to_vec()));
+        let mut analysed = 0;
+        let presets = [Hardware::preset("h100"), Hardware::preset("a100")];
+        for (name, bytes) in &sources {
+            for flash_attention in [false, true] {
+                let opts = Options {
+                    flash_attention,
+                    ..Options::default()
+                };
+                let report = check_file(name, bytes, &opts);
+                let diags: Vec<_> = report
+                    .diagnostics
+                    .iter()
+                    .map(|d| render::json(d, &report.source))
+                    .collect();
+                same(&AnalysisJson::new(name, None, diags.clone()), name);
+                for g in &report.graphs {
+                    same(
+                        &AnalysisJson::unchecked(&g.name, &g.written_ops, diags.clone()),
+                        name,
+                    );
+                    let Some(a) = &g.analysis else { continue };
+                    same(&AnalysisJson::new(&g.name, Some(a), diags.clone()), name);
+                    // Names that need escaping.
+                    same(
+                        &AnalysisJson::new("\t\u{1}\"\\é\u{7f}", Some(a), diags.clone()),
+                        name,
+                    );
+                    analysed += 1;
+                    for hw in presets.iter().flatten() {
+                        for launch in [LaunchMode::Graph, LaunchMode::Eager] {
+                            let c = cost::estimate(a, hw, launch).expect("cost");
+                            let att = cost::attention(a, hw, launch).expect("attention");
+                            let json = AnalysisJson::new(&g.name, Some(a), diags.clone())
+                                .with_cost(a, &c, &att);
+                            same(&json, name);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(analysed > 10, "analysed: {analysed}");
+    }
 }

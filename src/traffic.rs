@@ -1,8 +1,8 @@
 //! HBM traffic of a fusion plan (SPEC §3): each kernel reads its distinct external inputs once
 //! and writes the member outputs that leave it; tensors internal to a kernel cost nothing.
 
-use crate::fusion::{FusionPlan, find_fusion_groups, unfused};
-use crate::graph::{Graph, TensorId};
+use crate::fusion::{FusionPlan, find_fusion_groups};
+use crate::graph::{Graph, OpId, TensorId};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -49,81 +49,233 @@ impl std::fmt::Display for Overflow {
 }
 impl std::error::Error for Overflow {}
 
-enum ReadSet {
-    Whole,
-    Slices(Vec<u64>),
+/// Scratch space for the read sets of one kernel, reused from kernel to kernel so that a
+/// plan's traffic allocates nothing per kernel but its result.
+pub(crate) struct Scratch {
+    /// The read set of each tensor: `slot[t]` indexes `sets` (`u32::MAX`: none yet).
+    /// Dense (one entry per tensor) for whole plans; a map for one group of a large graph.
+    slot: Slots,
+    /// Distinct external tensors in first-seen order, and whether a whole read covers them.
+    sets: Vec<(TensorId, bool)>,
+    /// Slice reads `(set, index)` in the order met, duplicates included.
+    slices: Vec<(u32, u64)>,
 }
 
-/// The traffic of one group of `plan`.
-pub fn group_traffic(g: &Graph, plan: &FusionPlan, group: usize) -> Result<GroupTraffic, Overflow> {
-    let members = &plan.groups[group].ops;
-    let inside = |t: TensorId| {
-        g.producer(t)
-            .is_some_and(|p| plan.group_of[p.index()] == group)
-    };
-    // Distinct external reads in first-seen order; a whole read covers the tensor's slices.
-    let mut seen: HashMap<TensorId, usize> = HashMap::new();
-    let mut sets: Vec<(TensorId, ReadSet)> = Vec::new();
+enum Slots {
+    Dense(Vec<u32>),
+    Sparse(HashMap<TensorId, u32>),
+}
+
+impl Scratch {
+    /// Scratch for any number of kernels of `g`.
+    pub(crate) fn dense(g: &Graph) -> Self {
+        Scratch {
+            slot: Slots::Dense(vec![u32::MAX; g.tensors.len()]),
+            sets: Vec::new(),
+            slices: Vec::new(),
+        }
+    }
+
+    /// Scratch for one kernel: costs what the kernel reads, not what the graph holds.
+    fn sparse() -> Self {
+        Scratch {
+            slot: Slots::Sparse(HashMap::new()),
+            sets: Vec::new(),
+            slices: Vec::new(),
+        }
+    }
+
+    fn set_of(&mut self, t: TensorId) -> usize {
+        let k = match &mut self.slot {
+            Slots::Dense(v) => &mut v[t.index()],
+            Slots::Sparse(m) => m.entry(t).or_insert(u32::MAX),
+        };
+        if *k == u32::MAX {
+            // At most one set per tensor, and tensor indices fit in u32.
+            *k = self.sets.len() as u32;
+            self.sets.push((t, false));
+        }
+        *k as usize
+    }
+
+    fn clear(&mut self) {
+        match &mut self.slot {
+            Slots::Dense(v) => {
+                for &(t, _) in &self.sets {
+                    v[t.index()] = u32::MAX;
+                }
+            }
+            Slots::Sparse(m) => m.clear(),
+        }
+        self.sets.clear();
+        self.slices.clear();
+    }
+}
+
+/// Calls `read` for each distinct external read of the kernel made of `members` (in
+/// first-seen order; a whole read covers the tensor's slices, and each distinct slice is
+/// read once) and `write` for each member output that leaves it. `inside(o)`: whether op
+/// `o` belongs to the kernel.
+fn visit(
+    g: &Graph,
+    members: &[OpId],
+    inside: impl Fn(OpId) -> bool,
+    s: &mut Scratch,
+    mut read: impl FnMut(Read),
+    mut write: impl FnMut(Write),
+) {
     for &o in members {
         for u in &g.op(o).inputs {
-            if inside(u.tensor) {
+            if g.producer(u.tensor).is_some_and(&inside) {
                 continue;
             }
-            let k = *seen.entry(u.tensor).or_insert_with(|| {
-                sets.push((u.tensor, ReadSet::Slices(Vec::new())));
-                sets.len() - 1
+            let k = s.set_of(u.tensor);
+            match u.index {
+                None => s.sets[k].1 = true,
+                // `k` < number of tensors, which fits in u32.
+                Some(i) => s.slices.push((k as u32, i)),
+            }
+        }
+    }
+    if !s.slices.is_empty() {
+        // Stable: each set's slices stay in the order met.
+        s.slices.sort_by_key(|&(k, _)| k);
+    }
+    let mut next = 0;
+    for (k, &(t, whole)) in s.sets.iter().enumerate() {
+        let tensor = g.tensor(t);
+        let start = next;
+        while next < s.slices.len() && s.slices[next].0 as usize == k {
+            next += 1;
+        }
+        if whole {
+            read(Read {
+                tensor: t,
+                index: None,
+                bytes: tensor.bytes,
             });
-            match (&mut sets[k].1, u.index) {
-                (ReadSet::Whole, _) => {}
-                (s @ ReadSet::Slices(_), None) => *s = ReadSet::Whole,
-                (ReadSet::Slices(v), Some(i)) => {
-                    if !v.contains(&i) {
-                        v.push(i);
-                    }
+            continue;
+        }
+        let slice = tensor.bytes / tensor.shape.first().copied().unwrap_or(1).max(1);
+        let run = &s.slices[start..next];
+        let mut emit = |i: u64| {
+            read(Read {
+                tensor: t,
+                index: Some(i),
+                bytes: slice,
+            })
+        };
+        if run.len() <= 16 {
+            for (j, &(_, i)) in run.iter().enumerate() {
+                if !run[..j].iter().any(|&(_, x)| x == i) {
+                    emit(i);
+                }
+            }
+        } else {
+            let mut seen = std::collections::HashSet::with_capacity(run.len());
+            for &(_, i) in run {
+                if seen.insert(i) {
+                    emit(i);
                 }
             }
         }
     }
-    let mut reads = Vec::new();
-    for (t, set) in sets {
-        match set {
-            ReadSet::Whole => reads.push(Read {
-                tensor: t,
-                index: None,
-                bytes: g.tensor(t).bytes,
-            }),
-            ReadSet::Slices(v) => {
-                let tensor = g.tensor(t);
-                let slice = tensor.bytes / tensor.shape.first().copied().unwrap_or(1).max(1);
-                reads.extend(v.into_iter().map(|i| Read {
-                    tensor: t,
-                    index: Some(i),
-                    bytes: slice,
-                }));
-            }
-        }
-    }
-    let mut writes = Vec::new();
+    s.clear();
     for &o in members {
         let t = g.op(o).output;
         let consumers = g.consumers(t);
-        let leaves = g.is_output(t)
-            || consumers.is_empty()
-            || consumers.iter().any(|c| plan.group_of[c.index()] != group);
+        let leaves =
+            g.is_output(t) || consumers.is_empty() || consumers.iter().any(|&c| !inside(c));
         if leaves {
-            writes.push(Write {
+            write(Write {
                 tensor: t,
                 bytes: g.tensor(t).bytes,
             });
         }
     }
-    let bytes_read = checked_sum(reads.iter().map(|r| r.bytes))?;
-    let bytes_written = checked_sum(writes.iter().map(|w| w.bytes))?;
+}
+
+fn group_traffic_in(
+    g: &Graph,
+    plan: &FusionPlan,
+    group: usize,
+    s: &mut Scratch,
+) -> Result<GroupTraffic, Overflow> {
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    let (mut bytes_read, mut bytes_written) = (Some(0u64), Some(0u64));
+    visit(
+        g,
+        &plan.groups[group].ops,
+        |o| plan.group_of[o.index()] == group,
+        s,
+        |r| {
+            bytes_read = bytes_read.and_then(|b| b.checked_add(r.bytes));
+            reads.push(r);
+        },
+        |w| {
+            bytes_written = bytes_written.and_then(|b| b.checked_add(w.bytes));
+            writes.push(w);
+        },
+    );
     Ok(GroupTraffic {
         reads,
         writes,
+        bytes_read: bytes_read.ok_or(Overflow)?,
+        bytes_written: bytes_written.ok_or(Overflow)?,
+    })
+}
+
+/// The traffic of one group of `plan`.
+pub fn group_traffic(g: &Graph, plan: &FusionPlan, group: usize) -> Result<GroupTraffic, Overflow> {
+    group_traffic_in(g, plan, group, &mut Scratch::sparse())
+}
+
+/// Bytes read and written by op `o` run as a kernel of its own (the unfused plan).
+pub(crate) fn alone_bytes(g: &Graph, o: OpId, s: &mut Scratch) -> Result<(u64, u64), Overflow> {
+    let op = g.op(o);
+    // The common case, a few whole-tensor arguments: `visit` without the scratch.
+    if op.inputs.len() <= 8 && op.inputs.iter().all(|u| u.index.is_none()) {
+        let mut read = 0u64;
+        for (j, u) in op.inputs.iter().enumerate() {
+            if g.producer(u.tensor) == Some(o)
+                || op.inputs[..j].iter().any(|v| v.tensor == u.tensor)
+            {
+                continue;
+            }
+            read = read.checked_add(g.tensor(u.tensor).bytes).ok_or(Overflow)?;
+        }
+        let t = op.output;
+        let consumers = g.consumers(t);
+        let leaves = g.is_output(t) || consumers.is_empty() || consumers.iter().any(|&c| c != o);
+        return Ok((read, if leaves { g.tensor(t).bytes } else { 0 }));
+    }
+    let (mut read, mut written) = (Some(0u64), Some(0u64));
+    visit(
+        g,
+        &[o],
+        |p| p == o,
+        s,
+        |r| read = read.and_then(|b| b.checked_add(r.bytes)),
+        |w| written = written.and_then(|b| b.checked_add(w.bytes)),
+    );
+    Ok((read.ok_or(Overflow)?, written.ok_or(Overflow)?))
+}
+
+/// Totals of the unfused plan (every op alone, `saved_by_fusion` 0) without building it.
+pub fn unfused_traffic(g: &Graph) -> Result<Traffic, Overflow> {
+    let mut s = Scratch::dense(g);
+    let (mut bytes_read, mut bytes_written) = (0u64, 0u64);
+    for &o in &g.topo {
+        let (r, w) = alone_bytes(g, o, &mut s)?;
+        bytes_read = bytes_read.checked_add(r).ok_or(Overflow)?;
+        bytes_written = bytes_written.checked_add(w).ok_or(Overflow)?;
+    }
+    Ok(Traffic {
         bytes_read,
         bytes_written,
+        total: bytes_read.checked_add(bytes_written).ok_or(Overflow)?,
+        saved_by_fusion: 0,
     })
 }
 
@@ -136,8 +288,9 @@ pub fn plan_traffic(
     g: &Graph,
     plan: &FusionPlan,
 ) -> Result<(Vec<GroupTraffic>, Traffic), Overflow> {
+    let mut s = Scratch::dense(g);
     let groups = (0..plan.groups.len())
-        .map(|k| group_traffic(g, plan, k))
+        .map(|k| group_traffic_in(g, plan, k, &mut s))
         .collect::<Result<Vec<_>, _>>()?;
     let bytes_read = checked_sum(groups.iter().map(|t| t.bytes_read))?;
     let bytes_written = checked_sum(groups.iter().map(|t| t.bytes_written))?;
@@ -166,7 +319,7 @@ pub struct TrafficReport {
 
 /// Compares `plan` with running every op alone.
 pub fn compare(g: &Graph, plan: &FusionPlan) -> Result<TrafficReport, Overflow> {
-    let (_, unfused_t) = plan_traffic(g, &unfused(g))?;
+    let unfused_t = unfused_traffic(g)?;
     let (groups, mut fused_t) = plan_traffic(g, plan)?;
     fused_t.saved_by_fusion = unfused_t.total.saturating_sub(fused_t.total);
     let savings_pct = if unfused_t.total == 0 {
@@ -202,6 +355,6 @@ pub fn estimate_memory_traffic(g: &Graph, fused: bool) -> Result<Traffic, Overfl
     if fused {
         Ok(compare(g, &find_fusion_groups(g))?.fused)
     } else {
-        Ok(plan_traffic(g, &unfused(g))?.1)
+        unfused_traffic(g)
     }
 }

@@ -54,6 +54,20 @@ pub enum FlopSource {
 
 /// FLOPs per element for a function name: the table's entry, or `None`.
 pub fn per_element(func: &str) -> Option<u64> {
+    // No name in the table is longer than this: longer names skip the scan.
+    const LONGEST: usize = {
+        let (mut i, mut n) = (0, 0);
+        while i < TABLE.len() {
+            if TABLE[i].0.len() > n {
+                n = TABLE[i].0.len();
+            }
+            i += 1;
+        }
+        n
+    };
+    if func.len() > LONGEST {
+        return None;
+    }
     TABLE
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(func))
@@ -78,6 +92,31 @@ pub fn use_shape(g: &Graph, u: &TensorUse) -> Vec<u64> {
     shape
 }
 
+/// Elements of the shape an op reads through a view ([`use_shape`]), without building it:
+/// a transpose does not change the count.
+fn use_elements(g: &Graph, u: &TensorUse) -> u64 {
+    let shape = &g.tensor(u.tensor).shape;
+    match u.index {
+        Some(_) => elements(shape.get(1..).unwrap_or(&[])),
+        None => elements(shape),
+    }
+}
+
+/// The last dim of the shape an op reads through a view ([`use_shape`]), without building it.
+fn use_last_dim(g: &Graph, u: &TensorUse) -> Option<u64> {
+    let shape = &g.tensor(u.tensor).shape;
+    let shape = match u.index {
+        Some(_) => shape.get(1..).unwrap_or(&[]),
+        None => shape.as_slice(),
+    };
+    let r = shape.len();
+    if u.transpose && r >= 2 {
+        Some(shape[r - 2])
+    } else {
+        shape.last().copied()
+    }
+}
+
 /// The FLOPs of one op and where the per-element figure came from.
 pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
     let op = g.op(o);
@@ -93,7 +132,7 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
             let k = op
                 .inputs
                 .first()
-                .and_then(|u| use_shape(g, u).last().copied())
+                .and_then(|u| use_last_dim(g, u))
                 .unwrap_or(1);
             (out.saturating_mul(k).saturating_mul(2), FlopSource::Matmul)
         }
@@ -103,11 +142,7 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
                 None => (UNKNOWN_FLOPS, FlopSource::Unknown),
             };
             let n = if op.kind == OpKind::Reduction {
-                let input = op
-                    .inputs
-                    .first()
-                    .map(|u| elements(&use_shape(g, u)))
-                    .unwrap_or(0);
+                let input = op.inputs.first().map(|u| use_elements(g, u)).unwrap_or(0);
                 input.max(out)
             } else {
                 out

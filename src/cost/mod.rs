@@ -24,10 +24,10 @@ pub use hardware::{DEFAULT_PRESET, Hardware, HardwareFile, LaunchMode, PRESET_NA
 use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
 use crate::fusion::{
-    FusedEdge, FusionOptions, FusionPlan, find_fusion_groups, find_fusion_groups_with, unfused,
+    FusedEdge, FusionOptions, FusionPlan, find_fusion_groups, find_fusion_groups_with,
 };
 use crate::graph::{Graph, OpId, TensorId};
-use crate::traffic::{GroupTraffic, Overflow, Traffic, compare, group_traffic};
+use crate::traffic::{GroupTraffic, Overflow, Scratch, Traffic, alone_bytes, compare};
 use crate::types::OpKind;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -124,6 +124,23 @@ pub fn kernel_cost(
     hw: &Hardware,
     launch: LaunchMode,
 ) -> KernelCost {
+    kernel_cost_of(
+        g,
+        ops,
+        traffic.bytes_read.saturating_add(traffic.bytes_written),
+        hw,
+        launch,
+    )
+}
+
+/// The estimate for the kernel made of `ops`, which moves `bytes` in all.
+fn kernel_cost_of(
+    g: &Graph,
+    ops: &[OpId],
+    bytes: u64,
+    hw: &Hardware,
+    launch: LaunchMode,
+) -> KernelCost {
     let mut flops = 0u64;
     let mut compute_s = 0.0;
     let mut unit = Unit::F32;
@@ -136,7 +153,6 @@ pub fn kernel_cost(
         flops = flops.saturating_add(f);
         compute_s += f as f64 / hw.peak(u);
     }
-    let bytes = traffic.bytes_read.saturating_add(traffic.bytes_written);
     let memory_s = bytes as f64 / hw.bandwidth;
     let launch_s = hw.launch(launch);
     let ridge_point = if flops > 0 && compute_s > 0.0 {
@@ -217,11 +233,17 @@ pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostR
 
 /// The unfused plan's estimate, one op's traffic at a time (no per-op traffic is kept).
 pub fn unfused_cost(g: &Graph, hw: &Hardware, launch: LaunchMode) -> Result<PlanCost, Overflow> {
-    let alone = unfused(g);
-    let mut kernels = Vec::with_capacity(alone.groups.len());
-    for (k, grp) in alone.groups.iter().enumerate() {
-        let t = group_traffic(g, &alone, k)?;
-        kernels.push(kernel_cost(g, &grp.ops, &t, hw, launch));
+    let mut scratch = Scratch::dense(g);
+    let mut kernels = Vec::with_capacity(g.topo.len());
+    for &o in &g.topo {
+        let (read, written) = alone_bytes(g, o, &mut scratch)?;
+        kernels.push(kernel_cost_of(
+            g,
+            &[o],
+            read.saturating_add(written),
+            hw,
+            launch,
+        ));
     }
     Ok(PlanCost {
         flops: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.flops)),

@@ -180,9 +180,23 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern]) -> FusionPlan {
         uf.matmuls[root] = 1;
     }
     let mut boundaries = Vec::new();
+    // `Graph::predecessors` without a Vec per op: distinct producers in argument order.
+    let mut preds: Vec<OpId> = Vec::new();
     for &c in &g.topo {
         let consumer = g.op(c);
-        for p in g.predecessors(c) {
+        preds.clear();
+        if consumer.inputs.len() <= 16 {
+            for u in &consumer.inputs {
+                if let Some(p) = g.producer(u.tensor)
+                    && !preds.contains(&p)
+                {
+                    preds.push(p);
+                }
+            }
+        } else {
+            preds.extend(g.predecessors(c));
+        }
+        for &p in &preds {
             let producer = g.op(p);
             let (gp, gc) = (uf.find(p.index()), uf.find(c.index()));
             if gp == gc {

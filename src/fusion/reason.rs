@@ -47,23 +47,48 @@ impl Reason {
     }
     /// A sentence for reports: why `producer` → `consumer` through `tensor` is a boundary.
     pub fn explain(self, producer: &str, consumer: &str, tensor: &str) -> String {
+        let mut s = String::new();
+        let _ = self.write_explanation(&mut s, producer, consumer, tensor);
+        s
+    }
+
+    /// [`Reason::explain`] written into `f`, without building the string.
+    pub fn write_explanation(
+        self,
+        f: &mut dyn std::fmt::Write,
+        producer: &str,
+        consumer: &str,
+        tensor: &str,
+    ) -> std::fmt::Result {
         match self {
             Reason::MatmulStartsGroup => {
-                format!("`{consumer}` is a matmul, and a matmul always starts a new kernel")
+                write!(
+                    f,
+                    "`{consumer}` is a matmul, and a matmul always starts a new kernel"
+                )
             }
             Reason::AfterReduction => {
-                format!("`{producer}` is a reduction, and a reduction ends its kernel")
+                write!(
+                    f,
+                    "`{producer}` is a reduction, and a reduction ends its kernel"
+                )
             }
-            Reason::ReductionAfterMatmul => format!(
+            Reason::ReductionAfterMatmul => write!(
+                f,
                 "`{consumer}` is a reduction and would join a kernel that holds a matmul; matmul epilogues are elementwise or reshape only"
             ),
-            Reason::Materialized => format!(
+            Reason::Materialized => write!(
+                f,
                 "`{tensor}` has several consumers or is a graph output, so it must be written to HBM anyway"
             ),
             Reason::SecondMatmul => {
-                format!("joining `{producer}`'s kernel would put a second matmul into one kernel")
+                write!(
+                    f,
+                    "joining `{producer}`'s kernel would put a second matmul into one kernel"
+                )
             }
-            Reason::WouldCreateCycle => format!(
+            Reason::WouldCreateCycle => write!(
+                f,
                 "merging `{producer}` and `{consumer}` would make the kernel depend on itself"
             ),
         }
