@@ -11,7 +11,14 @@ use crate::limits;
 use crate::syntax::ast::{Arg, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
 use crate::types::{Dtype, OpKind};
 use expr::Lookup;
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
+
+/// Name maps hash with foldhash: several times faster than SipHash on short names, and
+/// seeded per process, so a file cannot be written to make its names collide.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
 
 /// `--set NAME=INT` values, applied to every graph that has a param of that name.
 pub type Overrides = BTreeMap<String, i64>;
@@ -69,20 +76,6 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
 /// Every check of one graph. Returns what the graph is built from (when the checks got that
 /// far) and the diagnostics.
 fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
-    let mut s = Sema {
-        ast,
-        overrides,
-        diags: Vec::new(),
-        params: HashMap::new(),
-        param_order: Vec::new(),
-        tensors: Vec::new(),
-        tensor_ids: HashMap::new(),
-        ops: Vec::new(),
-        op_ids: HashMap::new(),
-        outputs: Vec::new(),
-        has_output_stmt: false,
-        suggested: Default::default(),
-    };
     if ast.stmts.len() > limits::MAX_STATEMENTS {
         let d = Diagnostic::new(
             Code::LimitExceeded,
@@ -97,26 +90,74 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         .help("split the graph into several graphs");
         return (None, vec![d]);
     }
+    // Counts first, so that every table is allocated once at its final size.
+    let (mut n_ops, mut n_decls, mut n_uses) = (0usize, 0usize, 0usize);
+    for st in &ast.stmts {
+        match &st.kind {
+            StmtKind::Op(op) => {
+                n_ops += 1;
+                n_uses += op
+                    .args
+                    .iter()
+                    .filter(|a| matches!(a, Arg::Tensor(_)))
+                    .count();
+            }
+            StmtKind::Decl { .. } => n_decls += 1,
+            _ => {}
+        }
+    }
+    let n_tensors = n_ops + n_decls;
+    let mut s = Sema {
+        ast,
+        overrides,
+        diags: Vec::new(),
+        params: FastMap::default(),
+        param_order: Vec::new(),
+        tensors: Vec::with_capacity(n_tensors),
+        tensor_ids: FastMap::with_capacity_and_hasher(n_tensors, Default::default()),
+        ops: Vec::with_capacity(n_ops),
+        checks: Vec::with_capacity(n_ops),
+        uses: Vec::with_capacity(n_uses),
+        outputs: Vec::new(),
+        has_output_stmt: false,
+        suggested: FastSet::default(),
+    };
     s.params();
-    s.declarations();
-    s.resolve_inputs();
-    let consumers = s.consumers();
-    let (topo, stuck) = order::topo_sort(
-        s.ops.len(),
-        |o| s.ops[o].producers(&s.tensors),
-        |t| consumers[t].as_slice(),
-        |o| s.ops[o].output,
-    );
+    s.declarations(n_ops);
+    let listed_outputs = s.resolve_inputs();
+    // Names are resolved: the map is not needed any more.
+    s.tensor_ids = FastMap::default();
+    let (consumer_start, consumer_list, indegree) = s.consumers();
+    let consumers_of = |t: usize| &consumer_list[consumer_start[t]..consumer_start[t + 1]];
+    let (topo, stuck) = order::topo_sort(indegree, consumers_of, |o| s.ops[o].output);
     if !stuck.is_empty() {
-        s.report_cycles(&stuck, &consumers);
+        s.report_cycles(&stuck, consumers_of);
     }
     for &o in &topo {
-        s.infer(o);
+        s.infer(o.index());
     }
-    let outputs = s.graph_outputs(&consumers);
-    s.unused(&consumers, &outputs);
+    let outputs = match listed_outputs {
+        Some(listed) => listed,
+        None => s.implied_outputs(consumers_of),
+    };
+    let mut is_output = vec![false; s.tensors.len()];
+    for t in &outputs {
+        is_output[t.index()] = true;
+    }
+    s.unused(consumers_of, &is_output);
     let diagnostics = std::mem::take(&mut s.diags);
-    (Some(s.into_parts(topo, outputs, consumers)), diagnostics)
+    let parts = Parts {
+        name: ast.name.name,
+        tensors: s.tensors,
+        ops: s.ops,
+        uses: s.uses,
+        topo,
+        outputs,
+        is_output,
+        consumer_start,
+        consumer_list,
+    };
+    (Some(parts), diagnostics)
 }
 
 struct ParamInfo {
@@ -127,9 +168,9 @@ struct ParamInfo {
 struct TensorDraft<'s> {
     name: Ident<'s>,
     shape: Option<Vec<u64>>,
-    dtype: Option<Dtype>,
     bytes: Option<u64>,
     origin: Origin,
+    dtype: Option<Dtype>,
     /// A second definition of a name: kept so its op has an output, but never reported on.
     duplicate: bool,
 }
@@ -143,13 +184,44 @@ struct UseDraft<'s> {
     span: Span,
 }
 
-struct OpDraft<'a, 's> {
-    stmt: &'a OpStmt<'s>,
+/// An argument as the shape diagnostics show it: `qkv_heads[…].T`.
+fn arg_text(u: &UseDraft<'_>) -> String {
+    let mut s = u.name.to_string();
+    if u.index.is_some() {
+        s += "[…]";
+    }
+    if u.transpose {
+        s += ".T";
+    }
+    s
+}
+
+impl shape::ArgNames for [UseDraft<'_>] {
+    fn name(&self, k: usize) -> String {
+        arg_text(&self[k])
+    }
+    fn span(&self, k: usize) -> Span {
+        self[k].span
+    }
+}
+
+/// What the checked graph keeps of an op (names borrow the source, not the syntax tree).
+struct OpPart<'s> {
+    name: &'s str,
+    /// The kind as written, even when it is not a known kind.
+    kind_text: &'s str,
+    func: Option<&'s str>,
     span: Span,
-    kind: Option<OpKind>,
-    inputs: Vec<UseDraft<'s>>,
-    output: TensorId,
     attrs: Vec<(String, i64)>,
+    /// The op's arguments are `uses[end of the previous op..uses_end]`.
+    uses_end: usize,
+    output: TensorId,
+    kind: Option<OpKind>,
+}
+
+/// What only the checks need of an op; dropped with the syntax tree.
+struct OpCheck<'a, 's> {
+    stmt: &'a OpStmt<'s>,
     /// Declared output shape: `None` if none was written, `Some(None)` if it failed.
     declared_shape: Option<Option<Vec<u64>>>,
     declared_dtype: Option<Option<Dtype>>,
@@ -158,36 +230,32 @@ struct OpDraft<'a, 's> {
     poisoned: bool,
 }
 
-impl OpDraft<'_, '_> {
-    /// Producers of the op's inputs, each once, in argument order.
-    fn producers(&self, tensors: &[TensorDraft<'_>]) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
-        for u in &self.inputs {
-            if let Some(t) = u.tensor
-                && let Origin::Produced(p) = tensors[t.index()].origin
-                && !out.contains(&p.index())
-            {
-                out.push(p.index());
-            }
-        }
-        out
-    }
+/// The arguments of op `o` in the flat argument list.
+fn use_range(ops: &[OpPart<'_>], o: usize) -> Range<usize> {
+    let start = match o.checked_sub(1) {
+        Some(p) => ops[p].uses_end,
+        None => 0,
+    };
+    start..ops[o].uses_end
 }
 
 struct Sema<'a, 's> {
     ast: &'a GraphAst<'s>,
     overrides: &'a Overrides,
     diags: Vec<Diagnostic>,
-    params: HashMap<&'s str, ParamInfo>,
+    params: FastMap<&'s str, ParamInfo>,
     param_order: Vec<&'s str>,
     tensors: Vec<TensorDraft<'s>>,
-    tensor_ids: HashMap<&'s str, TensorId>,
-    ops: Vec<OpDraft<'a, 's>>,
-    op_ids: HashMap<&'s str, OpId>,
+    tensor_ids: FastMap<&'s str, TensorId>,
+    /// Ops in source order, what the graph keeps of them and what the checks use.
+    ops: Vec<OpPart<'s>>,
+    checks: Vec<OpCheck<'a, 's>>,
+    /// Tensor arguments of all ops, in source order.
+    uses: Vec<UseDraft<'s>>,
     outputs: Vec<Ident<'s>>,
     has_output_stmt: bool,
     /// Tensors offered by a "did you mean" help.
-    suggested: std::collections::HashSet<usize>,
+    suggested: FastSet<usize>,
 }
 
 fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
@@ -212,7 +280,7 @@ impl<'a, 's> Sema<'a, 's> {
 
     fn params(&mut self) {
         // Names and positions first, so that a use before the definition can point at it.
-        let mut defined_at: HashMap<&'s str, (usize, Span)> = HashMap::new();
+        let mut defined_at: FastMap<&'s str, (usize, Span)> = FastMap::default();
         for (i, st) in self.ast.stmts.iter().enumerate() {
             if let StmtKind::Param { name, .. } = &st.kind {
                 defined_at.entry(name.name).or_insert((i, name.span));
@@ -342,39 +410,46 @@ impl<'a, 's> Sema<'a, 's> {
     fn new_tensor(&mut self, name: Ident<'s>, origin: Origin) -> TensorId {
         let id = TensorId(self.tensors.len() as u32);
         let mut duplicate_def = false;
-        if let Some(&first) = self.tensor_ids.get(name.name) {
-            duplicate_def = true;
-            let f = &self.tensors[first.index()];
-            let what = match (f.origin, origin) {
-                (Origin::Produced(_), Origin::Produced(_)) => {
-                    format!("tensor `{}` is produced by more than one op", name.name)
-                }
-                (Origin::Produced(_), _) | (_, Origin::Produced(_)) => format!(
-                    "tensor `{}` is both declared and produced by an op",
-                    name.name
-                ),
-                _ => format!("tensor `{}` is declared more than once", name.name),
-            };
-            let d = Diagnostic::new(Code::DuplicateDefinition, what)
-                .at(name.span, "defined again here")
-                .with(f.name.span, "first defined here")
-                .help("every tensor has exactly one definition: rename one of them");
-            self.diags.push(d);
-        } else {
-            self.tensor_ids.insert(name.name, id);
+        match self.tensor_ids.entry(name.name) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+            }
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let first = *e.get();
+                duplicate_def = true;
+                let f = &self.tensors[first.index()];
+                let what = match (f.origin, origin) {
+                    (Origin::Produced(_), Origin::Produced(_)) => {
+                        format!("tensor `{}` is produced by more than one op", name.name)
+                    }
+                    (Origin::Produced(_), _) | (_, Origin::Produced(_)) => format!(
+                        "tensor `{}` is both declared and produced by an op",
+                        name.name
+                    ),
+                    _ => format!("tensor `{}` is declared more than once", name.name),
+                };
+                let d = Diagnostic::new(Code::DuplicateDefinition, what)
+                    .at(name.span, "defined again here")
+                    .with(f.name.span, "first defined here")
+                    .help("every tensor has exactly one definition: rename one of them");
+                self.diags.push(d);
+            }
         }
         self.tensors.push(TensorDraft {
             name,
             shape: None,
-            dtype: None,
             bytes: None,
             origin,
+            dtype: None,
             duplicate: duplicate_def,
         });
         id
     }
 
-    fn declarations(&mut self) {
+    fn declarations(&mut self, n_ops: usize) {
+        // Op names only need to be unique: the map lives as long as this pass.
+        let mut op_ids: FastMap<&'s str, OpId> =
+            FastMap::with_capacity_and_hasher(n_ops, Default::default());
         let mut default_dtype = Some(Dtype::F32);
         for st in &self.ast.stmts {
             match &st.kind {
@@ -400,18 +475,22 @@ impl<'a, 's> Sema<'a, 's> {
                     self.has_output_stmt = true;
                     self.outputs.extend(names.iter().copied());
                 }
-                StmtKind::Op(op) => self.declare_op(op, st.span),
+                StmtKind::Op(op) => self.declare_op(op, st.span, &mut op_ids),
             }
         }
     }
 
-    fn declare_op(&mut self, op: &'a OpStmt<'s>, span: Span) {
+    fn declare_op(&mut self, op: &'a OpStmt<'s>, span: Span, op_ids: &mut FastMap<&'s str, OpId>) {
         let id = OpId(self.ops.len() as u32);
-        if let Some(&first) = self.op_ids.get(op.name.name) {
-            let d = duplicate("op", &op.name, self.ops[first.index()].stmt.name.span);
-            self.diags.push(d);
-        } else {
-            self.op_ids.insert(op.name.name, id);
+        match op_ids.entry(op.name.name) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+            }
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let first = *e.get();
+                let d = duplicate("op", &op.name, self.checks[first.index()].stmt.name.span);
+                self.diags.push(d);
+            }
         }
         let kind = OpKind::from_name(op.kind.name);
         if kind.is_none() {
@@ -446,13 +525,18 @@ impl<'a, 's> Sema<'a, 's> {
             None => (None, None),
         };
         let output = self.new_tensor(op.output, Origin::Produced(id));
-        self.ops.push(OpDraft {
-            stmt: op,
+        self.ops.push(OpPart {
+            name: op.name.name,
+            kind_text: op.kind.name,
+            func: op.func.map(|f| f.name),
             span,
-            kind,
-            inputs: Vec::new(),
-            output,
             attrs,
+            uses_end: 0,
+            output,
+            kind,
+        });
+        self.checks.push(OpCheck {
+            stmt: op,
             declared_shape,
             declared_dtype,
             poisoned: kind.is_none(),
@@ -460,11 +544,11 @@ impl<'a, 's> Sema<'a, 's> {
     }
 
     /// Resolves tensor arguments (which may name tensors defined further down) and checks
-    /// arity.
-    fn resolve_inputs(&mut self) {
+    /// arity. Returns the tensors of the `output` statements, each once, if there are any.
+    fn resolve_inputs(&mut self) -> Option<Vec<TensorId>> {
         for o in 0..self.ops.len() {
-            let stmt = self.ops[o].stmt;
-            let mut inputs = Vec::new();
+            let stmt = self.checks[o].stmt;
+            let start = self.uses.len();
             let mut poisoned = false;
             for a in &stmt.args {
                 let Arg::Tensor(t) = a else { continue };
@@ -488,7 +572,7 @@ impl<'a, 's> Sema<'a, 's> {
                     }
                 });
                 poisoned |= matches!(index, Some(None));
-                inputs.push(UseDraft {
+                self.uses.push(UseDraft {
                     name: t.name.name,
                     tensor,
                     index,
@@ -496,8 +580,9 @@ impl<'a, 's> Sema<'a, 's> {
                     span: t.span,
                 });
             }
-            let n = inputs.len();
-            let bad_arity = match self.ops[o].kind {
+            let n = self.uses.len() - start;
+            let kind = self.ops[o].kind;
+            let bad_arity = match kind {
                 Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
                 Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
                 Some(_) if n == 0 => Some("at least 1 tensor"),
@@ -505,34 +590,41 @@ impl<'a, 's> Sema<'a, 's> {
             };
             if let Some(expected) = bad_arity {
                 poisoned = true;
-                let kind = stmt.kind.name;
-                let mut d =
-                    Diagnostic::new(Code::Arity, format!("`{kind}` takes {expected}, found {n}"))
-                        .at(stmt.kind.span, format!("takes {expected}"));
-                let extra = match self.ops[o].kind {
+                let kind_name = stmt.kind.name;
+                let mut d = Diagnostic::new(
+                    Code::Arity,
+                    format!("`{kind_name}` takes {expected}, found {n}"),
+                )
+                .at(stmt.kind.span, format!("takes {expected}"));
+                let extra = match kind {
                     Some(OpKind::Matmul) => 2,
                     Some(OpKind::Reshape) => 1,
                     _ => usize::MAX,
                 };
-                for u in inputs.iter().skip(extra) {
+                for u in self.uses[start..].iter().skip(extra) {
                     d = d.with(u.span, "extra tensor");
                 }
-                d = d.help(match self.ops[o].kind {
+                d = d.help(match kind {
                     Some(OpKind::Matmul) => "a matmul multiplies two tensors: `matmul(a, b)`",
                     Some(OpKind::Reshape) => "a reshape takes one tensor: `reshape(t) -> u: [..]`",
                     _ => "pass the tensors the op reads",
                 });
                 self.diags.push(d);
             }
-            let op = &mut self.ops[o];
-            op.inputs = inputs;
-            op.poisoned |= poisoned;
+            self.ops[o].uses_end = self.uses.len();
+            self.checks[o].poisoned |= poisoned;
         }
-        let outputs = std::mem::take(&mut self.outputs);
-        for id in &outputs {
-            self.lookup_tensor(id);
+        let names = std::mem::take(&mut self.outputs);
+        let mut listed: Vec<TensorId> = Vec::new();
+        let mut seen: FastSet<TensorId> = FastSet::default();
+        for id in &names {
+            if let Some(t) = self.lookup_tensor(id)
+                && seen.insert(t)
+            {
+                listed.push(t);
+            }
         }
-        self.outputs = outputs;
+        self.has_output_stmt.then_some(listed)
     }
 
     fn lookup_tensor(&mut self, name: &Ident<'s>) -> Option<TensorId> {
@@ -566,51 +658,94 @@ impl<'a, 's> Sema<'a, 's> {
         None
     }
 
-    /// Distinct consuming ops of each tensor, in source order.
-    fn consumers(&self) -> Vec<Vec<usize>> {
-        let mut c: Vec<Vec<usize>> = vec![Vec::new(); self.tensors.len()];
+    /// Distinct consuming ops of each tensor, in source order, as one list: those of tensor
+    /// `t` are `list[start[t]..start[t + 1]]`. Also the number of distinct producers of each
+    /// op's inputs (its in-degree in the DAG).
+    fn consumers(&self) -> (Vec<usize>, Vec<OpId>, Vec<usize>) {
+        let n = self.tensors.len();
+        let mut start = vec![0usize; n + 1];
+        let mut indegree = Vec::with_capacity(self.ops.len());
+        // The last op counted for each tensor: an op reading a tensor twice counts once.
+        let mut last = vec![u32::MAX; n];
+        let mut total = 0usize;
+        let mut begin = 0;
         for (o, op) in self.ops.iter().enumerate() {
-            for u in &op.inputs {
-                if let Some(t) = u.tensor {
-                    let list = &mut c[t.index()];
-                    if list.last() != Some(&o) {
-                        list.push(o);
+            let mut producers = 0usize;
+            for u in &self.uses[begin..op.uses_end] {
+                let Some(t) = u.tensor else { continue };
+                let t = t.index();
+                if last[t] != o as u32 {
+                    last[t] = o as u32;
+                    start[t] += 1;
+                    total += 1;
+                    // Each op produces one tensor: distinct produced tensors are distinct
+                    // producers.
+                    if matches!(self.tensors[t].origin, Origin::Produced(_)) {
+                        producers += 1;
                     }
                 }
             }
+            indegree.push(producers);
+            begin = op.uses_end;
         }
-        c
+        drop(last);
+        // Counts to starts.
+        let mut acc = 0usize;
+        for s in &mut start {
+            let c = *s;
+            *s = acc;
+            acc += c;
+        }
+        let mut pos = start[..n].to_vec();
+        let mut list = vec![OpId(0); total];
+        for o in 0..self.ops.len() {
+            for u in &self.uses[use_range(&self.ops, o)] {
+                let Some(t) = u.tensor else { continue };
+                let t = t.index();
+                let p = pos[t];
+                if p == start[t] || list[p - 1] != OpId(o as u32) {
+                    list[p] = OpId(o as u32);
+                    pos[t] = p + 1;
+                }
+            }
+        }
+        (start, list, indegree)
     }
 
-    fn report_cycles(&mut self, stuck: &[usize], consumers: &[Vec<usize>]) {
+    fn report_cycles<'c>(&mut self, stuck: &[usize], consumers_of: impl Fn(usize) -> &'c [OpId]) {
         let ops = &self.ops;
-        for cycle in order::cycles(stuck, |o| consumers[ops[o].output.index()].as_slice()) {
+        for cycle in order::cycles(stuck, |o| consumers_of(ops[o].output.index())) {
             const SHOWN: usize = 8;
-            let names: Vec<&str> = cycle.iter().map(|&o| ops[o].stmt.name.name).collect();
+            let names: Vec<&str> = cycle.iter().map(|&o| ops[o].name).collect();
             let mut path: Vec<String> =
                 names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect();
             if names.len() > SHOWN {
                 path.push(format!("… ({} ops in all)", names.len()));
             }
             path.push(format!("`{}`", names[0]));
-            let first = &ops[cycle[0]];
             let mut d = Diagnostic::new(
                 Code::Cycle,
                 format!("dependency cycle: {}", path.join(" → ")),
             )
-            .at(first.stmt.name.span, "this op depends on its own output");
+            .at(
+                self.checks[cycle[0]].stmt.name.span,
+                "this op depends on its own output",
+            );
             // Label the argument through which each op of the cycle reads the previous one.
             for (k, &o) in cycle.iter().enumerate().take(SHOWN) {
                 let prev = cycle[(k + cycle.len() - 1) % cycle.len()];
                 let t = ops[prev].output;
-                if let Some(u) = ops[o].inputs.iter().find(|u| u.tensor == Some(t)) {
+                if let Some(u) = self.uses[use_range(ops, o)]
+                    .iter()
+                    .find(|u| u.tensor == Some(t))
+                {
                     d = d.with(
                         u.span,
                         format!(
                             "`{}` reads `{}` from `{}`",
-                            ops[o].stmt.name.name,
+                            ops[o].name,
                             self.tensors[t.index()].name.name,
-                            ops[prev].stmt.name.name
+                            ops[prev].name
                         ),
                     );
                 }
@@ -653,62 +788,57 @@ impl<'a, 's> Sema<'a, 's> {
 
     /// Infers and checks the output of op `o`; its inputs have been inferred already.
     fn infer(&mut self, o: usize) {
-        if self.ops[o].poisoned {
+        if self.checks[o].poisoned {
             return;
         }
         let Some(kind) = self.ops[o].kind else { return };
-        let stmt = self.ops[o].stmt;
-        // Argument shapes after views; `None` where an input is unknown.
-        let mut args: Vec<Option<Vec<u64>>> = Vec::new();
-        for k in 0..self.ops[o].inputs.len() {
-            let u = &self.ops[o].inputs[k];
-            let (tensor, index, transpose, span) = (u.tensor, u.index, u.transpose, u.span);
-            let t = tensor.map(|t| &self.tensors[t.index()]);
-            let shape = t.and_then(|t| t.shape.clone());
-            let shaped = match shape {
-                Some(s) => shape::view(
-                    &s,
-                    index.flatten(),
-                    transpose,
-                    t.map_or("", |t| t.name.name),
-                    span,
-                    &mut self.diags,
-                ),
-                None => None,
-            };
-            args.push(shaped);
-        }
-        let names: Vec<(String, Span)> = self.ops[o]
-            .inputs
-            .iter()
-            .zip(
-                &stmt
-                    .args
-                    .iter()
-                    .filter_map(|a| match a {
-                        Arg::Tensor(t) => Some(t),
-                        Arg::Attr { .. } => None,
-                    })
-                    .collect::<Vec<_>>(),
-            )
-            .map(|(u, t)| (arg_text(t), u.span))
-            .collect();
-        // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
-        let inferable = matches!(kind, OpKind::Elementwise | OpKind::Matmul);
-        let inferred: Option<Vec<u64>> = match kind {
-            OpKind::Elementwise => shape::broadcast_all(&args, &names, &mut self.diags).flatten(),
-            OpKind::Matmul => shape::matmul(&args, &names, &mut self.diags).flatten(),
-            OpKind::Reduction | OpKind::Reshape => None,
-        };
-        let declared = self.ops[o].declared_shape.clone();
+        let stmt = self.checks[o].stmt;
+        // Each op is inferred once: its declared shape can be moved out.
+        let declared = self.checks[o].declared_shape.take();
         let ty_span = stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
-        let out =
-            match declared {
+        // Argument shapes borrow the tensors: this block ends before the output is stored.
+        let (out, first_dtype) = {
+            let uses = &self.uses[use_range(&self.ops, o)];
+            let (tensors, diags) = (&self.tensors, &mut self.diags);
+            // Argument shapes after views, borrowed where no view changes them; `None` where an
+            // input is unknown.
+            let arg = |k: usize, diags: &mut Vec<Diagnostic>| {
+                let u = &uses[k];
+                let t = &tensors[u.tensor?.index()];
+                let s = t.shape.as_deref()?;
+                shape::view(
+                    s,
+                    u.index.flatten(),
+                    u.transpose,
+                    t.name.name,
+                    u.span,
+                    diags,
+                )
+            };
+            let mut small: [Option<Cow<'_, [u64]>>; 2] = [None, None];
+            let many: Vec<Option<Cow<'_, [u64]>>>;
+            let args: &[Option<Cow<'_, [u64]>>] = if uses.len() <= small.len() {
+                for (k, slot) in small.iter_mut().enumerate().take(uses.len()) {
+                    *slot = arg(k, diags);
+                }
+                &small[..uses.len()]
+            } else {
+                many = (0..uses.len()).map(|k| arg(k, diags)).collect();
+                &many
+            };
+            // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
+            let inferable = matches!(kind, OpKind::Elementwise | OpKind::Matmul);
+            let inferred: Option<Vec<u64>> = match kind {
+                OpKind::Elementwise => shape::broadcast_all(args, uses, diags).flatten(),
+                OpKind::Matmul => shape::matmul(args, uses, diags).flatten(),
+                OpKind::Reduction | OpKind::Reshape => None,
+            };
+            let out = match declared {
                 // The declared dims had errors of their own.
                 Some(None) => None,
                 None if inferable => inferred,
                 None => {
-                    self.diags.push(
+                    diags.push(
                         Diagnostic::new(
                             Code::MissingShape,
                             format!(
@@ -726,7 +856,7 @@ impl<'a, 's> Sema<'a, 's> {
                 }
                 Some(Some(decl)) => match inferred {
                     Some(inf) if inf != decl => {
-                        self.diags.push(
+                        diags.push(
                         Diagnostic::new(
                             Code::ShapeMismatch,
                             format!(
@@ -748,18 +878,19 @@ impl<'a, 's> Sema<'a, 's> {
                         None
                     }
                     _ if kind == OpKind::Reshape => {
-                        shape::reshape(&args, &decl, &names, ty_span, &mut self.diags)
+                        shape::reshape(args, decl, uses, ty_span, diags)
                     }
                     _ => Some(decl),
                 },
             };
-        // dtype: the declared one, else the first tensor input's.
-        let first_dtype = self.ops[o]
-            .inputs
-            .first()
-            .and_then(|u| u.tensor)
-            .and_then(|t| self.tensors[t.index()].dtype);
-        let dtype = match self.ops[o].declared_dtype {
+            // dtype: the declared one, else the first tensor input's.
+            let first_dtype = uses
+                .first()
+                .and_then(|u| u.tensor)
+                .and_then(|t| tensors[t.index()].dtype);
+            (out, first_dtype)
+        };
+        let dtype = match self.checks[o].declared_dtype {
             Some(d) => d,
             None => first_dtype,
         };
@@ -773,9 +904,8 @@ impl<'a, 's> Sema<'a, 's> {
     }
 
     fn dtype_mismatch(&mut self, o: usize) {
-        let op = &self.ops[o];
         let mut first: Option<(Dtype, Span, &str)> = None;
-        for u in &op.inputs {
+        for u in &self.uses[use_range(&self.ops, o)] {
             let Some(t) = u.tensor else { continue };
             let t = &self.tensors[t.index()];
             let Some(d) = t.dtype else { continue };
@@ -786,7 +916,7 @@ impl<'a, 's> Sema<'a, 's> {
                         Code::DtypeMismatch,
                         format!(
                             "elementwise `{}` mixes {fd} and {d} inputs",
-                            op.stmt.name.name
+                            self.ops[o].name
                         ),
                     )
                     .at(u.span, format!("`{}` is {d}", t.name.name))
@@ -802,39 +932,24 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- outputs and warnings -------------------------------------------------------------
 
-    fn graph_outputs(&self, consumers: &[Vec<usize>]) -> Vec<TensorId> {
-        if self.has_output_stmt {
-            let mut out: Vec<TensorId> = Vec::new();
-            for id in &self.outputs {
-                if let Some(&t) = self.tensor_ids.get(id.name)
-                    && !out.contains(&t)
-                {
-                    out.push(t);
-                }
-            }
-            out
-        } else {
-            (0..self.tensors.len())
-                .filter(|&t| {
-                    matches!(self.tensors[t].origin, Origin::Produced(_))
-                        && consumers[t].is_empty()
-                        && !self.tensors[t].duplicate
-                })
-                .map(|t| TensorId(t as u32))
-                .collect()
-        }
+    /// Without an `output` statement: the produced tensors no op reads.
+    fn implied_outputs<'c>(&self, consumers_of: impl Fn(usize) -> &'c [OpId]) -> Vec<TensorId> {
+        (0..self.tensors.len())
+            .filter(|&t| {
+                matches!(self.tensors[t].origin, Origin::Produced(_))
+                    && consumers_of(t).is_empty()
+                    && !self.tensors[t].duplicate
+            })
+            .map(|t| TensorId(t as u32))
+            .collect()
     }
 
-    fn unused(&mut self, consumers: &[Vec<usize>], outputs: &[TensorId]) {
-        let mut is_output = vec![false; self.tensors.len()];
-        for t in outputs {
-            is_output[t.index()] = true;
-        }
+    fn unused<'c>(&mut self, consumers_of: impl Fn(usize) -> &'c [OpId], is_output: &[bool]) {
         for (t, draft) in self.tensors.iter().enumerate() {
             // A tensor made unknown by an error, or offered as the fix of a misspelt use, says
             // nothing more.
             if draft.duplicate
-                || !consumers[t].is_empty()
+                || !consumers_of(t).is_empty()
                 || is_output[t]
                 || draft.shape.is_none()
                 || self.suggested.contains(&t)
@@ -850,7 +965,7 @@ impl<'a, 's> Sema<'a, 's> {
                 .at(draft.name.span, "no op reads it and it is not an output")
                 .help(format!(
                     "`{}` still writes it to HBM: add `{name}` to `output`, or remove the op",
-                    self.ops[o.index()].stmt.name.name
+                    self.ops[o.index()].name
                 )),
                 Origin::Input | Origin::Weight => Diagnostic::new(
                     Code::UnusedTensor,
@@ -862,50 +977,6 @@ impl<'a, 's> Sema<'a, 's> {
             self.diags.push(d);
         }
     }
-
-    // ---- the checked graph ----------------------------------------------------------------
-
-    /// What the checked graph is built from, without references into the syntax tree.
-    fn into_parts(
-        self,
-        topo: Vec<usize>,
-        outputs: Vec<TensorId>,
-        consumers: Vec<Vec<usize>>,
-    ) -> Parts<'s> {
-        Parts {
-            name: self.ast.name.name,
-            tensors: self.tensors,
-            ops: self
-                .ops
-                .into_iter()
-                .map(|op| OpPart {
-                    name: op.stmt.name.name,
-                    kind: op.kind,
-                    kind_text: op.stmt.kind.name,
-                    func: op.stmt.func.map(|f| f.name),
-                    inputs: op.inputs,
-                    output: op.output,
-                    attrs: op.attrs,
-                    span: op.span,
-                })
-                .collect(),
-            topo,
-            outputs,
-            consumers,
-        }
-    }
-}
-
-/// An op as the checked graph needs it.
-struct OpPart<'s> {
-    name: &'s str,
-    kind: Option<OpKind>,
-    kind_text: &'s str,
-    func: Option<&'s str>,
-    inputs: Vec<UseDraft<'s>>,
-    output: TensorId,
-    attrs: Vec<(String, i64)>,
-    span: Span,
 }
 
 /// The drafts of a checked graph, detached from the syntax tree (names borrow the source).
@@ -913,9 +984,12 @@ struct Parts<'s> {
     name: &'s str,
     tensors: Vec<TensorDraft<'s>>,
     ops: Vec<OpPart<'s>>,
-    topo: Vec<usize>,
+    uses: Vec<UseDraft<'s>>,
+    topo: Vec<OpId>,
     outputs: Vec<TensorId>,
-    consumers: Vec<Vec<usize>>,
+    is_output: Vec<bool>,
+    consumer_start: Vec<usize>,
+    consumer_list: Vec<OpId>,
 }
 
 impl Parts<'_> {
@@ -923,14 +997,14 @@ impl Parts<'_> {
     fn summaries(&self) -> Vec<OpSummary> {
         self.ops
             .iter()
-            .map(|op| {
+            .enumerate()
+            .map(|(o, op)| {
                 let out = &self.tensors[op.output.index()];
                 OpSummary {
                     name: op.name.to_string(),
                     kind: op.kind_text.to_string(),
                     func: op.func.map(str::to_string),
-                    inputs: op
-                        .inputs
+                    inputs: self.uses[use_range(&self.ops, o)]
                         .iter()
                         .map(|u| {
                             let mut s = u.name.to_string();
@@ -954,16 +1028,19 @@ impl Parts<'_> {
             .collect()
     }
 
-    /// Moves the drafts into the checked graph (no copies of shapes or arguments). `None`
-    /// if anything is unknown, which only happens after an error.
+    /// Moves the drafts into the checked graph (no copies of shapes, attributes or the
+    /// consumer lists). `None` if anything is unknown, which only happens after an error.
     fn build(self) -> Option<Graph> {
         let Parts {
             name,
             tensors: drafts,
             ops: op_parts,
+            uses,
             topo,
             outputs,
-            consumers,
+            is_output,
+            consumer_start,
+            consumer_list,
         } = self;
         let mut tensors = Vec::with_capacity(drafts.len());
         for t in drafts {
@@ -977,9 +1054,12 @@ impl Parts<'_> {
             });
         }
         let mut ops = Vec::with_capacity(op_parts.len());
+        let mut start = 0;
         for op in op_parts {
-            let mut inputs = Vec::with_capacity(op.inputs.len());
-            for u in &op.inputs {
+            let args = &uses[start..op.uses_end];
+            start = op.uses_end;
+            let mut inputs = Vec::with_capacity(args.len());
+            for u in args {
                 inputs.push(TensorUse {
                     tensor: u.tensor?,
                     index: match u.index {
@@ -1000,17 +1080,6 @@ impl Parts<'_> {
                 span: op.span,
             });
         }
-        let mut is_output = vec![false; tensors.len()];
-        for t in &outputs {
-            is_output[t.index()] = true;
-        }
-        let mut consumer_start = Vec::with_capacity(tensors.len() + 1);
-        let mut consumer_list = Vec::new();
-        for c in consumers {
-            consumer_start.push(consumer_list.len());
-            consumer_list.extend(c.into_iter().map(|o| OpId(o as u32)));
-        }
-        consumer_start.push(consumer_list.len());
         Some(Graph {
             name: name.to_string(),
             tensors,
@@ -1019,18 +1088,7 @@ impl Parts<'_> {
             is_output,
             consumer_start,
             consumer_list,
-            topo: topo.into_iter().map(|o| OpId(o as u32)).collect(),
+            topo,
         })
     }
-}
-
-fn arg_text(t: &crate::syntax::ast::TensorArg<'_>) -> String {
-    let mut s = t.name.name.to_string();
-    if t.index.is_some() {
-        s += "[…]";
-    }
-    if t.transpose {
-        s += ".T";
-    }
-    s
 }
