@@ -11,14 +11,59 @@ use crate::limits;
 use crate::syntax::ast::{Arg, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
 use crate::types::{Dtype, OpKind};
 use expr::Lookup;
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 use std::ops::Range;
 
-/// Name maps hash with foldhash: several times faster than SipHash on short names, and
-/// seeded per process, so a file cannot be written to make its names collide.
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
-type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
+// Name tables hash with hashbrown's default, foldhash: several times faster than SipHash on
+// short names, and seeded per process, so a file cannot be written to make its names collide.
+type FastMap<K, V> = hashbrown::HashMap<K, V>;
+type FastSet<K> = hashbrown::HashSet<K>;
+
+/// Names of tensors or ops, each stored as the index of its first definition: 5 bytes a
+/// slot (index and control byte) where a `(&str, id)` map entry takes 25.
+struct NameIndex {
+    table: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl NameIndex {
+    fn with_capacity(n: usize) -> NameIndex {
+        NameIndex {
+            table: HashTable::with_capacity(n),
+            hasher: DefaultHashBuilder::default(),
+        }
+    }
+
+    /// The index defining `name`; `name_of` gives the name of an index.
+    fn get<'n>(&self, name: &str, name_of: impl Fn(u32) -> &'n str) -> Option<u32> {
+        let h = self.hasher.hash_one(name);
+        self.table.find(h, |&i| name_of(i) == name).copied()
+    }
+
+    /// Adds `id` as the definition of `name`, unless `name` has one: then returns that.
+    fn insert<'n>(&mut self, name: &str, id: u32, name_of: impl Fn(u32) -> &'n str) -> Option<u32> {
+        let hasher = &self.hasher;
+        let h = hasher.hash_one(name);
+        match self
+            .table
+            .entry(h, |&i| name_of(i) == name, |&i| hasher.hash_one(name_of(i)))
+        {
+            Entry::Occupied(e) => Some(*e.get()),
+            Entry::Vacant(e) => {
+                e.insert(id);
+                None
+            }
+        }
+    }
+
+    fn ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.table.iter().copied()
+    }
+}
 
 /// `--set NAME=INT` values, applied to every graph that has a param of that name.
 pub type Overrides = BTreeMap<String, i64>;
@@ -114,19 +159,21 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         params: FastMap::default(),
         param_order: Vec::new(),
         tensors: Vec::with_capacity(n_tensors),
-        tensor_ids: FastMap::with_capacity_and_hasher(n_tensors, Default::default()),
+        tensor_ids: NameIndex::with_capacity(n_tensors),
         ops: Vec::with_capacity(n_ops),
         checks: Vec::with_capacity(n_ops),
         uses: Vec::with_capacity(n_uses),
         outputs: Vec::new(),
         has_output_stmt: false,
         suggested: FastSet::default(),
+        unresolved: Vec::new(),
+        unknown_kinds: Vec::new(),
     };
     s.params();
     s.declarations(n_ops);
     let listed_outputs = s.resolve_inputs();
     // Names are resolved: the map is not needed any more.
-    s.tensor_ids = FastMap::default();
+    s.tensor_ids = NameIndex::with_capacity(0);
     let (consumer_start, consumer_list, indegree) = s.consumers();
     let consumers_of = |t: usize| &consumer_list[consumer_start[t]..consumer_start[t + 1]];
     let (topo, stuck) = order::topo_sort(indegree, consumers_of, |o| s.ops[o].output);
@@ -151,6 +198,8 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         tensors: s.tensors,
         ops: s.ops,
         uses: s.uses,
+        unresolved: s.unresolved,
+        unknown_kinds: s.unknown_kinds,
         topo,
         outputs,
         is_output,
@@ -175,41 +224,80 @@ struct TensorDraft<'s> {
     duplicate: bool,
 }
 
-struct UseDraft<'s> {
-    /// The name as written (it may resolve to nothing).
-    name: &'s str,
-    tensor: Option<TensorId>,
-    index: Option<Option<u64>>,
+/// A tensor argument, in 32 bytes: what is unknown is encoded in the integers.
+struct UseDraft {
+    /// `NO_TENSOR` when the name resolves to nothing (its text is then in
+    /// `Sema::unresolved`); otherwise the tensor, whose name is the name as written.
+    tensor: u32,
     transpose: bool,
+    /// `NO_INDEX`, `BAD_INDEX` when the index expression failed, or the index.
+    index: u64,
     span: Span,
 }
 
-/// An argument as the shape diagnostics show it: `qkv_heads[…].T`.
-fn arg_text(u: &UseDraft<'_>) -> String {
-    let mut s = u.name.to_string();
-    if u.index.is_some() {
-        s += "[…]";
+const NO_TENSOR: u32 = u32::MAX;
+// Indices come from non-negative i64 values: both are out of their range.
+const NO_INDEX: u64 = u64::MAX;
+const BAD_INDEX: u64 = u64::MAX - 1;
+
+impl UseDraft {
+    fn tensor(&self) -> Option<TensorId> {
+        (self.tensor != NO_TENSOR).then_some(TensorId(self.tensor))
     }
-    if u.transpose {
-        s += ".T";
+    /// `None` without a view index, `Some(None)` if it failed.
+    fn index(&self) -> Option<Option<u64>> {
+        match self.index {
+            NO_INDEX => None,
+            BAD_INDEX => Some(None),
+            i => Some(Some(i)),
+        }
     }
-    s
 }
 
-impl shape::ArgNames for [UseDraft<'_>] {
+/// The name of argument `k` (an index into the flat list) as written.
+fn use_name<'s>(
+    k: usize,
+    u: &UseDraft,
+    tensors: &[TensorDraft<'s>],
+    unresolved: &[(usize, &'s str)],
+) -> &'s str {
+    match u.tensor() {
+        Some(t) => tensors[t.index()].name.name,
+        None => unresolved
+            .binary_search_by_key(&k, |&(i, _)| i)
+            .map_or("", |i| unresolved[i].1),
+    }
+}
+
+/// Arguments of one op as the shape diagnostics name them: `qkv_heads[…].T`.
+struct ArgsOf<'x, 's> {
+    uses: &'x [UseDraft],
+    /// Index of `uses[0]` in the flat list.
+    base: usize,
+    tensors: &'x [TensorDraft<'s>],
+    unresolved: &'x [(usize, &'s str)],
+}
+
+impl shape::ArgNames for ArgsOf<'_, '_> {
     fn name(&self, k: usize) -> String {
-        arg_text(&self[k])
+        let u = &self.uses[k];
+        let mut s = use_name(self.base + k, u, self.tensors, self.unresolved).to_string();
+        if u.index().is_some() {
+            s += "[…]";
+        }
+        if u.transpose {
+            s += ".T";
+        }
+        s
     }
     fn span(&self, k: usize) -> Span {
-        self[k].span
+        self.uses[k].span
     }
 }
 
 /// What the checked graph keeps of an op (names borrow the source, not the syntax tree).
 struct OpPart<'s> {
     name: &'s str,
-    /// The kind as written, even when it is not a known kind.
-    kind_text: &'s str,
     func: Option<&'s str>,
     span: Span,
     attrs: Vec<(String, i64)>,
@@ -246,12 +334,16 @@ struct Sema<'a, 's> {
     params: FastMap<&'s str, ParamInfo>,
     param_order: Vec<&'s str>,
     tensors: Vec<TensorDraft<'s>>,
-    tensor_ids: FastMap<&'s str, TensorId>,
+    tensor_ids: NameIndex,
     /// Ops in source order, what the graph keeps of them and what the checks use.
     ops: Vec<OpPart<'s>>,
     checks: Vec<OpCheck<'a, 's>>,
     /// Tensor arguments of all ops, in source order.
-    uses: Vec<UseDraft<'s>>,
+    uses: Vec<UseDraft>,
+    /// Names of the arguments that resolve to nothing, by index into `uses`.
+    unresolved: Vec<(usize, &'s str)>,
+    /// Kinds as written of the ops whose kind is unknown, by op.
+    unknown_kinds: Vec<(usize, &'s str)>,
     outputs: Vec<Ident<'s>>,
     has_output_stmt: bool,
     /// Tensors offered by a "did you mean" help.
@@ -410,30 +502,28 @@ impl<'a, 's> Sema<'a, 's> {
     fn new_tensor(&mut self, name: Ident<'s>, origin: Origin) -> TensorId {
         let id = TensorId(self.tensors.len() as u32);
         let mut duplicate_def = false;
-        match self.tensor_ids.entry(name.name) {
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(id);
-            }
-            std::collections::hash_map::Entry::Occupied(e) => {
-                let first = *e.get();
-                duplicate_def = true;
-                let f = &self.tensors[first.index()];
-                let what = match (f.origin, origin) {
-                    (Origin::Produced(_), Origin::Produced(_)) => {
-                        format!("tensor `{}` is produced by more than one op", name.name)
-                    }
-                    (Origin::Produced(_), _) | (_, Origin::Produced(_)) => format!(
-                        "tensor `{}` is both declared and produced by an op",
-                        name.name
-                    ),
-                    _ => format!("tensor `{}` is declared more than once", name.name),
-                };
-                let d = Diagnostic::new(Code::DuplicateDefinition, what)
-                    .at(name.span, "defined again here")
-                    .with(f.name.span, "first defined here")
-                    .help("every tensor has exactly one definition: rename one of them");
-                self.diags.push(d);
-            }
+        let tensors = &self.tensors;
+        if let Some(first) = self
+            .tensor_ids
+            .insert(name.name, id.0, |i| tensors[i as usize].name.name)
+        {
+            duplicate_def = true;
+            let f = &self.tensors[first as usize];
+            let what = match (f.origin, origin) {
+                (Origin::Produced(_), Origin::Produced(_)) => {
+                    format!("tensor `{}` is produced by more than one op", name.name)
+                }
+                (Origin::Produced(_), _) | (_, Origin::Produced(_)) => format!(
+                    "tensor `{}` is both declared and produced by an op",
+                    name.name
+                ),
+                _ => format!("tensor `{}` is declared more than once", name.name),
+            };
+            let d = Diagnostic::new(Code::DuplicateDefinition, what)
+                .at(name.span, "defined again here")
+                .with(f.name.span, "first defined here")
+                .help("every tensor has exactly one definition: rename one of them");
+            self.diags.push(d);
         }
         self.tensors.push(TensorDraft {
             name,
@@ -448,8 +538,7 @@ impl<'a, 's> Sema<'a, 's> {
 
     fn declarations(&mut self, n_ops: usize) {
         // Op names only need to be unique: the map lives as long as this pass.
-        let mut op_ids: FastMap<&'s str, OpId> =
-            FastMap::with_capacity_and_hasher(n_ops, Default::default());
+        let mut op_ids = NameIndex::with_capacity(n_ops);
         let mut default_dtype = Some(Dtype::F32);
         for st in &self.ast.stmts {
             match &st.kind {
@@ -480,20 +569,16 @@ impl<'a, 's> Sema<'a, 's> {
         }
     }
 
-    fn declare_op(&mut self, op: &'a OpStmt<'s>, span: Span, op_ids: &mut FastMap<&'s str, OpId>) {
+    fn declare_op(&mut self, op: &'a OpStmt<'s>, span: Span, op_ids: &mut NameIndex) {
         let id = OpId(self.ops.len() as u32);
-        match op_ids.entry(op.name.name) {
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(id);
-            }
-            std::collections::hash_map::Entry::Occupied(e) => {
-                let first = *e.get();
-                let d = duplicate("op", &op.name, self.checks[first.index()].stmt.name.span);
-                self.diags.push(d);
-            }
+        let ops = &self.ops;
+        if let Some(first) = op_ids.insert(op.name.name, id.0, |i| ops[i as usize].name) {
+            let d = duplicate("op", &op.name, self.checks[first as usize].stmt.name.span);
+            self.diags.push(d);
         }
         let kind = OpKind::from_name(op.kind.name);
         if kind.is_none() {
+            self.unknown_kinds.push((self.ops.len(), op.kind.name));
             let names: Vec<&str> = OpKind::ALL.iter().map(|k| k.as_str()).collect();
             let mut help = format!("expected one of {}", names.join(", "));
             if let Some(s) = did_you_mean(op.kind.name, names.iter().copied()) {
@@ -527,7 +612,6 @@ impl<'a, 's> Sema<'a, 's> {
         let output = self.new_tensor(op.output, Origin::Produced(id));
         self.ops.push(OpPart {
             name: op.name.name,
-            kind_text: op.kind.name,
             func: op.func.map(|f| f.name),
             span,
             attrs,
@@ -572,11 +656,17 @@ impl<'a, 's> Sema<'a, 's> {
                     }
                 });
                 poisoned |= matches!(index, Some(None));
+                if tensor.is_none() {
+                    self.unresolved.push((self.uses.len(), t.name.name));
+                }
                 self.uses.push(UseDraft {
-                    name: t.name.name,
-                    tensor,
-                    index,
+                    tensor: tensor.map_or(NO_TENSOR, |t| t.0),
                     transpose: t.transpose,
+                    index: match index {
+                        None => NO_INDEX,
+                        Some(None) => BAD_INDEX,
+                        Some(Some(i)) => i,
+                    },
                     span: t.span,
                 });
             }
@@ -628,8 +718,12 @@ impl<'a, 's> Sema<'a, 's> {
     }
 
     fn lookup_tensor(&mut self, name: &Ident<'s>) -> Option<TensorId> {
-        if let Some(&t) = self.tensor_ids.get(name.name) {
-            return Some(t);
+        let tensors = &self.tensors;
+        if let Some(t) = self
+            .tensor_ids
+            .get(name.name, |i| tensors[i as usize].name.name)
+        {
+            return Some(TensorId(t));
         }
         let mut d = Diagnostic::new(
             Code::UndefinedTensor,
@@ -639,15 +733,16 @@ impl<'a, 's> Sema<'a, 's> {
             name.span,
             format!("not defined in graph `{}`", self.ast.name.name),
         );
-        d = match did_you_mean(name.name, self.tensor_ids.keys().copied()) {
+        let names = self.tensor_ids.ids().map(|i| tensors[i as usize].name.name);
+        d = match did_you_mean(name.name, names) {
             Some(s) => {
-                let t = self.tensor_ids[s];
-                self.suggested.insert(t.index());
-                d.with(
-                    self.tensors[t.index()].name.span,
-                    format!("`{s}` is defined here"),
-                )
-                .help(format!("did you mean `{s}`?"))
+                let t = self
+                    .tensor_ids
+                    .get(s, |i| tensors[i as usize].name.name)
+                    .map_or(0, |t| t as usize);
+                self.suggested.insert(t);
+                d.with(self.tensors[t].name.span, format!("`{s}` is defined here"))
+                    .help(format!("did you mean `{s}`?"))
             }
             None => d.help(format!(
                 "declare it (`input {}: [..]`) or produce it with an op (`-> {}`)",
@@ -672,7 +767,7 @@ impl<'a, 's> Sema<'a, 's> {
         for (o, op) in self.ops.iter().enumerate() {
             let mut producers = 0usize;
             for u in &self.uses[begin..op.uses_end] {
-                let Some(t) = u.tensor else { continue };
+                let Some(t) = u.tensor() else { continue };
                 let t = t.index();
                 if last[t] != o as u32 {
                     last[t] = o as u32;
@@ -700,7 +795,7 @@ impl<'a, 's> Sema<'a, 's> {
         let mut list = vec![OpId(0); total];
         for o in 0..self.ops.len() {
             for u in &self.uses[use_range(&self.ops, o)] {
-                let Some(t) = u.tensor else { continue };
+                let Some(t) = u.tensor() else { continue };
                 let t = t.index();
                 let p = pos[t];
                 if p == start[t] || list[p - 1] != OpId(o as u32) {
@@ -737,7 +832,7 @@ impl<'a, 's> Sema<'a, 's> {
                 let t = ops[prev].output;
                 if let Some(u) = self.uses[use_range(ops, o)]
                     .iter()
-                    .find(|u| u.tensor == Some(t))
+                    .find(|u| u.tensor() == Some(t))
                 {
                     d = d.with(
                         u.span,
@@ -798,17 +893,24 @@ impl<'a, 's> Sema<'a, 's> {
         let ty_span = stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
         // Argument shapes borrow the tensors: this block ends before the output is stored.
         let (out, first_dtype) = {
-            let uses = &self.uses[use_range(&self.ops, o)];
+            let range = use_range(&self.ops, o);
+            let uses = &self.uses[range.clone()];
             let (tensors, diags) = (&self.tensors, &mut self.diags);
+            let names = ArgsOf {
+                uses,
+                base: range.start,
+                tensors,
+                unresolved: &self.unresolved,
+            };
             // Argument shapes after views, borrowed where no view changes them; `None` where an
             // input is unknown.
             let arg = |k: usize, diags: &mut Vec<Diagnostic>| {
                 let u = &uses[k];
-                let t = &tensors[u.tensor?.index()];
+                let t = &tensors[u.tensor()?.index()];
                 let s = t.shape.as_deref()?;
                 shape::view(
                     s,
-                    u.index.flatten(),
+                    u.index().flatten(),
                     u.transpose,
                     t.name.name,
                     u.span,
@@ -829,8 +931,8 @@ impl<'a, 's> Sema<'a, 's> {
             // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
             let inferable = matches!(kind, OpKind::Elementwise | OpKind::Matmul);
             let inferred: Option<Vec<u64>> = match kind {
-                OpKind::Elementwise => shape::broadcast_all(args, uses, diags).flatten(),
-                OpKind::Matmul => shape::matmul(args, uses, diags).flatten(),
+                OpKind::Elementwise => shape::broadcast_all(args, &names, diags).flatten(),
+                OpKind::Matmul => shape::matmul(args, &names, diags).flatten(),
                 OpKind::Reduction | OpKind::Reshape => None,
             };
             let out = match declared {
@@ -878,7 +980,7 @@ impl<'a, 's> Sema<'a, 's> {
                         None
                     }
                     _ if kind == OpKind::Reshape => {
-                        shape::reshape(args, decl, uses, ty_span, diags)
+                        shape::reshape(args, decl, &names, ty_span, diags)
                     }
                     _ => Some(decl),
                 },
@@ -886,7 +988,7 @@ impl<'a, 's> Sema<'a, 's> {
             // dtype: the declared one, else the first tensor input's.
             let first_dtype = uses
                 .first()
-                .and_then(|u| u.tensor)
+                .and_then(|u| u.tensor())
                 .and_then(|t| tensors[t.index()].dtype);
             (out, first_dtype)
         };
@@ -906,7 +1008,7 @@ impl<'a, 's> Sema<'a, 's> {
     fn dtype_mismatch(&mut self, o: usize) {
         let mut first: Option<(Dtype, Span, &str)> = None;
         for u in &self.uses[use_range(&self.ops, o)] {
-            let Some(t) = u.tensor else { continue };
+            let Some(t) = u.tensor() else { continue };
             let t = &self.tensors[t.index()];
             let Some(d) = t.dtype else { continue };
             match first {
@@ -984,7 +1086,9 @@ struct Parts<'s> {
     name: &'s str,
     tensors: Vec<TensorDraft<'s>>,
     ops: Vec<OpPart<'s>>,
-    uses: Vec<UseDraft<'s>>,
+    uses: Vec<UseDraft>,
+    unresolved: Vec<(usize, &'s str)>,
+    unknown_kinds: Vec<(usize, &'s str)>,
     topo: Vec<OpId>,
     outputs: Vec<TensorId>,
     is_output: Vec<bool>,
@@ -1002,13 +1106,19 @@ impl Parts<'_> {
                 let out = &self.tensors[op.output.index()];
                 OpSummary {
                     name: op.name.to_string(),
-                    kind: op.kind_text.to_string(),
+                    kind: match op.kind {
+                        Some(k) => k.as_str().to_string(),
+                        None => self
+                            .unknown_kinds
+                            .binary_search_by_key(&o, |&(i, _)| i)
+                            .map_or(String::new(), |i| self.unknown_kinds[i].1.to_string()),
+                    },
                     func: op.func.map(str::to_string),
-                    inputs: self.uses[use_range(&self.ops, o)]
-                        .iter()
-                        .map(|u| {
-                            let mut s = u.name.to_string();
-                            match u.index {
+                    inputs: use_range(&self.ops, o)
+                        .map(|k| {
+                            let u = &self.uses[k];
+                            let mut s = use_name(k, u, &self.tensors, &self.unresolved).to_string();
+                            match u.index() {
                                 Some(Some(i)) => s += &format!("[{i}]"),
                                 Some(None) => s += "[?]",
                                 None => {}
@@ -1036,6 +1146,8 @@ impl Parts<'_> {
             tensors: drafts,
             ops: op_parts,
             uses,
+            unresolved: _,
+            unknown_kinds: _,
             topo,
             outputs,
             is_output,
@@ -1061,8 +1173,8 @@ impl Parts<'_> {
             let mut inputs = Vec::with_capacity(args.len());
             for u in args {
                 inputs.push(TensorUse {
-                    tensor: u.tensor?,
-                    index: match u.index {
+                    tensor: u.tensor()?,
+                    index: match u.index() {
                         Some(i) => Some(i?),
                         None => None,
                     },
