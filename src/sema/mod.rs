@@ -8,7 +8,7 @@ mod shape;
 use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
 use crate::graph::{Graph, OpId, OpNode, Origin, Tensor, TensorId, TensorUse};
 use crate::limits;
-use crate::syntax::ast::{Arg, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
+use crate::syntax::ast::{Arg, Expr, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
 use crate::types::{Dtype, OpKind};
 use expr::Lookup;
 use hashbrown::hash_table::Entry;
@@ -135,18 +135,12 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         .help("split the graph into several graphs");
         return (None, vec![d]);
     }
-    // Counts first, so that every table is allocated once at its final size.
-    let (mut n_ops, mut n_decls, mut n_uses) = (0usize, 0usize, 0usize);
+    // Counts first, so that the tables are allocated once at their final size (the
+    // arguments' at one an op, the usual count).
+    let (mut n_ops, mut n_decls) = (0usize, 0usize);
     for st in &ast.stmts {
         match &st.kind {
-            StmtKind::Op(op) => {
-                n_ops += 1;
-                n_uses += op
-                    .args
-                    .iter()
-                    .filter(|a| matches!(a, Arg::Tensor(_)))
-                    .count();
-            }
+            StmtKind::Op(_) => n_ops += 1,
             StmtKind::Decl { .. } => n_decls += 1,
             _ => {}
         }
@@ -162,7 +156,7 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         tensor_ids: NameIndex::with_capacity(n_tensors),
         ops: Vec::with_capacity(n_ops),
         checks: Vec::with_capacity(n_ops),
-        uses: Vec::with_capacity(n_uses),
+        uses: Vec::with_capacity(n_ops),
         outputs: Vec::new(),
         has_output_stmt: false,
         suggested: FastSet::default(),
@@ -316,6 +310,8 @@ struct OpCheck<'a, 's> {
     /// An error in the op itself (arity, unknown kind, undefined input) leaves its output
     /// unknown.
     poisoned: bool,
+    /// Some argument could not be resolved silently while the op was declared.
+    deferred: bool,
 }
 
 /// The arguments of op `o` in the flat argument list.
@@ -609,13 +605,40 @@ impl<'a, 's> Sema<'a, 's> {
             ),
             None => (None, None),
         };
+        // Arguments naming a tensor defined above, with no view index or a literal one, are
+        // resolved now, while the statement is in cache: that reports nothing. The others are
+        // resolved by `resolve_inputs`, with their diagnostics, in statement order.
+        let mut deferred = false;
+        let tensors = &self.tensors;
+        for a in &op.args {
+            let Arg::Tensor(t) = a else { continue };
+            let index = match t.index.as_deref() {
+                None => Some(NO_INDEX),
+                Some(&Expr::Int { value: Some(i), .. }) if i >= 0 => Some(i as u64),
+                Some(_) => None,
+            };
+            let tensor = match index {
+                Some(_) => self
+                    .tensor_ids
+                    .get(t.name.name, |i| tensors[i as usize].name.name),
+                None => None,
+            };
+            deferred |= tensor.is_none();
+            self.uses.push(UseDraft {
+                tensor: tensor.unwrap_or(NO_TENSOR),
+                transpose: t.transpose,
+                index: index.unwrap_or(NO_INDEX),
+                span: t.span,
+            });
+        }
+        let uses_end = self.uses.len();
         let output = self.new_tensor(op.output, Origin::Produced(id));
         self.ops.push(OpPart {
             name: op.name.name,
             func: op.func.map(|f| f.name),
             span,
             attrs,
-            uses_end: 0,
+            uses_end,
             output,
             kind,
         });
@@ -624,6 +647,7 @@ impl<'a, 's> Sema<'a, 's> {
             declared_shape,
             declared_dtype,
             poisoned: kind.is_none(),
+            deferred,
         });
     }
 
@@ -632,9 +656,13 @@ impl<'a, 's> Sema<'a, 's> {
     fn resolve_inputs(&mut self) -> Option<Vec<TensorId>> {
         for o in 0..self.ops.len() {
             let stmt = self.checks[o].stmt;
-            let start = self.uses.len();
+            let Range { start, end } = use_range(&self.ops, o);
             let mut poisoned = false;
+            let mut slot = start;
             for a in &stmt.args {
+                if !self.checks[o].deferred {
+                    break;
+                }
                 let Arg::Tensor(t) = a else { continue };
                 let tensor = self.lookup_tensor(&t.name);
                 poisoned |= tensor.is_none();
@@ -657,9 +685,9 @@ impl<'a, 's> Sema<'a, 's> {
                 });
                 poisoned |= matches!(index, Some(None));
                 if tensor.is_none() {
-                    self.unresolved.push((self.uses.len(), t.name.name));
+                    self.unresolved.push((slot, t.name.name));
                 }
-                self.uses.push(UseDraft {
+                self.uses[slot] = UseDraft {
                     tensor: tensor.map_or(NO_TENSOR, |t| t.0),
                     transpose: t.transpose,
                     index: match index {
@@ -668,9 +696,10 @@ impl<'a, 's> Sema<'a, 's> {
                         Some(Some(i)) => i,
                     },
                     span: t.span,
-                });
+                };
+                slot += 1;
             }
-            let n = self.uses.len() - start;
+            let n = end - start;
             let kind = self.ops[o].kind;
             let bad_arity = match kind {
                 Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
@@ -691,7 +720,7 @@ impl<'a, 's> Sema<'a, 's> {
                     Some(OpKind::Reshape) => 1,
                     _ => usize::MAX,
                 };
-                for u in self.uses[start..].iter().skip(extra) {
+                for u in self.uses[start..end].iter().skip(extra) {
                     d = d.with(u.span, "extra tensor");
                 }
                 d = d.help(match kind {
@@ -701,7 +730,6 @@ impl<'a, 's> Sema<'a, 's> {
                 });
                 self.diags.push(d);
             }
-            self.ops[o].uses_end = self.uses.len();
             self.checks[o].poisoned |= poisoned;
         }
         let names = std::mem::take(&mut self.outputs);
