@@ -162,6 +162,7 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         suggested: FastSet::default(),
         unresolved: Vec::new(),
         unknown_kinds: Vec::new(),
+        pending: Vec::new(),
     };
     s.params();
     s.declarations(n_ops);
@@ -340,10 +341,22 @@ struct Sema<'a, 's> {
     unresolved: Vec<(usize, &'s str)>,
     /// Kinds as written of the ops whose kind is unknown, by op.
     unknown_kinds: Vec<(usize, &'s str)>,
+    /// Ops with arguments left to resolve or the wrong number of them, in source order.
+    pending: Vec<usize>,
     outputs: Vec<Ident<'s>>,
     has_output_stmt: bool,
     /// Tensors offered by a "did you mean" help.
     suggested: FastSet<usize>,
+}
+
+/// What an op of `kind` with `n` tensor arguments should have taken, if `n` is wrong.
+fn bad_arity(kind: Option<OpKind>, n: usize) -> Option<&'static str> {
+    match kind {
+        Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
+        Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
+        Some(_) if n == 0 => Some("at least 1 tensor"),
+        _ => None,
+    }
 }
 
 fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
@@ -609,6 +622,7 @@ impl<'a, 's> Sema<'a, 's> {
         // resolved now, while the statement is in cache: that reports nothing. The others are
         // resolved by `resolve_inputs`, with their diagnostics, in statement order.
         let mut deferred = false;
+        let use_start = self.uses.len();
         let tensors = &self.tensors;
         for a in &op.args {
             let Arg::Tensor(t) = a else { continue };
@@ -632,6 +646,9 @@ impl<'a, 's> Sema<'a, 's> {
             });
         }
         let uses_end = self.uses.len();
+        if deferred || bad_arity(kind, uses_end - use_start).is_some() {
+            self.pending.push(self.ops.len());
+        }
         let output = self.new_tensor(op.output, Origin::Produced(id));
         self.ops.push(OpPart {
             name: op.name.name,
@@ -654,7 +671,8 @@ impl<'a, 's> Sema<'a, 's> {
     /// Resolves tensor arguments (which may name tensors defined further down) and checks
     /// arity. Returns the tensors of the `output` statements, each once, if there are any.
     fn resolve_inputs(&mut self) -> Option<Vec<TensorId>> {
-        for o in 0..self.ops.len() {
+        let pending = std::mem::take(&mut self.pending);
+        for o in pending {
             let stmt = self.checks[o].stmt;
             let Range { start, end } = use_range(&self.ops, o);
             let mut poisoned = false;
@@ -701,13 +719,7 @@ impl<'a, 's> Sema<'a, 's> {
             }
             let n = end - start;
             let kind = self.ops[o].kind;
-            let bad_arity = match kind {
-                Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
-                Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
-                Some(_) if n == 0 => Some("at least 1 tensor"),
-                _ => None,
-            };
-            if let Some(expected) = bad_arity {
+            if let Some(expected) = bad_arity(kind, n) {
                 poisoned = true;
                 let kind_name = stmt.kind.name;
                 let mut d = Diagnostic::new(
@@ -1066,8 +1078,9 @@ impl<'a, 's> Sema<'a, 's> {
     fn implied_outputs<'c>(&self, consumers_of: impl Fn(usize) -> &'c [OpId]) -> Vec<TensorId> {
         (0..self.tensors.len())
             .filter(|&t| {
-                matches!(self.tensors[t].origin, Origin::Produced(_))
-                    && consumers_of(t).is_empty()
+                // The consumer lists first: most tensors have consumers.
+                consumers_of(t).is_empty()
+                    && matches!(self.tensors[t].origin, Origin::Produced(_))
                     && !self.tensors[t].duplicate
             })
             .map(|t| TensorId(t as u32))
@@ -1075,15 +1088,15 @@ impl<'a, 's> Sema<'a, 's> {
     }
 
     fn unused<'c>(&mut self, consumers_of: impl Fn(usize) -> &'c [OpId], is_output: &[bool]) {
-        for (t, draft) in self.tensors.iter().enumerate() {
+        for (t, &output) in is_output.iter().enumerate() {
+            // The consumer lists first: most tensors have consumers.
+            if !consumers_of(t).is_empty() {
+                continue;
+            }
+            let draft = &self.tensors[t];
             // A tensor made unknown by an error, or offered as the fix of a misspelt use, says
             // nothing more.
-            if draft.duplicate
-                || !consumers_of(t).is_empty()
-                || is_output[t]
-                || draft.shape.is_none()
-                || self.suggested.contains(&t)
-            {
+            if draft.duplicate || output || draft.shape.is_none() || self.suggested.contains(&t) {
                 continue;
             }
             let name = draft.name.name;
