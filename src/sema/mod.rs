@@ -564,7 +564,7 @@ impl<'a, 's> Sema<'a, 's> {
                     };
                     let shape = self.dims(ty);
                     let id = self.new_tensor(*name, origin);
-                    let bytes = self.size(&shape, dtype, name, ty.span);
+                    let bytes = self.size(&shape, dtype, || (*name, ty.span));
                     let t = &mut self.tensors[id.index()];
                     // A size that overflowed makes the tensor unknown: no cascade downstream.
                     (t.shape, t.dtype, t.bytes) = (shape.filter(|_| bytes.is_some()), dtype, bytes);
@@ -892,12 +892,13 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- shapes ---------------------------------------------------------------------------
 
+    /// `name_at` gives the tensor's name and the place to report an overflow at; it is called
+    /// only then (for an op, it reads the statement, which is out of cache by now).
     fn size(
         &mut self,
         shape: &Option<Vec<u64>>,
         dtype: Option<Dtype>,
-        name: &Ident<'s>,
-        at: Span,
+        name_at: impl FnOnce() -> (Ident<'s>, Span),
     ) -> Option<u64> {
         let (shape, dtype) = (shape.as_ref()?, dtype?);
         let bytes = shape
@@ -905,6 +906,7 @@ impl<'a, 's> Sema<'a, 's> {
             .try_fold(1u64, |acc, &d| acc.checked_mul(d))
             .and_then(|n| n.checked_mul(dtype.bytes()));
         if bytes.is_none() {
+            let (name, at) = name_at();
             self.diags.push(
                 Diagnostic::new(
                     Code::SizeOverflow,
@@ -930,7 +932,8 @@ impl<'a, 's> Sema<'a, 's> {
         let stmt = self.checks[o].stmt;
         // Each op is inferred once: its declared shape can be moved out.
         let declared = self.checks[o].declared_shape.take();
-        let ty_span = stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
+        // The statement is read only to report something.
+        let ty_span = || stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
         // Argument shapes borrow the tensors: this block ends before the output is stored.
         let (out, first_dtype) = {
             let range = use_range(&self.ops, o);
@@ -1008,7 +1011,7 @@ impl<'a, 's> Sema<'a, 's> {
                                 fmt_shape(&inf)
                             ),
                         )
-                        .at(ty_span, format!("declared {}", fmt_shape(&decl)))
+                        .at(ty_span(), format!("declared {}", fmt_shape(&decl)))
                         .with(stmt.kind.span, format!("{kind} produces {}", fmt_shape(&inf)))
                         .help(format!(
                             "declare `{}: {}{}` or leave the shape out",
@@ -1020,7 +1023,7 @@ impl<'a, 's> Sema<'a, 's> {
                         None
                     }
                     _ if kind == OpKind::Reshape => {
-                        shape::reshape(args, decl, &names, ty_span, diags)
+                        shape::reshape(args, decl, &names, ty_span(), diags)
                     }
                     _ => Some(decl),
                 },
@@ -1040,7 +1043,7 @@ impl<'a, 's> Sema<'a, 's> {
             self.dtype_mismatch(o);
         }
         let output = self.ops[o].output;
-        let bytes = self.size(&out, dtype, &stmt.output, ty_span);
+        let bytes = self.size(&out, dtype, || (stmt.output, ty_span()));
         let t = &mut self.tensors[output.index()];
         (t.shape, t.dtype, t.bytes) = (out.filter(|_| bytes.is_some()), dtype, bytes);
     }
