@@ -1198,17 +1198,21 @@ impl Parts<'_> {
             consumer_start,
             consumer_list,
         } = self;
-        let mut tensors = Vec::with_capacity(drafts.len());
-        for t in drafts {
-            tensors.push(Tensor {
-                name: t.name.name.to_string(),
-                shape: t.shape?,
-                dtype: t.dtype?,
-                bytes: t.bytes?,
-                origin: t.origin,
-                span: t.name.span,
-            });
-        }
+        // Collected from the drafts' own iterator: a `TensorDraft` is as large as a `Tensor`
+        // (88 bytes), so the standard library writes the tensors over the drafts, in place.
+        let tensors = drafts
+            .into_iter()
+            .map(|t| {
+                Some(Tensor {
+                    name: t.name.name.to_string(),
+                    shape: t.shape?,
+                    dtype: t.dtype?,
+                    bytes: t.bytes?,
+                    origin: t.origin,
+                    span: t.name.span,
+                })
+            })
+            .collect::<Option<Vec<Tensor>>>()?;
         let mut ops = Vec::with_capacity(op_parts.len());
         let mut start = 0;
         for op in op_parts {
