@@ -155,7 +155,6 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         tensors: Vec::with_capacity(n_tensors),
         tensor_ids: NameIndex::with_capacity(n_tensors),
         ops: Vec::with_capacity(n_ops),
-        checks: Vec::with_capacity(n_ops),
         uses: Vec::with_capacity(n_ops),
         outputs: Vec::new(),
         has_output_stmt: false,
@@ -290,7 +289,8 @@ impl shape::ArgNames for ArgsOf<'_, '_> {
     }
 }
 
-/// What the checked graph keeps of an op (names borrow the source, not the syntax tree).
+/// An op as the checks and the checked graph need it (names borrow the source, not the
+/// syntax tree). As large as an `OpNode` (120 bytes), which the graph's ops are written over.
 struct OpPart<'s> {
     name: &'s str,
     func: Option<&'s str>,
@@ -300,11 +300,8 @@ struct OpPart<'s> {
     uses_end: usize,
     output: TensorId,
     kind: Option<OpKind>,
-}
-
-/// What only the checks need of an op; dropped with the syntax tree.
-struct OpCheck<'a, 's> {
-    stmt: &'a OpStmt<'s>,
+    /// Index of the op's statement in the graph's statements (see `Sema::stmt`).
+    stmt: u32,
     /// Declared output shape: `None` if none was written, `Some(None)` if it failed.
     declared_shape: Option<Option<Vec<u64>>>,
     declared_dtype: Option<Option<Dtype>>,
@@ -332,9 +329,8 @@ struct Sema<'a, 's> {
     param_order: Vec<&'s str>,
     tensors: Vec<TensorDraft<'s>>,
     tensor_ids: NameIndex,
-    /// Ops in source order, what the graph keeps of them and what the checks use.
+    /// Ops in source order.
     ops: Vec<OpPart<'s>>,
-    checks: Vec<OpCheck<'a, 's>>,
     /// Tensor arguments of all ops, in source order.
     uses: Vec<UseDraft>,
     /// Names of the arguments that resolve to nothing, by index into `uses`.
@@ -377,6 +373,15 @@ fn fmt_shape(shape: &[u64]) -> String {
 }
 
 impl<'a, 's> Sema<'a, 's> {
+    /// The statement of op `o`.
+    fn stmt(&self, o: usize) -> &'a OpStmt<'s> {
+        let ast: &'a GraphAst<'s> = self.ast;
+        match &ast.stmts[self.ops[o].stmt as usize].kind {
+            StmtKind::Op(op) => op,
+            _ => unreachable!("ops are declared from op statements"),
+        }
+    }
+
     // ---- params ---------------------------------------------------------------------------
 
     fn params(&mut self) {
@@ -549,7 +554,7 @@ impl<'a, 's> Sema<'a, 's> {
         // Op names only need to be unique: the map lives as long as this pass.
         let mut op_ids = NameIndex::with_capacity(n_ops);
         let mut default_dtype = Some(Dtype::F32);
-        for st in &self.ast.stmts {
+        for (i, st) in self.ast.stmts.iter().enumerate() {
             match &st.kind {
                 StmtKind::Param { .. } => {}
                 StmtKind::Dtype(id) => default_dtype = self.dtype(id),
@@ -573,16 +578,17 @@ impl<'a, 's> Sema<'a, 's> {
                     self.has_output_stmt = true;
                     self.outputs.extend(names.iter().copied());
                 }
-                StmtKind::Op(op) => self.declare_op(op, st.span, &mut op_ids),
+                // Statements are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
+                StmtKind::Op(op) => self.declare_op(op, i as u32, st.span, &mut op_ids),
             }
         }
     }
 
-    fn declare_op(&mut self, op: &'a OpStmt<'s>, span: Span, op_ids: &mut NameIndex) {
+    fn declare_op(&mut self, op: &'a OpStmt<'s>, stmt: u32, span: Span, op_ids: &mut NameIndex) {
         let id = OpId(self.ops.len() as u32);
         let ops = &self.ops;
         if let Some(first) = op_ids.insert(op.name.name, id.0, |i| ops[i as usize].name) {
-            let d = duplicate("op", &op.name, self.checks[first as usize].stmt.name.span);
+            let d = duplicate("op", &op.name, self.stmt(first as usize).name.span);
             self.diags.push(d);
         }
         let kind = OpKind::from_name(op.kind.name);
@@ -658,9 +664,7 @@ impl<'a, 's> Sema<'a, 's> {
             uses_end,
             output,
             kind,
-        });
-        self.checks.push(OpCheck {
-            stmt: op,
+            stmt,
             declared_shape,
             declared_dtype,
             poisoned: kind.is_none(),
@@ -673,12 +677,12 @@ impl<'a, 's> Sema<'a, 's> {
     fn resolve_inputs(&mut self) -> Option<Vec<TensorId>> {
         let pending = std::mem::take(&mut self.pending);
         for o in pending {
-            let stmt = self.checks[o].stmt;
+            let stmt = self.stmt(o);
             let Range { start, end } = use_range(&self.ops, o);
             let mut poisoned = false;
             let mut slot = start;
             for a in &stmt.args {
-                if !self.checks[o].deferred {
+                if !self.ops[o].deferred {
                     break;
                 }
                 let Arg::Tensor(t) = a else { continue };
@@ -742,7 +746,7 @@ impl<'a, 's> Sema<'a, 's> {
                 });
                 self.diags.push(d);
             }
-            self.checks[o].poisoned |= poisoned;
+            self.ops[o].poisoned |= poisoned;
         }
         let names = std::mem::take(&mut self.outputs);
         let mut listed: Vec<TensorId> = Vec::new();
@@ -863,7 +867,7 @@ impl<'a, 's> Sema<'a, 's> {
                 format!("dependency cycle: {}", path.join(" → ")),
             )
             .at(
-                self.checks[cycle[0]].stmt.name.span,
+                self.stmt(cycle[0]).name.span,
                 "this op depends on its own output",
             );
             // Label the argument through which each op of the cycle reads the previous one.
@@ -925,13 +929,13 @@ impl<'a, 's> Sema<'a, 's> {
 
     /// Infers and checks the output of op `o`; its inputs have been inferred already.
     fn infer(&mut self, o: usize) {
-        if self.checks[o].poisoned {
+        if self.ops[o].poisoned {
             return;
         }
         let Some(kind) = self.ops[o].kind else { return };
-        let stmt = self.checks[o].stmt;
+        let stmt = self.stmt(o);
         // Each op is inferred once: its declared shape can be moved out.
-        let declared = self.checks[o].declared_shape.take();
+        let declared = self.ops[o].declared_shape.take();
         // The statement is read only to report something.
         let ty_span = || stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
         // Argument shapes borrow the tensors: this block ends before the output is stored.
@@ -1035,7 +1039,7 @@ impl<'a, 's> Sema<'a, 's> {
                 .and_then(|t| tensors[t.index()].dtype);
             (out, first_dtype)
         };
-        let dtype = match self.checks[o].declared_dtype {
+        let dtype = match self.ops[o].declared_dtype {
             Some(d) => d,
             None => first_dtype,
         };
@@ -1213,33 +1217,36 @@ impl Parts<'_> {
                 })
             })
             .collect::<Option<Vec<Tensor>>>()?;
-        let mut ops = Vec::with_capacity(op_parts.len());
+        // Likewise the ops over their drafts (`OpPart` is as large as `OpNode`).
         let mut start = 0;
-        for op in op_parts {
-            let args = &uses[start..op.uses_end];
-            start = op.uses_end;
-            let mut inputs = Vec::with_capacity(args.len());
-            for u in args {
-                inputs.push(TensorUse {
-                    tensor: u.tensor()?,
-                    index: match u.index() {
-                        Some(i) => Some(i?),
-                        None => None,
-                    },
-                    transpose: u.transpose,
-                    span: u.span,
-                });
-            }
-            ops.push(OpNode {
-                name: op.name.to_string(),
-                kind: op.kind?,
-                func: op.func.map(str::to_string),
-                inputs,
-                output: op.output,
-                attrs: op.attrs,
-                span: op.span,
-            });
-        }
+        let ops = op_parts
+            .into_iter()
+            .map(|op| {
+                let args = &uses[start..op.uses_end];
+                start = op.uses_end;
+                let mut inputs = Vec::with_capacity(args.len());
+                for u in args {
+                    inputs.push(TensorUse {
+                        tensor: u.tensor()?,
+                        index: match u.index() {
+                            Some(i) => Some(i?),
+                            None => None,
+                        },
+                        transpose: u.transpose,
+                        span: u.span,
+                    });
+                }
+                Some(OpNode {
+                    name: op.name.to_string(),
+                    kind: op.kind?,
+                    func: op.func.map(str::to_string),
+                    inputs,
+                    output: op.output,
+                    attrs: op.attrs,
+                    span: op.span,
+                })
+            })
+            .collect::<Option<Vec<OpNode>>>()?;
         Some(Graph {
             name: name.to_string(),
             tensors,
