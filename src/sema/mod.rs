@@ -8,10 +8,62 @@ mod shape;
 use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
 use crate::graph::{Graph, OpId, OpNode, Origin, Tensor, TensorId, TensorUse};
 use crate::limits;
-use crate::syntax::ast::{Arg, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
+use crate::syntax::ast::{Arg, Expr, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
 use crate::types::{Dtype, OpKind};
 use expr::Lookup;
-use std::collections::{BTreeMap, HashMap};
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::hash::BuildHasher;
+use std::ops::Range;
+
+// Name tables hash with hashbrown's default, foldhash: several times faster than SipHash on
+// short names, and seeded per process, so a file cannot be written to make its names collide.
+type FastMap<K, V> = hashbrown::HashMap<K, V>;
+type FastSet<K> = hashbrown::HashSet<K>;
+
+/// Names of tensors or ops, each stored as the index of its first definition: 5 bytes a
+/// slot (index and control byte) where a `(&str, id)` map entry takes 25.
+struct NameIndex {
+    table: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl NameIndex {
+    fn with_capacity(n: usize) -> NameIndex {
+        NameIndex {
+            table: HashTable::with_capacity(n),
+            hasher: DefaultHashBuilder::default(),
+        }
+    }
+
+    /// The index defining `name`; `name_of` gives the name of an index.
+    fn get<'n>(&self, name: &str, name_of: impl Fn(u32) -> &'n str) -> Option<u32> {
+        let h = self.hasher.hash_one(name);
+        self.table.find(h, |&i| name_of(i) == name).copied()
+    }
+
+    /// Adds `id` as the definition of `name`, unless `name` has one: then returns that.
+    fn insert<'n>(&mut self, name: &str, id: u32, name_of: impl Fn(u32) -> &'n str) -> Option<u32> {
+        let hasher = &self.hasher;
+        let h = hasher.hash_one(name);
+        match self
+            .table
+            .entry(h, |&i| name_of(i) == name, |&i| hasher.hash_one(name_of(i)))
+        {
+            Entry::Occupied(e) => Some(*e.get()),
+            Entry::Vacant(e) => {
+                e.insert(id);
+                None
+            }
+        }
+    }
+
+    fn ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.table.iter().copied()
+    }
+}
 
 /// `--set NAME=INT` values, applied to every graph that has a param of that name.
 pub type Overrides = BTreeMap<String, i64>;
@@ -69,20 +121,6 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
 /// Every check of one graph. Returns what the graph is built from (when the checks got that
 /// far) and the diagnostics.
 fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
-    let mut s = Sema {
-        ast,
-        overrides,
-        diags: Vec::new(),
-        params: HashMap::new(),
-        param_order: Vec::new(),
-        tensors: Vec::new(),
-        tensor_ids: HashMap::new(),
-        ops: Vec::new(),
-        op_ids: HashMap::new(),
-        outputs: Vec::new(),
-        has_output_stmt: false,
-        suggested: Default::default(),
-    };
     if ast.stmts.len() > limits::MAX_STATEMENTS {
         let d = Diagnostic::new(
             Code::LimitExceeded,
@@ -97,26 +135,72 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         .help("split the graph into several graphs");
         return (None, vec![d]);
     }
+    // Counts first, so that the tables are allocated once at their final size (the
+    // arguments' at one an op, the usual count).
+    let (mut n_ops, mut n_decls) = (0usize, 0usize);
+    for st in &ast.stmts {
+        match &st.kind {
+            StmtKind::Op(_) => n_ops += 1,
+            StmtKind::Decl { .. } => n_decls += 1,
+            _ => {}
+        }
+    }
+    let n_tensors = n_ops + n_decls;
+    let mut s = Sema {
+        ast,
+        overrides,
+        diags: Vec::new(),
+        params: FastMap::default(),
+        param_order: Vec::new(),
+        tensors: Vec::with_capacity(n_tensors),
+        tensor_ids: NameIndex::with_capacity(n_tensors),
+        ops: Vec::with_capacity(n_ops),
+        uses: Vec::with_capacity(n_ops),
+        outputs: Vec::new(),
+        has_output_stmt: false,
+        suggested: FastSet::default(),
+        unresolved: Vec::new(),
+        unknown_kinds: Vec::new(),
+        pending: Vec::new(),
+    };
     s.params();
-    s.declarations();
-    s.resolve_inputs();
-    let consumers = s.consumers();
-    let (topo, stuck) = order::topo_sort(
-        s.ops.len(),
-        |o| s.ops[o].producers(&s.tensors),
-        |t| consumers[t].as_slice(),
-        |o| s.ops[o].output,
-    );
+    s.declarations(n_ops);
+    let listed_outputs = s.resolve_inputs();
+    // Names are resolved: the map is not needed any more.
+    s.tensor_ids = NameIndex::with_capacity(0);
+    let (consumer_start, consumer_list, indegree) = s.consumers();
+    let consumers_of = |t: usize| &consumer_list[consumer_start[t]..consumer_start[t + 1]];
+    let (topo, stuck) = order::topo_sort(indegree, consumers_of, |o| s.ops[o].output);
     if !stuck.is_empty() {
-        s.report_cycles(&stuck, &consumers);
+        s.report_cycles(&stuck, consumers_of);
     }
     for &o in &topo {
-        s.infer(o);
+        s.infer(o.index());
     }
-    let outputs = s.graph_outputs(&consumers);
-    s.unused(&consumers, &outputs);
+    let outputs = match listed_outputs {
+        Some(listed) => listed,
+        None => s.implied_outputs(consumers_of),
+    };
+    let mut is_output = vec![false; s.tensors.len()];
+    for t in &outputs {
+        is_output[t.index()] = true;
+    }
+    s.unused(consumers_of, &is_output);
     let diagnostics = std::mem::take(&mut s.diags);
-    (Some(s.into_parts(topo, outputs, consumers)), diagnostics)
+    let parts = Parts {
+        name: ast.name.name,
+        tensors: s.tensors,
+        ops: s.ops,
+        uses: s.uses,
+        unresolved: s.unresolved,
+        unknown_kinds: s.unknown_kinds,
+        topo,
+        outputs,
+        is_output,
+        consumer_start,
+        consumer_list,
+    };
+    (Some(parts), diagnostics)
 }
 
 struct ParamInfo {
@@ -127,67 +211,148 @@ struct ParamInfo {
 struct TensorDraft<'s> {
     name: Ident<'s>,
     shape: Option<Vec<u64>>,
-    dtype: Option<Dtype>,
     bytes: Option<u64>,
     origin: Origin,
+    dtype: Option<Dtype>,
     /// A second definition of a name: kept so its op has an output, but never reported on.
     duplicate: bool,
 }
 
-struct UseDraft<'s> {
-    /// The name as written (it may resolve to nothing).
-    name: &'s str,
-    tensor: Option<TensorId>,
-    index: Option<Option<u64>>,
+/// A tensor argument, in 32 bytes: what is unknown is encoded in the integers.
+struct UseDraft {
+    /// `NO_TENSOR` when the name resolves to nothing (its text is then in
+    /// `Sema::unresolved`); otherwise the tensor, whose name is the name as written.
+    tensor: u32,
     transpose: bool,
+    /// `NO_INDEX`, `BAD_INDEX` when the index expression failed, or the index.
+    index: u64,
     span: Span,
 }
 
-struct OpDraft<'a, 's> {
-    stmt: &'a OpStmt<'s>,
+const NO_TENSOR: u32 = u32::MAX;
+// Indices come from non-negative i64 values: both are out of their range.
+const NO_INDEX: u64 = u64::MAX;
+const BAD_INDEX: u64 = u64::MAX - 1;
+
+impl UseDraft {
+    fn tensor(&self) -> Option<TensorId> {
+        (self.tensor != NO_TENSOR).then_some(TensorId(self.tensor))
+    }
+    /// `None` without a view index, `Some(None)` if it failed.
+    fn index(&self) -> Option<Option<u64>> {
+        match self.index {
+            NO_INDEX => None,
+            BAD_INDEX => Some(None),
+            i => Some(Some(i)),
+        }
+    }
+}
+
+/// The name of argument `k` (an index into the flat list) as written.
+fn use_name<'s>(
+    k: usize,
+    u: &UseDraft,
+    tensors: &[TensorDraft<'s>],
+    unresolved: &[(usize, &'s str)],
+) -> &'s str {
+    match u.tensor() {
+        Some(t) => tensors[t.index()].name.name,
+        None => unresolved
+            .binary_search_by_key(&k, |&(i, _)| i)
+            .map_or("", |i| unresolved[i].1),
+    }
+}
+
+/// Arguments of one op as the shape diagnostics name them: `qkv_heads[…].T`.
+struct ArgsOf<'x, 's> {
+    uses: &'x [UseDraft],
+    /// Index of `uses[0]` in the flat list.
+    base: usize,
+    tensors: &'x [TensorDraft<'s>],
+    unresolved: &'x [(usize, &'s str)],
+}
+
+impl shape::ArgNames for ArgsOf<'_, '_> {
+    fn name(&self, k: usize) -> String {
+        let u = &self.uses[k];
+        let mut s = use_name(self.base + k, u, self.tensors, self.unresolved).to_string();
+        if u.index().is_some() {
+            s += "[…]";
+        }
+        if u.transpose {
+            s += ".T";
+        }
+        s
+    }
+    fn span(&self, k: usize) -> Span {
+        self.uses[k].span
+    }
+}
+
+/// An op as the checks and the checked graph need it (names borrow the source, not the
+/// syntax tree). As large as an `OpNode` (120 bytes), which the graph's ops are written over.
+struct OpPart<'s> {
+    name: &'s str,
+    func: Option<&'s str>,
     span: Span,
-    kind: Option<OpKind>,
-    inputs: Vec<UseDraft<'s>>,
-    output: TensorId,
     attrs: Vec<(String, i64)>,
+    /// The op's arguments are `uses[end of the previous op..uses_end]`.
+    uses_end: usize,
+    output: TensorId,
+    kind: Option<OpKind>,
+    /// Index of the op's statement in the graph's statements (see `Sema::stmt`).
+    stmt: u32,
     /// Declared output shape: `None` if none was written, `Some(None)` if it failed.
     declared_shape: Option<Option<Vec<u64>>>,
     declared_dtype: Option<Option<Dtype>>,
     /// An error in the op itself (arity, unknown kind, undefined input) leaves its output
     /// unknown.
     poisoned: bool,
+    /// Some argument could not be resolved silently while the op was declared.
+    deferred: bool,
 }
 
-impl OpDraft<'_, '_> {
-    /// Producers of the op's inputs, each once, in argument order.
-    fn producers(&self, tensors: &[TensorDraft<'_>]) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
-        for u in &self.inputs {
-            if let Some(t) = u.tensor
-                && let Origin::Produced(p) = tensors[t.index()].origin
-                && !out.contains(&p.index())
-            {
-                out.push(p.index());
-            }
-        }
-        out
-    }
+/// The arguments of op `o` in the flat argument list.
+fn use_range(ops: &[OpPart<'_>], o: usize) -> Range<usize> {
+    let start = match o.checked_sub(1) {
+        Some(p) => ops[p].uses_end,
+        None => 0,
+    };
+    start..ops[o].uses_end
 }
 
 struct Sema<'a, 's> {
     ast: &'a GraphAst<'s>,
     overrides: &'a Overrides,
     diags: Vec<Diagnostic>,
-    params: HashMap<&'s str, ParamInfo>,
+    params: FastMap<&'s str, ParamInfo>,
     param_order: Vec<&'s str>,
     tensors: Vec<TensorDraft<'s>>,
-    tensor_ids: HashMap<&'s str, TensorId>,
-    ops: Vec<OpDraft<'a, 's>>,
-    op_ids: HashMap<&'s str, OpId>,
+    tensor_ids: NameIndex,
+    /// Ops in source order.
+    ops: Vec<OpPart<'s>>,
+    /// Tensor arguments of all ops, in source order.
+    uses: Vec<UseDraft>,
+    /// Names of the arguments that resolve to nothing, by index into `uses`.
+    unresolved: Vec<(usize, &'s str)>,
+    /// Kinds as written of the ops whose kind is unknown, by op.
+    unknown_kinds: Vec<(usize, &'s str)>,
+    /// Ops with arguments left to resolve or the wrong number of them, in source order.
+    pending: Vec<usize>,
     outputs: Vec<Ident<'s>>,
     has_output_stmt: bool,
     /// Tensors offered by a "did you mean" help.
-    suggested: std::collections::HashSet<usize>,
+    suggested: FastSet<usize>,
+}
+
+/// What an op of `kind` with `n` tensor arguments should have taken, if `n` is wrong.
+fn bad_arity(kind: Option<OpKind>, n: usize) -> Option<&'static str> {
+    match kind {
+        Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
+        Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
+        Some(_) if n == 0 => Some("at least 1 tensor"),
+        _ => None,
+    }
 }
 
 fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
@@ -208,11 +373,20 @@ fn fmt_shape(shape: &[u64]) -> String {
 }
 
 impl<'a, 's> Sema<'a, 's> {
+    /// The statement of op `o`.
+    fn stmt(&self, o: usize) -> &'a OpStmt<'s> {
+        let ast: &'a GraphAst<'s> = self.ast;
+        match &ast.stmts[self.ops[o].stmt as usize].kind {
+            StmtKind::Op(op) => op,
+            _ => unreachable!("ops are declared from op statements"),
+        }
+    }
+
     // ---- params ---------------------------------------------------------------------------
 
     fn params(&mut self) {
         // Names and positions first, so that a use before the definition can point at it.
-        let mut defined_at: HashMap<&'s str, (usize, Span)> = HashMap::new();
+        let mut defined_at: FastMap<&'s str, (usize, Span)> = FastMap::default();
         for (i, st) in self.ast.stmts.iter().enumerate() {
             if let StmtKind::Param { name, .. } = &st.kind {
                 defined_at.entry(name.name).or_insert((i, name.span));
@@ -342,9 +516,13 @@ impl<'a, 's> Sema<'a, 's> {
     fn new_tensor(&mut self, name: Ident<'s>, origin: Origin) -> TensorId {
         let id = TensorId(self.tensors.len() as u32);
         let mut duplicate_def = false;
-        if let Some(&first) = self.tensor_ids.get(name.name) {
+        let tensors = &self.tensors;
+        if let Some(first) = self
+            .tensor_ids
+            .insert(name.name, id.0, |i| tensors[i as usize].name.name)
+        {
             duplicate_def = true;
-            let f = &self.tensors[first.index()];
+            let f = &self.tensors[first as usize];
             let what = match (f.origin, origin) {
                 (Origin::Produced(_), Origin::Produced(_)) => {
                     format!("tensor `{}` is produced by more than one op", name.name)
@@ -360,23 +538,23 @@ impl<'a, 's> Sema<'a, 's> {
                 .with(f.name.span, "first defined here")
                 .help("every tensor has exactly one definition: rename one of them");
             self.diags.push(d);
-        } else {
-            self.tensor_ids.insert(name.name, id);
         }
         self.tensors.push(TensorDraft {
             name,
             shape: None,
-            dtype: None,
             bytes: None,
             origin,
+            dtype: None,
             duplicate: duplicate_def,
         });
         id
     }
 
-    fn declarations(&mut self) {
+    fn declarations(&mut self, n_ops: usize) {
+        // Op names only need to be unique: the map lives as long as this pass.
+        let mut op_ids = NameIndex::with_capacity(n_ops);
         let mut default_dtype = Some(Dtype::F32);
-        for st in &self.ast.stmts {
+        for (i, st) in self.ast.stmts.iter().enumerate() {
             match &st.kind {
                 StmtKind::Param { .. } => {}
                 StmtKind::Dtype(id) => default_dtype = self.dtype(id),
@@ -391,7 +569,7 @@ impl<'a, 's> Sema<'a, 's> {
                     };
                     let shape = self.dims(ty);
                     let id = self.new_tensor(*name, origin);
-                    let bytes = self.size(&shape, dtype, name, ty.span);
+                    let bytes = self.size(&shape, dtype, || (*name, ty.span));
                     let t = &mut self.tensors[id.index()];
                     // A size that overflowed makes the tensor unknown: no cascade downstream.
                     (t.shape, t.dtype, t.bytes) = (shape.filter(|_| bytes.is_some()), dtype, bytes);
@@ -400,21 +578,22 @@ impl<'a, 's> Sema<'a, 's> {
                     self.has_output_stmt = true;
                     self.outputs.extend(names.iter().copied());
                 }
-                StmtKind::Op(op) => self.declare_op(op, st.span),
+                // Statements are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
+                StmtKind::Op(op) => self.declare_op(op, i as u32, st.span, &mut op_ids),
             }
         }
     }
 
-    fn declare_op(&mut self, op: &'a OpStmt<'s>, span: Span) {
+    fn declare_op(&mut self, op: &'a OpStmt<'s>, stmt: u32, span: Span, op_ids: &mut NameIndex) {
         let id = OpId(self.ops.len() as u32);
-        if let Some(&first) = self.op_ids.get(op.name.name) {
-            let d = duplicate("op", &op.name, self.ops[first.index()].stmt.name.span);
+        let ops = &self.ops;
+        if let Some(first) = op_ids.insert(op.name.name, id.0, |i| ops[i as usize].name) {
+            let d = duplicate("op", &op.name, self.stmt(first as usize).name.span);
             self.diags.push(d);
-        } else {
-            self.op_ids.insert(op.name.name, id);
         }
         let kind = OpKind::from_name(op.kind.name);
         if kind.is_none() {
+            self.unknown_kinds.push((self.ops.len(), op.kind.name));
             let names: Vec<&str> = OpKind::ALL.iter().map(|k| k.as_str()).collect();
             let mut help = format!("expected one of {}", names.join(", "));
             if let Some(s) = did_you_mean(op.kind.name, names.iter().copied()) {
@@ -445,28 +624,67 @@ impl<'a, 's> Sema<'a, 's> {
             ),
             None => (None, None),
         };
+        // Arguments naming a tensor defined above, with no view index or a literal one, are
+        // resolved now, while the statement is in cache: that reports nothing. The others are
+        // resolved by `resolve_inputs`, with their diagnostics, in statement order.
+        let mut deferred = false;
+        let use_start = self.uses.len();
+        let tensors = &self.tensors;
+        for a in &op.args {
+            let Arg::Tensor(t) = a else { continue };
+            let index = match t.index.as_deref() {
+                None => Some(NO_INDEX),
+                Some(&Expr::Int { value: Some(i), .. }) if i >= 0 => Some(i as u64),
+                Some(_) => None,
+            };
+            let tensor = match index {
+                Some(_) => self
+                    .tensor_ids
+                    .get(t.name.name, |i| tensors[i as usize].name.name),
+                None => None,
+            };
+            deferred |= tensor.is_none();
+            self.uses.push(UseDraft {
+                tensor: tensor.unwrap_or(NO_TENSOR),
+                transpose: t.transpose,
+                index: index.unwrap_or(NO_INDEX),
+                span: t.span,
+            });
+        }
+        let uses_end = self.uses.len();
+        if deferred || bad_arity(kind, uses_end - use_start).is_some() {
+            self.pending.push(self.ops.len());
+        }
         let output = self.new_tensor(op.output, Origin::Produced(id));
-        self.ops.push(OpDraft {
-            stmt: op,
+        self.ops.push(OpPart {
+            name: op.name.name,
+            func: op.func.map(|f| f.name),
             span,
-            kind,
-            inputs: Vec::new(),
-            output,
             attrs,
+            uses_end,
+            output,
+            kind,
+            stmt,
             declared_shape,
             declared_dtype,
             poisoned: kind.is_none(),
+            deferred,
         });
     }
 
     /// Resolves tensor arguments (which may name tensors defined further down) and checks
-    /// arity.
-    fn resolve_inputs(&mut self) {
-        for o in 0..self.ops.len() {
-            let stmt = self.ops[o].stmt;
-            let mut inputs = Vec::new();
+    /// arity. Returns the tensors of the `output` statements, each once, if there are any.
+    fn resolve_inputs(&mut self) -> Option<Vec<TensorId>> {
+        let pending = std::mem::take(&mut self.pending);
+        for o in pending {
+            let stmt = self.stmt(o);
+            let Range { start, end } = use_range(&self.ops, o);
             let mut poisoned = false;
+            let mut slot = start;
             for a in &stmt.args {
+                if !self.ops[o].deferred {
+                    break;
+                }
                 let Arg::Tensor(t) = a else { continue };
                 let tensor = self.lookup_tensor(&t.name);
                 poisoned |= tensor.is_none();
@@ -488,56 +706,68 @@ impl<'a, 's> Sema<'a, 's> {
                     }
                 });
                 poisoned |= matches!(index, Some(None));
-                inputs.push(UseDraft {
-                    name: t.name.name,
-                    tensor,
-                    index,
+                if tensor.is_none() {
+                    self.unresolved.push((slot, t.name.name));
+                }
+                self.uses[slot] = UseDraft {
+                    tensor: tensor.map_or(NO_TENSOR, |t| t.0),
                     transpose: t.transpose,
+                    index: match index {
+                        None => NO_INDEX,
+                        Some(None) => BAD_INDEX,
+                        Some(Some(i)) => i,
+                    },
                     span: t.span,
-                });
+                };
+                slot += 1;
             }
-            let n = inputs.len();
-            let bad_arity = match self.ops[o].kind {
-                Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
-                Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
-                Some(_) if n == 0 => Some("at least 1 tensor"),
-                _ => None,
-            };
-            if let Some(expected) = bad_arity {
+            let n = end - start;
+            let kind = self.ops[o].kind;
+            if let Some(expected) = bad_arity(kind, n) {
                 poisoned = true;
-                let kind = stmt.kind.name;
-                let mut d =
-                    Diagnostic::new(Code::Arity, format!("`{kind}` takes {expected}, found {n}"))
-                        .at(stmt.kind.span, format!("takes {expected}"));
-                let extra = match self.ops[o].kind {
+                let kind_name = stmt.kind.name;
+                let mut d = Diagnostic::new(
+                    Code::Arity,
+                    format!("`{kind_name}` takes {expected}, found {n}"),
+                )
+                .at(stmt.kind.span, format!("takes {expected}"));
+                let extra = match kind {
                     Some(OpKind::Matmul) => 2,
                     Some(OpKind::Reshape) => 1,
                     _ => usize::MAX,
                 };
-                for u in inputs.iter().skip(extra) {
+                for u in self.uses[start..end].iter().skip(extra) {
                     d = d.with(u.span, "extra tensor");
                 }
-                d = d.help(match self.ops[o].kind {
+                d = d.help(match kind {
                     Some(OpKind::Matmul) => "a matmul multiplies two tensors: `matmul(a, b)`",
                     Some(OpKind::Reshape) => "a reshape takes one tensor: `reshape(t) -> u: [..]`",
                     _ => "pass the tensors the op reads",
                 });
                 self.diags.push(d);
             }
-            let op = &mut self.ops[o];
-            op.inputs = inputs;
-            op.poisoned |= poisoned;
+            self.ops[o].poisoned |= poisoned;
         }
-        let outputs = std::mem::take(&mut self.outputs);
-        for id in &outputs {
-            self.lookup_tensor(id);
+        let names = std::mem::take(&mut self.outputs);
+        let mut listed: Vec<TensorId> = Vec::new();
+        let mut seen: FastSet<TensorId> = FastSet::default();
+        for id in &names {
+            if let Some(t) = self.lookup_tensor(id)
+                && seen.insert(t)
+            {
+                listed.push(t);
+            }
         }
-        self.outputs = outputs;
+        self.has_output_stmt.then_some(listed)
     }
 
     fn lookup_tensor(&mut self, name: &Ident<'s>) -> Option<TensorId> {
-        if let Some(&t) = self.tensor_ids.get(name.name) {
-            return Some(t);
+        let tensors = &self.tensors;
+        if let Some(t) = self
+            .tensor_ids
+            .get(name.name, |i| tensors[i as usize].name.name)
+        {
+            return Some(TensorId(t));
         }
         let mut d = Diagnostic::new(
             Code::UndefinedTensor,
@@ -547,15 +777,16 @@ impl<'a, 's> Sema<'a, 's> {
             name.span,
             format!("not defined in graph `{}`", self.ast.name.name),
         );
-        d = match did_you_mean(name.name, self.tensor_ids.keys().copied()) {
+        let names = self.tensor_ids.ids().map(|i| tensors[i as usize].name.name);
+        d = match did_you_mean(name.name, names) {
             Some(s) => {
-                let t = self.tensor_ids[s];
-                self.suggested.insert(t.index());
-                d.with(
-                    self.tensors[t.index()].name.span,
-                    format!("`{s}` is defined here"),
-                )
-                .help(format!("did you mean `{s}`?"))
+                let t = self
+                    .tensor_ids
+                    .get(s, |i| tensors[i as usize].name.name)
+                    .map_or(0, |t| t as usize);
+                self.suggested.insert(t);
+                d.with(self.tensors[t].name.span, format!("`{s}` is defined here"))
+                    .help(format!("did you mean `{s}`?"))
             }
             None => d.help(format!(
                 "declare it (`input {}: [..]`) or produce it with an op (`-> {}`)",
@@ -566,51 +797,94 @@ impl<'a, 's> Sema<'a, 's> {
         None
     }
 
-    /// Distinct consuming ops of each tensor, in source order.
-    fn consumers(&self) -> Vec<Vec<usize>> {
-        let mut c: Vec<Vec<usize>> = vec![Vec::new(); self.tensors.len()];
+    /// Distinct consuming ops of each tensor, in source order, as one list: those of tensor
+    /// `t` are `list[start[t]..start[t + 1]]`. Also the number of distinct producers of each
+    /// op's inputs (its in-degree in the DAG).
+    fn consumers(&self) -> (Vec<usize>, Vec<OpId>, Vec<usize>) {
+        let n = self.tensors.len();
+        let mut start = vec![0usize; n + 1];
+        let mut indegree = Vec::with_capacity(self.ops.len());
+        // The last op counted for each tensor: an op reading a tensor twice counts once.
+        let mut last = vec![u32::MAX; n];
+        let mut total = 0usize;
+        let mut begin = 0;
         for (o, op) in self.ops.iter().enumerate() {
-            for u in &op.inputs {
-                if let Some(t) = u.tensor {
-                    let list = &mut c[t.index()];
-                    if list.last() != Some(&o) {
-                        list.push(o);
+            let mut producers = 0usize;
+            for u in &self.uses[begin..op.uses_end] {
+                let Some(t) = u.tensor() else { continue };
+                let t = t.index();
+                if last[t] != o as u32 {
+                    last[t] = o as u32;
+                    start[t] += 1;
+                    total += 1;
+                    // Each op produces one tensor: distinct produced tensors are distinct
+                    // producers.
+                    if matches!(self.tensors[t].origin, Origin::Produced(_)) {
+                        producers += 1;
                     }
                 }
             }
+            indegree.push(producers);
+            begin = op.uses_end;
         }
-        c
+        drop(last);
+        // Counts to starts.
+        let mut acc = 0usize;
+        for s in &mut start {
+            let c = *s;
+            *s = acc;
+            acc += c;
+        }
+        let mut pos = start[..n].to_vec();
+        let mut list = vec![OpId(0); total];
+        for o in 0..self.ops.len() {
+            for u in &self.uses[use_range(&self.ops, o)] {
+                let Some(t) = u.tensor() else { continue };
+                let t = t.index();
+                let p = pos[t];
+                if p == start[t] || list[p - 1] != OpId(o as u32) {
+                    list[p] = OpId(o as u32);
+                    pos[t] = p + 1;
+                }
+            }
+        }
+        (start, list, indegree)
     }
 
-    fn report_cycles(&mut self, stuck: &[usize], consumers: &[Vec<usize>]) {
+    fn report_cycles<'c>(&mut self, stuck: &[usize], consumers_of: impl Fn(usize) -> &'c [OpId]) {
         let ops = &self.ops;
-        for cycle in order::cycles(stuck, |o| consumers[ops[o].output.index()].as_slice()) {
+        for cycle in order::cycles(stuck, |o| consumers_of(ops[o].output.index())) {
             const SHOWN: usize = 8;
-            let names: Vec<&str> = cycle.iter().map(|&o| ops[o].stmt.name.name).collect();
+            let names: Vec<&str> = cycle.iter().map(|&o| ops[o].name).collect();
             let mut path: Vec<String> =
                 names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect();
             if names.len() > SHOWN {
                 path.push(format!("… ({} ops in all)", names.len()));
             }
             path.push(format!("`{}`", names[0]));
-            let first = &ops[cycle[0]];
             let mut d = Diagnostic::new(
                 Code::Cycle,
                 format!("dependency cycle: {}", path.join(" → ")),
             )
-            .at(first.stmt.name.span, "this op depends on its own output");
+            .at(
+                self.stmt(cycle[0]).name.span,
+                "this op depends on its own output",
+            );
             // Label the argument through which each op of the cycle reads the previous one.
             for (k, &o) in cycle.iter().enumerate().take(SHOWN) {
                 let prev = cycle[(k + cycle.len() - 1) % cycle.len()];
                 let t = ops[prev].output;
-                if let Some(u) = ops[o].inputs.iter().find(|u| u.tensor == Some(t)) {
+                if let Some(u) = self.uses[use_range(ops, o)]
+                    .iter()
+                    .find(|u| u.tensor() == Some(t))
+                {
                     d = d.with(
                         u.span,
                         format!(
                             "`{}` reads `{}` from `{}`",
-                            ops[o].stmt.name.name,
+                            ops[o].name,
                             self.tensors[t.index()].name.name,
-                            ops[prev].stmt.name.name
+                            ops[prev].name
                         ),
                     );
                 }
@@ -622,12 +896,13 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- shapes ---------------------------------------------------------------------------
 
+    /// `name_at` gives the tensor's name and the place to report an overflow at; it is called
+    /// only then (for an op, it reads the statement, which is out of cache by now).
     fn size(
         &mut self,
         shape: &Option<Vec<u64>>,
         dtype: Option<Dtype>,
-        name: &Ident<'s>,
-        at: Span,
+        name_at: impl FnOnce() -> (Ident<'s>, Span),
     ) -> Option<u64> {
         let (shape, dtype) = (shape.as_ref()?, dtype?);
         let bytes = shape
@@ -635,6 +910,7 @@ impl<'a, 's> Sema<'a, 's> {
             .try_fold(1u64, |acc, &d| acc.checked_mul(d))
             .and_then(|n| n.checked_mul(dtype.bytes()));
         if bytes.is_none() {
+            let (name, at) = name_at();
             self.diags.push(
                 Diagnostic::new(
                     Code::SizeOverflow,
@@ -657,58 +933,61 @@ impl<'a, 's> Sema<'a, 's> {
             return;
         }
         let Some(kind) = self.ops[o].kind else { return };
-        let stmt = self.ops[o].stmt;
-        // Argument shapes after views; `None` where an input is unknown.
-        let mut args: Vec<Option<Vec<u64>>> = Vec::new();
-        for k in 0..self.ops[o].inputs.len() {
-            let u = &self.ops[o].inputs[k];
-            let (tensor, index, transpose, span) = (u.tensor, u.index, u.transpose, u.span);
-            let t = tensor.map(|t| &self.tensors[t.index()]);
-            let shape = t.and_then(|t| t.shape.clone());
-            let shaped = match shape {
-                Some(s) => shape::view(
-                    &s,
-                    index.flatten(),
-                    transpose,
-                    t.map_or("", |t| t.name.name),
-                    span,
-                    &mut self.diags,
-                ),
-                None => None,
+        let stmt = self.stmt(o);
+        // Each op is inferred once: its declared shape can be moved out.
+        let declared = self.ops[o].declared_shape.take();
+        // The statement is read only to report something.
+        let ty_span = || stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
+        // Argument shapes borrow the tensors: this block ends before the output is stored.
+        let (out, first_dtype) = {
+            let range = use_range(&self.ops, o);
+            let uses = &self.uses[range.clone()];
+            let (tensors, diags) = (&self.tensors, &mut self.diags);
+            let names = ArgsOf {
+                uses,
+                base: range.start,
+                tensors,
+                unresolved: &self.unresolved,
             };
-            args.push(shaped);
-        }
-        let names: Vec<(String, Span)> = self.ops[o]
-            .inputs
-            .iter()
-            .zip(
-                &stmt
-                    .args
-                    .iter()
-                    .filter_map(|a| match a {
-                        Arg::Tensor(t) => Some(t),
-                        Arg::Attr { .. } => None,
-                    })
-                    .collect::<Vec<_>>(),
-            )
-            .map(|(u, t)| (arg_text(t), u.span))
-            .collect();
-        // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
-        let inferable = matches!(kind, OpKind::Elementwise | OpKind::Matmul);
-        let inferred: Option<Vec<u64>> = match kind {
-            OpKind::Elementwise => shape::broadcast_all(&args, &names, &mut self.diags).flatten(),
-            OpKind::Matmul => shape::matmul(&args, &names, &mut self.diags).flatten(),
-            OpKind::Reduction | OpKind::Reshape => None,
-        };
-        let declared = self.ops[o].declared_shape.clone();
-        let ty_span = stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
-        let out =
-            match declared {
+            // Argument shapes after views, borrowed where no view changes them; `None` where an
+            // input is unknown.
+            let arg = |k: usize, diags: &mut Vec<Diagnostic>| {
+                let u = &uses[k];
+                let t = &tensors[u.tensor()?.index()];
+                let s = t.shape.as_deref()?;
+                shape::view(
+                    s,
+                    u.index().flatten(),
+                    u.transpose,
+                    t.name.name,
+                    u.span,
+                    diags,
+                )
+            };
+            let mut small: [Option<Cow<'_, [u64]>>; 2] = [None, None];
+            let many: Vec<Option<Cow<'_, [u64]>>>;
+            let args: &[Option<Cow<'_, [u64]>>] = if uses.len() <= small.len() {
+                for (k, slot) in small.iter_mut().enumerate().take(uses.len()) {
+                    *slot = arg(k, diags);
+                }
+                &small[..uses.len()]
+            } else {
+                many = (0..uses.len()).map(|k| arg(k, diags)).collect();
+                &many
+            };
+            // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
+            let inferable = matches!(kind, OpKind::Elementwise | OpKind::Matmul);
+            let inferred: Option<Vec<u64>> = match kind {
+                OpKind::Elementwise => shape::broadcast_all(args, &names, diags).flatten(),
+                OpKind::Matmul => shape::matmul(args, &names, diags).flatten(),
+                OpKind::Reduction | OpKind::Reshape => None,
+            };
+            let out = match declared {
                 // The declared dims had errors of their own.
                 Some(None) => None,
                 None if inferable => inferred,
                 None => {
-                    self.diags.push(
+                    diags.push(
                         Diagnostic::new(
                             Code::MissingShape,
                             format!(
@@ -726,7 +1005,7 @@ impl<'a, 's> Sema<'a, 's> {
                 }
                 Some(Some(decl)) => match inferred {
                     Some(inf) if inf != decl => {
-                        self.diags.push(
+                        diags.push(
                         Diagnostic::new(
                             Code::ShapeMismatch,
                             format!(
@@ -736,7 +1015,7 @@ impl<'a, 's> Sema<'a, 's> {
                                 fmt_shape(&inf)
                             ),
                         )
-                        .at(ty_span, format!("declared {}", fmt_shape(&decl)))
+                        .at(ty_span(), format!("declared {}", fmt_shape(&decl)))
                         .with(stmt.kind.span, format!("{kind} produces {}", fmt_shape(&inf)))
                         .help(format!(
                             "declare `{}: {}{}` or leave the shape out",
@@ -748,17 +1027,18 @@ impl<'a, 's> Sema<'a, 's> {
                         None
                     }
                     _ if kind == OpKind::Reshape => {
-                        shape::reshape(&args, &decl, &names, ty_span, &mut self.diags)
+                        shape::reshape(args, decl, &names, ty_span(), diags)
                     }
                     _ => Some(decl),
                 },
             };
-        // dtype: the declared one, else the first tensor input's.
-        let first_dtype = self.ops[o]
-            .inputs
-            .first()
-            .and_then(|u| u.tensor)
-            .and_then(|t| self.tensors[t.index()].dtype);
+            // dtype: the declared one, else the first tensor input's.
+            let first_dtype = uses
+                .first()
+                .and_then(|u| u.tensor())
+                .and_then(|t| tensors[t.index()].dtype);
+            (out, first_dtype)
+        };
         let dtype = match self.ops[o].declared_dtype {
             Some(d) => d,
             None => first_dtype,
@@ -767,16 +1047,15 @@ impl<'a, 's> Sema<'a, 's> {
             self.dtype_mismatch(o);
         }
         let output = self.ops[o].output;
-        let bytes = self.size(&out, dtype, &stmt.output, ty_span);
+        let bytes = self.size(&out, dtype, || (stmt.output, ty_span()));
         let t = &mut self.tensors[output.index()];
         (t.shape, t.dtype, t.bytes) = (out.filter(|_| bytes.is_some()), dtype, bytes);
     }
 
     fn dtype_mismatch(&mut self, o: usize) {
-        let op = &self.ops[o];
         let mut first: Option<(Dtype, Span, &str)> = None;
-        for u in &op.inputs {
-            let Some(t) = u.tensor else { continue };
+        for u in &self.uses[use_range(&self.ops, o)] {
+            let Some(t) = u.tensor() else { continue };
             let t = &self.tensors[t.index()];
             let Some(d) = t.dtype else { continue };
             match first {
@@ -786,7 +1065,7 @@ impl<'a, 's> Sema<'a, 's> {
                         Code::DtypeMismatch,
                         format!(
                             "elementwise `{}` mixes {fd} and {d} inputs",
-                            op.stmt.name.name
+                            self.ops[o].name
                         ),
                     )
                     .at(u.span, format!("`{}` is {d}", t.name.name))
@@ -802,43 +1081,29 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- outputs and warnings -------------------------------------------------------------
 
-    fn graph_outputs(&self, consumers: &[Vec<usize>]) -> Vec<TensorId> {
-        if self.has_output_stmt {
-            let mut out: Vec<TensorId> = Vec::new();
-            for id in &self.outputs {
-                if let Some(&t) = self.tensor_ids.get(id.name)
-                    && !out.contains(&t)
-                {
-                    out.push(t);
-                }
-            }
-            out
-        } else {
-            (0..self.tensors.len())
-                .filter(|&t| {
-                    matches!(self.tensors[t].origin, Origin::Produced(_))
-                        && consumers[t].is_empty()
-                        && !self.tensors[t].duplicate
-                })
-                .map(|t| TensorId(t as u32))
-                .collect()
-        }
+    /// Without an `output` statement: the produced tensors no op reads.
+    fn implied_outputs<'c>(&self, consumers_of: impl Fn(usize) -> &'c [OpId]) -> Vec<TensorId> {
+        (0..self.tensors.len())
+            .filter(|&t| {
+                // The consumer lists first: most tensors have consumers.
+                consumers_of(t).is_empty()
+                    && matches!(self.tensors[t].origin, Origin::Produced(_))
+                    && !self.tensors[t].duplicate
+            })
+            .map(|t| TensorId(t as u32))
+            .collect()
     }
 
-    fn unused(&mut self, consumers: &[Vec<usize>], outputs: &[TensorId]) {
-        let mut is_output = vec![false; self.tensors.len()];
-        for t in outputs {
-            is_output[t.index()] = true;
-        }
-        for (t, draft) in self.tensors.iter().enumerate() {
+    fn unused<'c>(&mut self, consumers_of: impl Fn(usize) -> &'c [OpId], is_output: &[bool]) {
+        for (t, &output) in is_output.iter().enumerate() {
+            // The consumer lists first: most tensors have consumers.
+            if !consumers_of(t).is_empty() {
+                continue;
+            }
+            let draft = &self.tensors[t];
             // A tensor made unknown by an error, or offered as the fix of a misspelt use, says
             // nothing more.
-            if draft.duplicate
-                || !consumers[t].is_empty()
-                || is_output[t]
-                || draft.shape.is_none()
-                || self.suggested.contains(&t)
-            {
+            if draft.duplicate || output || draft.shape.is_none() || self.suggested.contains(&t) {
                 continue;
             }
             let name = draft.name.name;
@@ -850,7 +1115,7 @@ impl<'a, 's> Sema<'a, 's> {
                 .at(draft.name.span, "no op reads it and it is not an output")
                 .help(format!(
                     "`{}` still writes it to HBM: add `{name}` to `output`, or remove the op",
-                    self.ops[o.index()].stmt.name.name
+                    self.ops[o.index()].name
                 )),
                 Origin::Input | Origin::Weight => Diagnostic::new(
                     Code::UnusedTensor,
@@ -862,50 +1127,6 @@ impl<'a, 's> Sema<'a, 's> {
             self.diags.push(d);
         }
     }
-
-    // ---- the checked graph ----------------------------------------------------------------
-
-    /// What the checked graph is built from, without references into the syntax tree.
-    fn into_parts(
-        self,
-        topo: Vec<usize>,
-        outputs: Vec<TensorId>,
-        consumers: Vec<Vec<usize>>,
-    ) -> Parts<'s> {
-        Parts {
-            name: self.ast.name.name,
-            tensors: self.tensors,
-            ops: self
-                .ops
-                .into_iter()
-                .map(|op| OpPart {
-                    name: op.stmt.name.name,
-                    kind: op.kind,
-                    kind_text: op.stmt.kind.name,
-                    func: op.stmt.func.map(|f| f.name),
-                    inputs: op.inputs,
-                    output: op.output,
-                    attrs: op.attrs,
-                    span: op.span,
-                })
-                .collect(),
-            topo,
-            outputs,
-            consumers,
-        }
-    }
-}
-
-/// An op as the checked graph needs it.
-struct OpPart<'s> {
-    name: &'s str,
-    kind: Option<OpKind>,
-    kind_text: &'s str,
-    func: Option<&'s str>,
-    inputs: Vec<UseDraft<'s>>,
-    output: TensorId,
-    attrs: Vec<(String, i64)>,
-    span: Span,
 }
 
 /// The drafts of a checked graph, detached from the syntax tree (names borrow the source).
@@ -913,9 +1134,14 @@ struct Parts<'s> {
     name: &'s str,
     tensors: Vec<TensorDraft<'s>>,
     ops: Vec<OpPart<'s>>,
-    topo: Vec<usize>,
+    uses: Vec<UseDraft>,
+    unresolved: Vec<(usize, &'s str)>,
+    unknown_kinds: Vec<(usize, &'s str)>,
+    topo: Vec<OpId>,
     outputs: Vec<TensorId>,
-    consumers: Vec<Vec<usize>>,
+    is_output: Vec<bool>,
+    consumer_start: Vec<usize>,
+    consumer_list: Vec<OpId>,
 }
 
 impl Parts<'_> {
@@ -923,18 +1149,24 @@ impl Parts<'_> {
     fn summaries(&self) -> Vec<OpSummary> {
         self.ops
             .iter()
-            .map(|op| {
+            .enumerate()
+            .map(|(o, op)| {
                 let out = &self.tensors[op.output.index()];
                 OpSummary {
                     name: op.name.to_string(),
-                    kind: op.kind_text.to_string(),
+                    kind: match op.kind {
+                        Some(k) => k.as_str().to_string(),
+                        None => self
+                            .unknown_kinds
+                            .binary_search_by_key(&o, |&(i, _)| i)
+                            .map_or(String::new(), |i| self.unknown_kinds[i].1.to_string()),
+                    },
                     func: op.func.map(str::to_string),
-                    inputs: op
-                        .inputs
-                        .iter()
-                        .map(|u| {
-                            let mut s = u.name.to_string();
-                            match u.index {
+                    inputs: use_range(&self.ops, o)
+                        .map(|k| {
+                            let u = &self.uses[k];
+                            let mut s = use_name(k, u, &self.tensors, &self.unresolved).to_string();
+                            match u.index() {
                                 Some(Some(i)) => s += &format!("[{i}]"),
                                 Some(None) => s += "[?]",
                                 None => {}
@@ -954,63 +1186,67 @@ impl Parts<'_> {
             .collect()
     }
 
-    /// Moves the drafts into the checked graph (no copies of shapes or arguments). `None`
-    /// if anything is unknown, which only happens after an error.
+    /// Moves the drafts into the checked graph (no copies of shapes, attributes or the
+    /// consumer lists). `None` if anything is unknown, which only happens after an error.
     fn build(self) -> Option<Graph> {
         let Parts {
             name,
             tensors: drafts,
             ops: op_parts,
+            uses,
+            unresolved: _,
+            unknown_kinds: _,
             topo,
             outputs,
-            consumers,
+            is_output,
+            consumer_start,
+            consumer_list,
         } = self;
-        let mut tensors = Vec::with_capacity(drafts.len());
-        for t in drafts {
-            tensors.push(Tensor {
-                name: t.name.name.to_string(),
-                shape: t.shape?,
-                dtype: t.dtype?,
-                bytes: t.bytes?,
-                origin: t.origin,
-                span: t.name.span,
-            });
-        }
-        let mut ops = Vec::with_capacity(op_parts.len());
-        for op in op_parts {
-            let mut inputs = Vec::with_capacity(op.inputs.len());
-            for u in &op.inputs {
-                inputs.push(TensorUse {
-                    tensor: u.tensor?,
-                    index: match u.index {
-                        Some(i) => Some(i?),
-                        None => None,
-                    },
-                    transpose: u.transpose,
-                    span: u.span,
-                });
-            }
-            ops.push(OpNode {
-                name: op.name.to_string(),
-                kind: op.kind?,
-                func: op.func.map(str::to_string),
-                inputs,
-                output: op.output,
-                attrs: op.attrs,
-                span: op.span,
-            });
-        }
-        let mut is_output = vec![false; tensors.len()];
-        for t in &outputs {
-            is_output[t.index()] = true;
-        }
-        let mut consumer_start = Vec::with_capacity(tensors.len() + 1);
-        let mut consumer_list = Vec::new();
-        for c in consumers {
-            consumer_start.push(consumer_list.len());
-            consumer_list.extend(c.into_iter().map(|o| OpId(o as u32)));
-        }
-        consumer_start.push(consumer_list.len());
+        // Collected from the drafts' own iterator: a `TensorDraft` is as large as a `Tensor`
+        // (88 bytes), so the standard library writes the tensors over the drafts, in place.
+        let tensors = drafts
+            .into_iter()
+            .map(|t| {
+                Some(Tensor {
+                    name: t.name.name.to_string(),
+                    shape: t.shape?,
+                    dtype: t.dtype?,
+                    bytes: t.bytes?,
+                    origin: t.origin,
+                    span: t.name.span,
+                })
+            })
+            .collect::<Option<Vec<Tensor>>>()?;
+        // Likewise the ops over their drafts (`OpPart` is as large as `OpNode`).
+        let mut start = 0;
+        let ops = op_parts
+            .into_iter()
+            .map(|op| {
+                let args = &uses[start..op.uses_end];
+                start = op.uses_end;
+                let mut inputs = Vec::with_capacity(args.len());
+                for u in args {
+                    inputs.push(TensorUse {
+                        tensor: u.tensor()?,
+                        index: match u.index() {
+                            Some(i) => Some(i?),
+                            None => None,
+                        },
+                        transpose: u.transpose,
+                        span: u.span,
+                    });
+                }
+                Some(OpNode {
+                    name: op.name.to_string(),
+                    kind: op.kind?,
+                    func: op.func.map(str::to_string),
+                    inputs,
+                    output: op.output,
+                    attrs: op.attrs,
+                    span: op.span,
+                })
+            })
+            .collect::<Option<Vec<OpNode>>>()?;
         Some(Graph {
             name: name.to_string(),
             tensors,
@@ -1019,18 +1255,7 @@ impl Parts<'_> {
             is_output,
             consumer_start,
             consumer_list,
-            topo: topo.into_iter().map(|o| OpId(o as u32)).collect(),
+            topo,
         })
     }
-}
-
-fn arg_text(t: &crate::syntax::ast::TensorArg<'_>) -> String {
-    let mut s = t.name.name.to_string();
-    if t.index.is_some() {
-        s += "[…]";
-    }
-    if t.transpose {
-        s += ".T";
-    }
-    s
 }

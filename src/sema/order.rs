@@ -1,27 +1,30 @@
 //! Topological order and cycle finding, both iterative (a 1,000,000-op chain must not
 //! overflow the stack).
 
-use crate::graph::TensorId;
+use crate::graph::{OpId, TensorId};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// Kahn's algorithm with ties broken by source position (the smallest op index first).
-/// Returns the order and the ops that never became ready (on or after a cycle).
+/// `indegree[o]` is the number of distinct ops producing `o`'s inputs. Returns the order and
+/// the ops that never became ready (on or after a cycle).
 pub fn topo_sort<'c>(
-    n: usize,
-    producers: impl Fn(usize) -> Vec<usize>,
-    consumers_of_tensor: impl Fn(usize) -> &'c [usize],
+    mut indegree: Vec<usize>,
+    consumers_of_tensor: impl Fn(usize) -> &'c [OpId],
     output: impl Fn(usize) -> TensorId,
-) -> (Vec<usize>, Vec<usize>) {
-    let mut indegree: Vec<usize> = (0..n).map(|o| producers(o).len()).collect();
-    let mut ready: BinaryHeap<Reverse<usize>> =
-        (0..n).filter(|&o| indegree[o] == 0).map(Reverse).collect();
+) -> (Vec<OpId>, Vec<usize>) {
+    let n = indegree.len();
+    let mut ready: BinaryHeap<Reverse<OpId>> = (0..n)
+        .filter(|&o| indegree[o] == 0)
+        .map(|o| Reverse(OpId(o as u32)))
+        .collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(o)) = ready.pop() {
         order.push(o);
-        for &c in consumers_of_tensor(output(o).index()) {
-            indegree[c] -= 1;
-            if indegree[c] == 0 {
+        for &c in consumers_of_tensor(output(o.index()).index()) {
+            let d = &mut indegree[c.index()];
+            *d -= 1;
+            if *d == 0 {
                 ready.push(Reverse(c));
             }
         }
@@ -37,7 +40,7 @@ pub fn topo_sort<'c>(
 /// One cycle per strongly connected component of `nodes` (ops left over by Kahn's
 /// algorithm) that holds a cycle, each starting at its first op in source order and
 /// following `succ` (the consumers of an op's output).
-pub fn cycles<'c>(nodes: &[usize], succ: impl Fn(usize) -> &'c [usize]) -> Vec<Vec<usize>> {
+pub fn cycles<'c>(nodes: &[usize], succ: impl Fn(usize) -> &'c [OpId]) -> Vec<Vec<usize>> {
     let n = nodes.iter().copied().max().map_or(0, |m| m + 1);
     let mut member = vec![false; n];
     for &v in nodes {
@@ -55,7 +58,7 @@ pub fn cycles<'c>(nodes: &[usize], succ: impl Fn(usize) -> &'c [usize]) -> Vec<V
     for members in comps {
         let start = members.iter().copied().min().unwrap_or(0);
         let c = comp[start];
-        let self_loop = succ(start).contains(&start);
+        let self_loop = succ(start).iter().any(|w| w.index() == start);
         if members.len() == 1 && !self_loop {
             continue;
         }
@@ -68,7 +71,7 @@ pub fn cycles<'c>(nodes: &[usize], succ: impl Fn(usize) -> &'c [usize]) -> Vec<V
         let mut queue = VecDeque::from([start]);
         let mut last = None;
         'bfs: while let Some(v) = queue.pop_front() {
-            for &w in succ(v) {
+            for w in succ(v).iter().map(|w| w.index()) {
                 if w >= n || !member[w] || comp[w] != c {
                     continue;
                 }
@@ -95,11 +98,7 @@ pub fn cycles<'c>(nodes: &[usize], succ: impl Fn(usize) -> &'c [usize]) -> Vec<V
 }
 
 /// Iterative Tarjan: the component index of every node in `nodes`.
-fn tarjan<'c>(
-    nodes: &[usize],
-    member: &[bool],
-    succ: &impl Fn(usize) -> &'c [usize],
-) -> Vec<usize> {
+fn tarjan<'c>(nodes: &[usize], member: &[bool], succ: &impl Fn(usize) -> &'c [OpId]) -> Vec<usize> {
     let n = member.len();
     const UNSEEN: usize = usize::MAX;
     let mut index = vec![UNSEEN; n];
@@ -122,7 +121,7 @@ fn tarjan<'c>(
         while let Some(&mut (v, ref mut i)) = call.last_mut() {
             let edges = succ(v);
             if *i < edges.len() {
-                let w = edges[*i];
+                let w = edges[*i].index();
                 *i += 1;
                 if w >= n || !member[w] {
                     continue;

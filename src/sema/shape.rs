@@ -2,17 +2,39 @@
 
 use super::fmt_shape;
 use crate::diagnostics::{Code, Diagnostic, Span};
+use std::borrow::Cow;
+use std::ops::Deref;
+
+/// The arguments of an op as diagnostics name them, built only when a diagnostic needs one.
+pub trait ArgNames {
+    /// Argument `k` as written: `qkv_heads[…].T`.
+    fn name(&self, k: usize) -> String;
+    fn span(&self, k: usize) -> Span;
+}
+
+impl ArgNames for [(String, Span)] {
+    fn name(&self, k: usize) -> String {
+        self[k].0.clone()
+    }
+    fn span(&self, k: usize) -> Span {
+        self[k].1
+    }
+}
 
 /// The shape an argument presents after its view: `t[i]` drops the leading dimension, `.T`
 /// swaps the last two.
-pub fn view(
-    shape: &[u64],
+/// The shape is borrowed when there is no view.
+pub fn view<'t>(
+    shape: &'t [u64],
     index: Option<u64>,
     transpose: bool,
     name: &str,
     span: Span,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<u64>> {
+) -> Option<Cow<'t, [u64]>> {
+    if index.is_none() && !transpose {
+        return Some(Cow::Borrowed(shape));
+    }
     let mut s = shape.to_vec();
     if let Some(i) = index {
         match s.first() {
@@ -58,7 +80,7 @@ pub fn view(
         }
         s.swap(r - 2, r - 1);
     }
-    Some(s)
+    Some(Cow::Owned(s))
 }
 
 fn broadcast2(a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
@@ -86,9 +108,9 @@ fn broadcast2(a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
 }
 
 /// numpy broadcasting over all arguments. `Some(None)` when an argument is unknown.
-pub fn broadcast_all(
-    args: &[Option<Vec<u64>>],
-    names: &[(String, Span)],
+pub fn broadcast_all<A: Deref<Target = [u64]>>(
+    args: &[Option<A>],
+    names: &(impl ArgNames + ?Sized),
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Option<Vec<u64>>> {
     if args.iter().any(Option::is_none) {
@@ -97,6 +119,15 @@ pub fn broadcast_all(
     let mut acc: Vec<u64> = Vec::new();
     let mut acc_from = 0;
     for (k, a) in args.iter().flatten().enumerate() {
+        let a: &[u64] = a;
+        // Broadcasting with nothing, or with an equal shape, gives that shape.
+        if k == 0 {
+            acc = a.to_vec();
+            continue;
+        }
+        if acc[..] == *a {
+            continue;
+        }
         match broadcast2(&acc, a) {
             Some(s) => acc = s,
             None => {
@@ -105,14 +136,14 @@ pub fn broadcast_all(
                         Code::ShapeMismatch,
                         format!(
                             "cannot broadcast `{}` of shape {} with shape {}",
-                            names[k].0,
+                            names.name(k),
                             fmt_shape(a),
                             fmt_shape(&acc)
                         ),
                     )
-                    .at(names[k].1, format!("shape {}", fmt_shape(a)))
+                    .at(names.span(k), format!("shape {}", fmt_shape(a)))
                     .with(
-                        names[acc_from].1,
+                        names.span(acc_from),
                         format!("broadcast so far: {}", fmt_shape(&acc)),
                     )
                     .help("dimensions must be equal or 1, aligned from the right (numpy rules)"),
@@ -128,25 +159,27 @@ pub fn broadcast_all(
 }
 
 /// `[..., M, K] x [..., K, N] -> [..., M, N]` with broadcast batch dimensions.
-pub fn matmul(
-    args: &[Option<Vec<u64>>],
-    names: &[(String, Span)],
+pub fn matmul<A: Deref<Target = [u64]>>(
+    args: &[Option<A>],
+    names: &(impl ArgNames + ?Sized),
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Option<Vec<u64>>> {
     let (Some(Some(a)), Some(Some(b))) = (args.first(), args.get(1)) else {
         return Some(None);
     };
-    for (s, (n, span)) in [(a, &names[0]), (b, &names[1])] {
+    let (a, b): (&[u64], &[u64]) = (a, b);
+    for (k, s) in [(0, a), (1, b)] {
         if s.len() < 2 {
             diags.push(
                 Diagnostic::new(
                     Code::ShapeMismatch,
                     format!(
-                        "matmul operand `{n}` has rank {}, but matmul needs rank 2 or more",
+                        "matmul operand `{}` has rank {}, but matmul needs rank 2 or more",
+                        names.name(k),
                         s.len()
                     ),
                 )
-                .at(*span, format!("shape {}", fmt_shape(s)))
+                .at(names.span(k), format!("shape {}", fmt_shape(s)))
                 .help("a matmul multiplies [.., M, K] by [.., K, N]"),
             );
             return None;
@@ -161,14 +194,14 @@ pub fn matmul(
                 Code::ShapeMismatch,
                 format!(
                     "matmul inner dimensions differ: `{}` is {} and `{}` is {}",
-                    names[0].0,
+                    names.name(0),
                     fmt_shape(a),
-                    names[1].0,
+                    names.name(1),
                     fmt_shape(b)
                 ),
             )
-            .at(names[1].1, format!("has {k2} rows"))
-            .with(names[0].1, format!("has {k1} columns"))
+            .at(names.span(1), format!("has {k2} rows"))
+            .with(names.span(0), format!("has {k1} columns"))
             .help(
                 "the last dimension of the left operand must equal the second-to-last of the right",
             ),
@@ -181,14 +214,14 @@ pub fn matmul(
                 Code::ShapeMismatch,
                 format!(
                     "matmul batch dimensions of `{}` {} and `{}` {} do not broadcast",
-                    names[0].0,
+                    names.name(0),
                     fmt_shape(&a[..ra - 2]),
-                    names[1].0,
+                    names.name(1),
                     fmt_shape(&b[..rb - 2])
                 ),
             )
-            .at(names[1].1, format!("batch {}", fmt_shape(&b[..rb - 2])))
-            .with(names[0].1, format!("batch {}", fmt_shape(&a[..ra - 2])))
+            .at(names.span(1), format!("batch {}", fmt_shape(&b[..rb - 2])))
+            .with(names.span(0), format!("batch {}", fmt_shape(&a[..ra - 2])))
             .help("batch dimensions must be equal or 1, aligned from the right"),
         );
         return None;
@@ -197,19 +230,20 @@ pub fn matmul(
     Some(Some(batch))
 }
 
-/// A reshape keeps the element count.
-pub fn reshape(
-    args: &[Option<Vec<u64>>],
-    declared: &[u64],
-    names: &[(String, Span)],
+/// A reshape keeps the element count. Returns the declared shape when it does.
+pub fn reshape<A: Deref<Target = [u64]>>(
+    args: &[Option<A>],
+    declared: Vec<u64>,
+    names: &(impl ArgNames + ?Sized),
     ty_span: Span,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<u64>> {
     let Some(Some(input)) = args.first() else {
-        return Some(declared.to_vec());
+        return Some(declared);
     };
+    let input: &[u64] = input;
     let count = |s: &[u64]| s.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
-    let (a, b) = (count(input), count(declared));
+    let (a, b) = (count(input), count(&declared));
     if a != b {
         let show = |c: Option<u64>| c.map_or("more than 2^64".to_string(), |c| c.to_string());
         diags.push(
@@ -219,19 +253,19 @@ pub fn reshape(
                     "reshape changes the element count: {} has {} elements, {} has {}",
                     fmt_shape(input),
                     show(a),
-                    fmt_shape(declared),
+                    fmt_shape(&declared),
                     show(b)
                 ),
             )
             .at(ty_span, format!("{} elements", show(b)))
-            .with(names[0].1, format!("{} elements", show(a)))
+            .with(names.span(0), format!("{} elements", show(a)))
             .help(
                 "a reshape reinterprets the same elements; the products of the shapes must match",
             ),
         );
         return None;
     }
-    Some(declared.to_vec())
+    Some(declared)
 }
 
 #[cfg(test)]
@@ -246,12 +280,17 @@ mod tests {
 
     fn bc(shapes: &[&[u64]]) -> Option<Vec<u64>> {
         let args: Vec<Option<Vec<u64>>> = shapes.iter().map(|s| Some(s.to_vec())).collect();
-        broadcast_all(&args, &names(shapes.len()), &mut Vec::new()).flatten()
+        broadcast_all(&args, names(shapes.len()).as_slice(), &mut Vec::new()).flatten()
     }
 
     fn mm(a: &[u64], b: &[u64]) -> (Option<Vec<u64>>, Vec<Code>) {
         let mut d = Vec::new();
-        let r = matmul(&[Some(a.to_vec()), Some(b.to_vec())], &names(2), &mut d).flatten();
+        let r = matmul(
+            &[Some(a.to_vec()), Some(b.to_vec())],
+            names(2).as_slice(),
+            &mut d,
+        )
+        .flatten();
         (r, d.iter().map(|d| d.code).collect())
     }
 
@@ -268,7 +307,7 @@ mod tests {
     #[test]
     fn unknown_arguments_are_not_errors() {
         let mut d = Vec::new();
-        let r = broadcast_all(&[Some(vec![4]), None], &names(2), &mut d);
+        let r = broadcast_all(&[Some(vec![4]), None], names(2).as_slice(), &mut d);
         assert_eq!(r, Some(None));
         assert!(d.is_empty());
     }
@@ -287,6 +326,25 @@ mod tests {
             mm(&[2, 4, 8], &[3, 8, 16]),
             (None, vec![Code::ShapeMismatch])
         );
+    }
+
+    /// The view as an owned shape (a glob import is shadowed by this).
+    fn view(
+        shape: &[u64],
+        index: Option<u64>,
+        transpose: bool,
+        name: &str,
+        span: Span,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Vec<u64>> {
+        super::view(shape, index, transpose, name, span, diags).map(Cow::into_owned)
+    }
+
+    #[test]
+    fn no_view_borrows_the_shape() {
+        let shape = [3, 4];
+        let v = super::view(&shape, None, false, "t", Span::new(0, 1), &mut Vec::new());
+        assert!(matches!(v, Some(Cow::Borrowed(s)) if s == shape));
     }
 
     #[test]
@@ -318,11 +376,23 @@ mod tests {
         let mut d = Vec::new();
         let s = Span::new(0, 1);
         assert_eq!(
-            reshape(&[Some(vec![4, 6])], &[2, 12], &names(1), s, &mut d),
+            reshape(
+                &[Some(vec![4, 6])],
+                vec![2, 12],
+                names(1).as_slice(),
+                s,
+                &mut d
+            ),
             Some(vec![2, 12])
         );
         assert_eq!(
-            reshape(&[Some(vec![4, 6])], &[5, 5], &names(1), s, &mut d),
+            reshape(
+                &[Some(vec![4, 6])],
+                vec![5, 5],
+                names(1).as_slice(),
+                s,
+                &mut d
+            ),
             None
         );
         assert_eq!(d.len(), 1);
