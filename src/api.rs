@@ -227,7 +227,7 @@ pub fn build_graph_with_outputs(
                 })
             })
             .collect();
-        stmts.push(stmt(StmtKind::Op(Box::new(OpStmt {
+        stmts.push(stmt(StmtKind::Op(OpStmt {
             name: ident(&op.name),
             kind: ident(op.op_type.as_str()),
             func: op.func.as_deref().map(ident),
@@ -238,7 +238,7 @@ pub fn build_graph_with_outputs(
                 dims: dims(&op.shape),
                 span: Span::default(),
             })),
-        }))));
+        })));
     }
     if let Some(outs) = outputs {
         stmts.push(stmt(StmtKind::Output(

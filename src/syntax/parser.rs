@@ -209,6 +209,8 @@ struct Driver<'s> {
     file: File<'s>,
     /// A resumed piece: the statements of the graph it started in, once its `}` is reached.
     closed: Option<Closed<'s>>,
+    /// Scratch space for an op's arguments.
+    args: Vec<Arg<'s>>,
 }
 
 /// A graph whose `}` has not been reached yet.
@@ -270,6 +272,7 @@ impl<'s> Driver<'s> {
             pending: Vec::new(),
             file: File::default(),
             closed: None,
+            args: Vec::new(),
         }
     }
 
@@ -559,7 +562,7 @@ impl<'s> Driver<'s> {
         Ok(Ident { name, span })
     }
 
-    fn lower_stmt(&self, p: Pair<'s, Rule>, base: usize) -> Result<StmtKind<'s>> {
+    fn lower_stmt(&mut self, p: Pair<'s, Rule>, base: usize) -> Result<StmtKind<'s>> {
         let rule = p.as_rule();
         let mut it = p.into_inner();
         Ok(match rule {
@@ -600,23 +603,28 @@ impl<'s> Driver<'s> {
                 let mut func = None;
                 let mut output = None;
                 let mut ty = None;
-                let mut args = Vec::new();
+                // Arguments are gathered in a scratch vector and copied out at their exact
+                // count: most ops have one or two, and a growing vector would reserve four.
+                self.args.clear();
                 for p in it {
                     match p.as_rule() {
                         Rule::func => func = Some(self.ident(p.into_inner().next(), base)?),
-                        Rule::arg => args.push(self.arg(p, base)?),
+                        Rule::arg => {
+                            let arg = self.arg(p, base)?;
+                            self.args.push(arg);
+                        }
                         Rule::ident => output = Some(self.ident(Some(p), base)?),
                         _ => ty = Some(self.ty(Some(p), base)?),
                     }
                 }
-                StmtKind::Op(Box::new(OpStmt {
+                StmtKind::Op(OpStmt {
                     name,
                     kind,
                     func,
-                    args,
+                    args: self.args.drain(..).collect(),
                     output: output.ok_or_else(|| self.expected_error(base, &[]))?,
                     ty: ty.map(Box::new),
-                }))
+                })
             }
         })
     }
