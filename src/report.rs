@@ -7,7 +7,9 @@
 
 use crate::analysis::{Analysis, fmt_bytes};
 use crate::cost::roofline::{fmt_num, si};
-use crate::cost::{AttentionReport, Bound, CostReport, KernelCost, LaunchMode, PlanSummary, Unit};
+use crate::cost::{
+    AttentionReport, Bound, CostReport, Hardware, KernelCost, LaunchMode, OpCost, PlanSummary, Unit,
+};
 use crate::fusion::{Boundary, Reason};
 use crate::graph::{Graph, OpId, TensorId, TensorUse};
 use crate::traffic::{Read, Traffic, Write};
@@ -251,18 +253,23 @@ struct UnfusedKernelJson<'a> {
 /// The unfused plan's kernels, one per op.
 pub struct PerKernelJson<'a> {
     graph: &'a Graph,
-    kernels: &'a [KernelCost],
+    kernels: &'a [OpCost],
+    hardware: &'a Hardware,
+    launch: LaunchMode,
 }
 
 impl Serialize for PerKernelJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let g = self.graph;
-        s.collect_seq(self.kernels.iter().map(|k| UnfusedKernelJson {
-            op: k.ops.first().map_or("", |&o| g.op(o).name.as_str()),
-            flops: k.flops,
-            bytes: k.bytes,
-            bound: k.bound,
-            time_us: r4(k.time_s * 1e6),
+        s.collect_seq(self.kernels.iter().map(|k| {
+            let (bound, time_s) = k.bound_and_time(self.hardware, self.launch);
+            UnfusedKernelJson {
+                op: g.op(k.op).name.as_str(),
+                flops: k.flops,
+                bytes: k.bytes,
+                bound,
+                time_us: r4(time_s * 1e6),
+            }
         }))
     }
 }
@@ -506,15 +513,24 @@ impl<'a> AnalysisJson<'a> {
             groups.costs = &cost.fused.kernels;
         }
         let hw = &cost.hardware;
-        let plan = |p: &'a crate::cost::PlanCost, per_kernel: bool| PlanCostJson {
-            kernels: p.kernels.len(),
-            flops: p.flops,
-            bytes: p.bytes,
-            time_us: r4(p.time_s * 1e6),
-            per_kernel: per_kernel.then_some(PerKernelJson {
+        let unfused = PlanCostJson {
+            kernels: cost.unfused.kernels.len(),
+            flops: cost.unfused.flops,
+            bytes: cost.unfused.bytes,
+            time_us: r4(cost.unfused.time_s * 1e6),
+            per_kernel: Some(PerKernelJson {
                 graph: g,
-                kernels: &p.kernels,
+                kernels: &cost.unfused.kernels,
+                hardware: hw,
+                launch: cost.launch,
             }),
+        };
+        let fused = PlanCostJson {
+            kernels: cost.fused.kernels.len(),
+            flops: cost.fused.flops,
+            bytes: cost.fused.bytes,
+            time_us: r4(cost.fused.time_s * 1e6),
+            per_kernel: None,
         };
         self.cost = Some(CostJson {
             hardware: HardwareJson {
@@ -531,8 +547,8 @@ impl<'a> AnalysisJson<'a> {
                 ridge_point_f32: hw.ridge(Unit::F32),
             },
             launch: cost.launch,
-            unfused: plan(&cost.unfused, true),
-            fused: plan(&cost.fused, false),
+            unfused,
+            fused,
             speedup: r4(cost.speedup),
         });
         let name = |o: crate::graph::OpId| g.op(o).name.clone();
@@ -926,17 +942,18 @@ impl JsonOut<'_> {
                 if i > 0 {
                     self.buf.push(b',');
                 }
+                let (bound, time_s) = k.bound_and_time(per.hardware, per.launch);
                 self.raw(b"{\"op\":");
-                self.str(k.ops.first().map_or("", |&o| g.op(o).name.as_str()));
+                self.str(&g.op(k.op).name);
                 self.raw(b",\"flops\":");
                 self.u64(k.flops);
                 self.raw(b",\"bytes\":");
                 self.u64(k.bytes);
-                self.raw(match k.bound {
+                self.raw(match bound {
                     Bound::Memory => b",\"bound\":\"memory\",\"time_us\":",
                     Bound::Compute => b",\"bound\":\"compute\",\"time_us\":",
                 });
-                let t = r4(k.time_s * 1e6);
+                let t = r4(time_s * 1e6);
                 match &last {
                     Some((bits, text)) if *bits == t.to_bits() => self.buf.extend_from_slice(text),
                     _ => {
