@@ -56,9 +56,9 @@ fn main() {
         sizes
     };
     println!(
-        "| ops | source MB | parse ms | check ms | fusion ms | traffic ms | JSON ms | end to end ms |"
+        "| ops | source MB | parse ms | check ms | fusion ms | traffic ms | JSON ms | cost ms | JSON with cost ms | end to end ms |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in sizes {
         let src = generate(n);
         let runs = if n >= 1_000_000 { 1 } else { 3 };
@@ -93,6 +93,23 @@ fn main() {
                 .expect("json");
             out.len()
         });
+        let hw = fgraph::cost::Hardware::preset("h100").expect("preset");
+        let launch = fgraph::cost::LaunchMode::Graph;
+        let (t_cost, (cost, att)) = best(runs, || {
+            (
+                fgraph::cost::estimate(&analysis, &hw, launch).expect("fits"),
+                fgraph::cost::attention(&analysis, &hw, launch).expect("fits"),
+            )
+        });
+        let (t_json_cost, _) = best(runs, || {
+            let mut out = Vec::new();
+            AnalysisJson::new("bench", Some(&analysis), Vec::new())
+                .with_cost(&analysis, &cost, &att)
+                .write_json(&mut out)
+                .expect("json");
+            out.len()
+        });
+        drop((cost, att));
         drop(analysis);
         let (t_all, _) = best(runs, || {
             let r = check_file("bench.fgraph", src.as_bytes(), &Options::default());
@@ -104,13 +121,15 @@ fn main() {
             out.len()
         });
         println!(
-            "| {n} | {:.1} | {} | {} | {} | {} | {} | {} |",
+            "| {n} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} |",
             src.len() as f64 / 1e6,
             ms(t_parse),
             ms(t_check),
             ms(t_fuse),
             ms(t_traffic),
             ms(t_json),
+            ms(t_cost),
+            ms(t_json_cost),
             ms(t_all)
         );
     }

@@ -297,8 +297,17 @@ fn seed_mlp_kernel_times_on_h100() {
 
     // Unfused: matmul1 alone (50,331,648 B, compute-bound, 35.94 µs), bias1 (16,785,408 B,
     // memory-bound, 6.21 µs), relu (16,777,216 B, 6.21 µs), matmul2 (9.89 µs).
-    let u = &c.unfused.kernels;
+    let u: Vec<_> = c.unfused_kernels().collect();
     assert_eq!(u.len(), 4);
+    for (i, k) in u.iter().enumerate() {
+        assert_eq!(k.ops, [a.graph.topo[i]]);
+        assert_eq!(
+            (k.flops, k.bytes),
+            (c.unfused.kernels[i].flops, c.unfused.kernels[i].bytes)
+        );
+        let (bound, time_s) = c.unfused.kernels[i].bound_and_time(&c.hardware, c.launch);
+        assert_eq!((k.bound, k.time_s.to_bits()), (bound, time_s.to_bits()));
+    }
     assert_close!(u[0].time_s, 34_359_738_368.0 / f16 + launch);
     assert_eq!(u[1].bound, Bound::Memory);
     assert_close!(u[1].time_s, 16_785_408.0 / bw + launch);

@@ -98,12 +98,28 @@ pub struct PlanCost {
 pub struct CostReport {
     pub hardware: Hardware,
     pub launch: LaunchMode,
-    /// One kernel per op, in topological order.
-    pub unfused: PlanCost,
+    /// One kernel per op, in topological order ([`CostReport::unfused_kernel`] gives each
+    /// kernel's full estimate).
+    pub unfused: UnfusedCost,
     /// The analysis's plan, kernel `k` being group `k`.
     pub fused: PlanCost,
     /// `unfused.time_s / fused.time_s` (1 when both are 0).
     pub speedup: f64,
+}
+
+impl CostReport {
+    /// The full estimate of unfused kernel `i` (op `g.topo[i]` alone).
+    pub fn unfused_kernel(&self, i: usize) -> KernelCost {
+        self.unfused.kernels[i].kernel(&self.hardware, self.launch)
+    }
+
+    /// [`CostReport::unfused_kernel`] of every unfused kernel, in order.
+    pub fn unfused_kernels(&self) -> impl ExactSizeIterator<Item = KernelCost> + '_ {
+        self.unfused
+            .kernels
+            .iter()
+            .map(|k| k.kernel(&self.hardware, self.launch))
+    }
 }
 
 /// The unit an op's arithmetic runs on: matmuls by their first operand's dtype, everything
@@ -153,6 +169,19 @@ fn kernel_cost_of(
         flops = flops.saturating_add(f);
         compute_s += f as f64 / hw.peak(u);
     }
+    finish(ops.to_vec(), flops, compute_s, unit, bytes, hw, launch)
+}
+
+/// A kernel's estimate from its FLOPs, compute time, unit (its matmuls', else f32) and bytes.
+fn finish(
+    ops: Vec<OpId>,
+    flops: u64,
+    compute_s: f64,
+    unit: Unit,
+    bytes: u64,
+    hw: &Hardware,
+    launch: LaunchMode,
+) -> KernelCost {
     let memory_s = bytes as f64 / hw.bandwidth;
     let launch_s = hw.launch(launch);
     let ridge_point = if flops > 0 && compute_s > 0.0 {
@@ -161,21 +190,82 @@ fn kernel_cost_of(
         hw.ridge(unit)
     };
     KernelCost {
-        ops: ops.to_vec(),
+        ops,
         flops,
         bytes,
         intensity: (bytes > 0).then(|| flops as f64 / bytes as f64),
         ridge_point,
-        bound: if compute_s > memory_s {
-            Bound::Compute
-        } else {
-            Bound::Memory
-        },
+        bound: bound(compute_s, memory_s),
         compute_s,
         memory_s,
         launch_s,
         time_s: compute_s.max(memory_s) + launch_s,
     }
+}
+
+fn bound(compute_s: f64, memory_s: f64) -> Bound {
+    if compute_s > memory_s {
+        Bound::Compute
+    } else {
+        Bound::Memory
+    }
+}
+
+/// One kernel of the unfused plan, an op alone: the figures its estimate derives from
+/// (24 bytes, no allocation: a graph may have a million of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpCost {
+    pub op: OpId,
+    /// The unit its arithmetic runs on ([`op_unit`]).
+    pub unit: Unit,
+    pub flops: u64,
+    /// Bytes it reads and writes run alone.
+    pub bytes: u64,
+}
+
+impl OpCost {
+    /// Seconds of arithmetic.
+    fn compute_s(&self, hw: &Hardware) -> f64 {
+        // As [`kernel_cost_of`] sums it, bit for bit.
+        let mut compute_s = 0.0;
+        compute_s += self.flops as f64 / hw.peak(self.unit);
+        compute_s
+    }
+
+    /// What limits it and its time, launch included: [`OpCost::kernel`]'s `bound` and
+    /// `time_s` without the rest.
+    pub fn bound_and_time(&self, hw: &Hardware, launch: LaunchMode) -> (Bound, f64) {
+        let compute_s = self.compute_s(hw);
+        let memory_s = self.bytes as f64 / hw.bandwidth;
+        (
+            bound(compute_s, memory_s),
+            compute_s.max(memory_s) + hw.launch(launch),
+        )
+    }
+
+    /// Its full estimate, as [`kernel_cost`] gives it for the kernel `[op]`.
+    pub fn kernel(&self, hw: &Hardware, launch: LaunchMode) -> KernelCost {
+        let compute_s = self.compute_s(hw);
+        finish(
+            vec![self.op],
+            self.flops,
+            compute_s,
+            self.unit,
+            self.bytes,
+            hw,
+            launch,
+        )
+    }
+}
+
+/// The unfused plan's estimate: one kernel per op, kept as [`OpCost`]s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnfusedCost {
+    /// One per op, in topological order.
+    pub kernels: Vec<OpCost>,
+    pub flops: u64,
+    pub bytes: u64,
+    pub time_s: f64,
 }
 
 /// The estimate for every group of `plan`, whose traffic is `groups`.
@@ -214,6 +304,7 @@ fn speedup(unfused: f64, fused: f64) -> f64 {
 /// let hw = Hardware::preset("h100").unwrap();
 /// let c = estimate(a, &hw, LaunchMode::Graph).unwrap();
 /// assert_eq!(c.unfused.kernels.len(), 2);
+/// assert_eq!(c.unfused_kernel(1).ops, [a.graph.topo[1]]);
 /// assert_eq!(c.fused.kernels.len(), 1);
 /// assert_eq!(c.fused.flops, 9 * 1024 * 1024);
 /// assert!(c.speedup > 1.9);
@@ -232,24 +323,29 @@ pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostR
 }
 
 /// The unfused plan's estimate, one op's traffic at a time (no per-op traffic is kept).
-pub fn unfused_cost(g: &Graph, hw: &Hardware, launch: LaunchMode) -> Result<PlanCost, Overflow> {
+pub fn unfused_cost(g: &Graph, hw: &Hardware, launch: LaunchMode) -> Result<UnfusedCost, Overflow> {
     let mut scratch = Scratch::dense(g);
     let mut kernels = Vec::with_capacity(g.topo.len());
+    // -0.0: what `Sum` gives for no kernels, which the JSON report shows.
+    let (mut flops, mut bytes, mut time_s) = (0u64, 0u64, -0.0);
     for &o in &g.topo {
         let (read, written) = alone_bytes(g, o, &mut scratch)?;
-        kernels.push(kernel_cost_of(
-            g,
-            &[o],
-            read.saturating_add(written),
-            hw,
-            launch,
-        ));
+        let k = OpCost {
+            op: o,
+            unit: op_unit(g, o),
+            flops: op_flops(g, o).0,
+            bytes: read.saturating_add(written),
+        };
+        flops = flops.saturating_add(k.flops);
+        bytes = bytes.saturating_add(k.bytes);
+        time_s += k.bound_and_time(hw, launch).1;
+        kernels.push(k);
     }
-    Ok(PlanCost {
-        flops: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.flops)),
-        bytes: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.bytes)),
-        time_s: kernels.iter().map(|k| k.time_s).sum(),
+    Ok(UnfusedCost {
         kernels,
+        flops,
+        bytes,
+        time_s,
     })
 }
 

@@ -4,6 +4,7 @@
 
 use super::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 const W: f64 = 960.0;
@@ -122,26 +123,24 @@ fn with_unit(v: u64, unit: &str) -> String {
 struct Point<'a> {
     label: String,
     fused: bool,
-    cost: &'a KernelCost,
+    cost: Cow<'a, KernelCost>,
 }
 
 /// The roofline of `cost.hardware` with every kernel of both plans, as an SVG document.
 pub fn svg(g: &Graph, cost: &CostReport) -> String {
     let hw = &cost.hardware;
     let points: Vec<Point<'_>> = cost
-        .unfused
-        .kernels
-        .iter()
+        .unfused_kernels()
         .enumerate()
         .map(|(i, k)| Point {
             label: format!("U{}", i + 1),
             fused: false,
-            cost: k,
+            cost: Cow::Owned(k),
         })
         .chain(cost.fused.kernels.iter().enumerate().map(|(i, k)| Point {
             label: format!("F{}", i + 1),
             fused: true,
-            cost: k,
+            cost: Cow::Borrowed(k),
         }))
         .collect();
     let plottable = |p: &Point<'_>| p.cost.flops > 0 && p.cost.intensity.is_some_and(|i| i > 0.0);
@@ -409,7 +408,7 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
 }
 
 fn describe(g: &Graph, p: &Point<'_>) -> String {
-    let k = p.cost;
+    let k = &*p.cost;
     format!(
         "{}: {}; {}, {}, {} FLOP/B, {}-bound, {} µs",
         if p.fused { "fused" } else { "unfused" },

@@ -165,7 +165,7 @@ pub fn exercise_cost(name: &str, a: &Analysis, hw: &Hardware, launch: LaunchMode
     assert!(c.fused.bytes <= c.unfused.bytes);
     // Times are never NaN or negative. They can be infinite: a hardware file may give figures
     // (1e-300 TB/s) that are positive and finite but make a time overflow f64.
-    for k in c.fused.kernels.iter().chain(&c.unfused.kernels) {
+    for k in c.fused.kernels.iter().cloned().chain(c.unfused_kernels()) {
         for v in [k.compute_s, k.memory_s, k.launch_s, k.time_s, k.ridge_point] {
             assert!(v >= 0.0, "kernel time {v} on {}", hw.name);
         }
