@@ -606,17 +606,14 @@ const CHUNK: usize = 1 << 20;
 /// (compact), with the long lists written directly instead of through `Serializer` calls.
 struct JsonOut<'w> {
     buf: Vec<u8>,
-    /// `None`: everything stays in `buf`.
-    w: Option<&'w mut (dyn std::io::Write + 'w)>,
+    w: &'w mut dyn std::io::Write,
 }
 
 impl JsonOut<'_> {
     /// Hands the gathered bytes on once there are enough of them.
     fn spill(&mut self) -> std::io::Result<()> {
-        if let Some(w) = &mut self.w
-            && self.buf.len() >= CHUNK
-        {
-            w.write_all(&self.buf)?;
+        if self.buf.len() >= CHUNK {
+            self.w.write_all(&self.buf)?;
             self.buf.clear();
         }
         Ok(())
@@ -798,32 +795,27 @@ impl JsonOut<'_> {
                     self.spill()?;
                 }
             }
-            OpsJson::Graph(g) => self.graph_ops(g, 0..g.ops.len())?,
+            OpsJson::Graph(g) => {
+                for (i, o) in g.ops.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(b',');
+                    }
+                    let t = g.tensor(o.output);
+                    self.op(&OpJson {
+                        name: &o.name,
+                        kind: o.kind.as_str(),
+                        func: o.func.as_deref(),
+                        inputs: InputsJson::Uses(g, &o.inputs),
+                        output: &t.name,
+                        shape: Some(&t.shape),
+                        dtype: Some(t.dtype.as_str()),
+                        bytes: Some(t.bytes),
+                    });
+                    self.spill()?;
+                }
+            }
         }
         self.buf.push(b']');
-        Ok(())
-    }
-
-    /// Ops `range` of a checked graph as elements of its `ops` array (the first one without
-    /// a comma before it).
-    fn graph_ops(&mut self, g: &Graph, range: std::ops::Range<usize>) -> std::io::Result<()> {
-        for (i, o) in g.ops[range.clone()].iter().enumerate() {
-            if range.start + i > 0 {
-                self.buf.push(b',');
-            }
-            let t = g.tensor(o.output);
-            self.op(&OpJson {
-                name: &o.name,
-                kind: o.kind.as_str(),
-                func: o.func.as_deref(),
-                inputs: InputsJson::Uses(g, &o.inputs),
-                output: &t.name,
-                shape: Some(&t.shape),
-                dtype: Some(t.dtype.as_str()),
-                bytes: Some(t.bytes),
-            });
-            self.spill()?;
-        }
         Ok(())
     }
 
@@ -984,51 +976,11 @@ impl JsonOut<'_> {
         self.str(j.graph);
         self.raw(b",\"ops\":");
         self.ops(&j.ops)?;
-        self.rest(j)
-    }
-
-    /// The first thread's part of the report of checked graph `g` (see [`Split`]).
-    fn head(&mut self, j: &AnalysisJson<'_>, g: &Graph, at: Split) -> std::io::Result<()> {
-        self.raw(b"{\"graph\":");
-        self.str(j.graph);
-        self.raw(b",\"ops\":[");
-        self.graph_ops(g, 0..at.ops)?;
-        if at.groups {
-            self.buf.push(b']');
-            self.groups_field(j)?;
-        }
-        Ok(())
-    }
-
-    /// The second thread's part of the report of checked graph `g`: all the rest.
-    fn tail(&mut self, j: &AnalysisJson<'_>, g: &Graph, at: Split) -> std::io::Result<()> {
-        if !at.groups {
-            self.graph_ops(g, at.ops..g.ops.len())?;
-            self.buf.push(b']');
-            self.groups_field(j)?;
-        }
-        self.after_groups(j)
-    }
-
-    /// The report after its `ops`.
-    fn rest(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
-        self.groups_field(j)?;
-        self.after_groups(j)
-    }
-
-    fn groups_field(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
         self.raw(b",\"groups\":");
         match &j.groups {
-            Some(groups) => self.groups(groups),
-            None => {
-                self.raw(b"null");
-                Ok(())
-            }
+            Some(groups) => self.groups(groups)?,
+            None => self.raw(b"null"),
         }
-    }
-
-    /// The report after its `groups`.
-    fn after_groups(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
         self.raw(b",\"boundaries\":");
         match &j.boundaries {
             Some(b) => self.boundaries(b)?,
@@ -1082,80 +1034,10 @@ impl AnalysisJson<'_> {
     pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let mut out = JsonOut {
             buf: Vec::with_capacity(CHUNK + CHUNK / 2),
-            w: Some(w),
+            w,
         };
-        // A large graph: a second thread gathers the report from op `split` on while this
-        // one writes the ops before it; then its bytes are written.
-        if let OpsJson::Graph(g) = self.ops
-            && g.ops.len() >= PARALLEL_OPS
-        {
-            let (split, capacity) = Split::of(self, g);
-            let done = std::thread::scope(|s| {
-                let tail = std::thread::Builder::new()
-                    .name("fgraph-json".into())
-                    .spawn_scoped(s, || {
-                        // Room for all of it up front: growing it would copy it.
-                        let mut tail = JsonOut {
-                            buf: Vec::with_capacity(capacity),
-                            w: None,
-                        };
-                        tail.tail(self, g, split).map(|()| tail.buf)
-                    })
-                    .ok()?;
-                let head = out.head(self, g, split);
-                let tail = tail.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                Some(head.and(tail))
-            });
-            // `None`: no thread could be started; everything is written from here.
-            if let Some(tail) = done {
-                let tail = tail?;
-                let w = out.w.take().expect("a writer");
-                w.write_all(&out.buf)?;
-                return w.write_all(&tail);
-            }
-        }
         out.analysis(self)?;
-        out.w.take().expect("a writer").write_all(&out.buf)
-    }
-}
-
-/// Ops from which [`AnalysisJson::write_json`] uses a second thread.
-const PARALLEL_OPS: usize = 50_000;
-
-/// Where [`AnalysisJson::write_json`] splits the work between its two threads: the first
-/// writes ops `..ops` and, when `groups`, all the ops and the groups; the second gathers the
-/// rest, which the first then writes.
-#[derive(Clone, Copy, Debug)]
-struct Split {
-    ops: usize,
-    groups: bool,
-}
-
-impl Split {
-    /// A split that gives both threads about as much to do, and the room the second thread's
-    /// bytes take at most. Rough costs: an op ~140 bytes; a group ~10 per op plus ~100 per
-    /// boundary (its reads and writes); a boundary ~300 (an explanation); an unfused kernel
-    /// ~80. The second thread is ~1.3 times slower a byte: it writes to fresh memory.
-    fn of(j: &AnalysisJson<'_>, g: &Graph) -> (Split, usize) {
-        let n = g.ops.len();
-        let b = j.boundaries.as_ref().map_or(0, |b| b.boundaries.len());
-        let (w_ops, w_groups) = (140 * n, 10 * n + 100 * b);
-        let w_rest = 300 * b + if j.cost.is_some() { 80 * n } else { 0 };
-        let room = |bytes: usize| 2 * bytes + CHUNK;
-        if w_rest * 13 / 10 >= w_ops + w_groups {
-            let at = Split {
-                ops: n,
-                groups: true,
-            };
-            return (at, room(w_rest));
-        }
-        // 140·k = 1.3·(140·(n − k) + w_groups + w_rest)
-        let k = ((w_ops + w_groups + w_rest) * 13 / 23 / 140).min(n);
-        let at = Split {
-            ops: k,
-            groups: false,
-        };
-        (at, room(140 * (n - k) + w_groups + w_rest))
+        out.w.write_all(&out.buf)
     }
 }
 
@@ -1555,38 +1437,6 @@ mod tests {
             String::from_utf8_lossy(&slow),
             String::from_utf8_lossy(&fast)
         );
-    }
-
-    /// Above [`super::PARALLEL_OPS`] ops `write_json` writes on two threads, split within the
-    /// ops (a chain) or after the groups (many boundaries and a cost estimate): still exactly
-    /// what `serde_json` writes.
-    #[test]
-    fn write_json_on_two_threads_matches_serde_json() {
-        let n = super::PARALLEL_OPS + 1000;
-        for matmul_every in [0, 4] {
-            let mut src = String::from(
-                "graph big {\n  dtype f16\n  input t0: [64, 64]\n  weight w: [64, 64]\n",
-            );
-            for i in 1..=n {
-                if matmul_every > 0 && i % matmul_every == 0 {
-                    src += &format!("  op o{i} = matmul(t{}, w) -> t{i}\n", i - 1);
-                } else {
-                    src += &format!("  op o{i} = elementwise.relu(t{}) -> t{i}\n", i - 1);
-                }
-            }
-            src += "}\n";
-            let report = check_file("big.fgraph", src.as_bytes(), &Options::default());
-            let a = report.graphs[0].analysis.as_ref().expect("checks");
-            same(&AnalysisJson::new("big", Some(a), Vec::new()), "big");
-            let hw = Hardware::preset("h100").expect("preset");
-            let c = cost::estimate(a, &hw, LaunchMode::Graph).expect("cost");
-            let att = cost::attention(a, &hw, LaunchMode::Graph).expect("attention");
-            let json = AnalysisJson::new("big", Some(a), Vec::new()).with_cost(a, &c, &att);
-            // Both ways of splitting are taken.
-            let (at, _) = super::Split::of(&json, &a.graph);
-            assert_eq!(at.groups, matmul_every > 0, "{at:?}");
-            same(&json, "big with cost");
-        }
     }
 
     /// `write_json` writes exactly what `serde_json` writes for the report, on every example
