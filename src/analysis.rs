@@ -73,6 +73,21 @@ impl FileReport {
 /// Runs the pipeline on a file's bytes.
 pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
     let (text, decode_error) = syntax::decode(bytes);
+    check_text(name, text, decode_error, opts)
+}
+
+/// [`check_file`] on bytes the caller gives up (no copy of a valid UTF-8 file).
+pub fn check_file_owned(name: &str, bytes: Vec<u8>, opts: &Options) -> FileReport {
+    let (text, decode_error) = syntax::decode_owned(bytes);
+    check_text(name, text, decode_error, opts)
+}
+
+fn check_text(
+    name: &str,
+    text: String,
+    decode_error: Option<Diagnostic>,
+    opts: &Options,
+) -> FileReport {
     let source = SourceFile::new(name, text);
     let mut diags = Vec::new();
     let mut graphs = Vec::new();

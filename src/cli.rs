@@ -1,6 +1,6 @@
 //! The command line: parses arguments, runs the library, renders, chooses the exit code.
 
-use crate::analysis::{FileReport, Options, check_file};
+use crate::analysis::{FileReport, Options, check_file, check_file_owned};
 use crate::cost::{self, Hardware, LaunchMode};
 use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile, render};
 use crate::report::{self, AnalysisJson};
@@ -389,7 +389,9 @@ fn check(
     let mut reports = Vec::new();
     for path in files {
         match read(path, io) {
-            Some(bytes) => reports.push(check_file(&path.display().to_string(), &bytes, &opts)),
+            Some(bytes) => {
+                reports.push(check_file_owned(&path.display().to_string(), bytes, &opts))
+            }
             None => unreadable = true,
         }
     }
@@ -439,8 +441,7 @@ fn analyze(
     let Some(bytes) = read(path, io) else {
         return Ok(USAGE);
     };
-    let report = check_file(&path.display().to_string(), &bytes, &opts);
-    keep.push(Box::new(bytes));
+    let report = check_file_owned(&path.display().to_string(), bytes, &opts);
     let code = analyze_report(&report, path, graph, common, cost, &hw, io, keep);
     keep.push(Box::new(report));
     code

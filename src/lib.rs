@@ -26,7 +26,7 @@ pub mod traffic;
 pub mod transformer;
 pub mod types;
 
-pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file};
+pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file, check_file_owned};
 pub use api::{External, GraphError, Op, build_graph, build_graph_with_outputs};
 pub use cost::{CostReport, Hardware, KernelCost, LaunchMode};
 pub use diagnostics::{Code, Diagnostic, Severity};

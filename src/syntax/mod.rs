@@ -16,6 +16,17 @@ pub(crate) fn comment_end(src: &str, pos: usize) -> usize {
         .map_or(src.len(), |n| pos + n)
 }
 
+/// [`decode`] for bytes the caller gives up: valid UTF-8 becomes the text without a copy.
+pub fn decode_owned(mut bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => (s, None),
+        Err(e) => decode(e.as_bytes()),
+    }
+}
+
 /// Turns a file's bytes into text. Invalid UTF-8 is replaced (so the file can still be shown)
 /// and reported at its first bad byte; a leading byte-order mark is dropped.
 pub fn decode(bytes: &[u8]) -> (String, Option<Diagnostic>) {
@@ -32,6 +43,31 @@ pub fn decode(bytes: &[u8]) -> (String, Option<Diagnostic>) {
                 )
                 .help("fgraph reads UTF-8 text; re-save the file as UTF-8");
             (text, Some(diag))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owned_decoding_equals_borrowed() {
+        for bytes in [
+            &b"graph g {}"[..],
+            b"\xEF\xBB\xBFgraph g {}",
+            b"graph \xFF g",
+            b"\xEF\xBB\xBFgraph \xC3 g",
+            b"",
+            b"\xEF\xBB",
+        ] {
+            let (text, diag) = decode(bytes);
+            let (owned, owned_diag) = decode_owned(bytes.to_vec());
+            assert_eq!(text, owned);
+            assert_eq!(
+                diag.map(|d| (d.message, d.primary.map(|p| p.span))),
+                owned_diag.map(|d| (d.message, d.primary.map(|p| p.span)))
+            );
         }
     }
 }
