@@ -247,7 +247,7 @@ pub fn build_graph_with_outputs(
     }
     let ast = GraphAst {
         name: ident("graph"),
-        stmts,
+        stmts: stmts.into(),
         span: Span::default(),
     };
     let checked = check_graph(ast, &Overrides::new());

@@ -108,7 +108,7 @@ fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
             if closed.is_some() || !rest.graphs.is_empty() {
                 return None;
             }
-            open.stmts.append(&mut rest_open?.stmts);
+            open.stmts.append(rest_open?.stmts);
             file.allows.append(&mut rest.allows);
             pending = rest_pending;
         } else {
@@ -116,7 +116,7 @@ fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
             let closed = closed?;
             let mut after = rest.allows.split_off(closed.allows);
             file.allows.append(&mut rest.allows);
-            open.stmts.extend(closed.stmts);
+            open.stmts.append(closed.stmts);
             let graph = open.finish(closed.end, &mut file.allows);
             file.graphs.push(graph);
             file.allows.append(&mut after);
@@ -221,7 +221,7 @@ struct OpenGraph<'s> {
     open: usize,
     /// Allow codes that apply to the whole graph.
     allows: Vec<String>,
-    stmts: Vec<Stmt<'s>>,
+    stmts: Stmts<'s>,
     /// Started mid-graph by a piece of a parallel parse (name and start are not known).
     resumed: bool,
 }
@@ -243,7 +243,7 @@ impl<'s> OpenGraph<'s> {
 
 /// What a resumed piece found of the graph it started in.
 struct Closed<'s> {
-    stmts: Vec<Stmt<'s>>,
+    stmts: Stmts<'s>,
     /// Just after its `}`.
     end: usize,
     /// How many of the piece's allows were recorded before the `}`.
@@ -305,7 +305,7 @@ impl<'s> Driver<'s> {
             start: from,
             open: from,
             allows: Vec::new(),
-            stmts: Vec::new(),
+            stmts: Stmts::default(),
             resumed: true,
         };
         let open = self.drive(from, Some(graph)).ok()?;
@@ -350,7 +350,7 @@ impl<'s> Driver<'s> {
                         start,
                         open: pos - 1,
                         allows: std::mem::take(&mut self.pending),
-                        stmts: Vec::new(),
+                        stmts: Stmts::default(),
                         resumed: false,
                     }
                 }
