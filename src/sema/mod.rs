@@ -111,7 +111,8 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
         Some(p) if !has_errors => Checked {
             graph: match ast {
                 Some(ast) => std::thread::scope(|scope| {
-                    scope.spawn(move || drop(ast));
+                    // Without a thread (resource limits), the tree is freed right here.
+                    let _ = std::thread::Builder::new().spawn_scoped(scope, move || drop(ast));
                     p.build()
                 }),
                 None => p.build(),

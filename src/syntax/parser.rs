@@ -66,12 +66,19 @@ fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
             .skip(1)
             .map(|w| {
                 let (from, to) = (w[0], w[1]);
-                scope.spawn(move || Driver::new(src, to).resume(from))
+                // A thread that cannot be started (resource limits) makes the parse fall
+                // back to one thread instead of panicking.
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || Driver::new(src, to).resume(from))
+                    .ok()
             })
             .collect();
+        if handles.iter().any(Option::is_none) {
+            return vec![None];
+        }
         let first = Driver::new(src, splits[1]).head();
         let mut pieces = vec![first];
-        for h in handles {
+        for h in handles.into_iter().flatten() {
             pieces.push(h.join().ok().flatten());
         }
         pieces
