@@ -623,6 +623,21 @@ impl JsonOut<'_> {
         self.buf.extend_from_slice(b);
     }
 
+    /// Writes `items` separated by commas (the brackets are the caller's).
+    fn list<T>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        mut each: impl FnMut(&mut Self, T) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            each(self, item)?;
+        }
+        Ok(())
+    }
+
     /// Anything small, through `serde_json` itself.
     fn serde<T: Serialize + ?Sized>(&mut self, v: &T) -> std::io::Result<()> {
         serde_json::to_writer(&mut self.buf, v).map_err(std::io::Error::other)
@@ -721,7 +736,7 @@ impl JsonOut<'_> {
         self.buf.push(b'"');
     }
 
-    fn op(&mut self, o: &OpJson<'_>) {
+    fn op(&mut self, o: &OpJson<'_>) -> std::io::Result<()> {
         self.raw(b"{\"name\":");
         self.str(o.name);
         self.raw(b",\"kind\":");
@@ -730,22 +745,14 @@ impl JsonOut<'_> {
         self.opt_str(o.func);
         self.raw(b",\"inputs\":[");
         match o.inputs {
-            InputsJson::Written(v) => {
-                for (i, s) in v.iter().enumerate() {
-                    if i > 0 {
-                        self.buf.push(b',');
-                    }
-                    self.str(s);
-                }
-            }
-            InputsJson::Uses(g, uses) => {
-                for (i, u) in uses.iter().enumerate() {
-                    if i > 0 {
-                        self.buf.push(b',');
-                    }
-                    self.view_name(&g.tensor(u.tensor).name, u.index, u.transpose);
-                }
-            }
+            InputsJson::Written(v) => self.list(v, |out, s| {
+                out.str(s);
+                Ok(())
+            })?,
+            InputsJson::Uses(g, uses) => self.list(uses, |out, u| {
+                out.view_name(&g.tensor(u.tensor).name, u.index, u.transpose);
+                Ok(())
+            })?,
         }
         self.raw(b"],\"output\":");
         self.str(o.output);
@@ -753,12 +760,10 @@ impl JsonOut<'_> {
         match o.shape {
             Some(shape) => {
                 self.buf.push(b'[');
-                for (i, &d) in shape.iter().enumerate() {
-                    if i > 0 {
-                        self.buf.push(b',');
-                    }
-                    self.u64(d);
-                }
+                self.list(shape, |out, &d| {
+                    out.u64(d);
+                    Ok(())
+                })?;
                 self.buf.push(b']');
             }
             None => self.raw(b"null"),
@@ -771,49 +776,40 @@ impl JsonOut<'_> {
             None => self.raw(b"null"),
         }
         self.buf.push(b'}');
+        Ok(())
     }
 
     fn ops(&mut self, ops: &OpsJson<'_>) -> std::io::Result<()> {
         self.buf.push(b'[');
         match *ops {
             OpsJson::None => {}
-            OpsJson::Written(ops) => {
-                for (i, o) in ops.iter().enumerate() {
-                    if i > 0 {
-                        self.buf.push(b',');
-                    }
-                    self.op(&OpJson {
-                        name: &o.name,
-                        kind: &o.kind,
-                        func: o.func.as_deref(),
-                        inputs: InputsJson::Written(&o.inputs),
-                        output: &o.output,
-                        shape: o.shape.as_deref(),
-                        dtype: o.dtype.map(|d| d.as_str()),
-                        bytes: o.bytes,
-                    });
-                    self.spill()?;
-                }
-            }
-            OpsJson::Graph(g) => {
-                for (i, o) in g.ops.iter().enumerate() {
-                    if i > 0 {
-                        self.buf.push(b',');
-                    }
-                    let t = g.tensor(o.output);
-                    self.op(&OpJson {
-                        name: &o.name,
-                        kind: o.kind.as_str(),
-                        func: o.func.as_deref(),
-                        inputs: InputsJson::Uses(g, &o.inputs),
-                        output: &t.name,
-                        shape: Some(&t.shape),
-                        dtype: Some(t.dtype.as_str()),
-                        bytes: Some(t.bytes),
-                    });
-                    self.spill()?;
-                }
-            }
+            OpsJson::Written(ops) => self.list(ops, |out, o| {
+                out.op(&OpJson {
+                    name: &o.name,
+                    kind: &o.kind,
+                    func: o.func.as_deref(),
+                    inputs: InputsJson::Written(&o.inputs),
+                    output: &o.output,
+                    shape: o.shape.as_deref(),
+                    dtype: o.dtype.map(|d| d.as_str()),
+                    bytes: o.bytes,
+                })?;
+                out.spill()
+            })?,
+            OpsJson::Graph(g) => self.list(&g.ops, |out, o| {
+                let t = g.tensor(o.output);
+                out.op(&OpJson {
+                    name: &o.name,
+                    kind: o.kind.as_str(),
+                    func: o.func.as_deref(),
+                    inputs: InputsJson::Uses(g, &o.inputs),
+                    output: &t.name,
+                    shape: Some(&t.shape),
+                    dtype: Some(t.dtype.as_str()),
+                    bytes: Some(t.bytes),
+                })?;
+                out.spill()
+            })?,
         }
         self.buf.push(b']');
         Ok(())
@@ -825,74 +821,55 @@ impl JsonOut<'_> {
         // Consecutive kernels often have the same estimate: format each distinct one once.
         let mut last_cost: Option<(&KernelCost, Vec<u8>)> = None;
         self.buf.push(b'[');
-        for (k, (grp, tr)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
-            if k > 0 {
-                self.buf.push(b',');
-            }
-            self.raw(b"{\"ops\":[");
-            for (i, &o) in grp.ops.iter().enumerate() {
-                if i > 0 {
-                    self.buf.push(b',');
-                }
-                self.str(&g.op(o).name);
-                if i % 4096 == 4095 {
-                    self.spill()?;
-                }
-            }
-            self.raw(b"],\"reads\":[");
-            for (i, r) in tr.reads.iter().enumerate() {
-                if i > 0 {
-                    self.buf.push(b',');
-                }
-                self.raw(b"{\"tensor\":");
-                self.view_name(&g.tensor(r.tensor).name, r.index, false);
-                self.raw(b",\"bytes\":");
-                self.u64(r.bytes);
-                self.buf.push(b'}');
-                if i % 4096 == 4095 {
-                    self.spill()?;
-                }
-            }
-            self.raw(b"],\"writes\":[");
-            for (i, w) in tr.writes.iter().enumerate() {
-                if i > 0 {
-                    self.buf.push(b',');
-                }
-                self.raw(b"{\"tensor\":");
-                self.str(&g.tensor(w.tensor).name);
-                self.raw(b",\"bytes\":");
-                self.u64(w.bytes);
-                self.buf.push(b'}');
-                if i % 4096 == 4095 {
-                    self.spill()?;
-                }
-            }
-            self.raw(b"],\"bytes_read\":");
-            self.u64(tr.bytes_read);
-            self.raw(b",\"bytes_written\":");
-            self.u64(tr.bytes_written);
-            self.raw(if a.plan.flash_kernel(k).is_some() {
+        let kernels = a.plan.groups.iter().zip(&a.traffic.groups).enumerate();
+        self.list(kernels, |out, (k, (grp, tr))| {
+            out.raw(b"{\"ops\":[");
+            out.list(&grp.ops, |out, &o| {
+                out.str(&g.op(o).name);
+                out.spill()
+            })?;
+            out.raw(b"],\"reads\":[");
+            out.list(&tr.reads, |out, r| {
+                out.raw(b"{\"tensor\":");
+                out.view_name(&g.tensor(r.tensor).name, r.index, false);
+                out.raw(b",\"bytes\":");
+                out.u64(r.bytes);
+                out.buf.push(b'}');
+                out.spill()
+            })?;
+            out.raw(b"],\"writes\":[");
+            out.list(&tr.writes, |out, w| {
+                out.raw(b"{\"tensor\":");
+                out.str(&g.tensor(w.tensor).name);
+                out.raw(b",\"bytes\":");
+                out.u64(w.bytes);
+                out.buf.push(b'}');
+                out.spill()
+            })?;
+            out.raw(b"],\"bytes_read\":");
+            out.u64(tr.bytes_read);
+            out.raw(b",\"bytes_written\":");
+            out.u64(tr.bytes_written);
+            out.raw(if a.plan.flash_kernel(k).is_some() {
                 b",\"flash_attention\":true,\"cost\":"
             } else {
                 b",\"flash_attention\":false,\"cost\":"
             });
             match groups.costs.get(k) {
                 Some(c) => match &last_cost {
-                    Some((prev, text)) if same_estimate(prev, c) => {
-                        self.buf.extend_from_slice(text)
-                    }
+                    Some((prev, text)) if same_estimate(prev, c) => out.buf.extend_from_slice(text),
                     _ => {
                         let text = serde_json::to_vec(&KernelCostJson::from(c))
                             .map_err(std::io::Error::other)?;
-                        self.buf.extend_from_slice(&text);
+                        out.buf.extend_from_slice(&text);
                         last_cost = Some((c, text));
                     }
                 },
-                None => self.raw(b"null"),
+                None => out.raw(b"null"),
             }
-            self.buf.push(b'}');
-            self.spill()?;
-        }
+            out.buf.push(b'}');
+            out.spill()
+        })?;
         self.buf.push(b']');
         Ok(())
     }
@@ -900,26 +877,23 @@ impl JsonOut<'_> {
     fn boundaries(&mut self, b: &BoundariesJson<'_>) -> std::io::Result<()> {
         let g = b.graph;
         self.buf.push(b'[');
-        for (i, b) in b.boundaries.iter().enumerate() {
-            if i > 0 {
-                self.buf.push(b',');
-            }
-            self.raw(b"{\"producer\":");
-            self.str(&g.op(b.producer).name);
-            self.raw(b",\"consumer\":");
-            self.str(&g.op(b.consumer).name);
-            self.raw(b",\"tensor\":");
-            self.str(&g.tensor(b.tensor).name);
-            self.raw(b",\"reason\":");
-            self.str(b.reason.as_str());
-            self.raw(b",\"rule\":");
-            self.u64(b.reason.rule().into());
-            self.raw(b",\"explanation\":\"");
-            let _ = write_explanation(&mut Escaping(self), g, b);
-            self.buf.push(b'"');
-            self.buf.push(b'}');
-            self.spill()?;
-        }
+        self.list(b.boundaries, |out, b| {
+            out.raw(b"{\"producer\":");
+            out.str(&g.op(b.producer).name);
+            out.raw(b",\"consumer\":");
+            out.str(&g.op(b.consumer).name);
+            out.raw(b",\"tensor\":");
+            out.str(&g.tensor(b.tensor).name);
+            out.raw(b",\"reason\":");
+            out.str(b.reason.as_str());
+            out.raw(b",\"rule\":");
+            out.u64(b.reason.rule().into());
+            out.raw(b",\"explanation\":\"");
+            let _ = write_explanation(&mut Escaping(out), g, b);
+            out.buf.push(b'"');
+            out.buf.push(b'}');
+            out.spill()
+        })?;
         self.buf.push(b']');
         Ok(())
     }
@@ -938,33 +912,30 @@ impl JsonOut<'_> {
             self.raw(b",\"per_kernel\":[");
             // Consecutive kernels often take the same time: format each distinct one once.
             let mut last: Option<(u64, Vec<u8>)> = None;
-            for (i, k) in per.kernels.iter().enumerate() {
-                if i > 0 {
-                    self.buf.push(b',');
-                }
+            self.list(per.kernels, |out, k| {
                 let (bound, time_s) = k.bound_and_time(per.hardware, per.launch);
-                self.raw(b"{\"op\":");
-                self.str(&g.op(k.op).name);
-                self.raw(b",\"flops\":");
-                self.u64(k.flops);
-                self.raw(b",\"bytes\":");
-                self.u64(k.bytes);
-                self.raw(match bound {
+                out.raw(b"{\"op\":");
+                out.str(&g.op(k.op).name);
+                out.raw(b",\"flops\":");
+                out.u64(k.flops);
+                out.raw(b",\"bytes\":");
+                out.u64(k.bytes);
+                out.raw(match bound {
                     Bound::Memory => b",\"bound\":\"memory\",\"time_us\":",
                     Bound::Compute => b",\"bound\":\"compute\",\"time_us\":",
                 });
                 let t = r4(time_s * 1e6);
                 match &last {
-                    Some((bits, text)) if *bits == t.to_bits() => self.buf.extend_from_slice(text),
+                    Some((bits, text)) if *bits == t.to_bits() => out.buf.extend_from_slice(text),
                     _ => {
                         let text = serde_json::to_vec(&t).map_err(std::io::Error::other)?;
-                        self.buf.extend_from_slice(&text);
+                        out.buf.extend_from_slice(&text);
                         last = Some((t.to_bits(), text));
                     }
                 }
-                self.buf.push(b'}');
-                self.spill()?;
-            }
+                out.buf.push(b'}');
+                out.spill()
+            })?;
             self.buf.push(b']');
         }
         self.buf.push(b'}');
