@@ -519,8 +519,10 @@ impl<'s> Driver<'s> {
 
     fn ident(&self, p: Option<Pair<'s, Rule>>, base: usize) -> Result<Ident<'s>> {
         let p = p.ok_or_else(|| self.expected_error(base, &[]))?;
-        let span = self.span(&p, base);
-        let name = p.as_str();
+        // One look-up of the pair's ends gives both the span and the text.
+        let s = p.as_span();
+        let span = Span::new(base + s.start(), base + s.end());
+        let name = s.as_str();
         if name.len() > limits::MAX_IDENT_LEN {
             return Err(Box::new(
                 Diagnostic::new(
