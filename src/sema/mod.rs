@@ -657,9 +657,17 @@ impl<'a, 's> Sema<'a, 's> {
                 Some(_) => None,
             };
             let tensor = match index {
-                Some(_) => self
-                    .tensor_ids
-                    .get(t.name.name, |i| tensors[i as usize].name.name),
+                // Most arguments name the tensor defined just before (a chain): the last
+                // tensor, when it is a first definition, is what the table would give,
+                // without a probe into a table that large graphs no longer keep in cache.
+                Some(_) => match tensors.last() {
+                    Some(last) if !last.duplicate && last.name.name == t.name.name => {
+                        Some((tensors.len() - 1) as u32)
+                    }
+                    _ => self
+                        .tensor_ids
+                        .get(t.name.name, |i| tensors[i as usize].name.name),
+                },
                 None => None,
             };
             deferred |= tensor.is_none();
@@ -1276,5 +1284,30 @@ impl Parts<'_> {
             consumer_list,
             topo,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An argument binds to its tensor's first definition, also when the tensor defined just
+    /// before it (the chain fast path) is a second definition of that name.
+    #[test]
+    fn arguments_bind_to_the_first_definition() {
+        let src = "graph g {\n  input x: [4]\n  input w: [8]\n  \
+                   op a = elementwise.relu(x) -> y\n  op b = elementwise.relu(w) -> y\n  \
+                   op c = elementwise.relu(y) -> z\n}\n";
+        let file = crate::syntax::parse(src).expect("parses");
+        let graph = file.graphs.into_iter().next().expect("one graph");
+        let checked = check_graph(graph, &Overrides::new());
+        assert!(
+            checked
+                .diagnostics
+                .iter()
+                .any(|d| d.code == Code::DuplicateDefinition)
+        );
+        let c = checked.ops.iter().find(|o| o.name == "c").expect("op c");
+        assert_eq!(c.shape.as_deref(), Some(&[4u64][..]));
     }
 }
