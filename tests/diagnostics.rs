@@ -172,6 +172,19 @@ fn set_replaces_a_param_without_evaluating_its_expression() {
 }
 
 #[test]
+fn an_attribute_given_twice_is_a_duplicate() {
+    let src = "graph g {\n  input x: [4, 4]\n  op s = reduction.softmax(x, axis = 1, eps = 2, axis = -1) -> y: [4, 4]\n}\n";
+    let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    assert_eq!(report.diagnostics.len(), 1);
+    let d = &report.diagnostics[0];
+    assert_eq!(d.code, Code::DuplicateDefinition);
+    assert_eq!(d.message, "attribute `axis` is given more than once");
+    let first = src.find("axis").expect("first axis");
+    assert_eq!(d.secondary.first().map(|l| l.span.start), Some(first));
+    assert_eq!(d.primary.as_ref().map(|p| p.span.start), src.rfind("axis"));
+}
+
+#[test]
 fn materialized_boundaries_say_which_cause_holds() {
     let src = "graph g {\n  input x: [4, 4]\n  op a = elementwise.relu(x) -> z\n  op b = elementwise.neg(z) -> w\n  op c = elementwise.exp(z) -> v\n  output w, v\n}\n";
     let report = check_file("t.fgraph", src.as_bytes(), &Options::default());

@@ -515,13 +515,19 @@ impl GraphRender {
             }
         };
         let mut line = format!("  op {head}({}", args.join(", "));
+        // Each attribute once: a repeated one is a `duplicate-definition` error, which would
+        // keep the graph from the fusion pass this target is for.
+        let mut given: Vec<&str> = Vec::new();
         for (attr, v) in &op.attrs {
             let key = match attr {
                 AttrName::Axis => "axis",
                 AttrName::Keepdim => "keepdim",
                 AttrName::Eps => "eps",
             };
-            let _ = write!(line, ", {key} = {v}");
+            if !given.contains(&key) {
+                given.push(key);
+                let _ = write!(line, ", {key} = {v}");
+            }
         }
         line.push_str(") -> ");
         if op.rename < 4 {

@@ -628,10 +628,32 @@ impl<'a, 's> Sema<'a, 's> {
             );
         }
         let mut attrs = Vec::new();
+        // Where each attribute name was first given: the first attribute, then a map once
+        // there is a second (most ops have at most one).
+        let mut first_attr: Option<&Ident<'s>> = None;
+        let mut given: Option<FastMap<&'s str, Span>> = None;
         for a in &op.args {
             let Arg::Attr { name, value } = a else {
                 continue;
             };
+            if let Some(f) = first_attr {
+                let given = given.get_or_insert_with(|| FastMap::from_iter([(f.name, f.span)]));
+                if let Some(&first) = given.get(name.name) {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::DuplicateDefinition,
+                            format!("attribute `{}` is given more than once", name.name),
+                        )
+                        .at(name.span, "given again here")
+                        .with(first, "first given here")
+                        .help("give each attribute of an op once"),
+                    );
+                } else {
+                    given.insert(name.name, name.span);
+                }
+            } else {
+                first_attr = Some(name);
+            }
             if let Some(v) = self.eval(value) {
                 attrs.push((name.name.to_string(), v));
             }
