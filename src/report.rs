@@ -1096,6 +1096,41 @@ fn cost_line(k: &KernelCost) -> String {
     )
 }
 
+/// Ops, reads or writes listed per kernel in the human report (the JSON lists all).
+const MAX: usize = 12;
+
+/// One `reads`/`writes` line of a kernel in the human report: the total, then each tensor
+/// (with its view index) and its bytes, at most `MAX` of them.
+#[allow(clippy::too_many_arguments)]
+fn access_line<T>(
+    out: &mut String,
+    pad: &str,
+    label: &str,
+    total: u64,
+    items: &[T],
+    parts: impl Fn(&T) -> (TensorId, Option<u64>, u64),
+    g: &Graph,
+    bytes_memo: &mut BytesMemo,
+) {
+    out.push_str(pad);
+    out.push_str(label);
+    out.push_str(bytes_memo.get(total));
+    out.push_str(": ");
+    if items.is_empty() {
+        out.push_str("nothing");
+    }
+    write_list(out, items, ", ", MAX, |out, item| {
+        let (tensor, index, bytes) = parts(item);
+        out.push_str(&g.tensor(tensor).name);
+        if let Some(i) = index {
+            let _ = write!(out, "[{i}]");
+        }
+        out.push(' ');
+        out.push_str(bytes_memo.get(bytes));
+    });
+    out.push('\n');
+}
+
 /// [`list`] written into `out`: at most `max` items, then how many more there are.
 fn write_list<T>(
     out: &mut String,
@@ -1160,7 +1195,6 @@ fn same_estimate(a: &KernelCost, b: &KernelCost) -> bool {
 
 /// The human report with the cost model's estimate when one is given.
 pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
-    const MAX: usize = 12;
     let g = &a.graph;
     let mut out = String::new();
     let n_ops = g.ops.len();
@@ -1188,35 +1222,28 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         });
         out.push_str(tag);
         out.push('\n');
-        out.push_str(&pad);
-        out.push_str("reads  ");
-        out.push_str(bytes_memo.get(tr.bytes_read));
-        out.push_str(": ");
-        if tr.reads.is_empty() {
-            out.push_str("nothing");
-        }
-        write_list(&mut out, &tr.reads, ", ", MAX, |out, r| {
-            out.push_str(&g.tensor(r.tensor).name);
-            if let Some(i) = r.index {
-                let _ = write!(out, "[{i}]");
-            }
-            out.push(' ');
-            out.push_str(bytes_memo.get(r.bytes));
-        });
-        out.push('\n');
-        out.push_str(&pad);
-        out.push_str("writes ");
-        out.push_str(bytes_memo.get(tr.bytes_written));
-        out.push_str(": ");
-        if tr.writes.is_empty() {
-            out.push_str("nothing");
-        }
-        write_list(&mut out, &tr.writes, ", ", MAX, |out, w| {
-            out.push_str(&g.tensor(w.tensor).name);
-            out.push(' ');
-            out.push_str(bytes_memo.get(w.bytes));
-        });
-        out.push('\n');
+        let reads = |r: &Read| (r.tensor, r.index, r.bytes);
+        let writes = |w: &Write| (w.tensor, None, w.bytes);
+        access_line(
+            &mut out,
+            &pad,
+            "reads  ",
+            tr.bytes_read,
+            &tr.reads,
+            reads,
+            g,
+            &mut bytes_memo,
+        );
+        access_line(
+            &mut out,
+            &pad,
+            "writes ",
+            tr.bytes_written,
+            &tr.writes,
+            writes,
+            g,
+            &mut bytes_memo,
+        );
         if let Some(kc) = cost.and_then(|(c, _)| c.fused.kernels.get(k)) {
             let line = match &last_cost {
                 Some((prev, line)) if same_estimate(prev, kc) => line,
