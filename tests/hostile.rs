@@ -120,6 +120,38 @@ fn deep_nesting_is_a_limit_not_a_stack_overflow() {
     assert_eq!(codes(ok.as_bytes()), []);
 }
 
+/// A file over 1 MiB is parsed on several threads, each bounding the nesting of its own
+/// piece: too deep a nesting in any piece is the same limit diagnostic.
+#[test]
+fn deep_nesting_in_a_large_file_is_a_limit() {
+    let ops = 60_000;
+    let mut body = String::from("graph g {\n  input t0: [4]\n");
+    for i in 1..=ops {
+        body.push_str(&format!(
+            "  op o{i} = elementwise.relu(t{}) -> t{i}\n",
+            i - 1
+        ));
+    }
+    assert!(body.len() > 2 << 20);
+    for at in [10, ops / 2, ops - 10] {
+        let needle = format!("relu(t{at})");
+        let deep = format!(
+            "relu(t{at}, t[{}0{}])",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let src = format!("{}}}\n", body.replacen(&needle, &deep, 1));
+        assert_eq!(codes(src.as_bytes()), [Code::LimitExceeded], "at op {at}");
+    }
+    // At the limit (64) it still parses: the call, the view and 62 parentheses.
+    for at in [10, ops / 2] {
+        let needle = format!("relu(t{at})");
+        let view = format!("relu(t{at}[{}0{}])", "(".repeat(62), ")".repeat(62));
+        let src = format!("{}}}\n", body.replacen(&needle, &view, 1));
+        assert_eq!(codes(src.as_bytes()), [], "at op {at}");
+    }
+}
+
 #[test]
 fn long_operator_chains_do_not_recurse() {
     let sum = format!(
@@ -266,7 +298,7 @@ fn lone_carriage_returns_end_lines() {
         let span = d.primary.as_ref().expect("label").span;
         report
             .source
-            .lines
+            .lines()
             .line_col(&report.source.text, span.start)
     };
     assert_eq!(at(Code::UnusedTensor), (2, 9));

@@ -106,8 +106,8 @@ pub fn human(diag: &Diagnostic, src: &SourceFile, style: HumanStyle) -> String {
 }
 
 fn position(src: &SourceFile, l: &Label) -> (usize, usize, usize, usize) {
-    let (line, column) = src.lines.line_col(&src.text, l.span.start);
-    let (end_line, end_column) = src.lines.line_col(&src.text, l.span.end);
+    let (line, column) = src.lines().line_col(&src.text, l.span.start);
+    let (end_line, end_column) = src.lines().line_col(&src.text, l.span.end);
     (line, column, end_line, end_column)
 }
 

@@ -133,6 +133,9 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
     }
 }
 
+/// Ops above which a graph's tensors and ops are built on two threads.
+const PARALLEL_BUILD: usize = 50_000;
+
 /// Statements above which a syntax tree is freed on another thread while the graph is built
 /// (freeing 200,000 statements takes ~20 ms, about as long as building the graph).
 const DROP_ON_THREAD: usize = 50_000;
@@ -1253,49 +1256,75 @@ impl Parts<'_> {
         } = self;
         // Collected from the drafts' own iterator: a `TensorDraft` is as large as a `Tensor`
         // (88 bytes), so the standard library writes the tensors over the drafts, in place.
-        let tensors = drafts
-            .into_iter()
-            .map(|t| {
-                Some(Tensor {
-                    name: t.name.name.to_string(),
-                    shape: t.shape?,
-                    dtype: t.dtype?,
-                    bytes: t.bytes?,
-                    origin: t.origin,
-                    span: t.name.span,
+        let tensors_of = |drafts: Vec<TensorDraft<'_>>| {
+            drafts
+                .into_iter()
+                .map(|t| {
+                    Some(Tensor {
+                        name: t.name.name.to_string(),
+                        shape: t.shape?,
+                        dtype: t.dtype?,
+                        bytes: t.bytes?,
+                        origin: t.origin,
+                        span: t.name.span,
+                    })
                 })
-            })
-            .collect::<Option<Vec<Tensor>>>()?;
+                .collect::<Option<Vec<Tensor>>>()
+        };
         // Likewise the ops over their drafts (`OpPart` is as large as `OpNode`).
-        let mut start = 0;
-        let ops = op_parts
-            .into_iter()
-            .map(|op| {
-                let args = &uses[start..op.uses_end];
-                start = op.uses_end;
-                let mut inputs = Vec::with_capacity(args.len());
-                for u in args {
-                    inputs.push(TensorUse {
-                        tensor: u.tensor()?,
-                        index: match u.index() {
-                            Some(i) => Some(i?),
-                            None => None,
-                        },
-                        transpose: u.transpose,
-                        span: u.span,
-                    });
-                }
-                Some(OpNode {
-                    name: op.name.to_string(),
-                    kind: op.kind?,
-                    func: op.func.map(str::to_string),
-                    inputs,
-                    output: op.output,
-                    attrs: op.attrs,
-                    span: op.span,
+        let ops_of = |op_parts: Vec<OpPart<'_>>| {
+            let mut start = 0;
+            op_parts
+                .into_iter()
+                .map(|op| {
+                    let args = &uses[start..op.uses_end];
+                    start = op.uses_end;
+                    let mut inputs = Vec::with_capacity(args.len());
+                    for u in args {
+                        inputs.push(TensorUse {
+                            tensor: u.tensor()?,
+                            index: match u.index() {
+                                Some(i) => Some(i?),
+                                None => None,
+                            },
+                            transpose: u.transpose,
+                            span: u.span,
+                        });
+                    }
+                    Some(OpNode {
+                        name: op.name.to_string(),
+                        kind: op.kind?,
+                        func: op.func.map(str::to_string),
+                        inputs,
+                        output: op.output,
+                        attrs: op.attrs,
+                        span: op.span,
+                    })
                 })
-            })
-            .collect::<Option<Vec<OpNode>>>()?;
+                .collect::<Option<Vec<OpNode>>>()
+        };
+        // A large graph's tensors are built on a second thread while this one builds the ops
+        // (each name is an allocation and a copy: ~20 ms for 200,000 tensors). If no thread
+        // can be started, the drafts are still here and are built after the ops.
+        let parallel = op_parts.len() >= PARALLEL_BUILD;
+        let pending = std::sync::Mutex::new(Some(drafts));
+        let take = || pending.lock().ok().and_then(|mut d| d.take());
+        let (tensors, ops) = std::thread::scope(|scope| {
+            let worker = parallel
+                .then(|| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, || take().and_then(tensors_of))
+                        .ok()
+                })
+                .flatten();
+            let ops = ops_of(op_parts);
+            let tensors = match worker {
+                Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                None => take().and_then(tensors_of),
+            };
+            (tensors, ops)
+        });
+        let (tensors, ops) = (tensors?, ops?);
         Some(Graph {
             name: name.to_string(),
             tensors,

@@ -32,7 +32,6 @@ pub fn parse(src: &str) -> Result<File<'_>> {
             .at(Span::new(0, 0), "file too large"),
         ));
     }
-    check_nesting(src)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunks = threads.min(src.len() / PARALLEL_MIN_BYTES).min(8);
     if chunks >= 2
@@ -40,6 +39,7 @@ pub fn parse(src: &str) -> Result<File<'_>> {
     {
         return Ok(file);
     }
+    check_nesting(src)?;
     Driver::new(src, src.len()).run()
 }
 
@@ -49,6 +49,9 @@ pub fn parse(src: &str) -> Result<File<'_>> {
 /// any piece, a piece that does not end where the next one starts, a graph closing inside a
 /// middle piece — returns `None`, and the caller parses the file again on one thread, so
 /// diagnostics are always those of the one-thread parse.
+///
+/// Each thread first bounds the nesting of its own piece (which is all its parser recurses
+/// through); a piece nested too deeply also falls back, and the one-thread parse reports it.
 fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
     let mut splits = Vec::with_capacity(chunks + 1);
     splits.push(0);
@@ -69,14 +72,19 @@ fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
                 // A thread that cannot be started (resource limits) makes the parse fall
                 // back to one thread instead of panicking.
                 std::thread::Builder::new()
-                    .spawn_scoped(scope, move || Driver::new(src, to).resume(from))
+                    .spawn_scoped(scope, move || {
+                        check_nesting(&src[from..to]).ok()?;
+                        Driver::new(src, to).resume(from)
+                    })
                     .ok()
             })
             .collect();
         if handles.iter().any(Option::is_none) {
             return vec![None];
         }
-        let first = Driver::new(src, splits[1]).head();
+        let first = check_nesting(&src[..splits[1]])
+            .ok()
+            .and_then(|()| Driver::new(src, splits[1]).head());
         let mut pieces = vec![first];
         for h in handles.into_iter().flatten() {
             pieces.push(h.join().ok().flatten());
