@@ -609,7 +609,14 @@ struct JsonOut<'w> {
     w: &'w mut dyn std::io::Write,
 }
 
-impl JsonOut<'_> {
+impl<'w> JsonOut<'w> {
+    fn new(w: &'w mut dyn std::io::Write) -> Self {
+        JsonOut {
+            buf: Vec::with_capacity(CHUNK + CHUNK / 2),
+            w,
+        }
+    }
+
     /// Hands the gathered bytes on once there are enough of them.
     fn spill(&mut self) -> std::io::Result<()> {
         if self.buf.len() >= CHUNK {
@@ -942,11 +949,16 @@ impl JsonOut<'_> {
         Ok(())
     }
 
-    fn analysis(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
+    /// `{"graph":…,"ops":[…]`: what the cost model does not change.
+    fn analysis_head(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
         self.raw(b"{\"graph\":");
         self.str(j.graph);
         self.raw(b",\"ops\":");
-        self.ops(&j.ops)?;
+        self.ops(&j.ops)
+    }
+
+    /// The rest of the report, from `,"groups":` to the closing brace.
+    fn analysis_tail(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
         self.raw(b",\"groups\":");
         match &j.groups {
             Some(groups) => self.groups(groups)?,
@@ -1003,11 +1015,27 @@ impl AnalysisJson<'_> {
     /// for it, but several times faster on large graphs. Buffers internally (no need for a
     /// `BufWriter`); writes no trailing newline.
     pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut out = JsonOut {
-            buf: Vec::with_capacity(CHUNK + CHUNK / 2),
-            w,
-        };
-        out.analysis(self)?;
+        let mut out = JsonOut::new(w);
+        out.analysis_head(self)?;
+        out.analysis_tail(self)?;
+        out.w.write_all(&out.buf)
+    }
+
+    /// The first part of [`AnalysisJson::write_json`]'s bytes: the graph's name and its ops,
+    /// which the cost model does not change. With [`AnalysisJson::write_json_tail`], written
+    /// from the same report or from it [`with_cost`](AnalysisJson::with_cost), it writes
+    /// the whole report, so that a caller can run the cost model while the ops are written.
+    pub fn write_json_head(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut out = JsonOut::new(w);
+        out.analysis_head(self)?;
+        out.w.write_all(&out.buf)
+    }
+
+    /// The rest of [`AnalysisJson::write_json`]'s bytes after
+    /// [`AnalysisJson::write_json_head`]'s.
+    pub fn write_json_tail(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut out = JsonOut::new(w);
+        out.analysis_tail(self)?;
         out.w.write_all(&out.buf)
     }
 }
@@ -1435,6 +1463,10 @@ mod tests {
             String::from_utf8_lossy(&slow),
             String::from_utf8_lossy(&fast)
         );
+        let mut parts = Vec::new();
+        json.write_json_head(&mut parts).expect("writes");
+        json.write_json_tail(&mut parts).expect("writes");
+        assert!(parts == fast, "{what}: head and tail");
     }
 
     /// `write_json` writes exactly what `serde_json` writes for the report, on every example
@@ -1486,9 +1518,14 @@ mod tests {
                         for launch in [LaunchMode::Graph, LaunchMode::Eager] {
                             let c = cost::estimate(a, hw, launch).expect("cost");
                             let att = cost::attention(a, hw, launch).expect("attention");
-                            let json = AnalysisJson::new(&g.name, Some(a), diags.clone())
-                                .with_cost(a, &c, &att);
+                            let plain = AnalysisJson::new(&g.name, Some(a), diags.clone());
+                            let (mut before, mut after) = (Vec::new(), Vec::new());
+                            plain.write_json_head(&mut before).expect("writes");
+                            let json = plain.with_cost(a, &c, &att);
                             same(&json, name);
+                            // The CLI writes the head before the cost model is done.
+                            json.write_json_head(&mut after).expect("writes");
+                            assert!(before == after, "{name}: head with and without cost");
                         }
                     }
                 }

@@ -719,3 +719,41 @@ fn check_with_flash_attention_lints_the_flash_plan() {
     let o = fgraph(&["check", "--deny-warnings", "--flash-attention", f]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// Above 20,000 ops `analyze --format json` writes the ops while the cost model runs on a
+/// second thread: the report is still exactly the library's.
+#[test]
+fn large_graph_json_equals_the_library_report() {
+    use fgraph::report::AnalysisJson;
+    let mut src =
+        String::from("graph big {\n  dtype f16\n  input t0: [64, 64]\n  weight w: [64, 64]\n");
+    for i in 1..=25_000 {
+        let p = i - 1;
+        if i % 4 == 0 {
+            src.push_str(&format!("  op o{i} = matmul(t{p}, w) -> t{i}\n"));
+        } else {
+            src.push_str(&format!("  op o{i} = elementwise.gelu(t{p}) -> t{i}\n"));
+        }
+    }
+    src.push_str("}\n");
+    let path = temp_file("big.fgraph", &src);
+    let o = fgraph(&[
+        "analyze",
+        "--format",
+        "json",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+
+    let report = fgraph::check_file("big.fgraph", src.as_bytes(), &fgraph::Options::default());
+    let a = report.graphs[0].analysis.as_ref().expect("analysed");
+    let hw = fgraph::Hardware::preset("h100").expect("preset");
+    let c = fgraph::cost::estimate(a, &hw, fgraph::LaunchMode::Graph).expect("cost");
+    let att = fgraph::cost::attention(a, &hw, fgraph::LaunchMode::Graph).expect("attention");
+    let want = AnalysisJson::new("big", Some(a), Vec::new()).with_cost(a, &c, &att);
+    let want = serde_json::to_string(&want).expect("serialises") + "\n";
+    assert!(
+        stdout(&o) == want,
+        "the binary's report differs from the library's"
+    );
+}
