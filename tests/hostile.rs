@@ -152,6 +152,48 @@ fn deep_nesting_in_a_large_file_is_a_limit() {
     }
 }
 
+/// A graph of 50,000+ ops has its op names checked on a second thread: each name given
+/// again is still reported once, at the repeat, pointing at the first definition.
+#[test]
+fn duplicate_op_names_in_a_large_graph() {
+    let mut src = String::from("graph g {\n  input t0: [4]\n");
+    for i in 1..=60_000 {
+        let name = match i {
+            30_000 | 59_990 => "o10".to_string(),
+            40_000 => "o20".to_string(),
+            _ => format!("o{i}"),
+        };
+        src.push_str(&format!(
+            "  op {name} = elementwise.relu(t{}) -> t{i}\n",
+            i - 1
+        ));
+    }
+    src.push_str("}\n");
+    let report = check_file("dups.fgraph", src.as_bytes(), &Options::default());
+    let found: Vec<(usize, usize)> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            assert_eq!(d.code, Code::DuplicateDefinition, "{}", d.message);
+            let at = d.primary.as_ref().expect("label").span.start;
+            (at, d.secondary[0].span.start)
+        })
+        .collect();
+    // The name's offset in the statement that produces `t{i}`.
+    let name_at = |i: usize| {
+        let end = src
+            .find(&format!("(t{}) -> t{i}\n", i - 1))
+            .expect("statement");
+        src[..end].rfind("  op ").expect("op") + "  op ".len()
+    };
+    let want = [
+        (name_at(30_000), name_at(10)),
+        (name_at(40_000), name_at(20)),
+        (name_at(59_990), name_at(10)),
+    ];
+    assert_eq!(found, want);
+}
+
 #[test]
 fn long_operator_chains_do_not_recurse() {
     let sum = format!(

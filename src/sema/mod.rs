@@ -133,6 +133,30 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
     }
 }
 
+/// Ops above which op names are checked for duplicates on a second thread.
+const PARALLEL_OP_NAMES: usize = 50_000;
+
+/// Each op (by index) whose name an earlier op has, with that first op.
+fn ops_named_twice(ast: &GraphAst<'_>, n_ops: usize) -> Vec<(u32, u32)> {
+    let names: Vec<&str> = ast
+        .stmts
+        .iter()
+        .filter_map(|st| match &st.kind {
+            StmtKind::Op(op) => Some(op.name.name),
+            _ => None,
+        })
+        .collect();
+    let mut ids = NameIndex::with_capacity(n_ops);
+    let mut twice = Vec::new();
+    for (o, name) in names.iter().enumerate() {
+        // Ops are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
+        if let Some(first) = ids.insert(name, o as u32, |i| names[i as usize]) {
+            twice.push((o as u32, first));
+        }
+    }
+    twice
+}
+
 /// Ops above which a graph's tensors and ops are built on two threads.
 const PARALLEL_BUILD: usize = 50_000;
 
@@ -573,8 +597,32 @@ impl<'a, 's> Sema<'a, 's> {
     }
 
     fn declarations(&mut self, n_ops: usize) {
-        // Op names only need to be unique: the map lives as long as this pass.
-        let mut op_ids = NameIndex::with_capacity(n_ops);
+        // Op names only need to be unique, which nothing else here depends on: a large
+        // graph's are checked on a second thread while its tensors are declared.
+        let ast = self.ast;
+        let twice = if n_ops >= PARALLEL_OP_NAMES {
+            std::thread::scope(|scope| {
+                let worker = std::thread::Builder::new()
+                    .spawn_scoped(scope, || ops_named_twice(ast, n_ops))
+                    .ok();
+                self.declare_all();
+                match worker {
+                    Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                    None => ops_named_twice(ast, n_ops),
+                }
+            })
+        } else {
+            self.declare_all();
+            ops_named_twice(ast, n_ops)
+        };
+        for (again, first) in twice {
+            let name = &self.stmt(again as usize).name;
+            let d = duplicate("op", name, self.stmt(first as usize).name.span);
+            self.diags.push(d);
+        }
+    }
+
+    fn declare_all(&mut self) {
         let mut default_dtype = Some(Dtype::F32);
         for (i, st) in self.ast.stmts.iter().enumerate() {
             match &st.kind {
@@ -601,18 +649,13 @@ impl<'a, 's> Sema<'a, 's> {
                     self.outputs.extend(names.iter().copied());
                 }
                 // Statements are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
-                StmtKind::Op(op) => self.declare_op(op, i as u32, st.span, &mut op_ids),
+                StmtKind::Op(op) => self.declare_op(op, i as u32, st.span),
             }
         }
     }
 
-    fn declare_op(&mut self, op: &'a OpStmt<'s>, stmt: u32, span: Span, op_ids: &mut NameIndex) {
+    fn declare_op(&mut self, op: &'a OpStmt<'s>, stmt: u32, span: Span) {
         let id = OpId(self.ops.len() as u32);
-        let ops = &self.ops;
-        if let Some(first) = op_ids.insert(op.name.name, id.0, |i| ops[i as usize].name) {
-            let d = duplicate("op", &op.name, self.stmt(first as usize).name.span);
-            self.diags.push(d);
-        }
         let kind = OpKind::from_name(op.kind.name);
         if kind.is_none() {
             self.unknown_kinds.push((self.ops.len(), op.kind.name));
