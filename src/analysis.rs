@@ -8,7 +8,7 @@ use crate::fusion::{FusionOptions, FusionPlan, find_fusion_groups_with};
 use crate::graph::{Graph, Origin, TensorId};
 use crate::sema::{Overrides, check_graph};
 use crate::syntax;
-use crate::traffic::{TrafficReport, compare};
+use crate::traffic::{TrafficReport, compare_with_unfused, unfused_traffic};
 use std::collections::HashMap;
 
 /// Settings that apply to every file of a run.
@@ -159,14 +159,33 @@ fn check_text(
     }
 }
 
+/// Ops above which the unfused traffic is summed on a second thread.
+const PARALLEL_TRAFFIC: usize = 20_000;
+
 fn analyze(
     graph: Graph,
     at: Span,
     opts: &Options,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Analysis> {
-    let plan = find_fusion_groups_with(&graph, opts.fusion());
-    match compare(&graph, &plan) {
+    // A large graph's unfused traffic is summed on a second thread while the plan is found.
+    let (plan, traffic) = std::thread::scope(|scope| {
+        let worker = (graph.ops.len() >= PARALLEL_TRAFFIC)
+            .then(|| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || unfused_traffic(&graph))
+                    .ok()
+            })
+            .flatten();
+        let plan = find_fusion_groups_with(&graph, opts.fusion());
+        let unfused = match worker {
+            Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            None => unfused_traffic(&graph),
+        };
+        let traffic = unfused.and_then(|u| compare_with_unfused(&graph, &plan, u));
+        (plan, traffic)
+    });
+    match traffic {
         Ok(traffic) => {
             diags.extend(large_intermediates(&graph, &traffic));
             Some(Analysis {

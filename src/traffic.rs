@@ -319,7 +319,16 @@ pub struct TrafficReport {
 
 /// Compares `plan` with running every op alone.
 pub fn compare(g: &Graph, plan: &FusionPlan) -> Result<TrafficReport, Overflow> {
-    let unfused_t = unfused_traffic(g)?;
+    compare_with_unfused(g, plan, unfused_traffic(g)?)
+}
+
+/// [`compare`] given the graph's [`unfused_traffic`], which does not depend on the plan (so a
+/// caller may compute it while the plan is found).
+pub fn compare_with_unfused(
+    g: &Graph,
+    plan: &FusionPlan,
+    unfused_t: Traffic,
+) -> Result<TrafficReport, Overflow> {
     let (groups, mut fused_t) = plan_traffic(g, plan)?;
     fused_t.saved_by_fusion = unfused_t.total.saturating_sub(fused_t.total);
     let savings_pct = if unfused_t.total == 0 {

@@ -222,3 +222,27 @@ fn transformer_rejects_bad_dimensions() {
     let e = analyze_transformer_block(1 << 40, 1 << 20, 1, 8).expect_err("sizes overflow");
     assert_eq!(e.diagnostics[0].code, fgraph::Code::SizeOverflow);
 }
+
+/// Above 20,000 ops the unfused traffic is summed on a second thread while the plan is
+/// found: the report is what `traffic::compare` gives on one thread.
+#[test]
+fn large_graph_traffic_equals_the_one_thread_comparison() {
+    let mut src = String::from("graph big {\n  input t0: [32, 32]\n  weight w: [32, 32]\n");
+    for i in 1..=25_000usize {
+        let p = i - 1;
+        match i % 5 {
+            0 => src.push_str(&format!("  op o{i} = matmul(t{p}, w) -> t{i}\n")),
+            3 => src.push_str(&format!(
+                "  op o{i} = elementwise.add(t{p}, t{}) -> t{i}\n",
+                p.saturating_sub(2)
+            )),
+            _ => src.push_str(&format!("  op o{i} = elementwise.relu(t{p}) -> t{i}\n")),
+        }
+    }
+    src.push_str("}\n");
+    let report = fgraph::check_file("big.fgraph", src.as_bytes(), &fgraph::Options::default());
+    let a = report.graphs[0].analysis.as_ref().expect("analysed");
+    let one_thread = fgraph::traffic::compare(&a.graph, &a.plan).expect("no overflow");
+    assert_eq!(format!("{:?}", a.traffic), format!("{one_thread:?}"));
+    assert!(a.traffic.fused.total < a.traffic.unfused.total);
+}
