@@ -152,21 +152,34 @@ fn deep_nesting_in_a_large_file_is_a_limit() {
     }
 }
 
-/// A graph of 50,000+ ops has its op names checked on a second thread: each name given
-/// again is still reported once, at the repeat, pointing at the first definition.
+/// A graph of 50,000+ ops has its name tables built on a second thread: each op or tensor
+/// name given again is still reported once, at the repeat, pointing at the first, and an
+/// argument naming a tensor produced twice binds to the first definition.
 #[test]
-fn duplicate_op_names_in_a_large_graph() {
+fn duplicate_names_in_a_large_graph() {
     let mut src = String::from("graph g {\n  input t0: [4]\n");
+    // Where each op's name and output name start.
+    let (mut op_at, mut out_at) = (vec![0], vec![0]);
     for i in 1..=60_000 {
         let name = match i {
             30_000 | 59_990 => "o10".to_string(),
             40_000 => "o20".to_string(),
             _ => format!("o{i}"),
         };
-        src.push_str(&format!(
-            "  op {name} = elementwise.relu(t{}) -> t{i}\n",
-            i - 1
-        ));
+        let (input, output, ty) = match i {
+            45_000 => ("t44999".to_string(), "t10".to_string(), ": [1]"),
+            45_001 => ("t10".to_string(), "t45001".to_string(), ""),
+            _ => (format!("t{}", i - 1), format!("t{i}"), ""),
+        };
+        let kind = if i == 45_000 {
+            "reduction.sum"
+        } else {
+            "elementwise.relu"
+        };
+        op_at.push(src.len() + "  op ".len());
+        let stmt = format!("  op {name} = {kind}({input}) -> ");
+        out_at.push(src.len() + stmt.len());
+        src.push_str(&format!("{stmt}{output}{ty}\n"));
     }
     src.push_str("}\n");
     let report = check_file("dups.fgraph", src.as_bytes(), &Options::default());
@@ -179,19 +192,17 @@ fn duplicate_op_names_in_a_large_graph() {
             (at, d.secondary[0].span.start)
         })
         .collect();
-    // The name's offset in the statement that produces `t{i}`.
-    let name_at = |i: usize| {
-        let end = src
-            .find(&format!("(t{}) -> t{i}\n", i - 1))
-            .expect("statement");
-        src[..end].rfind("  op ").expect("op") + "  op ".len()
-    };
     let want = [
-        (name_at(30_000), name_at(10)),
-        (name_at(40_000), name_at(20)),
-        (name_at(59_990), name_at(10)),
+        (op_at[30_000], op_at[10]),
+        (op_at[40_000], op_at[20]),
+        (out_at[45_000], out_at[10]),
+        (op_at[59_990], op_at[10]),
     ];
     assert_eq!(found, want);
+    // `o45001` reads the first `t10` (shape [4]), not the reduction's (shape [1]).
+    let ops = &report.graphs[0].written_ops;
+    let o = ops.iter().find(|o| o.name == "o45001").expect("op");
+    assert_eq!(o.shape.as_deref(), Some(&[4u64][..]));
 }
 
 #[test]

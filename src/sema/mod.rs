@@ -133,28 +133,52 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
     }
 }
 
-/// Ops above which op names are checked for duplicates on a second thread.
-const PARALLEL_OP_NAMES: usize = 50_000;
+/// Ops above which the name tables are built on a second thread.
+const PARALLEL_NAMES: usize = 50_000;
 
-/// Each op (by index) whose name an earlier op has, with that first op.
-fn ops_named_twice(ast: &GraphAst<'_>, n_ops: usize) -> Vec<(u32, u32)> {
-    let names: Vec<&str> = ast
-        .stmts
-        .iter()
-        .filter_map(|st| match &st.kind {
-            StmtKind::Op(op) => Some(op.name.name),
-            _ => None,
-        })
-        .collect();
-    let mut ids = NameIndex::with_capacity(n_ops);
-    let mut twice = Vec::new();
-    for (o, name) in names.iter().enumerate() {
-        // Ops are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
-        if let Some(first) = ids.insert(name, o as u32, |i| names[i as usize]) {
-            twice.push((o as u32, first));
+/// What the name tables say about a graph's definitions.
+struct Names {
+    /// Each tensor name, as the id of its first definition.
+    tensor_ids: NameIndex,
+    /// Each tensor (by id) whose name an earlier tensor has, with that first tensor.
+    tensors_twice: Vec<(u32, u32)>,
+    /// Each op (by index) whose name an earlier op has, with that first op.
+    ops_twice: Vec<(u32, u32)>,
+}
+
+/// The name tables of a graph. Tensors are numbered as `Sema::new_tensor` numbers them: one
+/// per declaration and per op output, in statement order.
+fn name_tables(ast: &GraphAst<'_>, n_ops: usize, n_tensors: usize) -> Names {
+    // Statements and ops are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
+    fn table(names: &[&str], twice: &mut Vec<(u32, u32)>) -> NameIndex {
+        let mut ids = NameIndex::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            if let Some(first) = ids.insert(name, i as u32, |k| names[k as usize]) {
+                twice.push((i as u32, first));
+            }
         }
+        ids
     }
-    twice
+    let mut names = Vec::with_capacity(n_ops.max(n_tensors));
+    names.extend(ast.stmts.iter().filter_map(|st| match &st.kind {
+        StmtKind::Op(op) => Some(op.name.name),
+        _ => None,
+    }));
+    let mut ops_twice = Vec::new();
+    drop(table(&names, &mut ops_twice));
+    names.clear();
+    names.extend(ast.stmts.iter().filter_map(|st| match &st.kind {
+        StmtKind::Op(op) => Some(op.output.name),
+        StmtKind::Decl { name, .. } => Some(name.name),
+        _ => None,
+    }));
+    let mut tensors_twice = Vec::new();
+    let tensor_ids = table(&names, &mut tensors_twice);
+    Names {
+        tensor_ids,
+        tensors_twice,
+        ops_twice,
+    }
 }
 
 /// Ops above which a graph's tensors and ops are built on two threads.
@@ -559,67 +583,87 @@ impl<'a, 's> Sema<'a, 's> {
 
     // ---- declarations ---------------------------------------------------------------------
 
+    /// A tensor, numbered in statement order; the name tables are built apart
+    /// ([`name_tables`]), which marks second definitions.
     fn new_tensor(&mut self, name: Ident<'s>, origin: Origin) -> TensorId {
         let id = TensorId(self.tensors.len() as u32);
-        let mut duplicate_def = false;
-        let tensors = &self.tensors;
-        if let Some(first) = self
-            .tensor_ids
-            .insert(name.name, id.0, |i| tensors[i as usize].name.name)
-        {
-            duplicate_def = true;
-            let f = &self.tensors[first as usize];
-            let what = match (f.origin, origin) {
-                (Origin::Produced(_), Origin::Produced(_)) => {
-                    format!("tensor `{}` is produced by more than one op", name.name)
-                }
-                (Origin::Produced(_), _) | (_, Origin::Produced(_)) => format!(
-                    "tensor `{}` is both declared and produced by an op",
-                    name.name
-                ),
-                _ => format!("tensor `{}` is declared more than once", name.name),
-            };
-            let d = Diagnostic::new(Code::DuplicateDefinition, what)
-                .at(name.span, "defined again here")
-                .with(f.name.span, "first defined here")
-                .help("every tensor has exactly one definition: rename one of them");
-            self.diags.push(d);
-        }
         self.tensors.push(TensorDraft {
             name,
             shape: None,
             bytes: None,
             origin,
             dtype: None,
-            duplicate: duplicate_def,
+            duplicate: false,
         });
         id
     }
 
     fn declarations(&mut self, n_ops: usize) {
-        // Op names only need to be unique, which nothing else here depends on: a large
-        // graph's are checked on a second thread while its tensors are declared.
-        let ast = self.ast;
-        let twice = if n_ops >= PARALLEL_OP_NAMES {
+        // The name tables need nothing the declarations compute (ids are given in statement
+        // order), and the declarations need no table (arguments they cannot resolve from
+        // the tensor just above are resolved afterwards): a large graph's tables are built
+        // on a second thread while its statements are declared.
+        let (ast, n_tensors) = (self.ast, self.tensors.capacity());
+        let names = if n_ops >= PARALLEL_NAMES {
             std::thread::scope(|scope| {
                 let worker = std::thread::Builder::new()
-                    .spawn_scoped(scope, || ops_named_twice(ast, n_ops))
+                    .spawn_scoped(scope, || name_tables(ast, n_ops, n_tensors))
                     .ok();
                 self.declare_all();
                 match worker {
                     Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                    None => ops_named_twice(ast, n_ops),
+                    None => name_tables(ast, n_ops, n_tensors),
                 }
             })
         } else {
             self.declare_all();
-            ops_named_twice(ast, n_ops)
+            name_tables(ast, n_ops, n_tensors)
         };
-        for (again, first) in twice {
+        self.tensor_ids = names.tensor_ids;
+        for &(again, first) in &names.tensors_twice {
+            self.defined_twice(again as usize, first as usize);
+        }
+        if !names.tensors_twice.is_empty() {
+            // An argument resolved to the tensor just above it binds to the first definition
+            // of that name, as the table does.
+            let first_of = |t: u32| {
+                names
+                    .tensors_twice
+                    .binary_search_by_key(&t, |&(again, _)| again)
+                    .map_or(t, |k| names.tensors_twice[k].1)
+            };
+            for u in &mut self.uses {
+                if u.tensor != NO_TENSOR {
+                    u.tensor = first_of(u.tensor);
+                }
+            }
+        }
+        for (again, first) in names.ops_twice {
             let name = &self.stmt(again as usize).name;
             let d = duplicate("op", name, self.stmt(first as usize).name.span);
             self.diags.push(d);
         }
+    }
+
+    /// Reports tensor `again` as a second definition of tensor `first`'s name.
+    fn defined_twice(&mut self, again: usize, first: usize) {
+        let (f, t) = (&self.tensors[first], &self.tensors[again]);
+        let name = t.name.name;
+        let what = match (f.origin, t.origin) {
+            (Origin::Produced(_), Origin::Produced(_)) => {
+                format!("tensor `{name}` is produced by more than one op")
+            }
+            (Origin::Produced(_), _) | (_, Origin::Produced(_)) => {
+                format!("tensor `{name}` is both declared and produced by an op")
+            }
+            _ => format!("tensor `{name}` is declared more than once"),
+        };
+        let d = Diagnostic::new(Code::DuplicateDefinition, what)
+            .at(t.name.span, "defined again here")
+            .with(f.name.span, "first defined here")
+            .help("every tensor has exactly one definition: rename one of them");
+        self.diags.push(d);
+        self.tensors[again].duplicate = true;
     }
 
     fn declare_all(&mut self) {
@@ -724,19 +768,13 @@ impl<'a, 's> Sema<'a, 's> {
                 Some(&Expr::Int { value: Some(i), .. }) if i >= 0 => Some(i as u64),
                 Some(_) => None,
             };
-            let tensor = match index {
-                // Most arguments name the tensor defined just before (a chain): the last
-                // tensor, when it is a first definition, is what the table would give,
-                // without a probe into a table that large graphs no longer keep in cache.
-                Some(_) => match tensors.last() {
-                    Some(last) if !last.duplicate && last.name.name == t.name.name => {
-                        Some((tensors.len() - 1) as u32)
-                    }
-                    _ => self
-                        .tensor_ids
-                        .get(t.name.name, |i| tensors[i as usize].name.name),
-                },
-                None => None,
+            // Most arguments name the tensor defined just before (a chain). If that is a
+            // second definition of its name, `declarations` binds the argument to the first.
+            let tensor = match (index, tensors.last()) {
+                (Some(_), Some(last)) if last.name.name == t.name.name => {
+                    Some((tensors.len() - 1) as u32)
+                }
+                _ => None,
             };
             deferred |= tensor.is_none();
             self.uses.push(UseDraft {
