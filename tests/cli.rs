@@ -757,3 +757,22 @@ fn large_graph_json_equals_the_library_report() {
         "the binary's report differs from the library's"
     );
 }
+
+/// The binary runs its work on a thread with a 256 MiB stack; where that much address space
+/// cannot be had (`ulimit -v`), it works on the main thread instead of failing.
+#[cfg(target_os = "linux")]
+#[test]
+fn runs_without_address_space_for_the_big_stack() {
+    let bin = env!("CARGO_BIN_EXE_fgraph");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 200000 && exec '{bin}' analyze --format json examples/seed_mlp.fgraph"
+        ))
+        .current_dir(root())
+        .output()
+        .expect("run sh");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["traffic"]["fused"]["saved_by_fusion"], 33_554_432);
+}
