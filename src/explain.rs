@@ -28,6 +28,7 @@ texts!(
     "dtype-mismatch",
     "large-intermediate",
     "invalid-allow",
+    "duplicate-output",
     "matmul-starts-group",
     "after-reduction",
     "reduction-after-matmul",

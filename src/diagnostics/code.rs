@@ -58,6 +58,7 @@ codes! {
     DtypeMismatch = "dtype-mismatch", Warning;
     LargeIntermediate = "large-intermediate", Warning;
     InvalidAllow = "invalid-allow", Warning;
+    DuplicateOutput = "duplicate-output", Warning;
 }
 
 impl std::fmt::Display for Code {

@@ -883,12 +883,28 @@ impl<'a, 's> Sema<'a, 's> {
         }
         let names = std::mem::take(&mut self.outputs);
         let mut listed: Vec<TensorId> = Vec::new();
-        let mut seen: FastSet<TensorId> = FastSet::default();
+        // Where each output was first listed.
+        let mut seen: FastMap<TensorId, Span> = FastMap::default();
         for id in &names {
-            if let Some(t) = self.lookup_tensor(id)
-                && seen.insert(t)
-            {
-                listed.push(t);
+            let Some(t) = self.lookup_tensor(id) else {
+                continue;
+            };
+            match seen.get(&t) {
+                None => {
+                    seen.insert(t, id.span);
+                    listed.push(t);
+                }
+                Some(&first) => self.diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateOutput,
+                        format!("tensor `{}` is listed as an output more than once", id.name),
+                    )
+                    .at(id.span, "listed again here")
+                    .with(first, "first listed here")
+                    .help(
+                        "remove the repeat: an output is written once however often it is listed",
+                    ),
+                ),
             }
         }
         self.has_output_stmt.then_some(listed)
