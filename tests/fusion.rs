@@ -124,6 +124,30 @@ fn library_reports_every_error_without_spans() {
     assert!(err.to_string().contains("undefined tensor `b2`"));
 }
 
+/// Without source positions, the library's errors come in statement order: for each op, a
+/// repeated op name first, then what the op's own types report, then a repeated output name.
+#[test]
+fn library_errors_come_in_statement_order() {
+    let ops = [
+        Op::new("a", OpKind::Elementwise, &["x"], "y", &[4], 2),
+        Op::new("a", OpKind::Elementwise, &["y"], "y", &[0], 2),
+        Op::new("c", OpKind::Elementwise, &["y"], "z", &[4], 2),
+        Op::new("c", OpKind::Elementwise, &["z"], "x", &[4], 2),
+    ];
+    let err = build_graph(&ops, &[External::input("x", &[4], 2)]).expect_err("invalid");
+    let messages: Vec<&str> = err.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "op `a` is defined more than once",
+            "dimension must be at least 1, found 0",
+            "tensor `y` is produced by more than one op",
+            "op `c` is defined more than once",
+            "tensor `x` is both declared and produced by an op",
+        ]
+    );
+}
+
 #[test]
 fn library_rejects_a_missing_external_shape() {
     let (ops, ext) = seed_ops();

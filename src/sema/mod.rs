@@ -136,12 +136,21 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
 /// Ops above which the name tables are built on a second thread.
 const PARALLEL_NAMES: usize = 50_000;
 
+/// A statement that reported something while it was declared: `count` diagnostics, of
+/// which the first `tensor_at` came before its tensor was declared.
+struct Mark {
+    stmt: u32,
+    count: usize,
+    tensor_at: usize,
+}
+
 /// What the name tables say about a graph's definitions.
 struct Names {
     /// Each tensor name, as the id of its first definition.
     tensor_ids: NameIndex,
-    /// Each tensor (by id) whose name an earlier tensor has, with that first tensor.
-    tensors_twice: Vec<(u32, u32)>,
+    /// Each tensor (by id) whose name an earlier tensor has, with that first tensor and the
+    /// statement that defines it again.
+    tensors_twice: Vec<(u32, u32, u32)>,
     /// Each op (by index) whose name an earlier op has, with that first op.
     ops_twice: Vec<(u32, u32)>,
 }
@@ -167,13 +176,22 @@ fn name_tables(ast: &GraphAst<'_>, n_ops: usize, n_tensors: usize) -> Names {
     let mut ops_twice = Vec::new();
     drop(table(&names, &mut ops_twice));
     names.clear();
-    names.extend(ast.stmts.iter().filter_map(|st| match &st.kind {
-        StmtKind::Op(op) => Some(op.output.name),
-        StmtKind::Decl { name, .. } => Some(name.name),
-        _ => None,
-    }));
-    let mut tensors_twice = Vec::new();
-    let tensor_ids = table(&names, &mut tensors_twice);
+    let mut stmt_of = Vec::with_capacity(n_tensors);
+    for (i, st) in ast.stmts.iter().enumerate() {
+        let name = match &st.kind {
+            StmtKind::Op(op) => op.output.name,
+            StmtKind::Decl { name, .. } => name.name,
+            _ => continue,
+        };
+        names.push(name);
+        stmt_of.push(i as u32);
+    }
+    let mut twice = Vec::new();
+    let tensor_ids = table(&names, &mut twice);
+    let tensors_twice = twice
+        .into_iter()
+        .map(|(again, first)| (again, first, stmt_of[again as usize]))
+        .collect();
     Names {
         tensor_ids,
         tensors_twice,
@@ -207,11 +225,13 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
     }
     // Counts first, so that the tables are allocated once at their final size (the
     // arguments' at one an op, the usual count).
-    let (mut n_ops, mut n_decls) = (0usize, 0usize);
-    for st in &ast.stmts {
+    // Params are found here too, so that their pass reads only them.
+    let (mut n_ops, mut n_decls, mut params) = (0usize, 0usize, Vec::new());
+    for (i, st) in ast.stmts.iter().enumerate() {
         match &st.kind {
             StmtKind::Op(_) => n_ops += 1,
             StmtKind::Decl { .. } => n_decls += 1,
+            StmtKind::Param { name, value } => params.push((i, name, &**value)),
             _ => {}
         }
     }
@@ -233,7 +253,7 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         unknown_kinds: Vec::new(),
         pending: Vec::new(),
     };
-    s.params();
+    s.params(&params);
     s.declarations(n_ops);
     let listed_outputs = s.resolve_inputs();
     // Names are resolved: the map is not needed any more.
@@ -415,6 +435,14 @@ struct Sema<'a, 's> {
     suggested: FastSet<usize>,
 }
 
+/// The statement of an op, by its index in the graph's statements.
+fn op_stmt<'a, 's>(ast: &'a GraphAst<'s>, stmt: u32) -> &'a OpStmt<'s> {
+    match &ast.stmts[stmt as usize].kind {
+        StmtKind::Op(op) => op,
+        _ => unreachable!("ops are declared from op statements"),
+    }
+}
+
 /// What an op of `kind` with `n` tensor arguments should have taken, if `n` is wrong.
 fn bad_arity(kind: Option<OpKind>, n: usize) -> Option<&'static str> {
     match kind {
@@ -445,27 +473,19 @@ fn fmt_shape(shape: &[u64]) -> String {
 impl<'a, 's> Sema<'a, 's> {
     /// The statement of op `o`.
     fn stmt(&self, o: usize) -> &'a OpStmt<'s> {
-        let ast: &'a GraphAst<'s> = self.ast;
-        match &ast.stmts[self.ops[o].stmt as usize].kind {
-            StmtKind::Op(op) => op,
-            _ => unreachable!("ops are declared from op statements"),
-        }
+        op_stmt(self.ast, self.ops[o].stmt)
     }
 
     // ---- params ---------------------------------------------------------------------------
 
-    fn params(&mut self) {
+    /// Evaluates the params, given as (statement index, name, value) in statement order.
+    fn params(&mut self, params: &[(usize, &Ident<'s>, &Expr<'s>)]) {
         // Names and positions first, so that a use before the definition can point at it.
         let mut defined_at: FastMap<&'s str, (usize, Span)> = FastMap::default();
-        for (i, st) in self.ast.stmts.iter().enumerate() {
-            if let StmtKind::Param { name, .. } = &st.kind {
-                defined_at.entry(name.name).or_insert((i, name.span));
-            }
+        for &(i, name, _) in params {
+            defined_at.entry(name.name).or_insert((i, name.span));
         }
-        for (i, st) in self.ast.stmts.iter().enumerate() {
-            let StmtKind::Param { name, value } = &st.kind else {
-                continue;
-            };
+        for &(i, name, value) in params {
             if let Some(first) = self.params.get(name.name) {
                 let d = duplicate("param", name, first.span);
                 self.diags.push(d);
@@ -604,32 +624,31 @@ impl<'a, 's> Sema<'a, 's> {
         // the tensor just above are resolved afterwards): a large graph's tables are built
         // on a second thread while its statements are declared.
         let (ast, n_tensors) = (self.ast, self.tensors.capacity());
-        let names = if n_ops >= PARALLEL_NAMES {
+        let base = self.diags.len();
+        let (names, marks) = if n_ops >= PARALLEL_NAMES {
             std::thread::scope(|scope| {
                 let worker = std::thread::Builder::new()
                     .spawn_scoped(scope, || name_tables(ast, n_ops, n_tensors))
                     .ok();
-                self.declare_all();
-                match worker {
+                let marks = self.declare_all();
+                let names = match worker {
                     Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
                     None => name_tables(ast, n_ops, n_tensors),
-                }
+                };
+                (names, marks)
             })
         } else {
-            self.declare_all();
-            name_tables(ast, n_ops, n_tensors)
+            let marks = self.declare_all();
+            (name_tables(ast, n_ops, n_tensors), marks)
         };
         self.tensor_ids = names.tensor_ids;
-        for &(again, first) in &names.tensors_twice {
-            self.defined_twice(again as usize, first as usize);
-        }
         if !names.tensors_twice.is_empty() {
             // An argument resolved to the tensor just above it binds to the first definition
             // of that name, as the table does.
             let first_of = |t: u32| {
                 names
                     .tensors_twice
-                    .binary_search_by_key(&t, |&(again, _)| again)
+                    .binary_search_by_key(&t, |&(again, ..)| again)
                     .map_or(t, |k| names.tensors_twice[k].1)
             };
             for u in &mut self.uses {
@@ -638,10 +657,45 @@ impl<'a, 's> Sema<'a, 's> {
                 }
             }
         }
-        for (again, first) in names.ops_twice {
-            let name = &self.stmt(again as usize).name;
-            let d = duplicate("op", name, self.stmt(first as usize).name.span);
-            self.diags.push(d);
+        if names.tensors_twice.is_empty() && names.ops_twice.is_empty() {
+            return;
+        }
+        // The repeats join the declarations' diagnostics in statement order, each where a
+        // one-pass check finds it: an op's name before anything else of its statement, a
+        // tensor's name where the tensor is declared (`Mark::tensor_at`).
+        let mut declared = self.diags.split_off(base).into_iter();
+        let mut ops_twice = names.ops_twice.into_iter().peekable();
+        let mut tensors_twice = names.tensors_twice.into_iter().peekable();
+        let mut marks = marks.into_iter().peekable();
+        loop {
+            let op_at = ops_twice
+                .peek()
+                .map(|&(again, _)| self.ops[again as usize].stmt);
+            let tensor_at = tensors_twice.peek().map(|&(.., stmt)| stmt);
+            let mark_at = marks.peek().map(|m| m.stmt);
+            let Some(at) = [op_at, tensor_at, mark_at].into_iter().flatten().min() else {
+                break;
+            };
+            if op_at == Some(at)
+                && let Some((again, first)) = ops_twice.next()
+            {
+                let name = &self.stmt(again as usize).name;
+                let d = duplicate("op", name, self.stmt(first as usize).name.span);
+                self.diags.push(d);
+            }
+            let mark = marks.next_if(|m| m.stmt == at);
+            if let Some(m) = &mark {
+                self.diags.extend(declared.by_ref().take(m.tensor_at));
+            }
+            if tensor_at == Some(at)
+                && let Some((again, first, _)) = tensors_twice.next()
+            {
+                self.defined_twice(again as usize, first as usize);
+            }
+            if let Some(m) = &mark {
+                self.diags
+                    .extend(declared.by_ref().take(m.count - m.tensor_at));
+            }
         }
     }
 
@@ -666,9 +720,15 @@ impl<'a, 's> Sema<'a, 's> {
         self.tensors[again].duplicate = true;
     }
 
-    fn declare_all(&mut self) {
+    /// Declares every statement's tensors and ops, and says which statements reported
+    /// something.
+    fn declare_all(&mut self) -> Vec<Mark> {
         let mut default_dtype = Some(Dtype::F32);
+        let mut marks = Vec::new();
         for (i, st) in self.ast.stmts.iter().enumerate() {
+            let start = self.diags.len();
+            // Where the statement's tensor is declared: an op's is its last step.
+            let mut tensor_at = None;
             match &st.kind {
                 StmtKind::Param { .. } => {}
                 StmtKind::Dtype(id) => default_dtype = self.dtype(id),
@@ -682,6 +742,7 @@ impl<'a, 's> Sema<'a, 's> {
                         None => default_dtype,
                     };
                     let shape = self.dims(ty);
+                    tensor_at = Some(self.diags.len() - start);
                     let id = self.new_tensor(*name, origin);
                     let bytes = self.size(&shape, dtype, || (*name, ty.span));
                     let t = &mut self.tensors[id.index()];
@@ -695,7 +756,16 @@ impl<'a, 's> Sema<'a, 's> {
                 // Statements are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
                 StmtKind::Op(op) => self.declare_op(op, i as u32, st.span),
             }
+            let count = self.diags.len() - start;
+            if count > 0 {
+                marks.push(Mark {
+                    stmt: i as u32,
+                    count,
+                    tensor_at: tensor_at.unwrap_or(count),
+                });
+            }
         }
+        marks
     }
 
     fn declare_op(&mut self, op: &'a OpStmt<'s>, stmt: u32, span: Span) {
@@ -1082,11 +1152,13 @@ impl<'a, 's> Sema<'a, 's> {
             return;
         }
         let Some(kind) = self.ops[o].kind else { return };
-        let stmt = self.stmt(o);
+        // The statement is read only to report something: a large graph's syntax tree is
+        // long out of cache by now.
+        let (ast, at) = (self.ast, self.ops[o].stmt);
+        let stmt = move || op_stmt(ast, at);
         // Each op is inferred once: its declared shape can be moved out.
         let declared = self.ops[o].declared_shape.take();
-        // The statement is read only to report something.
-        let ty_span = || stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
+        let ty_span = || stmt().ty.as_ref().map_or(stmt().output.span, |t| t.span);
         // Argument shapes borrow the tensors: this block ends before the output is stored.
         let (out, first_dtype) = {
             let range = use_range(&self.ops, o);
@@ -1141,13 +1213,13 @@ impl<'a, 's> Sema<'a, 's> {
                             Code::MissingShape,
                             format!(
                                 "the output of {kind} `{}` needs a declared shape",
-                                stmt.name.name
+                                stmt().name.name
                             ),
                         )
-                        .at(stmt.output.span, "no shape given")
+                        .at(stmt().output.span, "no shape given")
                         .help(format!(
                             "{kind} output shapes cannot be inferred: write `-> {}: [..]`",
-                            stmt.output.name
+                            stmt().output.name
                         )),
                     );
                     None
@@ -1160,16 +1232,16 @@ impl<'a, 's> Sema<'a, 's> {
                             format!(
                                 "declared shape {} of `{}` does not match the inferred shape {}",
                                 fmt_shape(&decl),
-                                stmt.output.name,
+                                stmt().output.name,
                                 fmt_shape(&inf)
                             ),
                         )
                         .at(ty_span(), format!("declared {}", fmt_shape(&decl)))
-                        .with(stmt.kind.span, format!("{kind} produces {}", fmt_shape(&inf)))
+                        .with(stmt().kind.span, format!("{kind} produces {}", fmt_shape(&inf)))
                         .help(format!(
                             "declare `{}: {}{}` or leave the shape out",
-                            stmt.output.name,
-                            stmt.ty.as_ref().and_then(|t| t.dtype).map_or("", |d| d.name),
+                            stmt().output.name,
+                            stmt().ty.as_ref().and_then(|t| t.dtype).map_or("", |d| d.name),
                             fmt_shape(&inf)
                         )),
                     );
@@ -1196,7 +1268,7 @@ impl<'a, 's> Sema<'a, 's> {
             self.dtype_mismatch(o);
         }
         let output = self.ops[o].output;
-        let bytes = self.size(&out, dtype, || (stmt.output, ty_span()));
+        let bytes = self.size(&out, dtype, || (stmt().output, ty_span()));
         let t = &mut self.tensors[output.index()];
         (t.shape, t.dtype, t.bytes) = (out.filter(|_| bytes.is_some()), dtype, bytes);
     }
