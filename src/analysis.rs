@@ -6,6 +6,7 @@ use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
 use crate::fusion::flash::{self, Candidate};
 use crate::fusion::{FusionOptions, FusionPlan, find_fusion_groups_with};
 use crate::graph::{Graph, Origin, TensorId};
+use crate::parallel::alongside;
 use crate::sema::{Overrides, check_graph};
 use crate::syntax;
 use crate::traffic::{TrafficReport, compare_with_unfused, unfused_traffic};
@@ -169,23 +170,12 @@ fn analyze(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Analysis> {
     // A large graph's unfused traffic is summed on a second thread while the plan is found.
-    let (plan, traffic) = std::thread::scope(|scope| {
-        let worker = (graph.ops.len() >= PARALLEL_TRAFFIC)
-            .then(|| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, || unfused_traffic(&graph))
-                    .ok()
-            })
-            .flatten();
-        let plan = find_fusion_groups_with(&graph, opts.fusion());
-        let unfused = match worker {
-            Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            None => unfused_traffic(&graph),
-        };
-        let traffic = unfused.and_then(|u| compare_with_unfused(&graph, &plan, u));
-        (plan, traffic)
-    });
-    match traffic {
+    let (unfused, plan) = alongside(
+        graph.ops.len() >= PARALLEL_TRAFFIC,
+        || unfused_traffic(&graph),
+        || find_fusion_groups_with(&graph, opts.fusion()),
+    );
+    match unfused.and_then(|u| compare_with_unfused(&graph, &plan, u)) {
         Ok(traffic) => {
             diags.extend(large_intermediates(&graph, &traffic));
             Some(Analysis {

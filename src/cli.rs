@@ -537,17 +537,13 @@ fn render_analysis(
     // thread (each takes ~15 ms per 100,000 ops); without a thread, one after the other.
     let mut head_written = false;
     let costs = match (&json, analysis) {
-        (Some(obj), Some(a)) if a.graph.ops.len() >= PARALLEL_COST => std::thread::scope(|scope| {
-            let worker = std::thread::Builder::new()
-                .spawn_scoped(scope, || cost_of(a))
-                .ok();
-            let _ = obj.write_json_head(&mut *io.out);
-            head_written = true;
-            match worker {
-                Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                None => cost_of(a),
-            }
-        }),
+        (Some(obj), Some(a)) if a.graph.ops.len() >= PARALLEL_COST => {
+            let write_head = || {
+                let _ = obj.write_json_head(&mut *io.out);
+                head_written = true;
+            };
+            crate::parallel::alongside(true, || cost_of(a), write_head).0
+        }
         _ => analysis.and_then(cost_of),
     }
     .and_then(|(c, att)| Some((analysis?, c, att)));

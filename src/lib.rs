@@ -19,6 +19,7 @@ pub mod fsio;
 pub mod fusion;
 pub mod graph;
 pub mod limits;
+mod parallel;
 pub mod report;
 pub mod sema;
 pub mod syntax;

@@ -8,6 +8,7 @@ mod shape;
 use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
 use crate::graph::{Graph, OpId, OpNode, Origin, Tensor, TensorId, TensorUse};
 use crate::limits;
+use crate::parallel::alongside;
 use crate::syntax::ast::{Arg, Expr, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
 use crate::types::{Dtype, OpKind};
 use expr::Lookup;
@@ -110,11 +111,7 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
     match parts {
         Some(p) if !has_errors => Checked {
             graph: match ast {
-                Some(ast) => std::thread::scope(|scope| {
-                    // Without a thread (resource limits), the tree is freed right here.
-                    let _ = std::thread::Builder::new().spawn_scoped(scope, move || drop(ast));
-                    p.build()
-                }),
+                Some(ast) => alongside(true, move || drop(ast), || p.build()).1,
                 None => p.build(),
             },
             diagnostics,
@@ -625,22 +622,11 @@ impl<'a, 's> Sema<'a, 's> {
         // on a second thread while its statements are declared.
         let (ast, n_tensors) = (self.ast, self.tensors.capacity());
         let base = self.diags.len();
-        let (names, marks) = if n_ops >= PARALLEL_NAMES {
-            std::thread::scope(|scope| {
-                let worker = std::thread::Builder::new()
-                    .spawn_scoped(scope, || name_tables(ast, n_ops, n_tensors))
-                    .ok();
-                let marks = self.declare_all();
-                let names = match worker {
-                    Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                    None => name_tables(ast, n_ops, n_tensors),
-                };
-                (names, marks)
-            })
-        } else {
-            let marks = self.declare_all();
-            (name_tables(ast, n_ops, n_tensors), marks)
-        };
+        let (names, marks) = alongside(
+            n_ops >= PARALLEL_NAMES,
+            || name_tables(ast, n_ops, n_tensors),
+            || self.declare_all(),
+        );
         self.tensor_ids = names.tensor_ids;
         if !names.tensors_twice.is_empty() {
             // An argument resolved to the tensor just above it binds to the first definition
@@ -1473,26 +1459,12 @@ impl Parts<'_> {
                 .collect::<Option<Vec<OpNode>>>()
         };
         // A large graph's tensors are built on a second thread while this one builds the ops
-        // (each name is an allocation and a copy: ~20 ms for 200,000 tensors). If no thread
-        // can be started, the drafts are still here and are built after the ops.
-        let parallel = op_parts.len() >= PARALLEL_BUILD;
-        let pending = std::sync::Mutex::new(Some(drafts));
-        let take = || pending.lock().ok().and_then(|mut d| d.take());
-        let (tensors, ops) = std::thread::scope(|scope| {
-            let worker = parallel
-                .then(|| {
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, || take().and_then(tensors_of))
-                        .ok()
-                })
-                .flatten();
-            let ops = ops_of(op_parts);
-            let tensors = match worker {
-                Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                None => take().and_then(tensors_of),
-            };
-            (tensors, ops)
-        });
+        // (each name is an allocation and a copy: ~20 ms for 200,000 tensors).
+        let (tensors, ops) = alongside(
+            op_parts.len() >= PARALLEL_BUILD,
+            move || tensors_of(drafts),
+            || ops_of(op_parts),
+        );
         let (tensors, ops) = (tensors?, ops?);
         Some(Graph {
             name: name.to_string(),
