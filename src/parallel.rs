@@ -5,6 +5,9 @@ use std::sync::Mutex;
 /// Runs `a` on a second thread while this thread runs `b`, when `parallel` is set; otherwise,
 /// and when no thread can be started (resource limits), `b` then `a` on this thread. A panic
 /// in `a` is raised again here.
+///
+/// `a` must not print: the binary holds the stdout and stderr locks while it runs, so a
+/// print from the second thread would wait for them forever (the library never prints).
 pub(crate) fn alongside<A: Send, B>(
     parallel: bool,
     a: impl FnOnce() -> A + Send,
