@@ -875,6 +875,12 @@ impl<'a, 's> Sema<'a, 's> {
                     break;
                 }
                 let Arg::Tensor(t) = a else { continue };
+                // Resolved while declared (the tensor just above, with no view index or a
+                // literal one): what the table gives, with nothing to report.
+                if self.uses[slot].tensor != NO_TENSOR {
+                    slot += 1;
+                    continue;
+                }
                 let tensor = self.lookup_tensor(&t.name);
                 poisoned |= tensor.is_none();
                 let index = t.index.as_ref().map(|e| {
