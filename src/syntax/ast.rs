@@ -133,10 +133,12 @@ impl ExternalKind {
 }
 
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // ops are inline on purpose, see below
 pub enum StmtKind<'s> {
     // Rare parts are boxed: statements are kept for a whole graph, and `Stmt` is as large
-    // as its largest variant. Ops are the common statement and are stored inline (a box
-    // per op costs an allocation and its header).
+    // as its largest variant. Ops are the common statement and are stored inline, with up
+    // to two arguments, so that parsing one allocates nothing (a box per op costs an
+    // allocation and its header).
     Param {
         name: Ident<'s>,
         value: Box<Expr<'s>>,
@@ -156,7 +158,8 @@ pub struct OpStmt<'s> {
     pub name: Ident<'s>,
     pub kind: Ident<'s>,
     pub func: Option<Ident<'s>>,
-    pub args: Vec<Arg<'s>>,
+    /// Up to two arguments are stored in the statement itself (no allocation each).
+    pub args: smallvec::SmallVec<[Arg<'s>; 2]>,
     pub output: Ident<'s>,
     pub ty: Option<Box<TypeAst<'s>>>,
 }
