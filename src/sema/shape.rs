@@ -125,7 +125,14 @@ pub fn broadcast_all<A: Deref<Target = [u64]>>(
             acc = a.to_vec();
             continue;
         }
-        if acc[..] == *a {
+        // A shape that fits into the one so far (each dimension equal or 1, aligned from the
+        // right, as a bias does) leaves it as it is: no new vector.
+        if a.len() <= acc.len()
+            && a.iter()
+                .rev()
+                .zip(acc.iter().rev())
+                .all(|(&x, &y)| x == y || x == 1)
+        {
             continue;
         }
         match broadcast2(&acc, a) {
