@@ -128,6 +128,10 @@ pub struct CostArgs {
     /// Fuse each attention pattern (matmul → softmax → matmul) into one FlashAttention kernel.
     #[arg(long)]
     pub flash_attention: bool,
+    /// compulsory (SPEC §3, the default) or hardware: also predict each kernel's DRAM reads
+    /// and time from coefficients fitted on a real GPU, shown beside the compulsory numbers.
+    #[arg(long, value_enum, default_value_t = cost::TrafficModel::Compulsory)]
+    pub traffic_model: cost::TrafficModel,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,8 +276,22 @@ fn preset(name: &str) -> Result<Hardware, Usage> {
     })
 }
 
-/// The GPU the cost model uses: `--hardware-file`, `--hardware`, or the default.
+/// The GPU the cost model uses: `--hardware-file`, `--hardware`, or the default; with
+/// `--traffic-model hardware`, one that carries the hardware model's coefficients.
 fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
+    let hw = hardware_description(args)?;
+    if args.traffic_model == cost::TrafficModel::Hardware && hw.model.is_none() {
+        return Err(Usage(format!(
+            "--traffic-model hardware: GPU `{}` has no hardware-model coefficients (`model` in \
+             a hardware file; calibrated presets: h100, h100-measured); see docs/VALIDATION.md, \
+             \"Calibrating another GPU\"",
+            hw.name
+        )));
+    }
+    Ok(hw)
+}
+
+fn hardware_description(args: &CostArgs) -> Result<Hardware, Usage> {
     if let Some(path) = &args.hardware_file {
         let text = std::fs::read_to_string(path).map_err(|e| {
             Usage(format!(
@@ -518,7 +536,10 @@ fn render_analysis(
     // The cost model: estimates for both plans and the attention comparison.
     let launch = cost_args.launch;
     let cost_of = |a: &crate::analysis::Analysis| {
-        let c = cost::estimate(a, hw, launch).ok()?;
+        let mut c = cost::estimate(a, hw, launch).ok()?;
+        if cost_args.traffic_model == cost::TrafficModel::Hardware {
+            cost::with_hardware_model(&mut c, a).ok()?;
+        }
         let att = cost::attention(a, hw, launch).ok()?;
         Some((c, att))
     };

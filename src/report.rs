@@ -294,6 +294,64 @@ pub struct CostJson<'a> {
     pub fused: PlanCostJson<'a>,
     /// Unfused time / fused time.
     pub speedup: f64,
+    /// `"hardware"` with `--traffic-model hardware` (absent under the default, whose numbers
+    /// are the compulsory ones everywhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traffic_model: Option<&'static str>,
+    /// The fused plan under the hardware model, beside the compulsory figures above.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardware_model: Option<ModelJson>,
+}
+
+/// One kernel under the hardware model (microseconds).
+#[derive(Serialize)]
+pub struct PredictionJson {
+    pub family: crate::cost::Family,
+    pub dram_read: u64,
+    pub dram_written: u64,
+    pub compute_us: f64,
+    pub memory_us: f64,
+    /// Launch excluded (what a profiler measures).
+    pub kernel_us: f64,
+    pub launch_us: f64,
+    pub time_us: f64,
+}
+
+/// The fused plan under the hardware model: `kernels` in group order.
+#[derive(Serialize)]
+pub struct ModelJson {
+    pub source: String,
+    pub dram_read: u64,
+    pub dram_written: u64,
+    pub kernel_us: f64,
+    pub time_us: f64,
+    pub kernels: Vec<PredictionJson>,
+}
+
+impl From<&crate::cost::ModelReport> for ModelJson {
+    fn from(m: &crate::cost::ModelReport) -> Self {
+        ModelJson {
+            source: m.source.clone(),
+            dram_read: m.dram_read,
+            dram_written: m.dram_written,
+            kernel_us: r4(m.kernel_s * 1e6),
+            time_us: r4(m.time_s * 1e6),
+            kernels: m
+                .kernels
+                .iter()
+                .map(|p| PredictionJson {
+                    family: p.family,
+                    dram_read: p.dram_read,
+                    dram_written: p.dram_written,
+                    compute_us: r4(p.compute_s * 1e6),
+                    memory_us: r4(p.memory_s * 1e6),
+                    kernel_us: r4(p.kernel_s * 1e6),
+                    launch_us: r4(p.launch_s * 1e6),
+                    time_us: r4(p.time_s * 1e6),
+                })
+                .collect(),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -550,6 +608,8 @@ impl<'a> AnalysisJson<'a> {
             unfused,
             fused,
             speedup: r4(cost.speedup),
+            traffic_model: cost.hardware_model.as_ref().map(|_| "hardware"),
+            hardware_model: cost.hardware_model.as_ref().map(ModelJson::from),
         });
         let name = |o: crate::graph::OpId| g.op(o).name.clone();
         self.attention = Some(AttentionJson {
@@ -989,6 +1049,12 @@ impl<'w> JsonOut<'w> {
                 self.plan_cost(&c.fused)?;
                 self.raw(b",\"speedup\":");
                 self.serde(&c.speedup)?;
+                if let (Some(t), Some(m)) = (c.traffic_model, &c.hardware_model) {
+                    self.raw(b",\"traffic_model\":");
+                    self.str(t);
+                    self.raw(b",\"hardware_model\":");
+                    self.serde(m)?;
+                }
                 self.buf.push(b'}');
             }
             None => self.raw(b"null"),
@@ -1121,6 +1187,30 @@ fn cost_line(k: &KernelCost) -> String {
         fmt_time(k.compute_s),
         fmt_time(k.memory_s),
         fmt_time(k.launch_s)
+    )
+}
+
+/// A kernel under the hardware model, beside its compulsory reads.
+fn model_line(p: &crate::cost::Prediction, counted_read: u64) -> String {
+    let ratio = if counted_read > 0 {
+        format!(
+            " ({:.2}× the counted reads)",
+            p.dram_read as f64 / counted_read as f64
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "hardware model ({}): DRAM reads {}B{ratio}, writes {}B; kernel {} ({} compute, {} \
+         memory) + {} launch = {}",
+        p.family.as_str(),
+        si(p.dram_read as f64),
+        si(p.dram_written as f64),
+        fmt_time(p.kernel_s),
+        fmt_time(p.compute_s),
+        fmt_time(p.memory_s),
+        fmt_time(p.launch_s),
+        fmt_time(p.time_s)
     )
 }
 
@@ -1280,6 +1370,12 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             out.push_str(&pad);
             out.push_str("cost   ");
             out.push_str(line);
+            out.push('\n');
+        }
+        if let Some(p) = cost.and_then(|(c, _)| c.hardware_model.as_ref()?.kernels.get(k)) {
+            out.push_str(&pad);
+            out.push_str("model  ");
+            out.push_str(&model_line(p, tr.bytes_read));
             out.push('\n');
         }
     }

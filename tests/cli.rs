@@ -776,3 +776,136 @@ fn runs_without_address_space_for_the_big_stack() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     assert_eq!(v["traffic"]["fused"]["saved_by_fusion"], 33_554_432);
 }
+
+// ---------------------------------------------------------------------------------------
+// The hardware model (issue 11).
+
+#[test]
+fn traffic_model_hardware_adds_the_model_beside_the_compulsory_figures() {
+    let plain = fgraph(&["analyze", "examples/seed_mlp.fgraph"]);
+    let explicit = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "compulsory",
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(
+        stdout(&plain),
+        stdout(&explicit),
+        "the default is compulsory"
+    );
+    assert!(!stdout(&plain).contains("hardware model"));
+
+    let o = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "hardware",
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    // Every compulsory line is still there, each kernel gains a `model` line after `cost`.
+    for line in stdout(&plain).lines() {
+        assert!(out.contains(line), "{line}");
+    }
+    assert_eq!(
+        out.matches("model  hardware model (matmul)").count(),
+        2,
+        "{out}"
+    );
+    // matmul1 ([1024, 4096] × [4096, 4096]) re-reads its operands: 1.43× the counted reads.
+    assert!(
+        out.contains("DRAM reads 60.2 MB (1.43× the counted reads)"),
+        "{out}"
+    );
+
+    let o = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "hardware",
+        "--format",
+        "json",
+        "examples/seed_mlp.fgraph",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let plain: serde_json::Value = serde_json::from_str(&stdout(&fgraph(&[
+        "analyze",
+        "--format",
+        "json",
+        "examples/seed_mlp.fgraph",
+    ])))
+    .expect("json");
+    assert!(plain["cost"].get("traffic_model").is_none());
+    assert_eq!(v["cost"]["traffic_model"], "hardware");
+    let m = &v["cost"]["hardware_model"];
+    let kernels = m["kernels"].as_array().expect("kernels");
+    assert_eq!(kernels.len(), 2);
+    let sum: u64 = kernels
+        .iter()
+        .map(|k| k["dram_read"].as_u64().expect("u64"))
+        .sum();
+    assert_eq!(m["dram_read"].as_u64(), Some(sum));
+    // matmul2 streams its operands once: the counted 16,777,216 bytes.
+    assert_eq!(kernels[1]["dram_read"], 16_777_216);
+    assert_eq!(kernels[1]["family"], "matmul");
+    // The compulsory figures are unchanged.
+    assert_eq!(v["traffic"], plain["traffic"]);
+    assert_eq!(v["cost"]["fused"], plain["cost"]["fused"]);
+}
+
+#[test]
+fn traffic_model_hardware_needs_a_calibrated_gpu() {
+    let o = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "hardware",
+        "--hardware",
+        "a100",
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("no hardware-model coefficients"),
+        "{}",
+        stderr(&o)
+    );
+    // The H100 template carries its coefficients, so a copy of it is calibrated too; an
+    // invalid coefficient is reported.
+    let o = fgraph(&["hardware", "h100", "--format", "json"]);
+    let text = stdout(&o);
+    assert!(text.contains("\"raster_width\""), "{text}");
+    let f = temp_file("h100-model.json", &text);
+    let o = fgraph(&[
+        "transformer",
+        "--seq-len",
+        "512",
+        "--hidden-dim",
+        "1024",
+        "--num-heads",
+        "8",
+        "--traffic-model",
+        "hardware",
+        "--hardware-file",
+        f.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("hardware model (softmax)"),
+        "{}",
+        stdout(&o)
+    );
+    let bad = temp_file(
+        "h100-bad.json",
+        &text.replace("\"raster_width\": 40.0", "\"raster_width\": -1.0"),
+    );
+    let o = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "hardware",
+        "--hardware-file",
+        bad.to_str().expect("utf-8"),
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("model.raster_width"), "{}", stderr(&o));
+}

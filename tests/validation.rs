@@ -973,3 +973,363 @@ fn print_tables() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The hardware model (`--traffic-model hardware`, src/cost/hwmodel.rs) against the
+// calibration cases (validation/gpu/h100-calib: fitted and held-out halves) and against every
+// kernel of the runs above, which the fit never saw. The figures it must keep are recorded in
+// validation/gpu/h100-calib/accuracy.json; `cargo test --test validation -- --ignored
+// print_hardware_model` prints them.
+
+use fgraph::cost::{Family, HwModel, MatmulShape, hwmodel};
+
+/// One calibration case: its parameters from cases.csv and its ncu kernels summed.
+struct CalibCase {
+    index: usize,
+    kind: String,
+    family: String,
+    dtype: String,
+    dims: [u64; 4],
+    rows_cols: (u64, u64),
+    read: u64,
+    write: u64,
+    flops: u64,
+    dram_read: f64,
+    time_us: f64,
+}
+
+fn calib_cases() -> Vec<CalibCase> {
+    let dir = root().join("validation/gpu/h100-calib");
+    let cases = std::fs::read_to_string(dir.join("cases.csv")).expect("cases.csv");
+    let mut lines = cases.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    // ncu's CSV: quoted fields; the kernels of case i follow the i-th `spin_kernel` marker.
+    let ncu = std::fs::read_to_string(dir.join("ncu_flushed.csv")).expect("ncu_flushed.csv");
+    let mut per_case: Vec<(f64, f64)> = Vec::new();
+    let mut last_id = String::new();
+    let mut in_marker = false;
+    for line in ncu
+        .lines()
+        .filter(|l| l.starts_with("\"") && !l.starts_with("\"ID\""))
+    {
+        let f: Vec<&str> = line.trim_matches('"').split("\",\"").collect();
+        let (id, name, metric, unit, value) = (f[0], f[4], f[12], f[13], f[14]);
+        if id != last_id {
+            last_id = id.to_string();
+            in_marker = name.contains("spin_kernel");
+            if in_marker {
+                per_case.push((0.0, 0.0));
+            }
+        }
+        if in_marker {
+            continue;
+        }
+        let v: f64 = value.replace(',', "").parse().expect("metric value");
+        let case = per_case.last_mut().expect("a marker first");
+        match (metric, unit) {
+            ("dram__bytes_read.sum", "byte") => case.0 += v,
+            ("gpu__time_duration.sum", "ns") => case.1 += v / 1e3,
+            ("dram__bytes_read.sum" | "gpu__time_duration.sum", u) => panic!("unit {u}"),
+            _ => {}
+        }
+    }
+    let num = |s: &str| s.parse::<u64>().unwrap_or(0);
+    lines
+        .enumerate()
+        .map(|(i, line)| {
+            let f: Vec<&str> = line.split(',').collect();
+            let (dram_read, time_us) = per_case[i];
+            CalibCase {
+                index: i,
+                kind: f[col("kind")].into(),
+                family: f[col("family")].into(),
+                dtype: f[col("dtype")].into(),
+                dims: [
+                    num(f[col("B")]),
+                    num(f[col("M")]),
+                    num(f[col("K")]),
+                    num(f[col("N")]),
+                ],
+                rows_cols: (num(f[col("rows")]), num(f[col("cols")])),
+                read: num(f[col("read")]),
+                write: num(f[col("write")]),
+                flops: num(f[col("flops")]),
+                dram_read,
+                time_us,
+            }
+        })
+        // A clone ran on a copy engine: no kernel, nothing to compare.
+        .filter(|c| c.time_us > 0.0)
+        .collect()
+}
+
+/// The fitted half (fit.py's `is_fit`).
+fn is_fit(c: &CalibCase) -> bool {
+    c.index.is_multiple_of(4) || c.index % 4 == 3
+}
+
+fn family(c: &CalibCase) -> Option<Family> {
+    match c.family.as_str() {
+        "add" | "gelu" => Some(Family::Elementwise),
+        "sum_rows" => Some(Family::Reduction),
+        "softmax" => Some(Family::Softmax),
+        "layernorm" | "rmsnorm" => Some(Family::Norm),
+        // Strided reads (a transpose copy) are outside every family.
+        _ => None,
+    }
+}
+
+/// (predicted DRAM reads, predicted kernel µs) of a case under the hardware model, and the
+/// same under the compulsory roofline.
+fn calib_predictions(c: &CalibCase, m: &HwModel, hw: &Hardware) -> Option<[(f64, f64); 2]> {
+    let compulsory_time = (c.flops as f64 / hw.peak(cost::Unit::Tensor16))
+        .max((c.read + c.write) as f64 / hw.bandwidth)
+        * 1e6;
+    if c.kind == "matmul" {
+        let [batch, mm, k, n] = c.dims;
+        let s = MatmulShape {
+            batch,
+            m: mm,
+            k,
+            n,
+            elem_bytes: if c.dtype == "f32" { 4 } else { 2 },
+        };
+        let p = m.matmul(&s, 0, c.write, hw, 0.0);
+        Some([
+            (p.dram_read as f64, p.kernel_s * 1e6),
+            (c.read as f64, compulsory_time),
+        ])
+    } else {
+        let f = family(c)?;
+        let p = m.memory(f, c.read, c.write, c.rows_cols.0 * c.rows_cols.1, hw, 0.0);
+        let mem_time = (c.read + c.write) as f64 / hw.bandwidth * 1e6;
+        Some([
+            (p.dram_read as f64, p.kernel_s * 1e6),
+            (c.read as f64, mem_time),
+        ])
+    }
+}
+
+/// Median and worst absolute relative error, and how many are within `tol`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Stats {
+    n: usize,
+    median: f64,
+    worst: f64,
+    within: usize,
+}
+
+fn stats(errs: &[f64], tol: f64) -> Stats {
+    let mut a: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
+    a.sort_by(f64::total_cmp);
+    let n = a.len();
+    let median = if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        a[n / 2]
+    } else {
+        (a[n / 2 - 1] + a[n / 2]) / 2.0
+    };
+    let round = |v: f64| (v * 1e4).round() / 1e4;
+    Stats {
+        n,
+        median: round(median),
+        worst: round(a.last().copied().unwrap_or(0.0)),
+        within: a.iter().filter(|&&e| e <= tol).count(),
+    }
+}
+
+/// Every accuracy figure of the hardware model (and of the compulsory model beside it), by
+/// name: `[model]/[data]/[what]`. Reads: kernels moving > 1 MB, within ±15%; times: kernels
+/// over 20 µs, within ±20%; whole runs: within ±15%.
+fn hardware_model_accuracy() -> BTreeMap<String, Stats> {
+    let hw = Hardware::preset("h100").expect("preset");
+    let m = hw.model.clone().expect("the h100 preset is calibrated");
+    let mut out = BTreeMap::new();
+    let cases = calib_cases();
+    for (part, fitted) in [("fitted", true), ("held-out", false)] {
+        let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for c in cases.iter().filter(|c| is_fit(c) == fitted) {
+            let Some(p) = calib_predictions(c, &m, &hw) else {
+                continue;
+            };
+            let kind = if c.kind == "matmul" { "gemm" } else { "memory" };
+            for (model, (read, time)) in ["hardware", "compulsory"].iter().zip(p) {
+                if c.read + c.write > 1_000_000 {
+                    let key = format!("{model}/calib-{part}/{kind}-reads");
+                    e.entry(key).or_default().push(read / c.dram_read - 1.0);
+                }
+                if c.time_us > 20.0 {
+                    let key = format!("{model}/calib-{part}/{kind}-time");
+                    e.entry(key).or_default().push(time / c.time_us - 1.0);
+                }
+            }
+        }
+        for (k, v) in e {
+            let tol = if k.ends_with("reads") { 0.15 } else { 0.2 };
+            out.insert(k, stats(&v, tol));
+        }
+    }
+    // The runs of measured.csv with L2 flushed: every kernel, then every run as a whole.
+    let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let preset = Hardware::preset("h100").expect("preset");
+    for c in compared() {
+        if c.run.cache != "all" {
+            continue;
+        }
+        let g = &c.a.graph;
+        let (mut run_time, mut run_model, mut run_compulsory) = (0.0, 0.0, 0.0);
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let ops = &c.plan.groups[k].ops;
+            let tr = &c.predicted[k];
+            let p = hwmodel::predict(&m, g, ops, tr, &preset, 0.0);
+            let est = cost::kernel_cost(g, ops, tr, &preset, LaunchMode::Graph);
+            let measured_us = kernel.time_ns as f64 / 1e3;
+            run_time += measured_us;
+            run_model += p.kernel_s * 1e6;
+            run_compulsory += est.roofline_s() * 1e6;
+            if tr.bytes_read > 1_000_000 {
+                let r = kernel.read as f64;
+                e.entry("hardware/runs/kernel-reads".into())
+                    .or_default()
+                    .push(p.dram_read as f64 / r - 1.0);
+                e.entry("compulsory/runs/kernel-reads".into())
+                    .or_default()
+                    .push(tr.bytes_read as f64 / r - 1.0);
+            }
+            if measured_us > 20.0 {
+                e.entry("hardware/runs/kernel-time".into())
+                    .or_default()
+                    .push(p.kernel_s * 1e6 / measured_us - 1.0);
+                e.entry("compulsory/runs/kernel-time".into())
+                    .or_default()
+                    .push(est.roofline_s() * 1e6 / measured_us - 1.0);
+            }
+        }
+        e.entry("hardware/runs/graph-time".into())
+            .or_default()
+            .push(run_model / run_time - 1.0);
+        e.entry("compulsory/runs/graph-time".into())
+            .or_default()
+            .push(run_compulsory / run_time - 1.0);
+    }
+    for (k, v) in e {
+        let tol = if k.ends_with("kernel-time") {
+            0.2
+        } else {
+            0.15
+        };
+        out.insert(k, stats(&v, tol));
+    }
+    out
+}
+
+fn recorded_accuracy() -> BTreeMap<String, Stats> {
+    let path = root().join("validation/gpu/h100-calib/accuracy.json");
+    let text = std::fs::read_to_string(&path).expect("accuracy.json");
+    serde_json::from_str(&text).expect("accuracy.json")
+}
+
+#[test]
+fn hardware_model_keeps_its_recorded_accuracy() {
+    let now = hardware_model_accuracy();
+    let recorded = recorded_accuracy();
+    assert_eq!(
+        now.keys().collect::<Vec<_>>(),
+        recorded.keys().collect::<Vec<_>>(),
+        "the figures measured and recorded differ in name"
+    );
+    for (k, r) in &recorded {
+        let n = &now[k];
+        assert_eq!(n.n, r.n, "{k}: number of kernels");
+        assert!(
+            n.median <= r.median + 0.002 && n.worst <= r.worst + 0.002 && n.within >= r.within,
+            "{k}: accuracy dropped: now {n:?}, recorded {r:?}"
+        );
+    }
+}
+
+#[test]
+fn hardware_model_beats_the_compulsory_model_where_the_issue_targets_it() {
+    let now = hardware_model_accuracy();
+    for what in [
+        "calib-held-out/gemm-reads",
+        "calib-held-out/gemm-time",
+        "calib-held-out/memory-time",
+        "runs/kernel-time",
+        "runs/graph-time",
+    ] {
+        let (h, c) = (
+            &now[&format!("hardware/{what}")],
+            &now[&format!("compulsory/{what}")],
+        );
+        // More kernels within the target; for times a smaller median error too (reads'
+        // medians are ~1% for both: most kernels read their operands once).
+        assert!(
+            h.within > c.within && (what.ends_with("reads") || h.median < c.median),
+            "{what}: hardware {h:?} against compulsory {c:?}"
+        );
+    }
+}
+
+#[test]
+fn h100_preset_carries_the_fitted_coefficients() {
+    let path = root().join("validation/gpu/h100-calib/fit.json");
+    let fit: HwModel =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fit.json")).expect("fit");
+    assert_eq!(Hardware::preset("h100").and_then(|h| h.model), Some(fit));
+}
+
+#[test]
+#[ignore = "prints the hardware model's accuracy (validation/gpu/h100-calib/accuracy.json)"]
+fn print_hardware_model() {
+    let now = hardware_model_accuracy();
+    println!("{}", serde_json::to_string_pretty(&now).expect("json"));
+    println!("| figure | kernels | median error | worst error | within target |");
+    println!("|---|---:|---:|---:|---:|");
+    for (k, s) in &now {
+        println!(
+            "| {k} | {} | {:.1}% | {:.1}% | {}/{} |",
+            s.n,
+            s.median * 100.0,
+            s.worst * 100.0,
+            s.within,
+            s.n
+        );
+    }
+}
+
+#[test]
+#[ignore = "prints the run kernels the hardware model misses by more than 20% in time"]
+fn print_hardware_model_misses() {
+    let hw = Hardware::preset("h100").expect("preset");
+    let m = hw.model.clone().expect("calibrated");
+    for c in compared() {
+        if c.run.cache != "all" {
+            continue;
+        }
+        let g = &c.a.graph;
+        let (mut t, mut p_sum) = (0.0, 0.0);
+        for (k, kernel) in c.run.kernels.iter().enumerate() {
+            let p = hwmodel::predict(&m, g, &c.plan.groups[k].ops, &c.predicted[k], &hw, 0.0);
+            let us = kernel.time_ns as f64 / 1e3;
+            t += us;
+            p_sum += p.kernel_s * 1e6;
+            if us > 20.0 && (p.kernel_s * 1e6 / us - 1.0).abs() > 0.2 {
+                println!(
+                    "{} kernel {k} {} [{}]: model {:.1} µs ({}), measured {us:.1} µs",
+                    c.run.label(),
+                    kernel.ops.join("+"),
+                    &kernel.name[..kernel.name.len().min(40)],
+                    p.kernel_s * 1e6,
+                    p.family.as_str()
+                );
+            }
+        }
+        println!(
+            "  run {}: model {p_sum:.1} µs, measured {t:.1} µs",
+            c.run.label()
+        );
+    }
+}

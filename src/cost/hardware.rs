@@ -2,6 +2,7 @@
 //! launching a kernel. Presets carry their source; users describe other GPUs in a small JSON
 //! file ([`Hardware::from_json`]).
 
+use super::hwmodel::HwModel;
 use crate::types::Dtype;
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +40,12 @@ pub enum Unit {
 impl Unit {
     /// The unit a matmul with operands of `dtype` runs on.
     pub fn for_matmul(dtype: Dtype) -> Unit {
-        if dtype.bytes() <= 2 {
+        Unit::for_matmul_bytes(dtype.bytes())
+    }
+
+    /// The unit a matmul with operands of `bytes` per element runs on.
+    pub fn for_matmul_bytes(bytes: u64) -> Unit {
+        if bytes <= 2 {
             Unit::Tensor16
         } else {
             Unit::F32
@@ -68,6 +74,9 @@ pub struct Hardware {
     pub launch_graph: f64,
     /// Seconds added per kernel launched from PyTorch eager.
     pub launch_eager: f64,
+    /// The hardware model's coefficients (`--traffic-model hardware`), where this GPU has
+    /// been calibrated.
+    pub model: Option<HwModel>,
 }
 
 /// Launch costs measured on an H100 (../shared/gpu/README.md): ~1.2 µs per kernel replayed
@@ -107,6 +116,7 @@ impl Hardware {
                 sms: None,
                 launch_graph: MEASURED_LAUNCH_GRAPH,
                 launch_eager: MEASURED_LAUNCH_EAGER,
+                model: None,
             };
         let (l2, sms, mut h) = match name.to_ascii_lowercase().as_str() {
             "a100" => (
@@ -167,6 +177,10 @@ impl Hardware {
         };
         h.l2_bytes = Some(l2);
         h.sms = Some(sms);
+        if matches!(h.name.as_str(), "h100" | "h100-measured") {
+            // Calibrated on the lent H100 80GB HBM3 (validation/gpu/h100-calib).
+            h.model = Some(HwModel::h100());
+        }
         Some(h)
     }
 
@@ -211,6 +225,7 @@ impl Hardware {
             sms: self.sms,
             launch_graph_us: Some(self.launch_graph * 1e6),
             launch_eager_us: Some(self.launch_eager * 1e6),
+            model: self.model.clone(),
         }
     }
 }
@@ -249,6 +264,10 @@ pub struct HardwareFile {
     /// Microseconds per kernel from PyTorch eager; default: the H100 measurement, 11.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub launch_eager_us: Option<f64>,
+    /// The hardware model's coefficients (docs/cost-model.md, "The hardware model"); a GPU
+    /// without them can still be analysed with `--traffic-model compulsory`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<HwModel>,
 }
 
 impl HardwareFile {
@@ -268,6 +287,9 @@ impl HardwareFile {
         };
         if self.name.trim().is_empty() {
             return Err("`name` must not be empty".into());
+        }
+        if let Some(m) = &self.model {
+            m.validate()?;
         }
         let l2_bytes = match self.l2_mib {
             None => None,
@@ -291,6 +313,7 @@ impl HardwareFile {
                 self.launch_eager_us,
                 MEASURED_LAUNCH_EAGER,
             )?,
+            model: self.model,
             name: self.name,
         })
     }

@@ -16,10 +16,12 @@
 
 pub mod flops;
 pub mod hardware;
+pub mod hwmodel;
 pub mod roofline;
 
 pub use flops::{FlopSource, op_flops};
 pub use hardware::{DEFAULT_PRESET, Hardware, HardwareFile, LaunchMode, PRESET_NAMES, Unit};
+pub use hwmodel::{Family, HwModel, MatmulShape, Prediction};
 
 use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
@@ -105,6 +107,70 @@ pub struct CostReport {
     pub fused: PlanCost,
     /// `unfused.time_s / fused.time_s` (1 when both are 0).
     pub speedup: f64,
+    /// The fused plan under the hardware model, when asked for
+    /// ([`TrafficModel::Hardware`], [`with_hardware_model`]); `None` under the default.
+    pub hardware_model: Option<ModelReport>,
+}
+
+/// Which traffic and time model the numbers come from (`--traffic-model`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum TrafficModel {
+    /// SPEC §3: every tensor once per kernel, datasheet peaks (the default).
+    #[default]
+    Compulsory,
+    /// [`hwmodel`]: matmul tile re-reads through L2, achieved bandwidth and efficiency
+    /// fitted on a real GPU, shown beside the compulsory numbers.
+    Hardware,
+}
+
+/// The fused plan under the hardware model: one [`Prediction`] per kernel (group order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelReport {
+    pub kernels: Vec<Prediction>,
+    pub dram_read: u64,
+    pub dram_written: u64,
+    /// Σ kernel time, launches excluded.
+    pub kernel_s: f64,
+    /// Σ time, launches included.
+    pub time_s: f64,
+    /// Where the coefficients come from.
+    pub source: String,
+}
+
+/// Adds the hardware model's view of the analysis's plan to `c`; an error (a sentence) when
+/// `c`'s GPU has no fitted coefficients.
+pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), String> {
+    let hw = &c.hardware;
+    let Some(model) = &hw.model else {
+        return Err(format!(
+            "GPU `{}` has no hardware-model coefficients (`model` in its hardware file): \
+             calibrate it (docs/VALIDATION.md, \"Calibrating another GPU\") or use \
+             `--traffic-model compulsory`",
+            hw.name
+        ));
+    };
+    let launch_s = hw.launch(c.launch);
+    let kernels: Vec<Prediction> = a
+        .plan
+        .groups
+        .iter()
+        .zip(&a.traffic.groups)
+        .map(|(grp, tr)| hwmodel::predict(model, &a.graph, &grp.ops, tr, hw, launch_s))
+        .collect();
+    c.hardware_model = Some(ModelReport {
+        dram_read: kernels
+            .iter()
+            .fold(0u64, |x, k| x.saturating_add(k.dram_read)),
+        dram_written: kernels
+            .iter()
+            .fold(0u64, |x, k| x.saturating_add(k.dram_written)),
+        kernel_s: kernels.iter().map(|k| k.kernel_s).sum(),
+        time_s: kernels.iter().map(|k| k.time_s).sum(),
+        source: model.source.clone(),
+        kernels,
+    });
+    Ok(())
 }
 
 impl CostReport {
@@ -319,6 +385,7 @@ pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostR
         speedup: speedup(unfused.time_s, fused.time_s),
         unfused,
         fused,
+        hardware_model: None,
     })
 }
 

@@ -1,0 +1,456 @@
+//! The hardware model (`--traffic-model hardware`): what a kernel really moves through DRAM
+//! and how long it really takes, from coefficients fitted on a real GPU.
+//!
+//! The default model (`compulsory`, SPEC §3) counts each tensor once per kernel and runs at
+//! datasheet peaks. Measured on an H100 (validation/gpu/h100-calib), that is exact for
+//! streaming kernels but wrong for large matmuls (they re-read operand panels the L2 cannot
+//! hold: 2–24× their operands) and for time (small kernels never reach peak bandwidth,
+//! matmuls lose waves and pipeline fill). This module owns the arithmetic that corrects both;
+//! every coefficient lives in [`HwModel`], carried by the hardware description (a preset or
+//! `--hardware-file`), with the measurement it was fitted on. `validation/gpu/h100-calib/
+//! fit.py` is the same arithmetic in Python, used to fit the coefficients; the accuracy test
+//! (tests/hardware_model.rs) keeps the two in step.
+//!
+//! - Matmul DRAM reads: compulsory when M or N ≤ 64 (skinny/decode shapes stream each operand
+//!   once, split-K or not). Otherwise output tiles of 256×128 (128×128 or 128×64 when the
+//!   larger ones do not fill one wave); a wave of `sms` tiles covers
+//!   `c = min(tiles_n, raster_width)` tile columns and `r = sms / c` rows, so each A panel is
+//!   re-read `tiles_n / c` times and each B panel `tiles_m / r` times; a re-read hits L2 with
+//!   probability `1 / (1 + (ws / l2_effective_bytes)^l2_hit_exponent)`, `ws` being one batch's
+//!   operand bytes (a gradual curve, not a cut-off).
+//! - Matmul time: `max(flops / (peak · mm_efficiency · wave_eff · K / (K + mm_k_half)),
+//!   (reads + writes) / (bandwidth · mm_bandwidth_efficiency))`, `wave_eff = tiles / (waves ·
+//!   sms)` (wave quantization).
+//! - Memory-bound kernels, by family (elementwise, reduction, softmax, norm): `max(bytes /
+//!   (bandwidth · bandwidth_efficiency), elements / elements_per_s) + overhead_us`: small
+//!   kernels pay a fixed start-up, and softmax and norms are limited by their arithmetic per
+//!   element before bandwidth.
+//! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
+
+use crate::graph::{Graph, OpId, TensorUse};
+use crate::traffic::GroupTraffic;
+use crate::types::OpKind;
+use serde::{Deserialize, Serialize};
+
+/// The coefficients of one memory-bound kernel family.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyCoeffs {
+    /// Achieved fraction of the HBM bandwidth on large kernels.
+    pub bandwidth_efficiency: f64,
+    /// Elements per second the family's arithmetic sustains.
+    pub elements_per_s: f64,
+    /// Fixed microseconds per kernel (start-up and tail, launch excluded).
+    pub overhead_us: f64,
+}
+
+/// Coefficients per family.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Families {
+    pub elementwise: FamilyCoeffs,
+    pub reduction: FamilyCoeffs,
+    pub softmax: FamilyCoeffs,
+    pub norm: FamilyCoeffs,
+}
+
+/// The hardware model's coefficients (the `model` object of a hardware file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HwModel {
+    /// Tile columns one wave covers (the rasterization width).
+    pub raster_width: f64,
+    /// L2 bytes at which half the panel re-reads hit.
+    pub l2_effective_bytes: f64,
+    /// Steepness of the L2 hit curve.
+    pub l2_hit_exponent: f64,
+    /// Fraction of the tensor-core peak a full wave of large-K tiles reaches.
+    pub mm_efficiency: f64,
+    /// K at which pipeline fill halves a matmul's efficiency.
+    pub mm_k_half: f64,
+    /// Fraction of the bandwidth a memory-bound matmul reaches.
+    pub mm_bandwidth_efficiency: f64,
+    pub families: Families,
+    /// Where the coefficients come from.
+    pub source: String,
+}
+
+/// Which coefficients a kernel takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    Matmul,
+    Elementwise,
+    Reduction,
+    Softmax,
+    Norm,
+}
+
+impl Family {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Matmul => "matmul",
+            Family::Elementwise => "elementwise",
+            Family::Reduction => "reduction",
+            Family::Softmax => "softmax",
+            Family::Norm => "norm",
+        }
+    }
+}
+
+/// The output tiles the model chooses from, largest first (M × N).
+const TILES: [(u64, u64); 3] = [(256, 128), (128, 128), (128, 64)];
+
+/// A matmul's problem size: `batch` products of `[m, k] × [k, n]`, `elem_bytes` per element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatmulShape {
+    pub batch: u64,
+    pub m: u64,
+    pub k: u64,
+    pub n: u64,
+    pub elem_bytes: u64,
+}
+
+impl MatmulShape {
+    fn flops(&self) -> f64 {
+        2.0 * self.batch as f64 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+    /// Output tiles along M and N and in all, on a GPU of `sms` SMs: the largest of
+    /// [`TILES`] that still fills one wave, else the smallest (cuBLAS picks smaller tiles for
+    /// small problems); skinny shapes: 64 × 128.
+    fn tiles(&self, sms: f64) -> (f64, f64, f64) {
+        let count = |tm: u64, tn: u64| {
+            (
+                self.m.div_ceil(tm).max(1) as f64,
+                self.n.div_ceil(tn).max(1) as f64,
+            )
+        };
+        let (tm, tn) = if self.skinny() {
+            count(64, 128)
+        } else {
+            TILES
+                .iter()
+                .map(|&(a, b)| count(a, b))
+                .find(|(tm, tn)| self.batch as f64 * tm * tn >= sms)
+                .unwrap_or_else(|| count(TILES[2].0, TILES[2].1))
+        };
+        (tm, tn, self.batch as f64 * tm * tn)
+    }
+    fn skinny(&self) -> bool {
+        self.m <= 64 || self.n <= 64
+    }
+}
+
+/// One kernel under the hardware model. Seconds; bytes as predicted DRAM traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Prediction {
+    pub family: Family,
+    pub dram_read: u64,
+    pub dram_written: u64,
+    pub compute_s: f64,
+    pub memory_s: f64,
+    /// The kernel's own time, launch excluded (what a profiler's duration measures).
+    pub kernel_s: f64,
+    pub launch_s: f64,
+    /// `kernel_s + launch_s`.
+    pub time_s: f64,
+}
+
+impl HwModel {
+    /// The H100 coefficients, as fitted by validation/gpu/h100-calib/fit.py (fit.json).
+    pub fn h100() -> HwModel {
+        let fam = |bandwidth_efficiency, elements_per_s, overhead_us| FamilyCoeffs {
+            bandwidth_efficiency,
+            elements_per_s,
+            overhead_us,
+        };
+        HwModel {
+            raster_width: 40.0,
+            l2_effective_bytes: 34e6,
+            l2_hit_exponent: 1.5,
+            mm_efficiency: 0.82,
+            mm_k_half: 256.0,
+            mm_bandwidth_efficiency: 0.75,
+            families: Families {
+                elementwise: fam(0.93, 866e9, 0.0),
+                reduction: fam(0.94, 1780e9, 10.0),
+                softmax: fam(0.73, 316e9, 3.0),
+                norm: fam(0.67, 562e9, 5.0),
+            },
+            source: "fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 \
+                     or 3 mod 4 in validation/gpu/h100-calib/cases.csv (H100 80GB HBM3, ncu, \
+                     L2 flushed)"
+                .into(),
+        }
+    }
+
+    /// Checks every coefficient is a positive finite number (overheads may be zero).
+    pub fn validate(&self) -> Result<(), String> {
+        let pos = |k: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("`model.{k}` must be a positive number, found {v}"))
+            }
+        };
+        pos("raster_width", self.raster_width)?;
+        pos("l2_effective_bytes", self.l2_effective_bytes)?;
+        pos("l2_hit_exponent", self.l2_hit_exponent)?;
+        pos("mm_efficiency", self.mm_efficiency)?;
+        pos("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
+        if !(self.mm_k_half.is_finite() && self.mm_k_half >= 0.0) {
+            return Err(format!(
+                "`model.mm_k_half` must be zero or more, found {}",
+                self.mm_k_half
+            ));
+        }
+        let f = &self.families;
+        for (name, c) in [
+            ("elementwise", f.elementwise),
+            ("reduction", f.reduction),
+            ("softmax", f.softmax),
+            ("norm", f.norm),
+        ] {
+            pos(
+                &format!("families.{name}.bandwidth_efficiency"),
+                c.bandwidth_efficiency,
+            )?;
+            pos(&format!("families.{name}.elements_per_s"), c.elements_per_s)?;
+            if !(c.overhead_us.is_finite() && c.overhead_us >= 0.0) {
+                return Err(format!(
+                    "`model.families.{name}.overhead_us` must be zero or more, found {}",
+                    c.overhead_us
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn family(&self, f: Family) -> FamilyCoeffs {
+        match f {
+            Family::Softmax => self.families.softmax,
+            Family::Norm => self.families.norm,
+            Family::Reduction => self.families.reduction,
+            Family::Elementwise | Family::Matmul => self.families.elementwise,
+        }
+    }
+
+    /// Predicted DRAM bytes a matmul reads of its two operands on a GPU of `sms` SMs.
+    pub fn matmul_reads(&self, s: &MatmulShape, sms: u32) -> f64 {
+        let a = s.m as f64 * s.k as f64 * s.elem_bytes as f64;
+        let b = s.k as f64 * s.n as f64 * s.elem_bytes as f64;
+        let compulsory = s.batch as f64 * (a + b);
+        if s.skinny() {
+            return compulsory;
+        }
+        let sms = f64::from(sms.max(1));
+        let (tiles_m, tiles_n, _) = s.tiles(sms);
+        let c = tiles_n.min(self.raster_width);
+        let r = (sms / c).min(tiles_m).max(1.0);
+        let extra = a * ((tiles_n / c).max(1.0) - 1.0) + b * ((tiles_m / r).max(1.0) - 1.0);
+        let hit = 1.0 / (1.0 + ((a + b) / self.l2_effective_bytes).powf(self.l2_hit_exponent));
+        compulsory + s.batch as f64 * extra * (1.0 - hit)
+    }
+
+    /// A matmul kernel: its operands' reads from the tiling, `other_read` (epilogue inputs)
+    /// and `written` as counted.
+    pub fn matmul(
+        &self,
+        s: &MatmulShape,
+        other_read: u64,
+        written: u64,
+        hw: &super::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let sms = hw.sms.unwrap_or(132);
+        let read = self.matmul_reads(s, sms) + other_read as f64;
+        let sms_f = f64::from(sms.max(1));
+        let (_, _, tiles) = s.tiles(sms_f);
+        let waves = (tiles / sms_f).ceil().max(1.0);
+        let wave_eff = tiles / (waves * sms_f);
+        let k = s.k as f64;
+        let eff = self.mm_efficiency * wave_eff * k / (k + self.mm_k_half);
+        let peak = hw.peak(super::Unit::for_matmul_bytes(s.elem_bytes));
+        let compute_s = s.flops() / (peak * eff);
+        let memory_s = (read + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
+        finish(Family::Matmul, read, written, compute_s, memory_s, launch_s)
+    }
+
+    /// A memory-bound kernel of `family` moving `read + written` bytes over `elements`.
+    pub fn memory(
+        &self,
+        family: Family,
+        read: u64,
+        written: u64,
+        elements: u64,
+        hw: &super::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let c = self.family(family);
+        let bytes = read as f64 + written as f64;
+        let memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency);
+        let compute_s = elements as f64 / c.elements_per_s;
+        let mut p = finish(family, read as f64, written, compute_s, memory_s, launch_s);
+        p.kernel_s += c.overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        p
+    }
+}
+
+fn finish(
+    family: Family,
+    read: f64,
+    written: u64,
+    compute_s: f64,
+    memory_s: f64,
+    launch_s: f64,
+) -> Prediction {
+    let kernel_s = compute_s.max(memory_s);
+    Prediction {
+        family,
+        dram_read: read.round().min(u64::MAX as f64) as u64,
+        dram_written: written,
+        compute_s,
+        memory_s,
+        kernel_s,
+        launch_s,
+        time_s: kernel_s + launch_s,
+    }
+}
+
+/// The shape an argument has as used: a slice drops the leading dimension, `.T` swaps the
+/// last two.
+fn use_shape(g: &Graph, u: &TensorUse) -> Vec<u64> {
+    let mut s = g.tensor(u.tensor).shape.clone();
+    if u.index.is_some() && !s.is_empty() {
+        s.remove(0);
+    }
+    if u.transpose && s.len() >= 2 {
+        let n = s.len();
+        s.swap(n - 1, n - 2);
+    }
+    s
+}
+
+/// The problem size of matmul op `o`, from its output and first operand.
+pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
+    let op = g.op(o);
+    let a = op.inputs.first()?;
+    let a_shape = use_shape(g, a);
+    let out = &g.tensor(op.output).shape;
+    if out.len() < 2 || a_shape.len() < 2 {
+        return None;
+    }
+    let batch = out[..out.len() - 2]
+        .iter()
+        .try_fold(1u64, |acc, &d| acc.checked_mul(d))?;
+    Some(MatmulShape {
+        batch,
+        m: out[out.len() - 2],
+        k: a_shape[a_shape.len() - 1],
+        n: out[out.len() - 1],
+        elem_bytes: g.tensor(a.tensor).dtype.bytes(),
+    })
+}
+
+/// The family of a kernel with no matmul: a softmax or a norm anywhere in it decides, then
+/// any other reduction; else elementwise.
+fn family_of(g: &Graph, ops: &[OpId]) -> Family {
+    let mut family = Family::Elementwise;
+    for &o in ops {
+        let op = g.op(o);
+        if op.kind != OpKind::Reduction {
+            continue;
+        }
+        let f = op.func.as_deref().unwrap_or("");
+        let this = if f == "softmax" {
+            Family::Softmax
+        } else if f.ends_with("norm") {
+            Family::Norm
+        } else {
+            Family::Reduction
+        };
+        family = match (family, this) {
+            (Family::Softmax, _) | (_, Family::Softmax) => Family::Softmax,
+            (Family::Norm, _) | (_, Family::Norm) => Family::Norm,
+            _ => Family::Reduction,
+        };
+    }
+    family
+}
+
+/// The hardware model's prediction for the kernel made of `ops`, which moves `traffic` under
+/// the compulsory model. A kernel with one matmul takes the tiling model for that matmul's
+/// operands (the rest of its reads as counted); a kernel with several (FlashAttention) or none
+/// is costed by family on its counted bytes.
+pub fn predict(
+    model: &HwModel,
+    g: &Graph,
+    ops: &[OpId],
+    traffic: &GroupTraffic,
+    hw: &super::Hardware,
+    launch_s: f64,
+) -> Prediction {
+    let matmuls: Vec<OpId> = ops
+        .iter()
+        .copied()
+        .filter(|&o| g.op(o).kind == OpKind::Matmul)
+        .collect();
+    if let [mm] = matmuls[..]
+        && let Some(shape) = matmul_shape(g, mm)
+    {
+        // The operands' counted reads give way to the tiling model's.
+        let operands: u64 = g
+            .op(mm)
+            .inputs
+            .iter()
+            .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
+            .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
+        let other = traffic.bytes_read.saturating_sub(operands);
+        return model.matmul(&shape, other, traffic.bytes_written, hw, launch_s);
+    }
+    let elements = ops
+        .iter()
+        .map(|&o| {
+            let t = g.tensor(g.op(o).output);
+            t.bytes / t.dtype.bytes().max(1)
+        })
+        .chain(traffic.reads.iter().map(|r| {
+            let t = g.tensor(r.tensor);
+            r.bytes / t.dtype.bytes().max(1)
+        }))
+        .max()
+        .unwrap_or(0);
+    let family = if matmuls.is_empty() {
+        family_of(g, ops)
+    } else {
+        Family::Matmul
+    };
+    if family == Family::Matmul {
+        // Several matmuls in one kernel (FlashAttention): counted bytes, the matmul
+        // efficiency on the summed FLOPs.
+        let flops: u64 = ops
+            .iter()
+            .fold(0u64, |a, &o| a.saturating_add(super::op_flops(g, o).0));
+        let unit = super::op_unit(g, matmuls[0]);
+        let compute_s = flops as f64 / (hw.peak(unit) * model.mm_efficiency);
+        let memory_s = traffic.bytes_read.saturating_add(traffic.bytes_written) as f64
+            / (hw.bandwidth * model.mm_bandwidth_efficiency);
+        return finish(
+            Family::Matmul,
+            traffic.bytes_read as f64,
+            traffic.bytes_written,
+            compute_s,
+            memory_s,
+            launch_s,
+        );
+    }
+    model.memory(
+        family,
+        traffic.bytes_read,
+        traffic.bytes_written,
+        elements,
+        hw,
+        launch_s,
+    )
+}
