@@ -2,7 +2,7 @@
 //! lint, then silence what the user allowed and sort.
 
 use crate::cost::{flash_savings, round_trips};
-use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
+use crate::diagnostics::{self, Applicability, Code, Diagnostic, Fix, Severity, SourceFile, Span};
 use crate::fusion::flash::{self, Candidate};
 use crate::fusion::{FusionOptions, FusionPlan, find_fusion_groups_with};
 use crate::graph::{Graph, Origin, TensorId};
@@ -153,6 +153,7 @@ fn check_text(
     }
     diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
     diagnostics::sort(&mut diags);
+    crate::fix::widen_deletions(&mut diags, &source.text);
     FileReport {
         source,
         graphs,
@@ -226,7 +227,12 @@ fn invalid_allows(codes: &[(String, Span)]) -> Vec<Diagnostic> {
                 )
                 .at(*span, "silences nothing");
                 match crate::diagnostics::did_you_mean(name, warnings.iter().copied()) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    Some(s) => d.help(format!("did you mean `{s}`?")).fix(Fix::replace(
+                        format!("replace `{name}` with `{s}`"),
+                        Applicability::Safe,
+                        *span,
+                        s,
+                    )),
                     None => d.help(format!("the warnings are {}", warnings.join(", "))),
                 }
             }

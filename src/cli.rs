@@ -37,6 +37,9 @@ pub enum Command {
         /// Lint the FlashAttention plan: attention intermediates are not large-intermediate.
         #[arg(long)]
         flash_attention: bool,
+        /// Apply the safe suggested fixes, rewrite the files, then report what is left.
+        #[arg(long)]
+        fix: bool,
     },
     /// Check one graph, then report its kernels, HBM traffic, estimated time and fusion
     /// boundaries.
@@ -108,6 +111,9 @@ pub struct Common {
     /// Silence a warning code everywhere (repeatable).
     #[arg(long = "allow", value_name = "CODE")]
     pub allow: Vec<String>,
+    /// Read settings from this file instead of the nearest `fgraph.toml` above each file.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 /// The cost model's options (`analyze`, `transformer`).
@@ -183,7 +189,9 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             files,
             common,
             flash_attention,
-        } => check(&files, &common, flash_attention, io, keep),
+            fix,
+        } => check(&files, &common, flash_attention, fix, io, keep),
+
         Command::Analyze {
             file,
             graph,
@@ -380,6 +388,7 @@ fn check(
     files: &[PathBuf],
     common: &Common,
     flash_attention: bool,
+    fix: bool,
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
@@ -387,15 +396,32 @@ fn check(
     opts.flash_attention = flash_attention;
     let mut unreadable = false;
     let mut reports = Vec::new();
+    let mut configs = Configs::default();
+    let mut deny_warnings = common.deny_warnings;
     for path in files {
+        let Some(cfg) = configs.for_file(path, common, io) else {
+            return Ok(USAGE);
+        };
+        let file_opts = cfg.options(&opts);
+        deny_warnings |= cfg.deny_warnings;
         match read(path, io) {
-            Some(bytes) => {
-                reports.push(check_file_owned(&path.display().to_string(), bytes, &opts))
-            }
+            Some(bytes) if fix => match fix_file(path, bytes, &file_opts, io) {
+                Some(r) => reports.push(r),
+                None => unreadable = true,
+            },
+            Some(bytes) => reports.push(check_file_owned(
+                &path.display().to_string(),
+                bytes,
+                &file_opts,
+            )),
             None => unreadable = true,
         }
     }
     check_set_names(common, &reports)?;
+    let common = &Common {
+        deny_warnings,
+        ..common.clone()
+    };
     let all: Vec<&Diagnostic> = reports.iter().flat_map(|r| r.diagnostics.iter()).collect();
     match common.format {
         Format::Json => {
@@ -437,6 +463,18 @@ fn analyze(
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
+    let Some(cfg) = Configs::default().for_file(path, common, io) else {
+        return Ok(USAGE);
+    };
+    let opts = cfg.options(&opts);
+    let common = &Common {
+        deny_warnings: common.deny_warnings || cfg.deny_warnings,
+        ..common.clone()
+    };
+    let cost = &CostArgs {
+        hardware: cost.hardware.clone().or(cfg.hardware.clone()),
+        ..cost.clone()
+    };
     let hw = hardware(cost)?;
     let Some(bytes) = read(path, io) else {
         return Ok(USAGE);
@@ -609,6 +647,103 @@ fn render_analysis(
     }
     written?;
     Ok(code)
+}
+
+/// The configuration files of a run, each read once.
+#[derive(Default)]
+struct Configs {
+    read: std::collections::HashMap<Option<PathBuf>, crate::config::Config>,
+}
+
+impl Configs {
+    /// The configuration for `file` (`--config`, else the nearest `fgraph.toml`); `None`
+    /// after printing why when it is invalid.
+    fn for_file(
+        &mut self,
+        file: &std::path::Path,
+        common: &Common,
+        io: &mut Io<'_>,
+    ) -> Option<crate::config::Config> {
+        let path = common.config.clone().or_else(|| crate::config::find(file));
+        if let Some(c) = self.read.get(&path) {
+            return Some(c.clone());
+        }
+        let loaded = match &path {
+            Some(p) => crate::config::load(p),
+            None => Ok(crate::config::Config::default()),
+        };
+        match loaded {
+            Ok(c) => {
+                self.read.insert(path, c.clone());
+                Some(c)
+            }
+            Err(e) => {
+                let st = style(io);
+                for d in &e.diagnostics {
+                    let _ = writeln!(io.err, "{}", render::human(d, &e.source, st));
+                }
+                None
+            }
+        }
+    }
+}
+
+impl crate::config::Config {
+    /// `base` (the command line's options) with this file's settings under them: `--set`
+    /// wins over `[set]`, `--allow` adds to `allow`.
+    fn options(&self, base: &Options) -> Options {
+        let mut opts = base.clone();
+        for (name, value) in &self.set {
+            opts.overrides.entry(name.clone()).or_insert(*value);
+        }
+        for c in &self.allow {
+            if !opts.allow.contains(c) {
+                opts.allow.push(*c);
+            }
+        }
+        opts.flash_attention |= self.flash_attention;
+        opts
+    }
+}
+
+/// `check --fix` on one file: applies the safe fixes (again on the result, up to a bound,
+/// since one fix can reveal the next), writes the file atomically when anything changed, and
+/// returns the report of what is left. `None` when the file could not be written.
+fn fix_file(
+    path: &std::path::Path,
+    bytes: Vec<u8>,
+    opts: &Options,
+    io: &mut Io<'_>,
+) -> Option<FileReport> {
+    let name = path.display().to_string();
+    let original = bytes.clone();
+    let mut report = check_file_owned(&name, bytes, opts);
+    // A file that is not UTF-8 was decoded with replacements: rewriting it would lose bytes.
+    if std::str::from_utf8(&original).is_err() {
+        return Some(report);
+    }
+    let mut fixed = 0;
+    for _ in 0..10 {
+        let (text, n) =
+            crate::fix::apply(&report.source.text, crate::fix::safe(&report.diagnostics));
+        if n == 0 {
+            break;
+        }
+        fixed += n;
+        report = check_file_owned(&name, text.into_bytes(), opts);
+    }
+    if report.source.text.as_bytes() != original.as_slice() {
+        if let Err(e) = crate::fsio::write_atomically(path, report.source.text.as_bytes()) {
+            let _ = writeln!(io.err, "error: cannot write `{name}`: {e}");
+            return None;
+        }
+        let _ = writeln!(
+            io.err,
+            "fixed {fixed} {} in {name}",
+            if fixed == 1 { "problem" } else { "problems" }
+        );
+    }
+    Some(report)
 }
 
 /// `fgraph transformer`'s own arguments.

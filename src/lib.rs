@@ -11,9 +11,11 @@
 pub mod analysis;
 mod api;
 pub mod cli;
+pub mod config;
 pub mod cost;
 pub mod diagnostics;
 pub mod explain;
+pub mod fix;
 pub mod format;
 pub mod fsio;
 pub mod fusion;

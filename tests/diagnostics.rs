@@ -51,9 +51,51 @@ fn fixtures_render_as_snapshotted() {
     }
 }
 
+/// `tests/fixtures/config/*.toml`: configuration files, whose diagnostics point into them.
+fn config_fixtures() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .expect("fixture folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| {
+            let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
+            (stem, std::fs::read_to_string(&p).expect("readable fixture"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn config_fixtures_render_as_snapshotted() {
+    for (name, text) in config_fixtures() {
+        let file = format!("{name}.toml");
+        let err = fgraph::config::parse(&file, &text).expect_err("an invalid configuration");
+        let human: String = err
+            .diagnostics
+            .iter()
+            .map(|d| render::human(d, &err.source, HumanStyle::plain()))
+            .collect();
+        let json: Vec<_> = err
+            .diagnostics
+            .iter()
+            .map(|d| render::json(d, &err.source))
+            .collect();
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": json }))
+            .expect("json");
+        insta::assert_snapshot!(format!("config-{name}.human"), human);
+        insta::assert_snapshot!(format!("config-{name}.json"), json);
+        if let Some(code) = Code::from_name(&name) {
+            assert!(err.diagnostics.iter().all(|d| d.code == code), "{file}");
+        }
+    }
+}
+
 #[test]
 fn every_code_has_a_fixture() {
-    let names: Vec<String> = fixtures().into_iter().map(|(n, _)| n).collect();
+    let mut names: Vec<String> = fixtures().into_iter().map(|(n, _)| n).collect();
+    names.extend(config_fixtures().into_iter().map(|(n, _)| n));
     for code in Code::ALL {
         assert!(
             names.iter().any(|n| n == code.as_str()),

@@ -127,7 +127,7 @@ pub fn json(diag: &Diagnostic, src: &SourceFile) -> Value {
         .map(|l| label_json(l, true))
         .chain(diag.secondary.iter().map(|l| label_json(l, false)))
         .collect();
-    json!({
+    let mut obj = json!({
         "code": diag.code.as_str(),
         "severity": diag.severity.as_str(),
         "message": diag.message,
@@ -138,7 +138,49 @@ pub fn json(diag: &Diagnostic, src: &SourceFile) -> Value {
         "end_column": pos.map(|p| p.3),
         "help": diag.help,
         "labels": labels,
-    })
+    });
+    // Beside the keys of SPEC §6, and only when there is a fix, so a diagnostic without one
+    // renders as it always did.
+    if !diag.fixes.is_empty() {
+        obj["fixes"] = fixes_json(diag, src);
+    }
+    obj
+}
+
+/// The suggested edits of a diagnostic: each fix's message, applicability, and edits with
+/// both byte offsets and line/column positions (columns count characters, end exclusive).
+fn fixes_json(diag: &Diagnostic, src: &SourceFile) -> Value {
+    let fixes: Vec<Value> = diag
+        .fixes
+        .iter()
+        .map(|f| {
+            let edits: Vec<Value> = f
+                .edits
+                .iter()
+                .map(|e| {
+                    let (line, column, end_line, end_column) = position(
+                        src,
+                        &Label {
+                            span: e.span,
+                            message: String::new(),
+                        },
+                    );
+                    json!({
+                        "start": e.span.start, "end": e.span.end,
+                        "line": line, "column": column,
+                        "end_line": end_line, "end_column": end_column,
+                        "replacement": e.replacement,
+                    })
+                })
+                .collect();
+            json!({
+                "message": f.message,
+                "applicability": f.applicability.as_str(),
+                "edits": edits,
+            })
+        })
+        .collect();
+    Value::Array(fixes)
 }
 
 /// A GitHub Actions workflow command, which the Actions UI shows as an annotation.
@@ -214,7 +256,7 @@ pub fn sarif(files: &[(&[Diagnostic], &SourceFile)]) -> Value {
                     })
                 })
                 .collect();
-            results.push(json!({
+            let mut result = json!({
                 "ruleId": d.code.as_str(),
                 "ruleIndex": Code::ALL.iter().position(|c| *c == d.code),
                 "level": d.severity.as_str(),
@@ -224,7 +266,40 @@ pub fn sarif(files: &[(&[Diagnostic], &SourceFile)]) -> Value {
                     "message": { "text": d.primary.as_ref().map_or("", |l| l.message.as_str()) },
                 }],
                 "relatedLocations": related,
-            }));
+            });
+            // SARIF `fix` objects: one artifact change per fix, its edits as replacements.
+            if !d.fixes.is_empty() {
+                let fixes: Vec<Value> = d
+                    .fixes
+                    .iter()
+                    .map(|f| {
+                        let replacements: Vec<Value> = f
+                            .edits
+                            .iter()
+                            .map(|e| {
+                                let l = Label {
+                                    span: e.span,
+                                    message: String::new(),
+                                };
+                                json!({
+                                    "deletedRegion": region(src, &l),
+                                    "insertedContent": { "text": e.replacement },
+                                })
+                            })
+                            .collect();
+                        json!({
+                            "description": { "text": f.message },
+                            "artifactChanges": [{
+                                "artifactLocation": { "uri": src.name },
+                                "replacements": replacements,
+                            }],
+                            "properties": { "applicability": f.applicability.as_str() },
+                        })
+                    })
+                    .collect();
+                result["fixes"] = Value::Array(fixes);
+            }
+            results.push(result);
         }
     }
     json!({
