@@ -90,6 +90,8 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run the language server on stdin/stdout (for editors; see docs/editors.md).
+    Lsp,
     /// Explain a diagnostic code or fusion boundary reason.
     Explain {
         #[arg(value_name = "CODE")]
@@ -222,6 +224,11 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
         Command::Hardware { name, format } => hardware_cmd(name.as_deref(), format, io),
         Command::Fmt { files, check } => fmt_cmd(&files, check, io),
         Command::Explain { code } => explain(&code, io),
+        Command::Lsp => match crate::lsp::run_stdio() {
+            Ok(0) => Ok(CLEAN),
+            Ok(_) => Ok(FOUND),
+            Err(e) => Err(Usage(format!("language server: {e}"))),
+        },
     };
     match result {
         Ok(code) => code,

@@ -21,6 +21,7 @@ pub mod fsio;
 pub mod fusion;
 pub mod graph;
 pub mod limits;
+pub mod lsp;
 mod parallel;
 pub mod report;
 pub mod sema;

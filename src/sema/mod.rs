@@ -69,6 +69,38 @@ impl NameIndex {
 /// `--set NAME=INT` values, applied to every graph that has a param of that name.
 pub type Overrides = BTreeMap<String, i64>;
 
+/// The value of each param of `ast`, in statement order, as the semantic pass evaluates it
+/// (`overrides` win; `None` where the definition has an error). For editors' hovers: the
+/// errors themselves are reported by [`check_graph`].
+pub fn param_values(ast: &GraphAst<'_>, overrides: &Overrides) -> Vec<(String, Option<i64>)> {
+    let mut values: FastMap<&str, Option<i64>> = FastMap::default();
+    let mut out = Vec::new();
+    let mut ignored = Vec::new();
+    for st in ast.stmts.iter() {
+        let StmtKind::Param { name, value } = &st.kind else {
+            continue;
+        };
+        if values.contains_key(name.name) {
+            continue;
+        }
+        let v = match overrides.get(name.name) {
+            Some(&o) => Some(o),
+            None => {
+                let lookup = |n: &str| match values.get(n) {
+                    Some(Some(v)) => expr::Lookup::Value(*v),
+                    Some(None) => expr::Lookup::Poisoned,
+                    None => expr::Lookup::Unknown,
+                };
+                ignored.clear();
+                expr::eval(value, &lookup, &|_| None, &mut ignored)
+            }
+        };
+        values.insert(name.name, v);
+        out.push((name.name.to_string(), v));
+    }
+    out
+}
+
 /// What the semantic pass learned about one graph.
 pub struct Checked {
     /// The graph, when it has no errors.
