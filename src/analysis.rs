@@ -83,11 +83,33 @@ pub fn check_file_owned(name: &str, bytes: Vec<u8>, opts: &Options) -> FileRepor
     check_text(name, text, decode_error, opts)
 }
 
+/// [`check_file_owned`], showing the file's syntax tree (when it parses) to `inspect` before
+/// the semantic pass consumes it: the language server indexes names from the same parse.
+pub fn check_file_inspecting(
+    name: &str,
+    bytes: Vec<u8>,
+    opts: &Options,
+    inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
+) -> FileReport {
+    let (text, decode_error) = syntax::decode_owned(bytes);
+    check_text_inspecting(name, text, decode_error, opts, inspect)
+}
+
 fn check_text(
     name: &str,
     text: String,
     decode_error: Option<Diagnostic>,
     opts: &Options,
+) -> FileReport {
+    check_text_inspecting(name, text, decode_error, opts, &mut |_, _| {})
+}
+
+fn check_text_inspecting(
+    name: &str,
+    text: String,
+    decode_error: Option<Diagnostic>,
+    opts: &Options,
+    inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
 ) -> FileReport {
     let source = SourceFile::new(name, text);
     let mut diags = Vec::new();
@@ -98,6 +120,7 @@ fn check_text(
         match syntax::parse(&source.text) {
             Err(d) => diags.push(*d),
             Ok(file) => {
+                inspect(&source.text, &file);
                 let mut seen: HashMap<&str, Span> = HashMap::new();
                 // Each graph's syntax tree is handed to the semantic pass and freed there.
                 for g in file.graphs {

@@ -94,11 +94,16 @@ fn type_names<'s>(ty: &TypeAst<'s>, out: &mut Vec<Ident<'s>>) {
 
 impl Index {
     /// Indexes `text` (nothing when it does not parse: the syntax error is the diagnostic).
-    pub fn new<'s>(text: &'s str, opts: &Options) -> Index {
+    pub fn new(text: &str, opts: &Options) -> Index {
+        match crate::syntax::parse(text) {
+            Ok(file) => Index::of(text, &file, opts),
+            Err(_) => Index::default(),
+        }
+    }
+
+    /// Indexes the syntax tree `file` of `text`.
+    pub fn of<'s>(text: &str, file: &crate::syntax::ast::File<'s>, opts: &Options) -> Index {
         let mut ix = Index::default();
-        let Ok(file) = crate::syntax::parse(text) else {
-            return ix;
-        };
         let mut by_key: HashMap<(usize, SymbolKind, &'s str), usize> = HashMap::new();
         for (gi, g) in file.graphs.iter().enumerate() {
             let mut add = |ix: &mut Index,
@@ -265,8 +270,14 @@ pub struct ConfigNote {
 
 impl FileModel {
     pub fn new(name: &str, text: &str, options: Options, hardware: Hardware) -> FileModel {
-        let report = crate::analysis::check_file(name, text.as_bytes(), &options);
-        let index = Index::new(&report.source.text, &options);
+        // One parse for both: the index is built from the tree the check then consumes.
+        let mut index = Index::default();
+        let report = crate::analysis::check_file_inspecting(
+            name,
+            text.as_bytes().to_vec(),
+            &options,
+            &mut |text, file| index = Index::of(text, file, &options),
+        );
         FileModel {
             report,
             index,
