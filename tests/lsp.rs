@@ -493,3 +493,55 @@ fn utf16_ranges_count_surrogate_pairs_and_config_errors_show() {
     c.notify("exit", Value::Null);
     assert_eq!(c.child.wait().expect("exit").code(), Some(0));
 }
+
+#[test]
+fn an_open_fgraph_toml_is_checked_as_configuration_and_a_save_applies_it() {
+    let dir = temp_dir("toml");
+    let uri = format!("file://{}/g.fgraph", dir.display());
+    let toml_uri = format!("file://{}/fgraph.toml", dir.display());
+    let mut c = Client::start(&dir);
+    c.call(
+        1,
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let text =
+        "graph g {\n  input x: [4]\n  input spare: [4]\n  op a = elementwise.relu(x) -> y\n}\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": text}}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d["diagnostics"][0]["code"], "unused-tensor");
+    // The configuration opened in the editor: checked as TOML settings, not as a graph.
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": toml_uri, "languageId": "toml", "version": 1,
+                                "text": "allow = [\"unused-tensr\"]\n"}}),
+    );
+    let d = c.diagnostics(&toml_uri);
+    assert_eq!(d["diagnostics"][0]["code"], "invalid-config");
+    assert_eq!(
+        d["diagnostics"][0]["message"],
+        "unknown code `unused-tensr` in `allow`"
+    );
+    let good = "allow = [\"unused-tensor\"]\n";
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": toml_uri, "version": 2}, "contentChanges": [{"text": good}]}),
+    );
+    let d = c.diagnostics(&toml_uri);
+    assert_eq!(d["diagnostics"], json!([]));
+    // Saved: the open graph is checked again under it, and the warning is gone.
+    std::fs::write(dir.join("fgraph.toml"), good).expect("write");
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": toml_uri}}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d["diagnostics"], json!([]));
+    c.call(2, "shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.child.wait().expect("exit").code(), Some(0));
+}

@@ -56,6 +56,8 @@ pub struct Server {
     docs: HashMap<String, Open>,
     /// Configuration files whose diagnostics are published (so they can be cleared).
     config_uris: HashSet<String>,
+    /// `fgraph.toml` files open in the editor: checked as configuration, not as graphs.
+    config_docs: HashMap<String, Document>,
 }
 
 impl Default for Server {
@@ -144,6 +146,7 @@ impl Server {
             encoding: Encoding::Utf16,
             docs: HashMap::new(),
             config_uris: HashSet::new(),
+            config_docs: HashMap::new(),
         }
     }
 
@@ -279,6 +282,12 @@ impl Server {
                     return;
                 };
                 let d = p.text_document;
+                if is_config(d.uri.as_str()) {
+                    let doc = Document::new(d.text, d.version);
+                    out.push(config_diagnostics(d.uri.as_str(), &doc, self.encoding));
+                    self.config_docs.insert(d.uri.as_str().to_string(), doc);
+                    return;
+                }
                 self.docs.insert(
                     d.uri.as_str().to_string(),
                     Open {
@@ -295,30 +304,33 @@ impl Server {
                     return;
                 };
                 let enc = self.encoding;
-                let Some(open) = self.docs.get_mut(p.text_document.uri.as_str()) else {
+                let uri = p.text_document.uri.as_str();
+                let version = p.text_document.version;
+                if let Some(doc) = self.config_docs.get_mut(uri) {
+                    apply_changes(doc, p.content_changes, version, enc);
+                    out.push(config_diagnostics(uri, doc, enc));
+                    return;
+                }
+                let Some(open) = self.docs.get_mut(uri) else {
                     return;
                 };
-                let version = p.text_document.version;
-                for c in p.content_changes {
-                    match c.range {
-                        None => open.doc.replace(c.text, version),
-                        Some(r) => open.doc.edit(
-                            Pos {
-                                line: r.start.line,
-                                character: r.start.character,
-                            },
-                            Pos {
-                                line: r.end.line,
-                                character: r.end.character,
-                            },
-                            &c.text,
-                            version,
-                            enc,
-                        ),
-                    }
-                }
+                apply_changes(&mut open.doc, p.content_changes, version, enc);
                 open.model = None;
                 open.published = false;
+            }
+            // A configuration saved or changed on disk applies to every open graph again.
+            "textDocument/didSave" | "workspace/didChangeWatchedFiles" => {
+                let saved = n
+                    .params
+                    .pointer("/textDocument/uri")
+                    .and_then(Value::as_str)
+                    .is_some_and(is_config);
+                if saved || n.method == "workspace/didChangeWatchedFiles" {
+                    for open in self.docs.values_mut() {
+                        open.model = None;
+                        open.published = false;
+                    }
+                }
             }
             "textDocument/didClose" => {
                 let Ok(p) =
@@ -327,18 +339,69 @@ impl Server {
                     return;
                 };
                 let uri = p.text_document.uri.as_str().to_string();
-                if self.docs.remove(&uri).is_some() {
+                let closed = self.docs.remove(&uri).is_some();
+                if closed || self.config_docs.remove(&uri).is_some() {
                     out.push(notification(
                         "textDocument/publishDiagnostics",
                         json!({ "uri": uri, "diagnostics": [] }),
                     ));
                 }
             }
-            // didSave, $/cancelRequest (handled per batch), $/setTrace, ...: nothing to do.
+            // $/cancelRequest (handled per batch), $/setTrace, ...: nothing to do.
             _ => {}
         }
     }
+}
 
+/// Whether a document is a configuration file rather than a graph.
+fn is_config(uri: &str) -> bool {
+    uri.ends_with(".toml")
+}
+
+fn apply_changes(
+    doc: &mut Document,
+    changes: Vec<lsp_types::TextDocumentContentChangeEvent>,
+    version: i32,
+    enc: Encoding,
+) {
+    for c in changes {
+        match c.range {
+            None => doc.replace(c.text, version),
+            Some(r) => doc.edit(
+                Pos {
+                    line: r.start.line,
+                    character: r.start.character,
+                },
+                Pos {
+                    line: r.end.line,
+                    character: r.end.character,
+                },
+                &c.text,
+                version,
+                enc,
+            ),
+        }
+    }
+}
+
+/// The diagnostics of an open configuration file, from its text in the editor.
+fn config_diagnostics(uri: &str, doc: &Document, enc: Encoding) -> Value {
+    let name = uri_path(uri).map_or_else(|| uri.to_string(), |p| p.display().to_string());
+    let diags: Vec<Value> = match crate::config::parse(&name, &doc.text) {
+        Ok(_) => Vec::new(),
+        Err(e) => e
+            .diagnostics
+            .iter()
+            .map(|d| lsp_diagnostic(d, doc, uri, enc))
+            .collect(),
+    };
+    notification(
+        "textDocument/publishDiagnostics",
+        json!({ "uri": uri, "version": doc.version, "diagnostics": diags }),
+    )
+}
+
+impl Server {
     /// Analyses every document whose text changed and publishes its diagnostics.
     fn publish_stale(&mut self, out: &mut Vec<Value>) {
         let stale: Vec<String> = self
@@ -358,15 +421,20 @@ impl Server {
         let enc = self.encoding;
         let open = self.docs.get_mut(uri)?;
         if open.model.is_none() {
-            let (model, config_problem) = analyse(uri, &open.doc.text);
+            let (model, config_problem) = analyse(uri, &open.doc.text, enc);
             open.model = Some(model);
             let config_uris = &mut self.config_uris;
             if let Some((cfg_uri, msgs)) = config_problem {
                 config_uris.insert(cfg_uri.clone());
                 out.push(msgs);
             } else {
-                // A configuration that was invalid and is fixed: clear what was published.
-                for u in config_uris.drain() {
+                // A configuration that was invalid and is fixed: clear what was published
+                // (an open one keeps what its text in the editor gives).
+                let open_configs = &self.config_docs;
+                for u in config_uris
+                    .drain()
+                    .filter(|u| !open_configs.contains_key(u))
+                {
                     out.push(notification(
                         "textDocument/publishDiagnostics",
                         json!({ "uri": u, "diagnostics": [] }),
@@ -576,7 +644,7 @@ impl Server {
 
 /// The configuration for the document at `uri` (its `fgraph.toml`), the analysis under it,
 /// and when the configuration is invalid: its URI and the diagnostics to publish on it.
-fn analyse(uri: &str, text: &str) -> (FileModel, Option<(String, Value)>) {
+fn analyse(uri: &str, text: &str, enc: Encoding) -> (FileModel, Option<(String, Value)>) {
     let path = uri_path(uri);
     let name = path
         .as_ref()
@@ -605,7 +673,7 @@ fn analyse(uri: &str, text: &str) -> (FileModel, Option<(String, Value)>) {
         let diags: Vec<Value> = e
             .diagnostics
             .iter()
-            .map(|d| lsp_diagnostic(d, &doc, &cfg_uri, Encoding::Utf16))
+            .map(|d| lsp_diagnostic(d, &doc, &cfg_uri, enc))
             .collect();
         model.config_error = Some(ide::ConfigNote {
             uri: cfg_uri.clone(),
