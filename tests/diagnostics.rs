@@ -7,11 +7,16 @@ use fgraph::{Code, Options, check_file};
 use std::path::Path;
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/diagnostics");
+    files_in("tests/fixtures/diagnostics", "fgraph")
+}
+
+/// The files of `folder` with extension `ext`, by name without the extension, sorted.
+fn files_in(folder: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .expect("fixture folder")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "fgraph"))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
         .map(|p| {
             let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
             (stem, std::fs::read(&p).expect("readable fixture"))
@@ -53,18 +58,10 @@ fn fixtures_render_as_snapshotted() {
 
 /// `tests/fixtures/config/*.toml`: configuration files, whose diagnostics point into them.
 fn config_fixtures() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .expect("fixture folder")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .map(|p| {
-            let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
-            (stem, std::fs::read_to_string(&p).expect("readable fixture"))
-        })
-        .collect();
-    out.sort();
-    out
+    files_in("tests/fixtures/config", "toml")
+        .into_iter()
+        .map(|(name, bytes)| (name, String::from_utf8(bytes).expect("UTF-8 fixture")))
+        .collect()
 }
 
 #[test]

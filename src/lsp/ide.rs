@@ -477,7 +477,7 @@ impl FileModel {
             ": {} → `{}`\n\n{} FLOPs",
             op.kind_func(),
             g.tensor(op.output).name,
-            group_digits(flops)
+            crate::report::group_digits(flops)
         );
         let Some(&k) = a.plan.group_of.get(o) else {
             return out;
@@ -638,18 +638,6 @@ fn is_identifier(s: &str) -> bool {
 fn fmt_dims(shape: &[u64]) -> String {
     let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
     format!("[{}]", dims.join(", "))
-}
-
-fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
