@@ -4,7 +4,11 @@
 //! answer a hover (on a tensor: its kernel and why it is materialized or fused) and the
 //! inlay hints of one screen after that edit.
 //!
-//!     cargo bench --bench lsp -- [LINES] [EDITS]      (default: 2000 200)
+//!     cargo bench --bench lsp -- [LINES] [EDITS] [typo]     (default: 2000 200)
+//!
+//! The edit turns `relu` into `gelu` and back; with `typo` it types one character into a
+//! tensor argument instead (`t999` → `t999x`) and deletes it again, so every other state has
+//! an `undefined-tensor` error with its "did you mean" (no fusion plan then).
 //!
 //! In-process, through `Server::handle_batch`, which is what `fgraph lsp` runs for each batch
 //! of messages read from stdin (framing and the pipe are not counted). Figures go into
@@ -56,6 +60,7 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
+    let typo = std::env::args().any(|a| a == "typo");
     let lines = args.first().copied().unwrap_or(2000);
     let edits = args.get(1).copied().unwrap_or(200);
     let text = generate(lines);
@@ -76,8 +81,13 @@ fn main() {
             m = mid,
             p = mid - 1
         );
+        let edited = if typo {
+            line.replace(&format!("(t{})", mid - 1), &format!("(t{}x)", mid - 1))
+        } else {
+            line.replace("relu", "gelu")
+        };
         let replaced = if i % 2 == 0 {
-            text.replacen(&line, &line.replace("relu", "gelu"), 1)
+            text.replacen(&line, &edited, 1)
         } else {
             text.clone()
         };
@@ -98,7 +108,10 @@ fn main() {
         let out = server.handle_batch(vec![req]);
         hover.push(t.elapsed());
         let v: &Value = &out.messages[0]["result"]["contents"]["value"];
-        assert!(v.as_str().is_some_and(|s| s.contains("kernel")), "{v}");
+        assert!(
+            v.as_str().is_some_and(|s| s.contains("kernel")) || typo,
+            "{v}"
+        );
 
         let req = json!({"jsonrpc": "2.0", "id": i + 1, "method": "textDocument/inlayHint", "params": {
             "textDocument": {"uri": URI},
@@ -106,14 +119,15 @@ fn main() {
         let t = Instant::now();
         let out = server.handle_batch(vec![req]);
         inlay.push(t.elapsed());
-        assert!(
-            out.messages[0]["result"]
-                .as_array()
-                .is_some_and(|a| !a.is_empty())
-        );
+        assert!(out.messages[0]["result"].is_array());
     }
+    let what = if typo {
+        "a typo in and out"
+    } else {
+        "relu ↔ gelu"
+    };
     println!(
-        "{lines}-line file ({} bytes), {edits} one-character edits",
+        "{lines}-line file ({} bytes), {edits} one-character edits ({what})",
         text.len()
     );
     println!("edit → diagnostics published: {}", stats(publish));
