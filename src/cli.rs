@@ -778,6 +778,25 @@ fn transformer_cmd(
     } = block;
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
+    // The block has no file to look for an `fgraph.toml` from: only `--config` applies.
+    let (opts, common, cost) = match &common.config {
+        Some(path) => {
+            let Some(cfg) = Configs::default().for_file(path, common, io) else {
+                return Ok(USAGE);
+            };
+            let common = Common {
+                deny_warnings: common.deny_warnings || cfg.deny_warnings,
+                ..common.clone()
+            };
+            let cost = CostArgs {
+                hardware: cost.hardware.clone().or(cfg.hardware.clone()),
+                ..cost.clone()
+            };
+            (cfg.options(&opts), common, cost)
+        }
+        None => (opts, common.clone(), cost.clone()),
+    };
+    let (common, cost) = (&common, &cost);
     let hw = hardware(cost)?;
     let dims = match BlockDims::new(seq_len, hidden_dim, num_heads) {
         Ok(d) => d,

@@ -140,4 +140,20 @@ fn fgraph_toml_is_found_above_the_file_and_config_overrides() {
     std::fs::write(dir.join("fgraph.toml"), "hardware = \"a100\"\n").expect("write");
     let o = fgraph_in(&sub, &["analyze", "--format", "json", "g.fgraph"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("a100"));
+    // `transformer` has no file: only --config applies to it.
+    let args = [
+        "transformer",
+        "--seq-len",
+        "128",
+        "--hidden-dim",
+        "256",
+        "--num-heads",
+        "4",
+    ];
+    let o = fgraph_in(&sub, &args);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("(a100)"));
+    let mut with = args.to_vec();
+    with.extend(["--config", "../fgraph.toml"]);
+    let o = fgraph_in(&sub, &with);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(a100)"));
 }

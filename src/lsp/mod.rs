@@ -965,6 +965,51 @@ mod tests {
         assert_eq!(kinds, [false, true, false, true]);
     }
 
+    fn init() -> Server {
+        let mut s = Server::new();
+        s.handle_batch(vec![
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"processId": null, "rootUri": null, "capabilities": {}}}),
+        ]);
+        s
+    }
+
+    #[test]
+    fn a_request_cancelled_in_its_batch_is_answered_cancelled() {
+        let mut s = init();
+        let out = s.handle_batch(vec![
+            json!({"jsonrpc": "2.0", "id": 7, "method": "textDocument/documentSymbol",
+                   "params": {"textDocument": {"uri": "file:///x.fgraph"}}}),
+            json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 7}}),
+            json!({"jsonrpc": "2.0", "id": "eight", "method": "shutdown"}),
+        ]);
+        assert_eq!(out.messages.len(), 2);
+        assert_eq!(out.messages[0]["id"], 7);
+        assert_eq!(out.messages[0]["error"]["code"], -32800);
+        assert_eq!(out.messages[1]["id"], "eight");
+        assert_eq!(out.messages[1]["result"], Value::Null);
+        let out = s.handle_batch(vec![json!({"jsonrpc": "2.0", "method": "exit"})]);
+        assert_eq!(out.exit, Some(0));
+    }
+
+    #[test]
+    fn messages_that_are_not_requests_get_errors() {
+        let mut s = init();
+        let out = s.handle_batch(vec![
+            json!({"jsonrpc": "2.0", "id": 1}),
+            json!([1, 2]),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover",
+                   "params": {"textDocument": {"uri": "file:///closed.fgraph"},
+                              "position": {"line": 0, "character": 0}}}),
+        ]);
+        let codes: Vec<&Value> = out.messages.iter().map(|m| &m["error"]["code"]).collect();
+        // A bare id (neither request nor response) and an array are no messages; a second
+        // initialize is invalid; a closed document fails the request.
+        let invalid = json!(-32600);
+        assert_eq!(codes, [&invalid, &invalid, &invalid, &json!(-32803)]);
+    }
+
     #[test]
     fn uris_round_trip() {
         let p = std::path::Path::new("/tmp/a b/é.fgraph");
