@@ -689,6 +689,41 @@ mod tests {
         );
     }
 
+    /// Every name in every shipped example: a hover that says what it is, a definition that
+    /// names it, and references that include the place asked about.
+    #[test]
+    fn every_name_of_the_examples_hovers_and_resolves() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+        let mut names = 0;
+        for entry in std::fs::read_dir(dir).expect("examples") {
+            let path = entry.expect("entry").path();
+            let text = std::fs::read_to_string(&path).expect("example");
+            let hw = Hardware::preset("h100").expect("preset");
+            let m = FileModel::new("example.fgraph", &text, Options::default(), hw);
+            assert!(m.report.graphs.iter().all(|g| g.analysis.is_some()));
+            for sym in &m.index.symbols {
+                let def = sym.def.expect("every name of a clean example is defined");
+                assert_eq!(&text[def.start..def.end], sym.name);
+                for &at in &sym.occurrences {
+                    names += 1;
+                    let (span, h) = m.hover(at.start).expect("a hover");
+                    assert_eq!(span, at);
+                    let head = format!("**{}** `{}`", sym.kind.as_str(), sym.name);
+                    assert!(h.starts_with(&head), "{}: {h}", path.display());
+                    if sym.kind == SymbolKind::Tensor {
+                        assert!(h.contains(" B"), "bytes in {h}");
+                    }
+                    if sym.kind == SymbolKind::Op {
+                        assert!(h.contains("**kernel "), "kernel in {h}");
+                    }
+                    let s = m.index.at(at.start).expect("resolves");
+                    assert_eq!(m.index.symbol(s).def, Some(def));
+                }
+            }
+        }
+        assert!(names > 100, "{names} names");
+    }
+
     #[test]
     fn inlay_hints_show_types_and_kernels() {
         let m = model();
