@@ -91,7 +91,12 @@ pub enum Command {
         check: bool,
     },
     /// Run the language server on stdin/stdout (for editors; see docs/editors.md).
-    Lsp,
+    Lsp {
+        /// Read settings from this file for every document instead of each one's nearest
+        /// `fgraph.toml`.
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+    },
     /// Explain a diagnostic code or fusion boundary reason.
     Explain {
         #[arg(value_name = "CODE")]
@@ -224,7 +229,7 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
         Command::Hardware { name, format } => hardware_cmd(name.as_deref(), format, io),
         Command::Fmt { files, check } => fmt_cmd(&files, check, io),
         Command::Explain { code } => explain(&code, io),
-        Command::Lsp => match crate::lsp::run_stdio() {
+        Command::Lsp { config } => match crate::lsp::run_stdio(config) {
             Ok(0) => Ok(CLEAN),
             Ok(_) => Ok(FOUND),
             Err(e) => Err(Usage(format!("language server: {e}"))),

@@ -37,8 +37,13 @@ fn read_frame(r: &mut impl BufRead) -> Option<Value> {
 
 impl Client {
     fn start(dir: &std::path::Path) -> Client {
+        Client::start_with(dir, &[])
+    }
+
+    fn start_with(dir: &std::path::Path, args: &[&str]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
             .arg("lsp")
+            .args(args)
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -544,4 +549,41 @@ fn an_open_fgraph_toml_is_checked_as_configuration_and_a_save_applies_it() {
     c.call(2, "shutdown", Value::Null);
     c.notify("exit", Value::Null);
     assert_eq!(c.child.wait().expect("exit").code(), Some(0));
+}
+
+#[test]
+fn config_named_by_flag_or_initialization_options_applies_to_every_document() {
+    let dir = temp_dir("explicit");
+    std::fs::write(dir.join("quiet.toml"), "allow = [\"unused-tensor\"]\n").expect("toml");
+    let uri = format!("file://{}/g.fgraph", dir.display());
+    let text =
+        "graph g {\n  input x: [4]\n  input spare: [4]\n  op a = elementwise.relu(x) -> y\n}\n";
+    let open =
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": text}});
+    let quiet = dir.join("quiet.toml").display().to_string();
+    // No configuration: the warning. `--config`, or `initializationOptions.config`: silenced.
+    for (args, init) in [
+        (vec![], json!(null)),
+        (vec!["--config", quiet.as_str()], json!(null)),
+        (vec![], json!({"config": quiet})),
+    ] {
+        let mut c = Client::start_with(&dir, &args);
+        c.call(
+            1,
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}, "initializationOptions": init}),
+        );
+        c.notify("initialized", json!({}));
+        c.notify("textDocument/didOpen", open.clone());
+        let d = c.diagnostics(&uri);
+        let n = d["diagnostics"].as_array().map_or(0, Vec::len);
+        assert_eq!(
+            n,
+            usize::from(args.is_empty() && init.is_null()),
+            "{args:?} {init}"
+        );
+        c.call(2, "shutdown", Value::Null);
+        c.notify("exit", Value::Null);
+        assert_eq!(c.child.wait().expect("exit").code(), Some(0));
+    }
 }

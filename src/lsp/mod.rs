@@ -58,6 +58,9 @@ pub struct Server {
     config_uris: HashSet<String>,
     /// `fgraph.toml` files open in the editor: checked as configuration, not as graphs.
     config_docs: HashMap<String, Document>,
+    /// The configuration for every document (`fgraph lsp --config PATH`, or the client's
+    /// `initializationOptions.config`) instead of each one's nearest `fgraph.toml`.
+    config: Option<PathBuf>,
 }
 
 impl Default for Server {
@@ -147,6 +150,15 @@ impl Server {
             docs: HashMap::new(),
             config_uris: HashSet::new(),
             config_docs: HashMap::new(),
+            config: None,
+        }
+    }
+
+    /// A server that reads `config` for every document (`fgraph lsp --config PATH`).
+    pub fn with_config(config: Option<PathBuf>) -> Server {
+        Server {
+            config,
+            ..Server::new()
         }
     }
 
@@ -242,6 +254,14 @@ impl Server {
 
     fn initialize(&mut self, req: &Request) -> Reply {
         let p: lsp_types::InitializeParams = params(req)?;
+        if let Some(cfg) = p
+            .initialization_options
+            .as_ref()
+            .and_then(|o| o.get("config"))
+            .and_then(Value::as_str)
+        {
+            self.config = Some(PathBuf::from(cfg));
+        }
         let offers_utf8 = p
             .capabilities
             .general
@@ -421,7 +441,7 @@ impl Server {
         let enc = self.encoding;
         let open = self.docs.get_mut(uri)?;
         if open.model.is_none() {
-            let (model, config_problem) = analyse(uri, &open.doc.text, enc);
+            let (model, config_problem) = analyse(uri, &open.doc.text, enc, self.config.as_deref());
             open.model = Some(model);
             let config_uris = &mut self.config_uris;
             if let Some((cfg_uri, msgs)) = config_problem {
@@ -644,12 +664,22 @@ impl Server {
 
 /// The configuration for the document at `uri` (its `fgraph.toml`), the analysis under it,
 /// and when the configuration is invalid: its URI and the diagnostics to publish on it.
-fn analyse(uri: &str, text: &str, enc: Encoding) -> (FileModel, Option<(String, Value)>) {
+fn analyse(
+    uri: &str,
+    text: &str,
+    enc: Encoding,
+    explicit: Option<&std::path::Path>,
+) -> (FileModel, Option<(String, Value)>) {
     let path = uri_path(uri);
     let name = path
         .as_ref()
         .map_or_else(|| uri.to_string(), |p| p.display().to_string());
-    let (cfg, problem) = match path.as_deref().map(|p| crate::config::for_file(p, None)) {
+    let found = match (explicit, path.as_deref()) {
+        (Some(cfg), _) => Some(crate::config::load(cfg)),
+        (None, Some(p)) => Some(crate::config::for_file(p, None)),
+        (None, None) => None,
+    };
+    let (cfg, problem) = match found {
         Some(Ok(c)) => (c, None),
         Some(Err(e)) => (crate::config::Config::default(), Some(e)),
         None => (crate::config::Config::default(), None),
@@ -882,11 +912,13 @@ fn write_frame(w: &mut impl Write, v: &Value) -> std::io::Result<()> {
 
 /// Runs the server on stdin/stdout until `exit` or the end of the input. Returns the exit
 /// code the protocol asks for: 0 after `shutdown` then `exit`, 1 otherwise.
-pub fn run_stdio() -> std::io::Result<i32> {
+/// `config` is read for every document instead of its nearest `fgraph.toml`.
+pub fn run_stdio(config: Option<PathBuf>) -> std::io::Result<i32> {
     let stdout = std::io::stdout();
     serve(
         std::io::BufReader::new(std::io::stdin()),
         &mut stdout.lock(),
+        config,
     )
 }
 
@@ -894,6 +926,7 @@ pub fn run_stdio() -> std::io::Result<i32> {
 pub fn serve(
     input: impl BufRead + Send + 'static,
     output: &mut impl Write,
+    config: Option<PathBuf>,
 ) -> std::io::Result<i32> {
     let (tx, rx) = std::sync::mpsc::channel::<Frame>();
     let reader = std::thread::Builder::new()
@@ -908,7 +941,7 @@ pub fn serve(
                 }
             }
         })?;
-    let mut server = Server::new();
+    let mut server = Server::with_config(config);
     let mut code = 1;
     'outer: while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
