@@ -244,6 +244,9 @@ impl Server {
                 ErrorCode::InvalidRequest,
                 "the server is shutting down".into(),
             )),
+            // A stand-in for a bug, to test that a panic does not end the session.
+            #[cfg(test)]
+            (Phase::Running, "fgraph/testPanic") => panic!("a bug"),
             (Phase::Running, "shutdown") => {
                 self.phase = Phase::ShuttingDown;
                 Ok(Value::Null)
@@ -910,6 +913,31 @@ fn write_frame(w: &mut impl Write, v: &Value) -> std::io::Result<()> {
     w.flush()
 }
 
+/// [`Server::handle_batch`], where a panic (a bug in fgraph; input must never cause one)
+/// answers the batch's requests with `InternalError` instead of ending the session: the
+/// editor keeps its server, and the panic's message is on stderr, the server's log.
+fn handle_guarded(server: &mut Server, batch: Vec<Value>) -> Output {
+    let ids: Vec<Value> = batch
+        .iter()
+        .filter(|v| v.get("method").is_some())
+        .filter_map(|v| v.get("id").cloned())
+        .collect();
+    let run = std::panic::AssertUnwindSafe(|| server.handle_batch(batch));
+    std::panic::catch_unwind(run).unwrap_or_else(|_| Output {
+        messages: ids
+            .into_iter()
+            .map(|id| {
+                error(
+                    id,
+                    ErrorCode::InternalError,
+                    "internal error in fgraph (a bug: please report it with the file)",
+                )
+            })
+            .collect(),
+        exit: None,
+    })
+}
+
 /// Runs the server on stdin/stdout until `exit` or the end of the input. Returns the exit
 /// code the protocol asks for: 0 after `shutdown` then `exit`, 1 otherwise.
 /// `config` is read for every document instead of its nearest `fgraph.toml`.
@@ -954,7 +982,7 @@ pub fn serve(
                 Frame::Message(v) => values.push(v),
                 Frame::Malformed(why) => {
                     // The messages before it are answered first, in order.
-                    let out = server.handle_batch(std::mem::take(&mut values));
+                    let out = handle_guarded(&mut server, std::mem::take(&mut values));
                     for m in &out.messages {
                         write_frame(output, m)?;
                     }
@@ -966,7 +994,7 @@ pub fn serve(
                 }
             }
         }
-        let out = server.handle_batch(values);
+        let out = handle_guarded(&mut server, values);
         for m in &out.messages {
             write_frame(output, m)?;
         }
@@ -1023,6 +1051,27 @@ mod tests {
         assert_eq!(out.messages[1]["result"], Value::Null);
         let out = s.handle_batch(vec![json!({"jsonrpc": "2.0", "method": "exit"})]);
         assert_eq!(out.exit, Some(0));
+    }
+
+    #[test]
+    fn a_panic_answers_internal_error_and_the_server_goes_on() {
+        let mut s = init();
+        // Keep the test's output clean of the expected panic message.
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let out = handle_guarded(
+            &mut s,
+            vec![json!({"jsonrpc": "2.0", "id": 5, "method": "fgraph/testPanic"})],
+        );
+        std::panic::set_hook(hook);
+        assert_eq!(out.messages.len(), 1);
+        assert_eq!(out.messages[0]["id"], 5);
+        assert_eq!(out.messages[0]["error"]["code"], -32603);
+        let out = handle_guarded(
+            &mut s,
+            vec![json!({"jsonrpc": "2.0", "id": 6, "method": "shutdown"})],
+        );
+        assert_eq!(out.messages[0]["result"], Value::Null);
     }
 
     #[test]
