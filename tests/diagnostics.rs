@@ -31,18 +31,7 @@ fn fixtures_render_as_snapshotted() {
     for (name, bytes) in fixtures() {
         let file = format!("{name}.fgraph");
         let report = check_file(&file, &bytes, &Options::default());
-        let human: String = report
-            .diagnostics
-            .iter()
-            .map(|d| render::human(d, &report.source, HumanStyle::plain()))
-            .collect();
-        let json: Vec<_> = report
-            .diagnostics
-            .iter()
-            .map(|d| render::json(d, &report.source))
-            .collect();
-        let json = serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": json }))
-            .expect("json");
+        let (human, json) = renders(&report.diagnostics, &report.source);
         insta::assert_snapshot!(format!("{name}.human"), human);
         insta::assert_snapshot!(format!("{name}.json"), json);
 
@@ -64,23 +53,28 @@ fn config_fixtures() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The human render (plain, 80 columns) and the pretty JSON of a file's diagnostics, as the
+/// snapshots hold them.
+fn renders(
+    diags: &[fgraph::Diagnostic],
+    src: &fgraph::diagnostics::SourceFile,
+) -> (String, String) {
+    let human = diags
+        .iter()
+        .map(|d| render::human(d, src, HumanStyle::plain()))
+        .collect();
+    let json: Vec<_> = diags.iter().map(|d| render::json(d, src)).collect();
+    let json =
+        serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": json })).expect("json");
+    (human, json)
+}
+
 #[test]
 fn config_fixtures_render_as_snapshotted() {
     for (name, text) in config_fixtures() {
         let file = format!("{name}.toml");
         let err = fgraph::config::parse(&file, &text).expect_err("an invalid configuration");
-        let human: String = err
-            .diagnostics
-            .iter()
-            .map(|d| render::human(d, &err.source, HumanStyle::plain()))
-            .collect();
-        let json: Vec<_> = err
-            .diagnostics
-            .iter()
-            .map(|d| render::json(d, &err.source))
-            .collect();
-        let json = serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": json }))
-            .expect("json");
+        let (human, json) = renders(&err.diagnostics, &err.source);
         insta::assert_snapshot!(format!("config-{name}.human"), human);
         insta::assert_snapshot!(format!("config-{name}.json"), json);
         if let Some(code) = Code::from_name(&name) {

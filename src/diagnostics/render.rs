@@ -106,8 +106,12 @@ pub fn human(diag: &Diagnostic, src: &SourceFile, style: HumanStyle) -> String {
 }
 
 fn position(src: &SourceFile, l: &Label) -> (usize, usize, usize, usize) {
-    let (line, column) = src.lines().line_col(&src.text, l.span.start);
-    let (end_line, end_column) = src.lines().line_col(&src.text, l.span.end);
+    span_position(src, l.span)
+}
+
+fn span_position(src: &SourceFile, span: super::Span) -> (usize, usize, usize, usize) {
+    let (line, column) = src.lines().line_col(&src.text, span.start);
+    let (end_line, end_column) = src.lines().line_col(&src.text, span.end);
     (line, column, end_line, end_column)
 }
 
@@ -158,13 +162,7 @@ fn fixes_json(diag: &Diagnostic, src: &SourceFile) -> Value {
                 .edits
                 .iter()
                 .map(|e| {
-                    let (line, column, end_line, end_column) = position(
-                        src,
-                        &Label {
-                            span: e.span,
-                            message: String::new(),
-                        },
-                    );
+                    let (line, column, end_line, end_column) = span_position(src, e.span);
                     json!({
                         "start": e.span.start, "end": e.span.end,
                         "line": line, "column": column,
@@ -226,14 +224,14 @@ pub fn sarif(files: &[(&[Diagnostic], &SourceFile)]) -> Value {
             })
         })
         .collect();
-    let region = |src: &SourceFile, l: &Label| {
-        let (line, column, end_line, end_column) = position(src, l);
+    let region = |src: &SourceFile, l: super::Span| {
+        let (line, column, end_line, end_column) = span_position(src, l);
         json!({ "startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column })
     };
     let location = |src: &SourceFile, l: Option<&Label>| {
         let mut physical = json!({ "artifactLocation": { "uri": src.name } });
         if let Some(l) = l {
-            physical["region"] = region(src, l);
+            physical["region"] = region(src, l.span);
         }
         physical
     };
@@ -277,12 +275,8 @@ pub fn sarif(files: &[(&[Diagnostic], &SourceFile)]) -> Value {
                             .edits
                             .iter()
                             .map(|e| {
-                                let l = Label {
-                                    span: e.span,
-                                    message: String::new(),
-                                };
                                 json!({
-                                    "deletedRegion": region(src, &l),
+                                    "deletedRegion": region(src, e.span),
                                     "insertedContent": { "text": e.replacement },
                                 })
                             })
