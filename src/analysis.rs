@@ -2,7 +2,7 @@
 //! lint, then silence what the user allowed and sort.
 
 use crate::cost::{flash_savings, round_trips};
-use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
+use crate::diagnostics::{self, Applicability, Code, Diagnostic, Fix, Severity, SourceFile, Span};
 use crate::fusion::flash::{self, Candidate};
 use crate::fusion::{FusionOptions, FusionPlan, find_fusion_groups_with};
 use crate::graph::{Graph, Origin, TensorId};
@@ -83,11 +83,33 @@ pub fn check_file_owned(name: &str, bytes: Vec<u8>, opts: &Options) -> FileRepor
     check_text(name, text, decode_error, opts)
 }
 
+/// [`check_file_owned`], showing the file's syntax tree (when it parses) to `inspect` before
+/// the semantic pass consumes it: the language server indexes names from the same parse.
+pub fn check_file_inspecting(
+    name: &str,
+    bytes: Vec<u8>,
+    opts: &Options,
+    inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
+) -> FileReport {
+    let (text, decode_error) = syntax::decode_owned(bytes);
+    check_text_inspecting(name, text, decode_error, opts, inspect)
+}
+
 fn check_text(
     name: &str,
     text: String,
     decode_error: Option<Diagnostic>,
     opts: &Options,
+) -> FileReport {
+    check_text_inspecting(name, text, decode_error, opts, &mut |_, _| {})
+}
+
+fn check_text_inspecting(
+    name: &str,
+    text: String,
+    decode_error: Option<Diagnostic>,
+    opts: &Options,
+    inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
 ) -> FileReport {
     let source = SourceFile::new(name, text);
     let mut diags = Vec::new();
@@ -98,6 +120,7 @@ fn check_text(
         match syntax::parse(&source.text) {
             Err(d) => diags.push(*d),
             Ok(file) => {
+                inspect(&source.text, &file);
                 let mut seen: HashMap<&str, Span> = HashMap::new();
                 // Each graph's syntax tree is handed to the semantic pass and freed there.
                 for g in file.graphs {
@@ -153,6 +176,7 @@ fn check_text(
     }
     diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
     diagnostics::sort(&mut diags);
+    crate::fix::widen_deletions(&mut diags, &source.text);
     FileReport {
         source,
         graphs,
@@ -226,7 +250,12 @@ fn invalid_allows(codes: &[(String, Span)]) -> Vec<Diagnostic> {
                 )
                 .at(*span, "silences nothing");
                 match crate::diagnostics::did_you_mean(name, warnings.iter().copied()) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    Some(s) => d.help(format!("did you mean `{s}`?")).fix(Fix::replace(
+                        format!("replace `{name}` with `{s}`"),
+                        Applicability::Safe,
+                        *span,
+                        s,
+                    )),
                     None => d.help(format!("the warnings are {}", warnings.join(", "))),
                 }
             }

@@ -141,6 +141,8 @@ fn parse_use(s: &str) -> (&str, Option<Option<i64>>, bool) {
     (rest, None, transpose)
 }
 
+// A diagnostic is 128 bytes with its fixes; this error is rare and not on a hot path.
+#[allow(clippy::result_large_err)]
 fn width_dtype(dtype: Option<Dtype>, bytes: u64, what: &str) -> Result<Dtype, Diagnostic> {
     match dtype {
         Some(d) if d.bytes() == bytes => Ok(d),

@@ -37,6 +37,9 @@ pub enum Command {
         /// Lint the FlashAttention plan: attention intermediates are not large-intermediate.
         #[arg(long)]
         flash_attention: bool,
+        /// Apply the safe suggested fixes, rewrite the files, then report what is left.
+        #[arg(long)]
+        fix: bool,
     },
     /// Check one graph, then report its kernels, HBM traffic, estimated time and fusion
     /// boundaries.
@@ -87,6 +90,13 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run the language server on stdin/stdout (for editors; see docs/editors.md).
+    Lsp {
+        /// Read settings from this file for every document instead of each one's nearest
+        /// `fgraph.toml`.
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+    },
     /// Explain a diagnostic code or fusion boundary reason.
     Explain {
         #[arg(value_name = "CODE")]
@@ -108,6 +118,9 @@ pub struct Common {
     /// Silence a warning code everywhere (repeatable).
     #[arg(long = "allow", value_name = "CODE")]
     pub allow: Vec<String>,
+    /// Read settings from this file instead of the nearest `fgraph.toml` above each file.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 /// The cost model's options (`analyze`, `transformer`).
@@ -187,7 +200,9 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             files,
             common,
             flash_attention,
-        } => check(&files, &common, flash_attention, io, keep),
+            fix,
+        } => check(&files, &common, flash_attention, fix, io, keep),
+
         Command::Analyze {
             file,
             graph,
@@ -218,6 +233,11 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
         Command::Hardware { name, format } => hardware_cmd(name.as_deref(), format, io),
         Command::Fmt { files, check } => fmt_cmd(&files, check, io),
         Command::Explain { code } => explain(&code, io),
+        Command::Lsp { config } => match crate::lsp::run_stdio(config) {
+            Ok(0) => Ok(CLEAN),
+            Ok(_) => Ok(FOUND),
+            Err(e) => Err(Usage(format!("language server: {e}"))),
+        },
     };
     match result {
         Ok(code) => code,
@@ -398,6 +418,7 @@ fn check(
     files: &[PathBuf],
     common: &Common,
     flash_attention: bool,
+    fix: bool,
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
@@ -405,15 +426,32 @@ fn check(
     opts.flash_attention = flash_attention;
     let mut unreadable = false;
     let mut reports = Vec::new();
+    let mut configs = Configs::default();
+    let mut deny_warnings = common.deny_warnings;
     for path in files {
+        let Some(cfg) = configs.for_file(path, common, io) else {
+            return Ok(USAGE);
+        };
+        let file_opts = cfg.options(&opts);
+        deny_warnings |= cfg.deny_warnings;
         match read(path, io) {
-            Some(bytes) => {
-                reports.push(check_file_owned(&path.display().to_string(), bytes, &opts))
-            }
+            Some(bytes) if fix => match fix_file(path, bytes, &file_opts, io) {
+                Some(r) => reports.push(r),
+                None => unreadable = true,
+            },
+            Some(bytes) => reports.push(check_file_owned(
+                &path.display().to_string(),
+                bytes,
+                &file_opts,
+            )),
             None => unreadable = true,
         }
     }
     check_set_names(common, &reports)?;
+    let common = &Common {
+        deny_warnings,
+        ..common.clone()
+    };
     let all: Vec<&Diagnostic> = reports.iter().flat_map(|r| r.diagnostics.iter()).collect();
     match common.format {
         Format::Json => {
@@ -455,6 +493,18 @@ fn analyze(
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
+    let Some(cfg) = Configs::default().for_file(path, common, io) else {
+        return Ok(USAGE);
+    };
+    let opts = cfg.options(&opts);
+    let common = &Common {
+        deny_warnings: common.deny_warnings || cfg.deny_warnings,
+        ..common.clone()
+    };
+    let cost = &CostArgs {
+        hardware: cost.hardware.clone().or(cfg.hardware.clone()),
+        ..cost.clone()
+    };
     let hw = hardware(cost)?;
     let Some(bytes) = read(path, io) else {
         return Ok(USAGE);
@@ -632,6 +682,103 @@ fn render_analysis(
     Ok(code)
 }
 
+/// The configuration files of a run, each read once.
+#[derive(Default)]
+struct Configs {
+    read: std::collections::HashMap<Option<PathBuf>, crate::config::Config>,
+}
+
+impl Configs {
+    /// The configuration for `file` (`--config`, else the nearest `fgraph.toml`); `None`
+    /// after printing why when it is invalid.
+    fn for_file(
+        &mut self,
+        file: &std::path::Path,
+        common: &Common,
+        io: &mut Io<'_>,
+    ) -> Option<crate::config::Config> {
+        let path = common.config.clone().or_else(|| crate::config::find(file));
+        if let Some(c) = self.read.get(&path) {
+            return Some(c.clone());
+        }
+        let loaded = match &path {
+            Some(p) => crate::config::load(p),
+            None => Ok(crate::config::Config::default()),
+        };
+        match loaded {
+            Ok(c) => {
+                self.read.insert(path, c.clone());
+                Some(c)
+            }
+            Err(e) => {
+                let st = style(io);
+                for d in &e.diagnostics {
+                    let _ = writeln!(io.err, "{}", render::human(d, &e.source, st));
+                }
+                None
+            }
+        }
+    }
+}
+
+impl crate::config::Config {
+    /// `base` (the command line's options) with this file's settings under them: `--set`
+    /// wins over `[set]`, `--allow` adds to `allow`.
+    fn options(&self, base: &Options) -> Options {
+        let mut opts = base.clone();
+        for (name, value) in &self.set {
+            opts.overrides.entry(name.clone()).or_insert(*value);
+        }
+        for c in &self.allow {
+            if !opts.allow.contains(c) {
+                opts.allow.push(*c);
+            }
+        }
+        opts.flash_attention |= self.flash_attention;
+        opts
+    }
+}
+
+/// `check --fix` on one file: applies the safe fixes (again on the result, up to a bound,
+/// since one fix can reveal the next), writes the file atomically when anything changed, and
+/// returns the report of what is left. `None` when the file could not be written.
+fn fix_file(
+    path: &std::path::Path,
+    bytes: Vec<u8>,
+    opts: &Options,
+    io: &mut Io<'_>,
+) -> Option<FileReport> {
+    let name = path.display().to_string();
+    let original = bytes.clone();
+    let mut report = check_file_owned(&name, bytes, opts);
+    // A file that is not UTF-8 was decoded with replacements: rewriting it would lose bytes.
+    if std::str::from_utf8(&original).is_err() {
+        return Some(report);
+    }
+    let mut fixed = 0;
+    for _ in 0..10 {
+        let (text, n) =
+            crate::fix::apply(&report.source.text, crate::fix::safe(&report.diagnostics));
+        if n == 0 {
+            break;
+        }
+        fixed += n;
+        report = check_file_owned(&name, text.into_bytes(), opts);
+    }
+    if report.source.text.as_bytes() != original.as_slice() {
+        if let Err(e) = crate::fsio::write_atomically(path, report.source.text.as_bytes()) {
+            let _ = writeln!(io.err, "error: cannot write `{name}`: {e}");
+            return None;
+        }
+        let _ = writeln!(
+            io.err,
+            "fixed {fixed} {} in {name}",
+            if fixed == 1 { "problem" } else { "problems" }
+        );
+    }
+    Some(report)
+}
+
 /// `fgraph transformer`'s own arguments.
 struct BlockArgs {
     seq_len: u64,
@@ -657,6 +804,25 @@ fn transformer_cmd(
     } = block;
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
+    // The block has no file to look for an `fgraph.toml` from: only `--config` applies.
+    let (opts, common, cost) = match &common.config {
+        Some(path) => {
+            let Some(cfg) = Configs::default().for_file(path, common, io) else {
+                return Ok(USAGE);
+            };
+            let common = Common {
+                deny_warnings: common.deny_warnings || cfg.deny_warnings,
+                ..common.clone()
+            };
+            let cost = CostArgs {
+                hardware: cost.hardware.clone().or(cfg.hardware.clone()),
+                ..cost.clone()
+            };
+            (cfg.options(&opts), common, cost)
+        }
+        None => (opts, common.clone(), cost.clone()),
+    };
+    let (common, cost) = (&common, &cost);
     let hw = hardware(cost)?;
     let dims = match BlockDims::new(seq_len, hidden_dim, num_heads) {
         Ok(d) => d,

@@ -29,6 +29,7 @@ texts!(
     "large-intermediate",
     "invalid-allow",
     "duplicate-output",
+    "invalid-config",
     "matmul-starts-group",
     "after-reduction",
     "reduction-after-matmul",

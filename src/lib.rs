@@ -11,14 +11,17 @@
 pub mod analysis;
 mod api;
 pub mod cli;
+pub mod config;
 pub mod cost;
 pub mod diagnostics;
 pub mod explain;
+pub mod fix;
 pub mod format;
 pub mod fsio;
 pub mod fusion;
 pub mod graph;
 pub mod limits;
+pub mod lsp;
 mod parallel;
 pub mod report;
 pub mod sema;

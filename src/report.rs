@@ -1522,7 +1522,8 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
     out
 }
 
-fn group_digits(b: u64) -> String {
+/// `1234567` → `1,234,567`.
+pub fn group_digits(b: u64) -> String {
     let s = fmt_bytes(b);
     s.split(' ').next().unwrap_or_default().to_string()
 }

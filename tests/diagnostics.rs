@@ -7,11 +7,16 @@ use fgraph::{Code, Options, check_file};
 use std::path::Path;
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/diagnostics");
+    files_in("tests/fixtures/diagnostics", "fgraph")
+}
+
+/// The files of `folder` with extension `ext`, by name without the extension, sorted.
+fn files_in(folder: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .expect("fixture folder")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "fgraph"))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
         .map(|p| {
             let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
             (stem, std::fs::read(&p).expect("readable fixture"))
@@ -26,18 +31,7 @@ fn fixtures_render_as_snapshotted() {
     for (name, bytes) in fixtures() {
         let file = format!("{name}.fgraph");
         let report = check_file(&file, &bytes, &Options::default());
-        let human: String = report
-            .diagnostics
-            .iter()
-            .map(|d| render::human(d, &report.source, HumanStyle::plain()))
-            .collect();
-        let json: Vec<_> = report
-            .diagnostics
-            .iter()
-            .map(|d| render::json(d, &report.source))
-            .collect();
-        let json = serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": json }))
-            .expect("json");
+        let (human, json) = renders(&report.diagnostics, &report.source);
         insta::assert_snapshot!(format!("{name}.human"), human);
         insta::assert_snapshot!(format!("{name}.json"), json);
 
@@ -51,9 +45,48 @@ fn fixtures_render_as_snapshotted() {
     }
 }
 
+/// `tests/fixtures/config/*.toml`: configuration files, whose diagnostics point into them.
+fn config_fixtures() -> Vec<(String, String)> {
+    files_in("tests/fixtures/config", "toml")
+        .into_iter()
+        .map(|(name, bytes)| (name, String::from_utf8(bytes).expect("UTF-8 fixture")))
+        .collect()
+}
+
+/// The human render (plain, 80 columns) and the pretty JSON of a file's diagnostics, as the
+/// snapshots hold them.
+fn renders(
+    diags: &[fgraph::Diagnostic],
+    src: &fgraph::diagnostics::SourceFile,
+) -> (String, String) {
+    let human = diags
+        .iter()
+        .map(|d| render::human(d, src, HumanStyle::plain()))
+        .collect();
+    let json: Vec<_> = diags.iter().map(|d| render::json(d, src)).collect();
+    let json =
+        serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": json })).expect("json");
+    (human, json)
+}
+
+#[test]
+fn config_fixtures_render_as_snapshotted() {
+    for (name, text) in config_fixtures() {
+        let file = format!("{name}.toml");
+        let err = fgraph::config::parse(&file, &text).expect_err("an invalid configuration");
+        let (human, json) = renders(&err.diagnostics, &err.source);
+        insta::assert_snapshot!(format!("config-{name}.human"), human);
+        insta::assert_snapshot!(format!("config-{name}.json"), json);
+        if let Some(code) = Code::from_name(&name) {
+            assert!(err.diagnostics.iter().all(|d| d.code == code), "{file}");
+        }
+    }
+}
+
 #[test]
 fn every_code_has_a_fixture() {
-    let names: Vec<String> = fixtures().into_iter().map(|(n, _)| n).collect();
+    let mut names: Vec<String> = fixtures().into_iter().map(|(n, _)| n).collect();
+    names.extend(config_fixtures().into_iter().map(|(n, _)| n));
     for code in Code::ALL {
         assert!(
             names.iter().any(|n| n == code.as_str()),

@@ -54,6 +54,7 @@ codes! {
     BadView = "bad-view", Error;
     MissingShape = "missing-shape", Error;
     LimitExceeded = "limit-exceeded", Error;
+    InvalidConfig = "invalid-config", Error;
     UnusedTensor = "unused-tensor", Warning;
     DtypeMismatch = "dtype-mismatch", Warning;
     LargeIntermediate = "large-intermediate", Warning;

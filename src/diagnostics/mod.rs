@@ -47,6 +47,89 @@ pub struct Diagnostic {
     /// Other places that matter ("first defined here").
     pub secondary: Vec<Label>,
     pub help: Option<String>,
+    /// Concrete changes that would resolve it, next to the help text (`check --fix`, the
+    /// language server's code actions).
+    pub fixes: Fixes,
+}
+
+/// A diagnostic's fixes: one pointer while there are none (most diagnostics), so that a
+/// `Diagnostic` stays small in the `Result`s that carry one.
+// One pointer, not a `Vec`'s three words: hence the box around the vector.
+#[allow(clippy::box_collection)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fixes(Option<Box<Vec<Fix>>>);
+
+impl Fixes {
+    pub fn push(&mut self, fix: Fix) {
+        self.0.get_or_insert_with(Default::default).push(fix);
+    }
+}
+
+impl std::ops::Deref for Fixes {
+    type Target = [Fix];
+    fn deref(&self) -> &[Fix] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl std::ops::DerefMut for Fixes {
+    fn deref_mut(&mut self) -> &mut [Fix] {
+        self.0.as_deref_mut().map_or(&mut [], Vec::as_mut_slice)
+    }
+}
+
+/// Whether a suggested edit may be applied without a person looking at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Applicability {
+    /// It keeps the meaning the author evidently intended (a misspelt name, a missing `->`):
+    /// `check --fix` applies it.
+    Safe,
+    /// It changes what the graph computes or hides a finding: offered, never applied alone.
+    NeedsReview,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::NeedsReview => "needs-review",
+        }
+    }
+}
+
+/// Replace the bytes of `span` with `replacement` (an empty span inserts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// One suggested change: its edits apply together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What it does, as a code action's title ("replace `hiden` with `hidden`").
+    pub message: String,
+    pub applicability: Applicability,
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    /// One replacement.
+    pub fn replace(
+        message: impl Into<String>,
+        applicability: Applicability,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> Self {
+        Fix {
+            message: message.into(),
+            applicability,
+            edits: vec![Edit {
+                span,
+                replacement: replacement.into(),
+            }],
+        }
+    }
 }
 
 impl Diagnostic {
@@ -58,6 +141,7 @@ impl Diagnostic {
             primary: None,
             secondary: Vec::new(),
             help: None,
+            fixes: Fixes::default(),
         }
     }
     pub fn at(mut self, span: Span, label: impl Into<String>) -> Self {
@@ -76,6 +160,11 @@ impl Diagnostic {
     }
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+    /// Attaches a suggested change.
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fixes.push(fix);
         self
     }
     pub fn is_error(&self) -> bool {

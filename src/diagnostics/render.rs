@@ -106,8 +106,12 @@ pub fn human(diag: &Diagnostic, src: &SourceFile, style: HumanStyle) -> String {
 }
 
 fn position(src: &SourceFile, l: &Label) -> (usize, usize, usize, usize) {
-    let (line, column) = src.lines().line_col(&src.text, l.span.start);
-    let (end_line, end_column) = src.lines().line_col(&src.text, l.span.end);
+    span_position(src, l.span)
+}
+
+fn span_position(src: &SourceFile, span: super::Span) -> (usize, usize, usize, usize) {
+    let (line, column) = src.lines().line_col(&src.text, span.start);
+    let (end_line, end_column) = src.lines().line_col(&src.text, span.end);
     (line, column, end_line, end_column)
 }
 
@@ -127,7 +131,7 @@ pub fn json(diag: &Diagnostic, src: &SourceFile) -> Value {
         .map(|l| label_json(l, true))
         .chain(diag.secondary.iter().map(|l| label_json(l, false)))
         .collect();
-    json!({
+    let mut obj = json!({
         "code": diag.code.as_str(),
         "severity": diag.severity.as_str(),
         "message": diag.message,
@@ -138,7 +142,43 @@ pub fn json(diag: &Diagnostic, src: &SourceFile) -> Value {
         "end_column": pos.map(|p| p.3),
         "help": diag.help,
         "labels": labels,
-    })
+    });
+    // Beside the keys of SPEC §6, and only when there is a fix, so a diagnostic without one
+    // renders as it always did.
+    if !diag.fixes.is_empty() {
+        obj["fixes"] = fixes_json(diag, src);
+    }
+    obj
+}
+
+/// The suggested edits of a diagnostic: each fix's message, applicability, and edits with
+/// both byte offsets and line/column positions (columns count characters, end exclusive).
+fn fixes_json(diag: &Diagnostic, src: &SourceFile) -> Value {
+    let fixes: Vec<Value> = diag
+        .fixes
+        .iter()
+        .map(|f| {
+            let edits: Vec<Value> = f
+                .edits
+                .iter()
+                .map(|e| {
+                    let (line, column, end_line, end_column) = span_position(src, e.span);
+                    json!({
+                        "start": e.span.start, "end": e.span.end,
+                        "line": line, "column": column,
+                        "end_line": end_line, "end_column": end_column,
+                        "replacement": e.replacement,
+                    })
+                })
+                .collect();
+            json!({
+                "message": f.message,
+                "applicability": f.applicability.as_str(),
+                "edits": edits,
+            })
+        })
+        .collect();
+    Value::Array(fixes)
 }
 
 /// A GitHub Actions workflow command, which the Actions UI shows as an annotation.
@@ -184,14 +224,14 @@ pub fn sarif(files: &[(&[Diagnostic], &SourceFile)]) -> Value {
             })
         })
         .collect();
-    let region = |src: &SourceFile, l: &Label| {
-        let (line, column, end_line, end_column) = position(src, l);
+    let region = |src: &SourceFile, l: super::Span| {
+        let (line, column, end_line, end_column) = span_position(src, l);
         json!({ "startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column })
     };
     let location = |src: &SourceFile, l: Option<&Label>| {
         let mut physical = json!({ "artifactLocation": { "uri": src.name } });
         if let Some(l) = l {
-            physical["region"] = region(src, l);
+            physical["region"] = region(src, l.span);
         }
         physical
     };
@@ -214,7 +254,7 @@ pub fn sarif(files: &[(&[Diagnostic], &SourceFile)]) -> Value {
                     })
                 })
                 .collect();
-            results.push(json!({
+            let mut result = json!({
                 "ruleId": d.code.as_str(),
                 "ruleIndex": Code::ALL.iter().position(|c| *c == d.code),
                 "level": d.severity.as_str(),
@@ -224,7 +264,36 @@ pub fn sarif(files: &[(&[Diagnostic], &SourceFile)]) -> Value {
                     "message": { "text": d.primary.as_ref().map_or("", |l| l.message.as_str()) },
                 }],
                 "relatedLocations": related,
-            }));
+            });
+            // SARIF `fix` objects: one artifact change per fix, its edits as replacements.
+            if !d.fixes.is_empty() {
+                let fixes: Vec<Value> = d
+                    .fixes
+                    .iter()
+                    .map(|f| {
+                        let replacements: Vec<Value> = f
+                            .edits
+                            .iter()
+                            .map(|e| {
+                                json!({
+                                    "deletedRegion": region(src, e.span),
+                                    "insertedContent": { "text": e.replacement },
+                                })
+                            })
+                            .collect();
+                        json!({
+                            "description": { "text": f.message },
+                            "artifactChanges": [{
+                                "artifactLocation": { "uri": src.name },
+                                "replacements": replacements,
+                            }],
+                            "properties": { "applicability": f.applicability.as_str() },
+                        })
+                    })
+                    .collect();
+                result["fixes"] = Value::Array(fixes);
+            }
+            results.push(result);
         }
     }
     json!({

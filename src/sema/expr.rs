@@ -108,7 +108,9 @@ fn name(
             )
             .at(id.span, "not a param of this graph");
             d = match suggest(id.name) {
-                Some(s) => d.help(format!("did you mean `{s}`?")),
+                Some(s) => d
+                    .help(format!("did you mean `{s}`?"))
+                    .fix(super::rename_fix(id, &s)),
                 None => d.help(format!("define it with `param {} = …`", id.name)),
             };
             diags.push(d);

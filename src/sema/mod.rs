@@ -5,7 +5,7 @@ mod expr;
 mod order;
 mod shape;
 
-use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
+use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span, did_you_mean};
 use crate::graph::{Graph, OpId, OpNode, Origin, Tensor, TensorId, TensorUse};
 use crate::limits;
 use crate::parallel::alongside;
@@ -68,6 +68,38 @@ impl NameIndex {
 
 /// `--set NAME=INT` values, applied to every graph that has a param of that name.
 pub type Overrides = BTreeMap<String, i64>;
+
+/// The value of each param of `ast`, in statement order, as the semantic pass evaluates it
+/// (`overrides` win; `None` where the definition has an error). For editors' hovers: the
+/// errors themselves are reported by [`check_graph`].
+pub fn param_values(ast: &GraphAst<'_>, overrides: &Overrides) -> Vec<(String, Option<i64>)> {
+    let mut values: FastMap<&str, Option<i64>> = FastMap::default();
+    let mut out = Vec::new();
+    let mut ignored = Vec::new();
+    for st in ast.stmts.iter() {
+        let StmtKind::Param { name, value } = &st.kind else {
+            continue;
+        };
+        if values.contains_key(name.name) {
+            continue;
+        }
+        let v = match overrides.get(name.name) {
+            Some(&o) => Some(o),
+            None => {
+                let lookup = |n: &str| match values.get(n) {
+                    Some(Some(v)) => expr::Lookup::Value(*v),
+                    Some(None) => expr::Lookup::Poisoned,
+                    None => expr::Lookup::Unknown,
+                };
+                ignored.clear();
+                expr::eval(value, &lookup, &|_| None, &mut ignored)
+            }
+        };
+        values.insert(name.name, v);
+        out.push((name.name.to_string(), v));
+    }
+    out
+}
 
 /// What the semantic pass learned about one graph.
 pub struct Checked {
@@ -462,6 +494,16 @@ fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
     ))
 }
 
+/// The fix of a misspelt name: the name the "did you mean" help offers, in its place.
+pub(crate) fn rename_fix(name: &Ident<'_>, to: &str) -> Fix {
+    Fix::replace(
+        format!("replace `{}` with `{to}`", name.name),
+        Applicability::Safe,
+        name.span,
+        to,
+    )
+}
+
 fn fmt_shape(shape: &[u64]) -> String {
     let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
     format!("[{}]", dims.join(", "))
@@ -587,14 +629,17 @@ impl<'a, 's> Sema<'a, 's> {
         }
         let names: Vec<&str> = Dtype::ALL.iter().map(|d| d.as_str()).collect();
         let mut help = format!("expected one of {}", names.join(", "));
-        if let Some(s) = did_you_mean(id.name, names.iter().copied()) {
+        let suggestion = did_you_mean(id.name, names.iter().copied());
+        if let Some(s) = suggestion {
             help = format!("did you mean `{s}`? ({help})");
         }
-        self.diags.push(
-            Diagnostic::new(Code::UnknownDtype, format!("unknown dtype `{}`", id.name))
-                .at(id.span, "not a dtype")
-                .help(help),
-        );
+        let mut d = Diagnostic::new(Code::UnknownDtype, format!("unknown dtype `{}`", id.name))
+            .at(id.span, "not a dtype")
+            .help(help);
+        if let Some(s) = suggestion {
+            d = d.fix(rename_fix(id, s));
+        }
+        self.diags.push(d);
         None
     }
 
@@ -761,17 +806,20 @@ impl<'a, 's> Sema<'a, 's> {
             self.unknown_kinds.push((self.ops.len(), op.kind.name));
             let names: Vec<&str> = OpKind::ALL.iter().map(|k| k.as_str()).collect();
             let mut help = format!("expected one of {}", names.join(", "));
-            if let Some(s) = did_you_mean(op.kind.name, names.iter().copied()) {
+            let suggestion = did_you_mean(op.kind.name, names.iter().copied());
+            if let Some(s) = suggestion {
                 help = format!("did you mean `{s}`? ({help})");
             }
-            self.diags.push(
-                Diagnostic::new(
-                    Code::UnknownKind,
-                    format!("unknown op kind `{}`", op.kind.name),
-                )
-                .at(op.kind.span, "not an op kind")
-                .help(help),
-            );
+            let mut d = Diagnostic::new(
+                Code::UnknownKind,
+                format!("unknown op kind `{}`", op.kind.name),
+            )
+            .at(op.kind.span, "not an op kind")
+            .help(help);
+            if let Some(s) = suggestion {
+                d = d.fix(rename_fix(&op.kind, s));
+            }
+            self.diags.push(d);
         }
         let mut attrs = Vec::new();
         // Where each attribute name was first given: the first attribute, then a map once
@@ -998,6 +1046,7 @@ impl<'a, 's> Sema<'a, 's> {
                 self.suggested.insert(t);
                 d.with(self.tensors[t].name.span, format!("`{s}` is defined here"))
                     .help(format!("did you mean `{s}`?"))
+                    .fix(rename_fix(name, s))
             }
             None => d.help(format!(
                 "declare it (`input {}: [..]`) or produce it with an op (`-> {}`)",
@@ -1235,6 +1284,16 @@ impl<'a, 's> Sema<'a, 's> {
                             stmt().output.name,
                             stmt().ty.as_ref().and_then(|t| t.dtype).map_or("", |d| d.name),
                             fmt_shape(&inf)
+                        ))
+                        .fix(Fix::replace(
+                            format!("declare the inferred shape {}", fmt_shape(&inf)),
+                            Applicability::NeedsReview,
+                            ty_span(),
+                            format!(
+                                "{}{}",
+                                stmt().ty.as_ref().and_then(|t| t.dtype).map_or("", |d| d.name),
+                                fmt_shape(&inf)
+                            ),
                         )),
                     );
                         None
@@ -1320,22 +1379,49 @@ impl<'a, 's> Sema<'a, 's> {
                 continue;
             }
             let name = draft.name.name;
+            let name_span = draft.name.span;
             let d = match draft.origin {
-                Origin::Produced(o) => Diagnostic::new(
-                    Code::UnusedTensor,
-                    format!("tensor `{name}` is produced but never used"),
-                )
-                .at(draft.name.span, "no op reads it and it is not an output")
-                .help(format!(
-                    "`{}` still writes it to HBM: add `{name}` to `output`, or remove the op",
-                    self.ops[o.index()].name
-                )),
-                Origin::Input | Origin::Weight => Diagnostic::new(
-                    Code::UnusedTensor,
-                    format!("tensor `{name}` is declared but never used"),
-                )
-                .at(draft.name.span, "no op reads it")
-                .help("remove the declaration, or pass it to the op that should read it"),
+                Origin::Produced(o) => {
+                    let d = Diagnostic::new(
+                        Code::UnusedTensor,
+                        format!("tensor `{name}` is produced but never used"),
+                    )
+                    .at(name_span, "no op reads it and it is not an output")
+                    .help(format!(
+                        "`{}` still writes it to HBM: add `{name}` to `output`, or remove the op",
+                        self.ops[o.index()].name
+                    ));
+                    // Only a listed output can leave a produced tensor unused.
+                    match self.outputs.last() {
+                        Some(last) => d.fix(Fix::replace(
+                            format!("add `{name}` to `output`"),
+                            Applicability::NeedsReview,
+                            Span::new(last.span.end, last.span.end),
+                            format!(", {name}"),
+                        )),
+                        None => d,
+                    }
+                }
+                Origin::Input | Origin::Weight => {
+                    let d = Diagnostic::new(
+                        Code::UnusedTensor,
+                        format!("tensor `{name}` is declared but never used"),
+                    )
+                    .at(name_span, "no op reads it")
+                    .help("remove the declaration, or pass it to the op that should read it");
+                    let decl = self.ast.stmts.iter().find(|s| {
+                        matches!(&s.kind, StmtKind::Decl { name, .. } if name.span == name_span)
+                    });
+                    match decl {
+                        Some(s) => d.fix(Fix::replace(
+                            format!("remove the declaration of `{name}`"),
+                            Applicability::NeedsReview,
+                            s.span,
+                            "",
+                        )),
+                        None => d,
+                    }
+                }
             };
             self.diags.push(d);
         }

@@ -1,7 +1,7 @@
 //! Drives the pest grammar one statement at a time and lowers pairs into the owned AST.
 
 use super::ast::*;
-use crate::diagnostics::{Code, Diagnostic, Span};
+use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
 use crate::limits;
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
@@ -517,6 +517,9 @@ impl<'s> Driver<'s> {
         if let Some(help) = syntax_hint(self.src, at) {
             d = d.help(help);
         }
+        if let Some(fix) = syntax_fix(self.src, at, expected) {
+            d = d.fix(fix);
+        }
         Box::new(d)
     }
 
@@ -860,6 +863,29 @@ fn syntax_hint(src: &str, at: usize) -> Option<&'static str> {
     }
     if before.ends_with(".T") && rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
         return Some("`.T` (transpose) ends a tensor argument; views are `t[i]` and `t.T` only");
+    }
+    None
+}
+
+/// The edit for the slips whose repair is certain: a missing arrow before an op's output
+/// (`relu(x) y`) and an arrow written with a space (`- >`).
+fn syntax_fix(src: &str, at: usize, expected: &[String]) -> Option<Fix> {
+    let rest = src.get(at..)?;
+    if let Some(after) = rest.strip_prefix('-') {
+        let gap = after.len() - after.trim_start().len();
+        if gap > 0 && after[gap..].starts_with('>') {
+            let span = Span::new(at, at + 2 + gap);
+            return Some(Fix::replace("write `->`", Applicability::Safe, span, "->"));
+        }
+    }
+    let ident_next = rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    if expected == ["`->`"] && ident_next {
+        return Some(Fix::replace(
+            "insert `->`",
+            Applicability::Safe,
+            Span::new(at, at),
+            "-> ",
+        ));
     }
     None
 }

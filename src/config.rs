@@ -1,0 +1,257 @@
+//! `fgraph.toml`: settings for every file below it, found by walking up from the file (as
+//! ruff finds `ruff.toml` and rustfmt `rustfmt.toml`). The CLI and the language server read
+//! it alike; `--config PATH` names one instead. Command-line flags win over it.
+//!
+//! ```toml
+//! hardware = "h100"          # the cost model's GPU preset (`--hardware`)
+//! deny-warnings = true       # exit 1 on warnings (`--deny-warnings`)
+//! allow = ["unused-tensor"]  # warnings silenced everywhere (`--allow`)
+//! flash-attention = false    # (`--flash-attention`)
+//!
+//! [set]                      # param overrides (`--set NAME=INT`)
+//! batch = 8
+//! ```
+
+use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile, Span};
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The name looked for in each directory.
+pub const FILE_NAME: &str = "fgraph.toml";
+
+/// A checked configuration file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// Where it was read from (`None`: no file, the defaults).
+    pub path: Option<PathBuf>,
+    pub hardware: Option<String>,
+    pub deny_warnings: bool,
+    pub allow: Vec<Code>,
+    pub flash_attention: bool,
+    /// Param overrides in file order.
+    pub set: Vec<(String, i64)>,
+}
+
+/// A configuration file that could not be used: a diagnostic pointing into it, with its text.
+#[derive(Clone, Debug)]
+pub struct ConfigError {
+    pub source: SourceFile,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Raw {
+    hardware: Option<Spanned<String>>,
+    #[serde(default)]
+    deny_warnings: bool,
+    #[serde(default)]
+    allow: Vec<Spanned<String>>,
+    #[serde(default)]
+    flash_attention: bool,
+    #[serde(default)]
+    set: toml::Table,
+}
+
+/// The nearest `fgraph.toml` in the directory of `file` or above it.
+pub fn find(file: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(file).ok()?;
+    let mut dir = abs.parent();
+    while let Some(d) = dir {
+        let candidate = d.join(FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// Reads and checks the file at `path`.
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            parse(&name, &text).map(|mut c| {
+                c.path = Some(path.to_path_buf());
+                c
+            })
+        }
+        Err(e) => Err(ConfigError {
+            source: SourceFile::new(&name, String::new()),
+            diagnostics: vec![
+                Diagnostic::new(
+                    Code::InvalidConfig,
+                    format!("cannot read configuration `{name}`: {e}"),
+                )
+                .help("fix the file's permissions, or name another with `--config PATH`"),
+            ],
+        }),
+    }
+}
+
+/// The configuration in `text`, or every problem found in it.
+pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
+    let fail = |diagnostics| ConfigError {
+        source: SourceFile::new(name, text.to_string()),
+        diagnostics,
+    };
+    let raw: Raw = match toml::from_str(text) {
+        Ok(r) => r,
+        Err(e) => {
+            let span = e
+                .span()
+                .map_or(Span::default(), |r| Span::new(r.start, r.end));
+            let message = e.message().to_string();
+            let d = Diagnostic::new(Code::InvalidConfig, format!("invalid `{FILE_NAME}`: {message}"))
+                .at(span, "here")
+                .help("keys: hardware, deny-warnings, allow, flash-attention, [set]; `fgraph explain invalid-config`");
+            return Err(fail(vec![d]));
+        }
+    };
+    let mut diags = Vec::new();
+    let mut config = Config {
+        deny_warnings: raw.deny_warnings,
+        flash_attention: raw.flash_attention,
+        ..Config::default()
+    };
+    if let Some(hw) = raw.hardware {
+        let span = Span::new(hw.span().start, hw.span().end);
+        let hw = hw.into_inner();
+        if crate::cost::Hardware::preset(&hw).is_some() {
+            config.hardware = Some(hw);
+        } else {
+            diags.push(
+                Diagnostic::new(Code::InvalidConfig, format!("unknown hardware `{hw}`"))
+                    .at(span, "not a preset")
+                    .help(format!(
+                        "the presets are {}",
+                        crate::cost::PRESET_NAMES.join(", ")
+                    )),
+            );
+        }
+    }
+    let warnings: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| c.severity() == Severity::Warning)
+        .map(|c| c.as_str())
+        .collect();
+    for a in raw.allow {
+        let span = Span::new(a.span().start, a.span().end);
+        match Code::from_name(a.get_ref()) {
+            Some(c) if c.severity() == Severity::Warning => config.allow.push(c),
+            Some(c) => diags.push(
+                Diagnostic::new(
+                    Code::InvalidConfig,
+                    format!("`{c}` is an error; only warnings can be allowed"),
+                )
+                .at(span, "not a warning"),
+            ),
+            None => {
+                let mut d = Diagnostic::new(
+                    Code::InvalidConfig,
+                    format!("unknown code `{}` in `allow`", a.get_ref()),
+                )
+                .at(span, "silences nothing");
+                d = match crate::diagnostics::did_you_mean(a.get_ref(), warnings.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")).fix(
+                        crate::diagnostics::Fix::replace(
+                            format!("replace with `{s}`"),
+                            crate::diagnostics::Applicability::Safe,
+                            span,
+                            format!("\"{s}\""),
+                        ),
+                    ),
+                    None => d.help(format!("the warnings are {}", warnings.join(", "))),
+                };
+                diags.push(d);
+            }
+        }
+    }
+    // `[set]` values: integers only. The table keeps no spans of its own, so a bad value is
+    // found again in the text by its key.
+    for (key, value) in raw.set {
+        match value.as_integer() {
+            Some(v) => config.set.push((key, v)),
+            None => {
+                let span = find_key(text, &key).unwrap_or_default();
+                diags.push(
+                    Diagnostic::new(
+                        Code::InvalidConfig,
+                        format!("`set.{key}` must be an integer, found {}", value.type_str()),
+                    )
+                    .at(span, "not an integer")
+                    .help("param overrides are 64-bit integers, as with `--set NAME=INT`"),
+                );
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(config)
+    } else {
+        Err(fail(diags))
+    }
+}
+
+/// The span of `key` where it starts a line after `[set]` (best effort, for a label only).
+fn find_key(text: &str, key: &str) -> Option<Span> {
+    let set = text.find("[set]")?;
+    let mut offset = set;
+    for line in text[set..].split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if trimmed.starts_with(key) && trimmed[key.len()..].trim_start().starts_with('=') {
+            return Some(Span::new(offset + indent, offset + indent + key.len()));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The configuration for `file`: `explicit` when given, else the nearest `fgraph.toml`, else
+/// the defaults.
+pub fn for_file(file: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
+    match explicit.map(Path::to_path_buf).or_else(|| find(file)) {
+        Some(p) => load(&p),
+        None => Ok(Config::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_key() {
+        let c = parse(
+            "fgraph.toml",
+            "hardware = \"a100\"\ndeny-warnings = true\nallow = [\"unused-tensor\"]\n\n[set]\nbatch = 8\n",
+        )
+        .expect("valid");
+        assert_eq!(c.hardware.as_deref(), Some("a100"));
+        assert!(c.deny_warnings);
+        assert_eq!(c.allow, vec![Code::UnusedTensor]);
+        assert_eq!(c.set, vec![("batch".to_string(), 8)]);
+    }
+
+    #[test]
+    fn errors_point_into_the_file() {
+        let text = "allow = [\"unused-tensr\", \"cycle\"]\n[set]\nb = \"x\"\n";
+        let e = parse("fgraph.toml", text).expect_err("invalid");
+        let spans: Vec<&str> = e
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let s = d.primary.as_ref().expect("placed").span;
+                &text[s.start..s.end]
+            })
+            .collect();
+        assert_eq!(spans, ["\"unused-tensr\"", "\"cycle\"", "b"]);
+        assert_eq!(e.diagnostics[0].fixes.len(), 1);
+        let e = parse("fgraph.toml", "hardwar = \"h100\"\n").expect_err("unknown key");
+        let s = e.diagnostics[0].primary.as_ref().expect("placed").span;
+        assert_eq!(&"hardwar = \"h100\"\n"[s.start..s.end], "hardwar");
+        assert!(e.diagnostics[0].message.contains("unknown field"));
+    }
+}

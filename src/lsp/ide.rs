@@ -1,0 +1,751 @@
+//! What an editor shows about a file, computed from fgraph's own analysis: the names of each
+//! graph and where they occur, hovers, inlay hints, renames, code actions. Plain data with
+//! byte spans; `super::server` turns it into protocol types.
+
+use crate::analysis::{Analysis, FileReport, GraphReport, Options, fmt_bytes};
+use crate::cost::{self, Hardware, LaunchMode};
+use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix, Span};
+use crate::graph::{Origin, TensorId};
+use crate::syntax::ast::{Arg, Expr, Ident, StmtKind, TypeAst};
+// hashbrown's default hasher (foldhash): the index is rebuilt on every change, and SipHash
+// was 7% of the time from an edit to published diagnostics.
+use hashbrown::HashMap;
+
+/// What a name names. Tensors, ops and params of a graph have separate namespaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    Graph,
+    Tensor,
+    Op,
+    Param,
+}
+
+impl SymbolKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Graph => "graph",
+            SymbolKind::Tensor => "tensor",
+            SymbolKind::Op => "op",
+            SymbolKind::Param => "param",
+        }
+    }
+}
+
+/// One named thing of a file and every place its name is written.
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    pub kind: SymbolKind,
+    pub name: String,
+    /// Index of the graph in the file (for a graph symbol, itself).
+    pub graph: usize,
+    /// Where it is defined (the first definition); `None` for a name used but never defined.
+    pub def: Option<Span>,
+    /// The whole statement that defines it (for document symbols).
+    pub def_stmt: Option<Span>,
+    /// Every occurrence, the definition included, in source order.
+    pub occurrences: Vec<Span>,
+    /// For ops: the output tensor's name; for tensors: "input"/"weight"/"op".
+    pub detail: String,
+}
+
+/// An op output written without a type: where its inferred type would go.
+#[derive(Clone, Debug)]
+struct UntypedOutput {
+    graph: usize,
+    output: String,
+    end: usize,
+}
+
+/// The names of a file, found in its syntax tree (so they are known even when a graph has
+/// semantic errors), with the values of the params and the type as written of each tensor.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    pub symbols: Vec<Symbol>,
+    /// (span, symbol) for every occurrence, sorted by span start.
+    occurrences: Vec<(Span, usize)>,
+    /// Per graph: param name → value.
+    params: Vec<HashMap<String, Option<i64>>>,
+    /// Per graph: tensor name → its type as written (`f16[S, H]`).
+    written_types: Vec<HashMap<String, String>>,
+    /// Per graph: op name → the end of its statement.
+    op_ends: Vec<HashMap<String, usize>>,
+    untyped: Vec<UntypedOutput>,
+}
+
+fn expr_names<'s>(e: &Expr<'s>, out: &mut Vec<Ident<'s>>) {
+    // Iterative: expressions nest only through parentheses, but a file may nest deeply.
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Int { .. } => {}
+            Expr::Name(id) => out.push(*id),
+            Expr::Neg { operand, .. } => stack.push(operand),
+            Expr::Chain { first, rest, .. } => {
+                stack.push(first);
+                stack.extend(rest.iter().map(|(_, _, e)| e));
+            }
+        }
+    }
+}
+
+fn type_names<'s>(ty: &TypeAst<'s>, out: &mut Vec<Ident<'s>>) {
+    for d in &ty.dims {
+        expr_names(d, out);
+    }
+}
+
+impl Index {
+    /// Indexes `text` (nothing when it does not parse: the syntax error is the diagnostic).
+    pub fn new(text: &str, opts: &Options) -> Index {
+        match crate::syntax::parse(text) {
+            Ok(file) => Index::of(text, &file, opts),
+            Err(_) => Index::default(),
+        }
+    }
+
+    /// Indexes the syntax tree `file` of `text`.
+    pub fn of<'s>(text: &str, file: &crate::syntax::ast::File<'s>, opts: &Options) -> Index {
+        let mut ix = Index::default();
+        let mut by_key: HashMap<(usize, SymbolKind, &'s str), usize> = HashMap::default();
+        for (gi, g) in file.graphs.iter().enumerate() {
+            let mut add = |ix: &mut Index,
+                           kind: SymbolKind,
+                           id: &Ident<'s>,
+                           def: Option<Span>,
+                           detail: &str| {
+                let key = (gi, kind, id.name);
+                let s = match by_key.get(&key) {
+                    Some(&s) => s,
+                    None => {
+                        ix.symbols.push(Symbol {
+                            kind,
+                            name: id.name.to_string(),
+                            graph: gi,
+                            def: None,
+                            def_stmt: None,
+                            occurrences: Vec::new(),
+                            detail: String::new(),
+                        });
+                        let s = ix.symbols.len() - 1;
+                        by_key.insert(key, s);
+                        s
+                    }
+                };
+                let sym = &mut ix.symbols[s];
+                if let Some(stmt) = def
+                    && sym.def.is_none()
+                {
+                    sym.def = Some(id.span);
+                    sym.def_stmt = Some(stmt);
+                    sym.detail = detail.to_string();
+                }
+                sym.occurrences.push(id.span);
+            };
+            add(&mut ix, SymbolKind::Graph, &g.name, Some(g.span), "graph");
+            let mut names = Vec::new();
+            let mut types = HashMap::default();
+            let mut ends = HashMap::default();
+            for st in g.stmts.iter() {
+                names.clear();
+                match &st.kind {
+                    StmtKind::Param { name, value } => {
+                        add(&mut ix, SymbolKind::Param, name, Some(st.span), "param");
+                        expr_names(value, &mut names);
+                    }
+                    StmtKind::Dtype(_) => {}
+                    StmtKind::Decl { external, name, ty } => {
+                        add(
+                            &mut ix,
+                            SymbolKind::Tensor,
+                            name,
+                            Some(st.span),
+                            external.as_str(),
+                        );
+                        type_names(ty, &mut names);
+                        types
+                            .entry(name.name.to_string())
+                            .or_insert_with(|| text[ty.span.start..ty.span.end].to_string());
+                    }
+                    StmtKind::Output(outs) => {
+                        for o in outs {
+                            add(&mut ix, SymbolKind::Tensor, o, None, "");
+                        }
+                    }
+                    StmtKind::Op(op) => {
+                        add(
+                            &mut ix,
+                            SymbolKind::Op,
+                            &op.name,
+                            Some(st.span),
+                            op.output.name,
+                        );
+                        for a in &op.args {
+                            match a {
+                                Arg::Attr { value, .. } => expr_names(value, &mut names),
+                                Arg::Tensor(t) => {
+                                    add(&mut ix, SymbolKind::Tensor, &t.name, None, "");
+                                    if let Some(i) = &t.index {
+                                        expr_names(i, &mut names);
+                                    }
+                                }
+                            }
+                        }
+                        let detail = format!("output of op `{}`", op.name.name);
+                        add(
+                            &mut ix,
+                            SymbolKind::Tensor,
+                            &op.output,
+                            Some(st.span),
+                            &detail,
+                        );
+                        match &op.ty {
+                            Some(ty) => {
+                                type_names(ty, &mut names);
+                                types.entry(op.output.name.to_string()).or_insert_with(|| {
+                                    text[ty.span.start..ty.span.end].to_string()
+                                });
+                            }
+                            None => ix.untyped.push(UntypedOutput {
+                                graph: gi,
+                                output: op.output.name.to_string(),
+                                end: op.output.span.end,
+                            }),
+                        }
+                        ends.entry(op.name.name.to_string()).or_insert(st.span.end);
+                    }
+                }
+                for n in &names {
+                    add(&mut ix, SymbolKind::Param, n, None, "");
+                }
+            }
+            ix.params.push(
+                crate::sema::param_values(g, &opts.overrides)
+                    .into_iter()
+                    .collect(),
+            );
+            ix.written_types.push(types);
+            ix.op_ends.push(ends);
+        }
+        for (s, sym) in ix.symbols.iter().enumerate() {
+            for &sp in &sym.occurrences {
+                ix.occurrences.push((sp, s));
+            }
+        }
+        ix.occurrences.sort_by_key(|(sp, _)| (sp.start, sp.end));
+        ix
+    }
+
+    /// The symbol whose name is written at byte `at` (or just before it: a cursor at the end
+    /// of a name is on it).
+    pub fn at(&self, at: usize) -> Option<usize> {
+        let i = self.occurrences.partition_point(|(sp, _)| sp.start <= at);
+        let (sp, s) = *self.occurrences.get(i.checked_sub(1)?)?;
+        (at <= sp.end).then_some(s)
+    }
+
+    pub fn symbol(&self, s: usize) -> &Symbol {
+        &self.symbols[s]
+    }
+
+    fn param_value(&self, graph: usize, name: &str) -> Option<Option<i64>> {
+        self.params.get(graph)?.get(name).copied()
+    }
+}
+
+/// A file's report, its index, and the GPU its costs are estimated on.
+pub struct FileModel {
+    pub report: FileReport,
+    pub index: Index,
+    pub hardware: Hardware,
+    pub options: Options,
+    /// When the file's configuration is invalid (defaults apply): where and why.
+    pub config_error: Option<ConfigNote>,
+}
+
+/// An invalid configuration file: its URI, its first problem and that problem's range.
+#[derive(Clone, Debug)]
+pub struct ConfigNote {
+    pub uri: String,
+    pub message: String,
+    pub range: Option<serde_json::Value>,
+}
+
+impl FileModel {
+    pub fn new(name: &str, text: &str, options: Options, hardware: Hardware) -> FileModel {
+        // One parse for both: the index is built from the tree the check then consumes.
+        let mut index = Index::default();
+        let report = crate::analysis::check_file_inspecting(
+            name,
+            text.as_bytes().to_vec(),
+            &options,
+            &mut |text, file| index = Index::of(text, file, &options),
+        );
+        FileModel {
+            report,
+            index,
+            hardware,
+            options,
+            config_error: None,
+        }
+    }
+
+    fn graph(&self, gi: usize) -> Option<&GraphReport> {
+        self.report.graphs.get(gi)
+    }
+
+    /// The graph's analysis, when it checked clean.
+    fn analysis(&self, gi: usize) -> Option<&Analysis> {
+        self.graph(gi)?.analysis.as_ref()
+    }
+
+    fn tensor_id(a: &Analysis, name: &str) -> Option<TensorId> {
+        a.graph
+            .tensors
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| TensorId(i as u32))
+    }
+
+    /// Markdown for the name at byte `at`, and the span it is about.
+    pub fn hover(&self, at: usize) -> Option<(Span, String)> {
+        let s = self.index.at(at)?;
+        let sym = self.index.symbol(s);
+        let span = *sym
+            .occurrences
+            .iter()
+            .find(|sp| sp.start <= at && at <= sp.end)?;
+        let text = match sym.kind {
+            SymbolKind::Graph => self.hover_graph(sym),
+            SymbolKind::Param => self.hover_param(sym),
+            SymbolKind::Tensor => self.hover_tensor(sym),
+            SymbolKind::Op => self.hover_op(sym),
+        };
+        Some((span, text))
+    }
+
+    fn hover_graph(&self, sym: &Symbol) -> String {
+        match self.analysis(sym.graph) {
+            Some(a) => format!(
+                "**graph** `{}`\n\n{} ops, {} tensors, {} kernels after fusion\n\nHBM traffic: {} fused, {} saved by fusion",
+                sym.name,
+                a.graph.ops.len(),
+                a.graph.tensors.len(),
+                a.plan.groups.len(),
+                fmt_bytes(a.traffic.fused.total),
+                fmt_bytes(a.traffic.fused.saved_by_fusion)
+            ),
+            None => format!("**graph** `{}`\n\n(has errors: no fusion plan)", sym.name),
+        }
+    }
+
+    fn hover_param(&self, sym: &Symbol) -> String {
+        let overridden = self.options.overrides.contains_key(&sym.name);
+        match self.index.param_value(sym.graph, &sym.name) {
+            Some(Some(v)) => format!(
+                "**param** `{}` = {v}{}",
+                sym.name,
+                if overridden {
+                    " (overridden by `--set` or `fgraph.toml`)"
+                } else {
+                    ""
+                }
+            ),
+            Some(None) => format!(
+                "**param** `{}`: no value (its definition has an error)",
+                sym.name
+            ),
+            None => format!("**param** `{}`: not defined in this graph", sym.name),
+        }
+    }
+
+    fn hover_tensor(&self, sym: &Symbol) -> String {
+        let written = self
+            .index
+            .written_types
+            .get(sym.graph)
+            .and_then(|m| m.get(&sym.name));
+        let mut out = format!("**tensor** `{}`", sym.name);
+        let Some(a) = self.analysis(sym.graph) else {
+            if let Some(w) = written {
+                out += &format!(": `{w}`");
+            }
+            out += "\n\n(the graph has errors: shape and fusion unknown)";
+            if let Some(op) = self
+                .graph(sym.graph)
+                .and_then(|g| g.written_ops.iter().find(|o| o.output == sym.name))
+                && let (Some(shape), Some(d)) = (&op.shape, op.dtype)
+            {
+                out += &format!("\n\ninferred `{}{}`", d.as_str(), fmt_dims(shape));
+            }
+            return out;
+        };
+        let g = &a.graph;
+        let Some(t) = Self::tensor_id(a, &sym.name) else {
+            return out + "\n\nnot defined in this graph";
+        };
+        let tensor = g.tensor(t);
+        out += &format!(": `{}{}`", tensor.dtype.as_str(), fmt_dims(&tensor.shape));
+        if let Some(w) = written {
+            out += &format!(" (written `{w}`)");
+        }
+        out += &format!("\n\n{}", fmt_bytes(tensor.bytes));
+        match tensor.origin {
+            Origin::Input => out += "\n\ninput",
+            Origin::Weight => out += "\n\nweight",
+            Origin::Produced(o) => {
+                let op = g.op(o);
+                out += &format!("\n\nproduced by `{}` ({})", op.name, op.kind_func());
+            }
+        }
+        let consumers: Vec<String> = g
+            .consumers(t)
+            .iter()
+            .map(|&c| format!("`{}`", g.op(c).name))
+            .collect();
+        out += &if consumers.is_empty() {
+            "; read by no op".to_string()
+        } else {
+            format!("; read by {}", consumers.join(", "))
+        };
+        if g.is_output(t) {
+            out += "; a graph output";
+        }
+        // Materialized (written to HBM by its kernel) or fused away, and why.
+        let written_by = a
+            .traffic
+            .groups
+            .iter()
+            .position(|gt| gt.writes.iter().any(|w| w.tensor == t));
+        match (tensor.origin, written_by) {
+            (Origin::Produced(_), Some(k)) => {
+                out += &format!("\n\n**materialized**: kernel {} writes it to HBM", k + 1);
+                let mut why: Vec<String> = Vec::new();
+                if g.is_output(t) {
+                    why.push("it is a graph output".into());
+                }
+                if g.consumers(t).len() >= 2 {
+                    why.push(format!("it has {} consumers", g.consumers(t).len()));
+                }
+                for b in a.plan.boundaries.iter().filter(|b| b.tensor == t) {
+                    why.push(format!(
+                        "{} (rule {}, `{}`)",
+                        b.reason
+                            .explain(&g.op(b.producer).name, &g.op(b.consumer).name, &sym.name),
+                        b.reason.rule(),
+                        b.reason.as_str()
+                    ));
+                }
+                if !why.is_empty() {
+                    out += &format!(": {}", why.join("; "));
+                }
+            }
+            (Origin::Produced(o), None) => {
+                let k = a.plan.group_of.get(o.index()).copied().unwrap_or(0);
+                out += &format!(
+                    "\n\n**fused away**: produced and consumed inside kernel {}, never written to HBM",
+                    k + 1
+                );
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn hover_op(&self, sym: &Symbol) -> String {
+        let mut out = format!("**op** `{}`", sym.name);
+        let Some(a) = self.analysis(sym.graph) else {
+            if let Some(op) = self
+                .graph(sym.graph)
+                .and_then(|g| g.written_ops.iter().find(|o| o.name == sym.name))
+            {
+                let kf = match &op.func {
+                    Some(f) => format!("{}.{f}", op.kind),
+                    None => op.kind.clone(),
+                };
+                out += &format!(": {kf} → `{}`", op.output);
+            }
+            return out + "\n\n(the graph has errors: no kernels)";
+        };
+        let g = &a.graph;
+        let Some(o) = g.ops.iter().position(|op| op.name == sym.name) else {
+            return out;
+        };
+        let id = crate::graph::OpId(o as u32);
+        let op = g.op(id);
+        let (flops, _) = cost::flops::op_flops(g, id);
+        out += &format!(
+            ": {} → `{}`\n\n{} FLOPs",
+            op.kind_func(),
+            g.tensor(op.output).name,
+            crate::report::group_digits(flops)
+        );
+        let Some(&k) = a.plan.group_of.get(o) else {
+            return out;
+        };
+        let (Some(group), Some(traffic)) = (a.plan.groups.get(k), a.traffic.groups.get(k)) else {
+            return out;
+        };
+        let names: Vec<String> = group
+            .ops
+            .iter()
+            .map(|&o| format!("`{}`", g.op(o).name))
+            .collect();
+        let kc = cost::kernel_cost(g, &group.ops, traffic, &self.hardware, LaunchMode::Graph);
+        out += &format!(
+            "\n\n**kernel {} of {}**: {}\n\nreads {}, writes {}\n\n{}-bound, estimated {} on {}",
+            k + 1,
+            a.plan.groups.len(),
+            names.join(" → "),
+            fmt_bytes(traffic.bytes_read),
+            fmt_bytes(traffic.bytes_written),
+            kc.bound.as_str(),
+            crate::report::fmt_time(kc.time_s),
+            self.hardware.name
+        );
+        out
+    }
+
+    /// Inlay hints: `(byte offset, label)` — the inferred type after each op output written
+    /// without one, and the kernel each op lands in at the end of its statement.
+    pub fn inlay_hints(&self, range: Span) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        for u in &self.index.untyped {
+            if u.end < range.start || u.end > range.end {
+                continue;
+            }
+            let Some(a) = self.analysis(u.graph) else {
+                continue;
+            };
+            if let Some(t) = Self::tensor_id(a, &u.output) {
+                let t = a.graph.tensor(t);
+                out.push((
+                    u.end,
+                    format!(": {}{}", t.dtype.as_str(), fmt_dims(&t.shape)),
+                ));
+            }
+        }
+        for (gi, ends) in self.index.op_ends.iter().enumerate() {
+            let Some(a) = self.analysis(gi) else { continue };
+            for (o, op) in a.graph.ops.iter().enumerate() {
+                let Some(&end) = ends.get(&op.name) else {
+                    continue;
+                };
+                if end < range.start || end > range.end {
+                    continue;
+                }
+                if let Some(&k) = a.plan.group_of.get(o) {
+                    out.push((end, format!("kernel {}", k + 1)));
+                }
+            }
+        }
+        out.sort_by_key(|(at, _)| *at);
+        out
+    }
+
+    /// The edits that rename the symbol at `at` to `new_name`, or why not.
+    pub fn rename(&self, at: usize, new_name: &str) -> Result<Vec<Edit>, String> {
+        let s = self
+            .index
+            .at(at)
+            .ok_or_else(|| "no tensor, op, param or graph name here".to_string())?;
+        let sym = self.index.symbol(s);
+        if !is_identifier(new_name) {
+            return Err(format!("`{new_name}` is not a valid name"));
+        }
+        if KEYWORDS.contains(&new_name) {
+            return Err(format!("`{new_name}` is a keyword"));
+        }
+        if new_name == sym.name {
+            return Ok(Vec::new());
+        }
+        let taken = self.index.symbols.iter().any(|o| {
+            o.name == new_name
+                && o.kind == sym.kind
+                && (sym.kind == SymbolKind::Graph || o.graph == sym.graph)
+        });
+        if taken {
+            let place = if sym.kind == SymbolKind::Graph {
+                "this file"
+            } else {
+                "this graph"
+            };
+            return Err(format!(
+                "cannot rename {} `{}` to `{new_name}`: {} already has a {} of that name",
+                sym.kind.as_str(),
+                sym.name,
+                place,
+                sym.kind.as_str()
+            ));
+        }
+        Ok(sym
+            .occurrences
+            .iter()
+            .map(|&span| Edit {
+                span,
+                replacement: new_name.to_string(),
+            })
+            .collect())
+    }
+
+    /// The fixes offered for the diagnostics touching `range`: each diagnostic's own, then an
+    /// allow comment for each warning. With the diagnostic each is for.
+    pub fn code_actions(&self, range: Span) -> Vec<(&Diagnostic, Fix)> {
+        let text = &self.report.source.text;
+        let mut out = Vec::new();
+        for d in &self.report.diagnostics {
+            let Some(p) = &d.primary else { continue };
+            let touches = p.span.start <= range.end && range.start <= p.span.end;
+            if !touches {
+                continue;
+            }
+            for f in d.fixes.iter() {
+                out.push((d, f.clone()));
+            }
+            if let Some(f) = crate::fix::allow_comment(d, text) {
+                out.push((d, f));
+            }
+        }
+        out
+    }
+
+    /// Every safe fix of the file at once (`source.fixAll`), if any.
+    pub fn fix_all(&self) -> Option<Fix> {
+        let text = &self.report.source.text;
+        let (fixed, n) = crate::fix::apply(text, crate::fix::safe(&self.report.diagnostics));
+        (n > 0).then(|| {
+            Fix::replace(
+                format!(
+                    "apply {n} safe fgraph fix{}",
+                    if n == 1 { "" } else { "es" }
+                ),
+                Applicability::Safe,
+                Span::new(0, text.len()),
+                fixed,
+            )
+        })
+    }
+}
+
+const KEYWORDS: &[&str] = &["graph", "param", "dtype", "input", "weight", "output", "op"];
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s.len() <= crate::limits::MAX_IDENT_LEN
+}
+
+fn fmt_dims(shape: &[u64]) -> String {
+    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+    format!("[{}]", dims.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "graph g {\n  param h = 64\n  input x: f16[4, h]\n  weight w: f16[h, 8]\n  op mm = matmul(x, w) -> y\n  op act = elementwise.relu(y) -> z\n  output z\n}\n";
+
+    fn model() -> FileModel {
+        let hw = Hardware::preset("h100").expect("preset");
+        FileModel::new("g.fgraph", SRC, Options::default(), hw)
+    }
+
+    fn at(name: &str, nth: usize) -> usize {
+        SRC.match_indices(name)
+            .nth(nth)
+            .map(|(i, _)| i)
+            .expect("in source")
+    }
+
+    #[test]
+    fn hovers_say_shape_bytes_kernel_and_value() {
+        let m = model();
+        let (_, h) = m.hover(at("-> y", 0) + 3).expect("hover on y");
+        // 4 × 8 f16 = 64 bytes; matmul then relu fuse into one kernel: y never reaches HBM.
+        assert!(h.contains("`f16[4, 8]`") && h.contains("64 B"), "{h}");
+        assert!(
+            h.contains("produced by `mm` (matmul)") && h.contains("read by `act`"),
+            "{h}"
+        );
+        assert!(h.contains("fused away") && h.contains("kernel 1"), "{h}");
+        let (_, h) = m.hover(at("h]", 0)).expect("hover on param use");
+        assert_eq!(h, "**param** `h` = 64");
+        let (_, h) = m.hover(at("mm", 0)).expect("hover on op");
+        // 2 × 4 × 64 × 8 FLOPs.
+        assert!(
+            h.contains("4,096 FLOPs") && h.contains("kernel 1 of 1"),
+            "{h}"
+        );
+        // x is 4 × 64 × 2 = 512 B, w 64 × 8 × 2 = 1,024 B; z is 64 B.
+        assert!(
+            h.contains("reads 1,536 B") && h.contains("writes 64 B"),
+            "{h}"
+        );
+        let (_, h) = m.hover(at("z\n", 0)).expect("hover on z");
+        assert!(
+            h.contains("materialized") && h.contains("graph output"),
+            "{h}"
+        );
+    }
+
+    /// Every name in every shipped example: a hover that says what it is, a definition that
+    /// names it, and references that include the place asked about.
+    #[test]
+    fn every_name_of_the_examples_hovers_and_resolves() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+        let mut names = 0;
+        for entry in std::fs::read_dir(dir).expect("examples") {
+            let path = entry.expect("entry").path();
+            let text = std::fs::read_to_string(&path).expect("example");
+            let hw = Hardware::preset("h100").expect("preset");
+            let m = FileModel::new("example.fgraph", &text, Options::default(), hw);
+            assert!(m.report.graphs.iter().all(|g| g.analysis.is_some()));
+            for sym in &m.index.symbols {
+                let def = sym.def.expect("every name of a clean example is defined");
+                assert_eq!(&text[def.start..def.end], sym.name);
+                for &at in &sym.occurrences {
+                    names += 1;
+                    let (span, h) = m.hover(at.start).expect("a hover");
+                    assert_eq!(span, at);
+                    let head = format!("**{}** `{}`", sym.kind.as_str(), sym.name);
+                    assert!(h.starts_with(&head), "{}: {h}", path.display());
+                    if sym.kind == SymbolKind::Tensor {
+                        assert!(h.contains(" B"), "bytes in {h}");
+                    }
+                    if sym.kind == SymbolKind::Op {
+                        assert!(h.contains("**kernel "), "kernel in {h}");
+                    }
+                    let s = m.index.at(at.start).expect("resolves");
+                    assert_eq!(m.index.symbol(s).def, Some(def));
+                }
+            }
+        }
+        assert!(names > 100, "{names} names");
+    }
+
+    #[test]
+    fn inlay_hints_show_types_and_kernels() {
+        let m = model();
+        let hints = m.inlay_hints(Span::new(0, SRC.len()));
+        let labels: Vec<&str> = hints.iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            [": f16[4, 8]", "kernel 1", ": f16[4, 8]", "kernel 1"]
+        );
+        assert_eq!(hints[0].0, at("-> y", 0) + 4);
+    }
+
+    #[test]
+    fn rename_edits_every_occurrence_or_refuses() {
+        let m = model();
+        let edits = m.rename(at("y)", 0), "hidden").expect("rename");
+        assert_eq!(edits.len(), 2);
+        let err = m.rename(at("y)", 0), "x").expect_err("taken");
+        assert!(err.contains("already has a tensor"), "{err}");
+        assert!(m.rename(at("y)", 0), "op").is_err());
+        assert!(m.rename(at("y)", 0), "1y").is_err());
+        let edits = m.rename(at("h]", 0), "hid").expect("param");
+        assert_eq!(edits.len(), 3);
+    }
+}

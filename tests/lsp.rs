@@ -1,0 +1,589 @@
+//! `fgraph lsp` driven as an editor drives it: raw JSON-RPC frames on the binary's stdin,
+//! every answer read back from its stdout and checked.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Value>,
+    /// Notifications received while waiting for something else.
+    notes: Vec<Value>,
+}
+
+fn read_frame(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        if let Some(v) = l.strip_prefix("Content-Length: ") {
+            len = v.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Client {
+    fn start(dir: &std::path::Path) -> Client {
+        Client::start_with(dir, &[])
+    }
+
+    fn start_with(dir: &std::path::Path, args: &[&str]) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+            .arg("lsp")
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start fgraph lsp");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(v) = read_frame(&mut r) {
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            rx,
+            notes: Vec::new(),
+        }
+    }
+
+    fn send_raw(&mut self, body: &[u8]) {
+        let _ = write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len());
+        let _ = self.stdin.write_all(body);
+        let _ = self.stdin.flush();
+    }
+
+    fn send(&mut self, v: Value) {
+        self.send_raw(v.to_string().as_bytes());
+    }
+
+    fn next(&mut self) -> Value {
+        self.rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("an answer from the server within 20 s")
+    }
+
+    /// Sends a request and returns its response (the whole message).
+    fn call(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(json!(id))
+    }
+
+    fn response(&mut self, id: Value) -> Value {
+        loop {
+            let m = self.next();
+            if m.get("id") == Some(&id) && m.get("method").is_none() {
+                return m;
+            }
+            self.notes.push(m);
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next diagnostics published for `uri` (from what arrived already, or waiting).
+    fn diagnostics(&mut self, uri: &str) -> Value {
+        let is_it = |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        };
+        if let Some(i) = self.notes.iter().position(is_it) {
+            return self.notes.remove(i)["params"].clone();
+        }
+        loop {
+            let m = self.next();
+            if is_it(&m) {
+                return m["params"].clone();
+            }
+            self.notes.push(m);
+        }
+    }
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fgraph-lsp-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn pos(line: u32, character: u32) -> Value {
+    json!({"line": line, "character": character})
+}
+
+const BROKEN: &str = "graph g {\n  // 𝕏 comment: wörld\n  param hidden = 64\n  input x: f16[4, hidden]\n  input spare: f16[4]\n  op a = elementwise.relu(x) -> y\n  op b = elementwise.gelu(yy) -> z\n  output z\n}\n";
+
+#[test]
+fn a_scripted_editor_session() {
+    let dir = temp_dir("session");
+    let uri = format!("file://{}/g.fgraph", dir.display());
+    let mut c = Client::start(&dir);
+
+    // Before initialize: refused with ServerNotInitialized.
+    let r = c.call(0, "textDocument/hover", json!({}));
+    assert_eq!(r["error"]["code"], -32002);
+
+    let r = c.call(
+        1,
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    let caps = &r["result"]["capabilities"];
+    assert_eq!(
+        caps["positionEncoding"], "utf-16",
+        "UTF-16 unless the client offers UTF-8"
+    );
+    assert_eq!(caps["textDocumentSync"]["change"], 1);
+    assert_eq!(caps["inlayHintProvider"], true);
+    c.notify("initialized", json!({}));
+
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": BROKEN}}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d["version"], 1);
+    let diags = d["diagnostics"].as_array().expect("array");
+    let codes: Vec<&str> = diags
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(codes, ["unused-tensor", "undefined-tensor"]);
+    let undefined = &diags[1];
+    assert_eq!(undefined["severity"], 1);
+    assert_eq!(undefined["message"], "undefined tensor `yy`");
+    assert_eq!(undefined["source"], "fgraph");
+    // Line 6 (0-based), `yy` at characters 26..28.
+    assert_eq!(
+        undefined["range"],
+        json!({"start": pos(6, 26), "end": pos(6, 28)})
+    );
+    assert!(
+        undefined["codeDescription"]["href"]
+            .as_str()
+            .is_some_and(|h| h.ends_with("undefined-tensor.md"))
+    );
+    let related = undefined["relatedInformation"].as_array().expect("related");
+    assert_eq!(related[0]["message"], "`y` is defined here");
+    assert_eq!(related[0]["location"]["range"]["start"], pos(5, 32));
+    assert_eq!(related[1]["message"], "help: did you mean `y`?");
+    assert_eq!(diags[0]["severity"], 2);
+
+    // Hover on a param use: its value.
+    let r = c.call(
+        2,
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(3, 20)}),
+    );
+    assert_eq!(r["result"]["contents"]["value"], "**param** `hidden` = 64");
+
+    // The quick fix of the misspelt name.
+    let r = c.call(
+        3,
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": pos(6, 27), "end": pos(6, 27)},
+               "context": {"diagnostics": []}}),
+    );
+    let actions = r["result"].as_array().expect("actions");
+    let fix = actions
+        .iter()
+        .find(|a| a["title"] == "replace `yy` with `y`")
+        .expect("the did-you-mean fix");
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["isPreferred"], true);
+    assert_eq!(
+        fix["edit"]["changes"][&uri],
+        json!([{"range": {"start": pos(6, 26), "end": pos(6, 28)}, "newText": "y"}])
+    );
+    assert!(actions.iter().any(|a| a["kind"] == "source.fixAll.fgraph"));
+
+    // The edit, as the editor applies it: full text, version 2.
+    let fixed = BROKEN.replace("(yy)", "(y)");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d["version"], 2);
+    let codes: Vec<&str> = d["diagnostics"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(codes, ["unused-tensor"]);
+
+    // Hover on `y`: shape, bytes, producer, consumers, fused away.
+    let r = c.call(
+        4,
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(5, 32)}),
+    );
+    let h = r["result"]["contents"]["value"].as_str().expect("markdown");
+    assert!(h.starts_with("**tensor** `y`: `f16[4, 64]`"), "{h}");
+    assert!(
+        h.contains("512 B") && h.contains("produced by `a` (elementwise.relu)"),
+        "{h}"
+    );
+    assert!(
+        h.contains("read by `b`") && h.contains("**fused away**"),
+        "{h}"
+    );
+    // Hover on an op: its kernel and cost.
+    let r = c.call(
+        5,
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(6, 6)}),
+    );
+    let h = r["result"]["contents"]["value"].as_str().expect("markdown");
+    assert!(h.contains("**kernel 1 of 1**: `a` → `b`"), "{h}");
+    assert!(
+        h.contains("reads 512 B, writes 512 B") && h.contains("memory-bound"),
+        "{h}"
+    );
+
+    // Inlay hints: the inferred types of `y` and `z`, and each op's kernel.
+    let r = c.call(
+        6,
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri}, "range": {"start": pos(0, 0), "end": pos(9, 0)}}),
+    );
+    let hints: Vec<(Value, Value)> = r["result"]
+        .as_array()
+        .expect("hints")
+        .iter()
+        .map(|h| (h["position"].clone(), h["label"].clone()))
+        .collect();
+    assert_eq!(
+        hints,
+        [
+            (pos(5, 33), json!(": f16[4, 64]")),
+            (pos(5, 33), json!("kernel 1")),
+            (pos(6, 33), json!(": f16[4, 64]")),
+            (pos(6, 33), json!("kernel 1")),
+        ]
+    );
+
+    // Definition of `y` from its use; references to it.
+    let r = c.call(
+        7,
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": pos(6, 26)}),
+    );
+    assert_eq!(
+        r["result"]["range"],
+        json!({"start": pos(5, 32), "end": pos(5, 33)})
+    );
+    let r = c.call(
+        8,
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": pos(5, 32), "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(r["result"].as_array().map(Vec::len), Some(2));
+
+    // Rename `y`, then a refused rename onto a taken name.
+    let r = c.call(
+        9,
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": pos(5, 32), "newName": "act"}),
+    );
+    let edits = r["result"]["changes"][&uri].as_array().expect("edits");
+    assert_eq!(edits.len(), 2);
+    assert!(edits.iter().all(|e| e["newText"] == "act"));
+    let r = c.call(
+        10,
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": pos(5, 32), "newName": "x"}),
+    );
+    assert_eq!(r["error"]["code"], -32803);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("already has a tensor"))
+    );
+
+    // Code actions on the warning: the review-only fix and the allow comment.
+    let r = c.call(
+        11,
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": pos(4, 9), "end": pos(4, 9)},
+               "context": {"diagnostics": []}, }),
+    );
+    let titles: Vec<&str> = r["result"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .map(|a| a["title"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "remove the declaration of `spare`",
+            "silence `unused-tensor` here with an allow comment"
+        ]
+    );
+
+    // Document symbols: the graph with its params, tensors and ops.
+    let r = c.call(
+        12,
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let g = &r["result"][0];
+    assert_eq!(g["name"], "g");
+    let names: Vec<&str> = g["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|s| s["name"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(names, ["hidden", "x", "spare", "a", "y", "b", "z"]);
+
+    // Formatting: the whole text replaced by `fgraph fmt`'s layout.
+    let messy = "graph g{input x:[4]\n  op a=elementwise.relu(x)->y}";
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": messy}]}),
+    );
+    let r = c.call(
+        13,
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(
+        r["result"][0]["newText"],
+        "graph g {\n  input x: [4]\n  op a = elementwise.relu(x) -> y\n}\n"
+    );
+
+    // A malformed frame, an unknown method and bad params: errors, and the server lives on.
+    c.send_raw(b"{not json");
+    let m = c.response(Value::Null);
+    assert_eq!(m["error"]["code"], -32700);
+    let r = c.call(14, "fgraph/unknown", json!({}));
+    assert_eq!(r["error"]["code"], -32601);
+    let r = c.call(
+        15,
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(r["error"]["code"], -32602);
+    c.notify("fgraph/unknownNotification", json!({}));
+    let r = c.call(
+        16,
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(1, 3)}),
+    );
+    assert!(r.get("result").is_some(), "still answering: {r}");
+
+    // Shutdown, then exit: exit code 0.
+    let r = c.call(17, "shutdown", Value::Null);
+    assert_eq!(r["result"], Value::Null);
+    let r = c.call(
+        18,
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(1, 3)}),
+    );
+    assert_eq!(
+        r["error"]["code"], -32600,
+        "requests after shutdown are invalid"
+    );
+    c.notify("exit", Value::Null);
+    let status = c.child.wait().expect("exit");
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn utf8_positions_when_offered_and_exit_without_shutdown() {
+    let dir = temp_dir("utf8");
+    let uri = format!("file://{}/u.fgraph", dir.display());
+    let mut c = Client::start(&dir);
+    let r = c.call(
+        1,
+        "initialize",
+        json!({"processId": null, "rootUri": null,
+               "capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}}}),
+    );
+    assert_eq!(r["result"]["capabilities"]["positionEncoding"], "utf-8");
+    c.notify("initialized", json!({}));
+    // The syntax error is the 4-byte `𝕏` (2 UTF-16 units) after `é` in a comment line.
+    let text = "graph g {\n  // é\n  op 𝕏 = elementwise.relu(x) -> y\n}\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": text}}),
+    );
+    let d = c.diagnostics(&uri);
+    let range = &d["diagnostics"][0]["range"];
+    assert_eq!(d["diagnostics"][0]["code"], "syntax-error");
+    assert_eq!(
+        *range,
+        json!({"start": pos(2, 5), "end": pos(2, 9)}),
+        "bytes in UTF-8"
+    );
+    c.notify("exit", Value::Null);
+    let status = c.child.wait().expect("exit");
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "exit without shutdown is exit code 1"
+    );
+}
+
+#[test]
+fn utf16_ranges_count_surrogate_pairs_and_config_errors_show() {
+    let dir = temp_dir("utf16");
+    std::fs::write(dir.join("fgraph.toml"), "allow = [\"unsued-tensor\"]\n").expect("toml");
+    let uri = format!("file://{}/u.fgraph", dir.display());
+    let mut c = Client::start(&dir);
+    c.call(
+        1,
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let text = "graph g {\n  // é\n  op 𝕏 = elementwise.relu(x) -> y\n}\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": text}}),
+    );
+    let toml_uri = format!("file://{}/fgraph.toml", dir.display());
+    let cfg = c.diagnostics(&toml_uri);
+    assert_eq!(cfg["diagnostics"][0]["code"], "invalid-config");
+    assert_eq!(
+        cfg["diagnostics"][0]["range"],
+        json!({"start": pos(0, 9), "end": pos(0, 24)})
+    );
+    let d = c.diagnostics(&uri);
+    let diags = d["diagnostics"].as_array().expect("array");
+    let syntax = diags
+        .iter()
+        .find(|d| d["code"] == "syntax-error")
+        .expect("syntax");
+    assert_eq!(
+        syntax["range"],
+        json!({"start": pos(2, 5), "end": pos(2, 7)}),
+        "UTF-16 units"
+    );
+    let note = diags
+        .iter()
+        .find(|d| d["code"] == "invalid-config")
+        .expect("config note");
+    assert_eq!(
+        note["relatedInformation"][0]["location"]["uri"],
+        toml_uri.as_str()
+    );
+    c.call(2, "shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.child.wait().expect("exit").code(), Some(0));
+}
+
+#[test]
+fn an_open_fgraph_toml_is_checked_as_configuration_and_a_save_applies_it() {
+    let dir = temp_dir("toml");
+    let uri = format!("file://{}/g.fgraph", dir.display());
+    let toml_uri = format!("file://{}/fgraph.toml", dir.display());
+    let mut c = Client::start(&dir);
+    c.call(
+        1,
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let text =
+        "graph g {\n  input x: [4]\n  input spare: [4]\n  op a = elementwise.relu(x) -> y\n}\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": text}}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d["diagnostics"][0]["code"], "unused-tensor");
+    // The configuration opened in the editor: checked as TOML settings, not as a graph.
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": toml_uri, "languageId": "toml", "version": 1,
+                                "text": "allow = [\"unused-tensr\"]\n"}}),
+    );
+    let d = c.diagnostics(&toml_uri);
+    assert_eq!(d["diagnostics"][0]["code"], "invalid-config");
+    assert_eq!(
+        d["diagnostics"][0]["message"],
+        "unknown code `unused-tensr` in `allow`"
+    );
+    let good = "allow = [\"unused-tensor\"]\n";
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": toml_uri, "version": 2}, "contentChanges": [{"text": good}]}),
+    );
+    let d = c.diagnostics(&toml_uri);
+    assert_eq!(d["diagnostics"], json!([]));
+    // Saved: the open graph is checked again under it, and the warning is gone.
+    std::fs::write(dir.join("fgraph.toml"), good).expect("write");
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": toml_uri}}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d["diagnostics"], json!([]));
+    c.call(2, "shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.child.wait().expect("exit").code(), Some(0));
+}
+
+#[test]
+fn config_named_by_flag_or_initialization_options_applies_to_every_document() {
+    let dir = temp_dir("explicit");
+    std::fs::write(dir.join("quiet.toml"), "allow = [\"unused-tensor\"]\n").expect("toml");
+    let uri = format!("file://{}/g.fgraph", dir.display());
+    let text =
+        "graph g {\n  input x: [4]\n  input spare: [4]\n  op a = elementwise.relu(x) -> y\n}\n";
+    let open =
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": text}});
+    let quiet = dir.join("quiet.toml").display().to_string();
+    // No configuration: the warning. `--config`, or `initializationOptions.config`: silenced.
+    for (args, init) in [
+        (vec![], json!(null)),
+        (vec!["--config", quiet.as_str()], json!(null)),
+        (vec![], json!({"config": quiet})),
+    ] {
+        let mut c = Client::start_with(&dir, &args);
+        c.call(
+            1,
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}, "initializationOptions": init}),
+        );
+        c.notify("initialized", json!({}));
+        c.notify("textDocument/didOpen", open.clone());
+        let d = c.diagnostics(&uri);
+        let n = d["diagnostics"].as_array().map_or(0, Vec::len);
+        assert_eq!(
+            n,
+            usize::from(args.is_empty() && init.is_null()),
+            "{args:?} {init}"
+        );
+        c.call(2, "shutdown", Value::Null);
+        c.notify("exit", Value::Null);
+        assert_eq!(c.child.wait().expect("exit").code(), Some(0));
+    }
+}
