@@ -85,6 +85,7 @@ fn main() {
             graph,
             plan,
             traffic: tr,
+            policy: Default::default(),
         };
         let (t_json, bytes) = best(runs, || {
             let mut out = Vec::new();

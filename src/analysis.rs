@@ -22,6 +22,8 @@ pub struct Options {
     /// `--flash-attention`: fuse every attention pattern into one FlashAttention kernel
     /// (off by default: the plan is then exactly SPEC §2).
     pub flash_attention: bool,
+    /// `--policy`: what rule 4 does (SPEC §2's `boundary` by default).
+    pub policy: crate::fusion::Policy,
 }
 
 impl Options {
@@ -29,6 +31,7 @@ impl Options {
     pub fn fusion(&self) -> FusionOptions {
         FusionOptions {
             flash_attention: self.flash_attention,
+            policy: self.policy,
         }
     }
 }
@@ -39,6 +42,8 @@ pub struct Analysis {
     pub graph: Graph,
     pub plan: FusionPlan,
     pub traffic: TrafficReport,
+    /// The multi-consumer policy the plan was made under.
+    pub policy: crate::fusion::Policy,
 }
 
 #[derive(Clone, Debug)]
@@ -206,6 +211,7 @@ fn analyze(
                 graph,
                 plan,
                 traffic,
+                policy: opts.policy,
             })
         }
         Err(_) => {

@@ -145,6 +145,10 @@ pub struct CostArgs {
     /// and time from coefficients fitted on a real GPU, shown beside the compulsory numbers.
     #[arg(long, value_enum, default_value_t = cost::TrafficModel::Compulsory)]
     pub traffic_model: cost::TrafficModel,
+    /// What a tensor with several consumers (or a graph output) does to fusion: boundary
+    /// (SPEC §2, the default) or store (fuse into a consumer, still write it for the others).
+    #[arg(long, value_enum, default_value_t = crate::fusion::Policy::Boundary)]
+    pub policy: crate::fusion::Policy,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,6 +279,7 @@ fn options(common: &Common) -> Result<Options, Usage> {
         overrides: common.set.iter().cloned().collect(),
         allow,
         flash_attention: false,
+        policy: Default::default(),
     })
 }
 
@@ -493,6 +498,7 @@ fn analyze(
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
+    opts.policy = cost.policy;
     let Some(cfg) = Configs::default().for_file(path, common, io) else {
         return Ok(USAGE);
     };
@@ -804,6 +810,7 @@ fn transformer_cmd(
     } = block;
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
+    opts.policy = cost.policy;
     // The block has no file to look for an `fgraph.toml` from: only `--config` applies.
     let (opts, common, cost) = match &common.config {
         Some(path) => {

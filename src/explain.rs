@@ -36,6 +36,7 @@ texts!(
     "materialized",
     "second-matmul",
     "would-create-cycle",
+    "budget-exceeded",
     "flash-attention",
 );
 

@@ -426,6 +426,9 @@ struct BoundaryJson<'a> {
     reason: Reason,
     rule: u8,
     explanation: String,
+    /// The edge that breaks the rule, when another edge of the kernel the merge would make.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    via: Option<[&'a str; 2]>,
 }
 
 /// The boundaries of a plan, each with its explanation.
@@ -437,13 +440,18 @@ pub struct BoundariesJson<'a> {
 impl Serialize for BoundariesJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let g = self.graph;
-        s.collect_seq(self.boundaries.iter().map(|b| BoundaryJson {
-            producer: &g.op(b.producer).name,
-            consumer: &g.op(b.consumer).name,
-            tensor: &g.tensor(b.tensor).name,
-            reason: b.reason,
-            rule: b.reason.rule(),
-            explanation: explain(g, b),
+        s.collect_seq(self.boundaries.iter().map(|b| {
+            BoundaryJson {
+                producer: &g.op(b.producer).name,
+                consumer: &g.op(b.consumer).name,
+                tensor: &g.tensor(b.tensor).name,
+                reason: b.reason,
+                rule: b.reason.rule(),
+                explanation: explain(g, b),
+                via: b
+                    .via
+                    .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]),
+            }
         }))
     }
 }
@@ -503,6 +511,9 @@ pub struct AnalysisJson<'a> {
     pub boundaries: Option<BoundariesJson<'a>>,
     pub traffic: Option<TrafficJson>,
     pub savings_pct: Option<f64>,
+    /// `--policy`, when not the default `boundary` (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<crate::fusion::Policy>,
     pub diagnostics: Vec<Value>,
     /// Null until [`AnalysisJson::with_cost`].
     pub cost: Option<CostJson<'a>>,
@@ -530,6 +541,7 @@ impl<'a> AnalysisJson<'a> {
                 boundaries: None,
                 traffic: None,
                 savings_pct: None,
+                policy: None,
                 diagnostics,
                 cost: None,
                 attention: None,
@@ -552,6 +564,7 @@ impl<'a> AnalysisJson<'a> {
                 fused: a.traffic.fused,
             }),
             savings_pct: Some(a.traffic.savings_pct),
+            policy: (a.policy != crate::fusion::Policy::Boundary).then_some(a.policy),
             diagnostics,
             cost: None,
             attention: None,
@@ -958,6 +971,13 @@ impl<'w> JsonOut<'w> {
             out.raw(b",\"explanation\":\"");
             let _ = write_explanation(&mut Escaping(out), g, b);
             out.buf.push(b'"');
+            if let Some((p, c)) = b.via {
+                out.raw(b",\"via\":[");
+                out.str(&g.op(p).name);
+                out.buf.push(b',');
+                out.str(&g.op(c).name);
+                out.buf.push(b']');
+            }
             out.buf.push(b'}');
             out.spill()
         })?;
@@ -1033,6 +1053,10 @@ impl<'w> JsonOut<'w> {
         self.serde(&j.traffic)?;
         self.raw(b",\"savings_pct\":");
         self.serde(&j.savings_pct)?;
+        if let Some(policy) = j.policy {
+            self.raw(b",\"policy\":");
+            self.str(policy.as_str());
+        }
         self.raw(b",\"diagnostics\":");
         self.serde(&j.diagnostics)?;
         self.spill()?;
@@ -1134,7 +1158,18 @@ fn write_explanation(
             "`{t}` is read by {} ops, so it must be written to HBM anyway",
             g.consumers(b.tensor).len()
         ),
-        r => r.write_explanation(f, p, c, t),
+        r => match b.via {
+            Some((vp, vc)) => {
+                let vt = &g.tensor(g.op(vp).output).name;
+                let (vp, vc) = (&g.op(vp).name, &g.op(vc).name);
+                write!(
+                    f,
+                    "one kernel for `{p}` and `{c}` would hold the edge `{vp}` → `{vc}`, and "
+                )?;
+                r.write_explanation(f, vp, vc, vt)
+            }
+            None => r.write_explanation(f, p, c, t),
+        },
     }
 }
 
@@ -1323,6 +1358,13 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         if n_ops == 1 { "" } else { "s" },
         if n_groups == 1 { "" } else { "s" }
     );
+    if a.policy != crate::fusion::Policy::Boundary {
+        out += &format!(
+            "fusion policy `{}`: a tensor with several consumers or a graph output may join a \
+             consumer's kernel and is still written for the others\n\n",
+            a.policy.as_str()
+        );
+    }
     let width = n_groups.to_string().len();
     let pad = " ".repeat(width + 9);
     // Kernels of a large graph repeat their byte counts and estimates: format each once.
@@ -1534,6 +1576,7 @@ mod tests {
     use crate::analysis::{Options, check_file};
     use crate::cost::{self, Hardware, LaunchMode};
     use crate::diagnostics::render;
+    use crate::fusion::Policy;
     use std::path::{Path, PathBuf};
 
     fn fgraph_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -1583,12 +1626,20 @@ mod tests {
             .collect();
         sources.push(("views.fgraph".into(), views.as_bytes().to_vec()));
         sources.push(("bad.fgraph".into(), b"graph \"g {\n}\n".to_vec()));
+        // `--policy store`: a boundary with `via` (the sibling edge r → c breaks rule 2).
+        let sibling = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n}\n";
+        sources.push(("sibling.fgraph".into(), sibling.as_bytes().to_vec()));
         let mut analysed = 0;
         let presets = [Hardware::preset("h100"), Hardware::preset("a100")];
         for (name, bytes) in &sources {
-            for flash_attention in [false, true] {
+            for (flash_attention, policy) in [
+                (false, Policy::Boundary),
+                (true, Policy::Boundary),
+                (false, Policy::Store),
+            ] {
                 let opts = Options {
                     flash_attention,
+                    policy,
                     ..Options::default()
                 };
                 let report = check_file(name, bytes, &opts);

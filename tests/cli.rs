@@ -909,3 +909,55 @@ fn traffic_model_hardware_needs_a_calibrated_gpu() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("model.raster_width"), "{}", stderr(&o));
 }
+
+// ---------------------------------------------------------------------------------------
+// Multi-consumer policies (issue 13).
+
+#[test]
+fn policy_store_fuses_through_shared_tensors_and_says_so() {
+    let src = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n  op d = elementwise.exp(t) -> z\n  output y, z\n}\n";
+    let f = temp_file("store.fgraph", src);
+    let path = f.to_str().expect("utf-8");
+    let plain = fgraph(&["analyze", "--format", "json", path]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&plain)).expect("json");
+    assert!(v.get("policy").is_none(), "the default adds no key");
+    assert_eq!(v["groups"].as_array().map(Vec::len), Some(4));
+
+    let o = fgraph(&["analyze", "--policy", "store", "--format", "json", path]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["policy"], "store");
+    // {a, r, d}: t is stored once for c, which reads t and s; groups in the order of their
+    // last op.
+    let groups: Vec<Vec<&str>> = v["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .map(|g| {
+            g["ops"]
+                .as_array()
+                .expect("ops")
+                .iter()
+                .map(|o| o.as_str().expect("name"))
+                .collect()
+        })
+        .collect();
+    assert_eq!(groups, [vec!["c"], vec!["a", "r", "d"]]);
+    let b = &v["boundaries"][0];
+    assert_eq!(
+        (&b["producer"], &b["consumer"], &b["reason"]),
+        (&"a".into(), &"c".into(), &"after-reduction".into())
+    );
+    assert_eq!(b["via"], serde_json::json!(["r", "c"]));
+
+    let o = fgraph(&["analyze", "--policy", "store", path]);
+    let out = stdout(&o);
+    assert!(out.contains("fusion policy `store`"), "{out}");
+    assert!(
+        out.contains("one kernel for `a` and `c` would hold the edge `r` → `c`"),
+        "{out}"
+    );
+    let o = fgraph(&["explain", "budget-exceeded"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("max_fusion_size"));
+}

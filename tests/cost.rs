@@ -534,6 +534,7 @@ fn default_plan_is_unchanged_without_the_flag() {
             &a.graph,
             FusionOptions {
                 flash_attention: true,
+                ..Default::default()
             },
         );
         if flash::detect(&a.graph).is_empty() {
@@ -689,6 +690,7 @@ fn chained_attentions_do_not_share_an_op() {
         &a.graph,
         FusionOptions {
             flash_attention: true,
+            ..Default::default()
         },
     );
     assert_eq!(f.flash.len(), 1);

@@ -854,6 +854,56 @@ proptest! {
         prop_assert_eq!(estimate_memory_traffic(g, true).unwrap(), t.fused);
     }
 
+    /// Property 2b: under `--policy store`, every op is in one group, every in-group edge keeps
+    /// rules 1, 2, 3 and 5 (rule 4 is what the policy relaxes), the groups stay acyclic (rule
+    /// 6: the cycle check), the traffic is SPEC §3's for those groups, recomputed
+    /// independently, and never more than without fusion.
+    #[test]
+    fn store_policy_plans_are_legal_and_costed(raw in raw_graph()) {
+        let case = run_case(&raw)?;
+        let r = &case.r;
+        let opts = Options { policy: fgraph::fusion::Policy::Store, ..Options::default() };
+        let report = check_file("gen.fgraph", case.src.as_bytes(), &opts);
+        let a = report.graphs[0].analysis.as_ref().expect("analysis");
+        let label = &a.plan.group_of;
+        let mut seen = vec![0usize; r.n_ops()];
+        for (k, g) in a.plan.groups.iter().enumerate() {
+            for o in &g.ops {
+                seen[o.index()] += 1;
+                prop_assert_eq!(label[o.index()], k);
+            }
+            let mm = g.ops.iter().filter(|o| r.kind[o.index()] == OpKind::Matmul).count();
+            prop_assert!(mm <= 1, "rule 5: group {} in\n{}", k, case.src);
+        }
+        prop_assert!(seen.iter().all(|&s| s == 1), "op counts {:?} in\n{}", seen, case.src);
+        for (p, c) in r.edges() {
+            if label[p] != label[c] {
+                continue;
+            }
+            let ctx = format!("fused edge op{} -> op{} in\n{}", p, c, case.src);
+            prop_assert!(r.kind[c] != OpKind::Matmul, "rule 1: {}", ctx);
+            prop_assert!(r.kind[p] != OpKind::Reduction, "rule 2: {}", ctx);
+            if r.kind[c] == OpKind::Reduction {
+                let has_mm = (0..r.n_ops()).any(|o| label[o] == label[c] && r.kind[o] == OpKind::Matmul);
+                prop_assert!(!has_mm, "rule 3: {}", ctx);
+            }
+        }
+        prop_assert!(r.quotient_acyclic(label), "rule 6: cyclic groups in\n{}", case.src);
+        let (mut fr, mut fw) = (0u64, 0u64);
+        for (g, gt) in a.plan.groups.iter().zip(&a.traffic.groups) {
+            let members: Vec<usize> = g.ops.iter().map(|o| o.index()).collect();
+            let want = group_cost(r, &members);
+            prop_assert_eq!(gt.bytes_read, want.bytes_read, "reads in\n{}", case.src);
+            prop_assert_eq!(gt.bytes_written, want.bytes_written, "writes in\n{}", case.src);
+            fr += want.bytes_read;
+            fw += want.bytes_written;
+        }
+        prop_assert_eq!(a.traffic.fused.total, fr + fw);
+        prop_assert!(a.traffic.fused.total <= a.traffic.unfused.total);
+        // Never more kernels than under the default policy.
+        prop_assert!(a.plan.groups.len() <= case.analysis().plan.groups.len());
+    }
+
     /// Property 5: checking the same source twice gives the same plan, traffic and diagnostics.
     #[test]
     fn analysis_is_deterministic(raw in raw_graph()) {
@@ -930,6 +980,8 @@ proptest! {
                         .collect();
                     prop_assert!(!r.quotient_acyclic(&merged), "{}", ctx);
                 }
+                // Only under `--policy store`, which this test does not use.
+                Reason::BudgetExceeded => prop_assert!(false, "budget under boundary: {}", ctx),
             }
         }
     }

@@ -25,9 +25,7 @@ pub use hwmodel::{Family, HwModel, MatmulShape, Prediction};
 
 use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
-use crate::fusion::{
-    FusedEdge, FusionOptions, FusionPlan, find_fusion_groups, find_fusion_groups_with,
-};
+use crate::fusion::{FusedEdge, FusionOptions, FusionPlan, find_fusion_groups_with};
 use crate::graph::{Graph, OpId, TensorId};
 use crate::traffic::{GroupTraffic, Overflow, Scratch, Traffic, alone_bytes, compare};
 use crate::types::OpKind;
@@ -502,16 +500,14 @@ pub fn attention(
             with: None,
         });
     }
-    let other_plan = if applied {
-        find_fusion_groups(g)
-    } else {
-        find_fusion_groups_with(
-            g,
-            FusionOptions {
-                flash_attention: true,
-            },
-        )
-    };
+    // The other plan, under the analysis's policy.
+    let other_plan = find_fusion_groups_with(
+        g,
+        FusionOptions {
+            flash_attention: !applied,
+            policy: a.policy,
+        },
+    );
     let other_traffic = compare(g, &other_plan)?;
     let (default_plan, default_traffic, flash_plan, flash_traffic) = if applied {
         (&other_plan, &other_traffic, &a.plan, &a.traffic)

@@ -3,9 +3,11 @@
 //! ([`flash`]), which is off by default.
 
 pub mod flash;
+pub mod policy;
 mod reason;
 
 pub use flash::AttentionPattern;
+pub use policy::Policy;
 pub use reason::{FusedBy, Reason};
 
 use crate::graph::{Graph, OpId, TensorId};
@@ -24,6 +26,9 @@ pub struct Boundary {
     pub consumer: OpId,
     pub tensor: TensorId,
     pub reason: Reason,
+    /// The edge that breaks `reason` when it is another edge of the kernel the merge would
+    /// make (only under policies other than `boundary`: [`policy::Members::cross_edge_reason`]).
+    pub via: Option<(OpId, OpId)>,
 }
 
 #[derive(Clone, Debug)]
@@ -47,6 +52,8 @@ pub struct FusionOptions {
     /// matmul: it starts with a matmul (no prologue on Q, K or V: rule 1), takes elementwise
     /// and reshape epilogues like any matmul, and never joins a second matmul's kernel.
     pub flash_attention: bool,
+    /// What rule 4 does with a tensor that must be written anyway ([`policy`]).
+    pub policy: Policy,
 }
 
 /// An edge inside a FlashAttention kernel: the FlashAttention pass keeps it on chip.
@@ -112,19 +119,19 @@ pub fn materialized(g: &Graph, t: TensorId) -> bool {
 /// The default grouping: visit ops in topological order; merge each op into every
 /// producer's group whose edge satisfies rules 1–6; otherwise it starts a group.
 pub fn find_fusion_groups(g: &Graph) -> FusionPlan {
-    greedy(g, &[])
+    greedy(g, &[], Policy::Boundary)
 }
 
 /// The grouping under `opts`: [`find_fusion_groups`] when every option is off.
 pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
     if !opts.flash_attention {
-        return find_fusion_groups(g);
+        return greedy(g, &[], opts.policy);
     }
     let patterns = flash::detect(g);
     if patterns.is_empty() {
-        return find_fusion_groups(g);
+        return greedy(g, &[], opts.policy);
     }
-    let mut plan = greedy(g, &patterns);
+    let mut plan = greedy(g, &patterns, opts.policy);
     // The boundaries the default grouping puts inside each pattern are the rules overridden.
     let default = find_fusion_groups(g);
     let overridden = |p: OpId, c: OpId| {
@@ -160,8 +167,9 @@ pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
     plan
 }
 
-/// The greedy pass of SPEC §2, with each of `patterns` merged into one kernel beforehand.
-fn greedy(g: &Graph, patterns: &[AttentionPattern]) -> FusionPlan {
+/// The greedy pass of SPEC §2, with each of `patterns` merged into one kernel beforehand and
+/// rule 4 as `policy` says.
+fn greedy(g: &Graph, patterns: &[AttentionPattern], policy: Policy) -> FusionPlan {
     let n = g.ops.len();
     let mut uf = Groups {
         parent: (0..n as u32).collect(),
@@ -171,10 +179,20 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern]) -> FusionPlan {
             .map(|o| u32::from(o.kind == OpKind::Matmul))
             .collect(),
     };
+    // Group members, for the cycle check of policies that fuse through materialized tensors.
+    let mut members = (policy != Policy::Boundary).then(|| policy::Members::new(g));
     // Each pattern becomes one kernel, which counts as one matmul.
     for p in patterns {
         for o in p.ops() {
-            uf.union(p.qk.index(), o.index());
+            let (ra, rb) = (uf.find(p.qk.index()), uf.find(o.index()));
+            uf.union(ra, rb);
+            if let Some(m) = members.as_mut()
+                && ra != rb
+            {
+                // A FlashAttention kernel's softmax is its own: no edge into a reduction
+                // that rule 3 could later forbid.
+                m.merge(ra, rb, None);
+            }
         }
         let root = uf.find(p.qk.index());
         uf.matmuls[root] = 1;
@@ -208,16 +226,31 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern]) -> FusionPlan {
             // member read from outside, and a path out of the root cannot come back in. A
             // FlashAttention pattern is such an in-tree too (its intermediates have one
             // consumer each), so the argument holds with the pass on.
+            let mut via = None;
+            let mut into_reduction = None;
             let reason = if consumer.kind == OpKind::Matmul {
                 Some(Reason::MatmulStartsGroup)
             } else if producer.kind == OpKind::Reduction {
                 Some(Reason::AfterReduction)
             } else if consumer.kind == OpKind::Reduction && merged_matmuls > 0 {
                 Some(Reason::ReductionAfterMatmul)
-            } else if materialized(g, producer.output) {
+            } else if policy == Policy::Boundary && materialized(g, producer.output) {
                 Some(Reason::Materialized)
             } else if merged_matmuls > 1 {
                 Some(Reason::SecondMatmul)
+            } else if let Some(Err((r, edge))) = members.as_ref().map(|m| {
+                m.cross_edge_reason(g, gp, gc, merged_matmuls, |o| uf.find(o.index()))
+                    .map(|e| into_reduction = e)
+            }) {
+                via = (edge != (p, c)).then_some(edge);
+                Some(r)
+            } else if members.as_ref().is_some_and(|m| m.over_budget(gp, gc)) {
+                Some(Reason::BudgetExceeded)
+            } else if let Some(m) = members.as_mut()
+                && m.would_cycle(g, gp, gc, |o| uf.find(o.index()))
+            {
+                // Rule 6: only reachable when rule 4 let a materialized edge through.
+                Some(Reason::WouldCreateCycle)
             } else {
                 None
             };
@@ -227,8 +260,14 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern]) -> FusionPlan {
                     consumer: c,
                     tensor: producer.output,
                     reason,
+                    via,
                 }),
-                None => uf.union(gp, gc),
+                None => {
+                    uf.union(gp, gc);
+                    if let Some(m) = members.as_mut() {
+                        m.merge(gp, gc, into_reduction);
+                    }
+                }
             }
         }
     }

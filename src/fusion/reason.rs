@@ -17,6 +17,9 @@ pub enum Reason {
     SecondMatmul,
     /// Rule 6: the merged kernel would depend on itself.
     WouldCreateCycle,
+    /// Not a rule of SPEC §2: the merged kernel would exceed a fusion budget (under `--policy
+    /// store`, [`super::policy::MAX_FUSION_SIZE`] ops per kernel). Ranks after the rules.
+    BudgetExceeded,
 }
 
 impl Reason {
@@ -27,6 +30,7 @@ impl Reason {
         Reason::Materialized,
         Reason::SecondMatmul,
         Reason::WouldCreateCycle,
+        Reason::BudgetExceeded,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -36,6 +40,7 @@ impl Reason {
             Reason::Materialized => "materialized",
             Reason::SecondMatmul => "second-matmul",
             Reason::WouldCreateCycle => "would-create-cycle",
+            Reason::BudgetExceeded => "budget-exceeded",
         }
     }
     pub fn from_name(name: &str) -> Option<Reason> {
@@ -90,6 +95,12 @@ impl Reason {
             Reason::WouldCreateCycle => write!(
                 f,
                 "merging `{producer}` and `{consumer}` would make the kernel depend on itself"
+            ),
+            Reason::BudgetExceeded => write!(
+                f,
+                "one kernel for `{producer}` and `{consumer}` would hold more than {} ops (the \
+                 ops-per-kernel budget, Inductor's max_fusion_size)",
+                super::policy::MAX_FUSION_SIZE
             ),
         }
     }

@@ -1,0 +1,369 @@
+//! Multi-consumer policies (`--policy`): what the greedy pass does with an edge whose tensor
+//! must be written to HBM anyway (rule 4, `materialized`: several consumers or a graph
+//! output), and the cycle check that guards every merge such an edge allows (rule 6).
+//!
+//! - `boundary` (the default, SPEC §2): the edge is a kernel boundary. Every group is then an
+//!   in-tree, so no merge can create a cycle and no check runs.
+//! - `store` (TorchInductor's choice, `torch/_inductor/scheduler.py`: a buffer with other
+//!   readers is still stored when its producer fuses into one reader): the producer joins the
+//!   consumer's kernel and the tensor is still written for the readers outside it. The fused
+//!   traffic rule (SPEC §3) already charges exactly that: a member output with a consumer
+//!   outside its group (or a graph output) is written once, and the consumers inside the group
+//!   do not read it back. A merge through such an edge can close a cycle (`p → x → c` with `x`
+//!   outside both groups), so each is checked first and refused with `would-create-cycle`.
+
+use super::Reason;
+use crate::graph::{Graph, OpId};
+use crate::types::OpKind;
+
+/// What rule 4 does (`--policy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    /// A materialized tensor is a kernel boundary (SPEC §2).
+    #[default]
+    Boundary,
+    /// Fuse through a materialized tensor and still store it for the other readers.
+    Store,
+}
+
+impl Policy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::Boundary => "boundary",
+            Policy::Store => "store",
+        }
+    }
+}
+
+/// Inductor's `max_fusion_size` (`torch/_inductor/config.py`: 64 nodes per fused kernel):
+/// the ops-per-kernel budget of the `store` policy. It also bounds the work of every check
+/// below, which walks a kernel's members: without it a million-op chain would be quadratic.
+pub const MAX_FUSION_SIZE: usize = 64;
+
+/// The members of every group while the greedy pass merges them (kept only under policies
+/// that fuse through materialized tensors), and the scratch of the checks.
+pub(crate) struct Members {
+    /// Members of each union-find root; empty for non-roots.
+    lists: Vec<Vec<OpId>>,
+    /// For each root, an edge inside its group whose consumer is a reduction, if any (what
+    /// rule 3 forbids once the group holds a matmul).
+    into_reduction: Vec<Option<(OpId, OpId)>>,
+    /// The topological position of every op.
+    pos: Vec<usize>,
+    /// Visit marks of the search, by op: equal to `epoch` when seen in this search.
+    seen: Vec<u32>,
+    epoch: u32,
+    stack: Vec<OpId>,
+}
+
+impl Members {
+    pub(crate) fn new(g: &Graph) -> Members {
+        let mut pos = vec![0; g.ops.len()];
+        for (i, &o) in g.topo.iter().enumerate() {
+            pos[o.index()] = i;
+        }
+        Members {
+            lists: (0..g.ops.len()).map(|i| vec![OpId(i as u32)]).collect(),
+            into_reduction: vec![None; g.ops.len()],
+            pos,
+            seen: vec![0; g.ops.len()],
+            epoch: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Records that root `from` was merged into root `into`; `into_reduction` is the merged
+    /// group's ([`Members::cross_edge_reason`] found it).
+    pub(crate) fn merge(&mut self, into: usize, from: usize, into_reduction: Option<(OpId, OpId)>) {
+        let mut moved = std::mem::take(&mut self.lists[from]);
+        // The longer list stays in place: each op moves O(log n) times.
+        if moved.len() > self.lists[into].len() {
+            std::mem::swap(&mut moved, &mut self.lists[into]);
+        }
+        self.lists[into].extend(moved);
+        self.into_reduction[into] = into_reduction;
+        self.into_reduction[from] = None;
+    }
+
+    /// The budget: whether one kernel for the groups rooted at `a` and `b` would hold more
+    /// than [`MAX_FUSION_SIZE`] ops.
+    pub(crate) fn over_budget(&self, a: usize, b: usize) -> bool {
+        self.lists[a].len() + self.lists[b].len() > MAX_FUSION_SIZE
+    }
+
+    /// The lowest rule of SPEC §2 that one kernel for the groups rooted at `a` and `b` (with
+    /// `matmuls` matmuls) would break, with the edge that breaks it; and otherwise the merged
+    /// group's edge into a reduction, if any (`Ok`). Under `boundary` every group is an
+    /// in-tree and the greedy pass meets each edge into it; under `store` a tensor read by two
+    /// ops of the merged kernel brings in other edges (a reduction `r` of `t` and an op `c`
+    /// of `t` and `r`'s output: fusing `t` into `r` and then `c` would put `r → c`, rule 2,
+    /// inside one kernel), so every edge between the two groups is checked, from the smaller
+    /// group's side. `root` gives an op's union-find root.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn cross_edge_reason(
+        &self,
+        g: &Graph,
+        a: usize,
+        b: usize,
+        matmuls: u32,
+        mut root: impl FnMut(OpId) -> usize,
+    ) -> Result<Option<(OpId, OpId)>, (Reason, (OpId, OpId))> {
+        let (small, big) = if self.lists[a].len() <= self.lists[b].len() {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut worst: Option<(Reason, (OpId, OpId))> = None;
+        let mut into_reduction = self.into_reduction[a].or(self.into_reduction[b]);
+        let mut edge = |m: OpId, s: OpId, worst: &mut Option<(Reason, (OpId, OpId))>| {
+            let (producer, consumer) = (g.op(m).kind, g.op(s).kind);
+            if consumer == OpKind::Reduction {
+                into_reduction.get_or_insert((m, s));
+            }
+            let reason = if consumer == OpKind::Matmul {
+                Some(Reason::MatmulStartsGroup)
+            } else if producer == OpKind::Reduction {
+                Some(Reason::AfterReduction)
+            } else {
+                None
+            };
+            if let Some(r) = reason
+                && worst.is_none_or(|(w, _)| r.rule() < w.rule())
+            {
+                *worst = Some((r, (m, s)));
+            }
+        };
+        for &m in &self.lists[small] {
+            for &s in g.successors(m) {
+                if root(s) == big {
+                    edge(m, s, &mut worst);
+                }
+            }
+            for u in &g.op(m).inputs {
+                if let Some(p) = g.producer(u.tensor)
+                    && root(p) == big
+                {
+                    edge(p, m, &mut worst);
+                }
+            }
+        }
+        // Rule 3 (a reduction in a kernel with a matmul) ranks below rules 1 and 2.
+        if worst.is_none()
+            && matmuls > 0
+            && let Some(e) = into_reduction
+        {
+            worst = Some((Reason::ReductionAfterMatmul, e));
+        }
+        match worst {
+            Some(w) => Err(w),
+            None => Ok(into_reduction),
+        }
+    }
+
+    /// Whether merging the groups rooted at `a` and `b` would make a kernel depend on itself:
+    /// a path that leaves one of them, passes through ops of neither, and comes back into
+    /// either. Kernels run whole, so the search moves between groups, not ops: reaching one
+    /// member of a group reaches every op its kernel feeds. Iterative. The greedy pass merges
+    /// only at the op it visits, so every op after the last member (in topological order) is
+    /// still a group of its own, and a path through one never comes back: the search stays
+    /// before the last member. `root` gives an op's union-find root.
+    pub(crate) fn would_cycle(
+        &mut self,
+        g: &Graph,
+        a: usize,
+        b: usize,
+        mut root: impl FnMut(OpId) -> usize,
+    ) -> bool {
+        let last = self.lists[a]
+            .iter()
+            .chain(&self.lists[b])
+            .map(|o| self.pos[o.index()])
+            .max()
+            .unwrap_or(0);
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        self.stack.clear();
+        for i in 0..2 {
+            let r0 = [a, b][i];
+            for k in 0..self.lists[r0].len() {
+                let m = self.lists[r0][k];
+                for &s in g.successors(m) {
+                    let r = root(s);
+                    if r != a && r != b {
+                        self.reach(s, r, last);
+                    }
+                }
+            }
+        }
+        while let Some(x) = self.stack.pop() {
+            for &s in g.successors(x) {
+                let r = root(s);
+                if r == a || r == b {
+                    return true;
+                }
+                self.reach(s, r, last);
+            }
+        }
+        false
+    }
+
+    /// Marks the group rooted at `r`, which `x` belongs to, as reached by the search of
+    /// [`Members::would_cycle`] and queues its members (unless seen, or after `last`).
+    fn reach(&mut self, x: OpId, r: usize, last: usize) {
+        if self.seen[x.index()] == self.epoch || self.pos[x.index()] >= last {
+            return;
+        }
+        for &y in &self.lists[r] {
+            self.seen[y.index()] = self.epoch;
+            self.stack.push(y);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Policy;
+    use crate::analysis::{Options, check_file};
+    use crate::fusion::Reason;
+
+    /// Groups (by op names) and boundaries (producer, consumer, reason, via) of `src`.
+    fn plan(src: &str, policy: Policy) -> (Vec<Vec<String>>, Vec<String>) {
+        let opts = Options {
+            policy,
+            ..Options::default()
+        };
+        let r = check_file("t.fgraph", src.as_bytes(), &opts);
+        assert!(
+            r.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            r.diagnostics
+        );
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let g = &a.graph;
+        let name = |o: crate::graph::OpId| g.op(o).name.clone();
+        let groups = a
+            .plan
+            .groups
+            .iter()
+            .map(|grp| grp.ops.iter().map(|&o| name(o)).collect())
+            .collect();
+        let boundaries = a
+            .plan
+            .boundaries
+            .iter()
+            .map(|b| {
+                let via = b.via.map_or(String::new(), |(p, c)| {
+                    format!(" via {}→{}", name(p), name(c))
+                });
+                format!(
+                    "{}→{} {}{via}",
+                    name(b.producer),
+                    name(b.consumer),
+                    b.reason
+                )
+            })
+            .collect();
+        (groups, boundaries)
+    }
+
+    const DIAMOND: &str = "graph d {\n  input x: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op b = elementwise.gelu(t) -> u\n  op c = elementwise.exp(t) -> v\n  op d = elementwise.add(u, v) -> y\n}\n";
+
+    #[test]
+    fn store_fuses_through_a_tensor_with_two_consumers() {
+        let (groups, boundaries) = plan(DIAMOND, Policy::Boundary);
+        assert_eq!(groups, [vec!["a"], vec!["b", "c", "d"]]);
+        assert_eq!(boundaries, ["a→b materialized", "a→c materialized"]);
+        let (groups, boundaries) = plan(DIAMOND, Policy::Store);
+        assert_eq!(groups, [vec!["a", "b", "c", "d"]]);
+        assert!(boundaries.is_empty());
+    }
+
+    #[test]
+    fn store_writes_the_tensor_once_for_readers_outside_and_not_back_to_itself() {
+        // `t` is fused into `b`'s kernel and also read by the matmul `m`: written once, read
+        // by `m` only.
+        let src = "graph s {\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op b = elementwise.gelu(t) -> u\n  op m = matmul(t, w) -> v\n  output u, v\n}\n";
+        let opts = Options {
+            policy: Policy::Store,
+            ..Options::default()
+        };
+        let r = check_file("s.fgraph", src.as_bytes(), &opts);
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let t = 64 * 64 * 2;
+        // Kernel {a, b}: reads x, writes t (for m) and u (an output); kernel {m}: reads t, w.
+        assert_eq!(a.plan.groups.len(), 2);
+        assert_eq!(a.traffic.fused.bytes_read, t + 2 * t);
+        assert_eq!(a.traffic.fused.bytes_written, 2 * t + t);
+        // Under boundary: {a}, {b}, {m}: t written once and read twice.
+        let b = check_file("s.fgraph", src.as_bytes(), &Options::default());
+        let b = b.graphs[0].analysis.as_ref().expect("analysis");
+        assert_eq!(b.plan.groups.len(), 3);
+        assert!(a.traffic.fused.total < b.traffic.fused.total);
+    }
+
+    #[test]
+    fn store_refuses_a_merge_that_would_create_a_cycle() {
+        // a → m (a matmul, its own kernel) → c, and a → c: one kernel for a and c would
+        // feed m and wait for it.
+        let src = "graph c {\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op m = matmul(t, w) -> u\n  op c = elementwise.add(t, u) -> y\n}\n";
+        let (groups, boundaries) = plan(src, Policy::Store);
+        assert_eq!(groups, [vec!["a"], vec!["m", "c"]]);
+        assert_eq!(
+            boundaries,
+            ["a→m matmul-starts-group", "a→c would-create-cycle"]
+        );
+        // Under boundary the same edge is `materialized`, and rule 6 never comes up.
+        let (_, boundaries) = plan(src, Policy::Boundary);
+        assert_eq!(boundaries, ["a→m matmul-starts-group", "a→c materialized"]);
+    }
+
+    #[test]
+    fn store_checks_every_edge_the_merged_kernel_would_hold() {
+        // Fusing t into the reduction r, then c (which reads t and r's output) into that
+        // kernel would put r → c, rule 2, inside one kernel.
+        let src = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n}\n";
+        let (groups, boundaries) = plan(src, Policy::Store);
+        assert_eq!(groups, [vec!["a", "r"], vec!["c"]]);
+        assert_eq!(
+            boundaries,
+            ["a→c after-reduction via r→c", "r→c after-reduction"]
+        );
+        assert_eq!(Reason::AfterReduction.rule(), 2);
+    }
+
+    #[test]
+    fn store_refuses_a_cycle_between_kernels_that_no_op_path_shows() {
+        // No op path leads from `b` to `c` through ops outside {a, b, c}: `mm` reaches only
+        // `e`. But `mm` shares a kernel with `f`, which feeds `c`: kernel {a, b, c} would feed
+        // kernel {p, mm, e, f} and wait for it. (Found by the store property test.)
+        let src = "graph k {\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t3\n  op b = elementwise.gelu(t3) -> t5\n  op p = elementwise.exp(x) -> t2\n  op mm = matmul(t5, w) -> t8\n  op e = elementwise.add(t8, t2) -> t13\n  op f = elementwise.neg(t2) -> t17\n  op c = elementwise.add(t3, t17) -> y\n  output y, t13\n}\n";
+        let (groups, boundaries) = plan(src, Policy::Store);
+        assert_eq!(groups, [vec!["a", "b"], vec!["p", "mm", "e", "f", "c"]]);
+        assert_eq!(
+            boundaries,
+            ["b→mm matmul-starts-group", "a→c would-create-cycle"]
+        );
+    }
+
+    #[test]
+    fn store_keeps_kernels_within_the_budget() {
+        let mut src = String::from("graph chain {\n  input t0: [8, 8]\n");
+        for i in 1..=70 {
+            src += &format!("  op e{i} = elementwise.relu(t{}) -> t{i}\n", i - 1);
+        }
+        src += "}\n";
+        let (groups, boundaries) = plan(&src, Policy::Store);
+        assert_eq!(
+            groups.iter().map(Vec::len).collect::<Vec<_>>(),
+            [super::MAX_FUSION_SIZE, 70 - super::MAX_FUSION_SIZE]
+        );
+        assert_eq!(boundaries, ["e64→e65 budget-exceeded"]);
+        // No budget under the default policy.
+        let (groups, _) = plan(&src, Policy::Boundary);
+        assert_eq!(groups.len(), 1);
+    }
+}
