@@ -85,7 +85,7 @@ fn main() {
             graph,
             plan,
             traffic: tr,
-            policy: Default::default(),
+            fusion: Default::default(),
         };
         let (t_json, bytes) = best(runs, || {
             let mut out = Vec::new();

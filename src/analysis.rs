@@ -24,6 +24,9 @@ pub struct Options {
     pub flash_attention: bool,
     /// `--policy`: what rule 4 does (SPEC §2's `boundary` by default).
     pub policy: crate::fusion::Policy,
+    /// `--reduction-epilogue`: elementwise work on a reduced value joins the reduction's
+    /// kernel (off by default).
+    pub reduction_epilogue: bool,
 }
 
 impl Options {
@@ -32,6 +35,7 @@ impl Options {
         FusionOptions {
             flash_attention: self.flash_attention,
             policy: self.policy,
+            reduction_epilogue: self.reduction_epilogue,
         }
     }
 }
@@ -42,8 +46,8 @@ pub struct Analysis {
     pub graph: Graph,
     pub plan: FusionPlan,
     pub traffic: TrafficReport,
-    /// The multi-consumer policy the plan was made under.
-    pub policy: crate::fusion::Policy,
+    /// The options the plan was made under.
+    pub fusion: FusionOptions,
 }
 
 #[derive(Clone, Debug)]
@@ -211,7 +215,7 @@ fn analyze(
                 graph,
                 plan,
                 traffic,
-                policy: opts.policy,
+                fusion: opts.fusion(),
             })
         }
         Err(_) => {

@@ -149,6 +149,10 @@ pub struct CostArgs {
     /// (SPEC §2, the default) or store (fuse into a consumer, still write it for the others).
     #[arg(long, value_enum, default_value_t = crate::fusion::Policy::Boundary)]
     pub policy: crate::fusion::Policy,
+    /// Let elementwise work on a reduced value (RMSNorm's scale, softmax's division) join
+    /// the reduction's kernel.
+    #[arg(long)]
+    pub reduction_epilogue: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,6 +284,7 @@ fn options(common: &Common) -> Result<Options, Usage> {
         allow,
         flash_attention: false,
         policy: Default::default(),
+        reduction_epilogue: false,
     })
 }
 
@@ -499,6 +504,7 @@ fn analyze(
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
     opts.policy = cost.policy;
+    opts.reduction_epilogue = cost.reduction_epilogue;
     let Some(cfg) = Configs::default().for_file(path, common, io) else {
         return Ok(USAGE);
     };
@@ -811,6 +817,7 @@ fn transformer_cmd(
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
     opts.policy = cost.policy;
+    opts.reduction_epilogue = cost.reduction_epilogue;
     // The block has no file to look for an `fgraph.toml` from: only `--config` applies.
     let (opts, common, cost) = match &common.config {
         Some(path) => {

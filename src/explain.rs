@@ -38,6 +38,7 @@ texts!(
     "would-create-cycle",
     "budget-exceeded",
     "flash-attention",
+    "reduction-epilogue",
 );
 
 /// The text for a code (with or without the `fgraph::` prefix).

@@ -365,6 +365,19 @@ pub struct FusedEdgeJson {
     pub rule: Option<u8>,
 }
 
+impl FusedEdgeJson {
+    fn new(g: &Graph, e: &crate::fusion::FusedEdge) -> Self {
+        FusedEdgeJson {
+            producer: g.op(e.producer).name.clone(),
+            consumer: g.op(e.consumer).name.clone(),
+            tensor: g.tensor(e.tensor).name.clone(),
+            fused_by: e.fused_by,
+            overrides: e.overrides,
+            rule: e.overrides.map(Reason::rule),
+        }
+    }
+}
+
 #[derive(Serialize)]
 pub struct PatternJson {
     pub ops: Vec<String>,
@@ -514,6 +527,9 @@ pub struct AnalysisJson<'a> {
     /// `--policy`, when not the default `boundary` (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<crate::fusion::Policy>,
+    /// With `--reduction-epilogue`: the edges fused as reduction epilogues (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reduction_epilogues: Option<Vec<FusedEdgeJson>>,
     pub diagnostics: Vec<Value>,
     /// Null until [`AnalysisJson::with_cost`].
     pub cost: Option<CostJson<'a>>,
@@ -542,6 +558,7 @@ impl<'a> AnalysisJson<'a> {
                 traffic: None,
                 savings_pct: None,
                 policy: None,
+                reduction_epilogues: None,
                 diagnostics,
                 cost: None,
                 attention: None,
@@ -564,7 +581,14 @@ impl<'a> AnalysisJson<'a> {
                 fused: a.traffic.fused,
             }),
             savings_pct: Some(a.traffic.savings_pct),
-            policy: (a.policy != crate::fusion::Policy::Boundary).then_some(a.policy),
+            policy: (a.fusion.policy != crate::fusion::Policy::Boundary).then_some(a.fusion.policy),
+            reduction_epilogues: a.fusion.reduction_epilogue.then(|| {
+                a.plan
+                    .epilogues
+                    .iter()
+                    .map(|e| FusedEdgeJson::new(g, e))
+                    .collect()
+            }),
             diagnostics,
             cost: None,
             attention: None,
@@ -646,14 +670,7 @@ impl<'a> AnalysisJson<'a> {
                     fused_edges: p
                         .fused_edges
                         .iter()
-                        .map(|e| FusedEdgeJson {
-                            producer: name(e.producer),
-                            consumer: name(e.consumer),
-                            tensor: g.tensor(e.tensor).name.clone(),
-                            fused_by: e.fused_by,
-                            overrides: e.overrides,
-                            rule: e.overrides.map(Reason::rule),
-                        })
+                        .map(|e| FusedEdgeJson::new(g, e))
                         .collect(),
                 })
                 .collect(),
@@ -1057,6 +1074,10 @@ impl<'w> JsonOut<'w> {
             self.raw(b",\"policy\":");
             self.str(policy.as_str());
         }
+        if let Some(e) = &j.reduction_epilogues {
+            self.raw(b",\"reduction_epilogues\":");
+            self.serde(e)?;
+        }
         self.raw(b",\"diagnostics\":");
         self.serde(&j.diagnostics)?;
         self.spill()?;
@@ -1358,11 +1379,11 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         if n_ops == 1 { "" } else { "s" },
         if n_groups == 1 { "" } else { "s" }
     );
-    if a.policy != crate::fusion::Policy::Boundary {
+    if a.fusion.policy != crate::fusion::Policy::Boundary {
         out += &format!(
             "fusion policy `{}`: a tensor with several consumers or a graph output may join a \
              consumer's kernel and is still written for the others\n\n",
-            a.policy.as_str()
+            a.fusion.policy.as_str()
         );
     }
     let width = n_groups.to_string().len();
@@ -1458,6 +1479,17 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             out += &format!(
                 "  … {} more (see --format json)\n",
                 a.plan.boundaries.len() - 200
+            );
+        }
+    }
+    if !a.plan.epilogues.is_empty() {
+        out += "\nreduction epilogues (edges kept in the reduction's kernel by --reduction-epilogue):\n";
+        for e in a.plan.epilogues.iter().take(200) {
+            out += &format!(
+                "  {} → {} via `{}` [reduction-epilogue, overrides after-reduction]\n",
+                g.op(e.producer).name,
+                g.op(e.consumer).name,
+                g.tensor(e.tensor).name
             );
         }
     }
@@ -1632,14 +1664,15 @@ mod tests {
         let mut analysed = 0;
         let presets = [Hardware::preset("h100"), Hardware::preset("a100")];
         for (name, bytes) in &sources {
-            for (flash_attention, policy) in [
-                (false, Policy::Boundary),
-                (true, Policy::Boundary),
-                (false, Policy::Store),
+            for (flash_attention, policy, reduction_epilogue) in [
+                (false, Policy::Boundary, false),
+                (true, Policy::Boundary, false),
+                (false, Policy::Store, true),
             ] {
                 let opts = Options {
                     flash_attention,
                     policy,
+                    reduction_epilogue,
                     ..Options::default()
                 };
                 let report = check_file(name, bytes, &opts);

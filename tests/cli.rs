@@ -961,3 +961,35 @@ fn policy_store_fuses_through_shared_tensors_and_says_so() {
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).contains("max_fusion_size"));
 }
+
+#[test]
+fn reduction_epilogue_makes_rmsnorm_one_kernel() {
+    let src = "graph rms {\n  input x: [2048, 4096]\n  weight w: [4096]\n  op sq = elementwise.mul(x, x) -> x2\n  op ms = reduction.mean(x2, axis = -1) -> m: [2048, 1]\n  op rs = elementwise.rsqrt(m) -> r\n  op nx = elementwise.mul(x, r) -> n\n  op y = elementwise.mul(n, w) -> out\n}\n";
+    let f = temp_file("rms.fgraph", src);
+    let path = f.to_str().expect("utf-8");
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["analyze", "--format", "json"];
+        args.extend_from_slice(extra);
+        args.push(path);
+        serde_json::from_str(&stdout(&fgraph(&args))).expect("json")
+    };
+    let plain = json(&[]);
+    assert_eq!(plain["groups"].as_array().map(Vec::len), Some(2));
+    assert!(plain.get("reduction_epilogues").is_none());
+    let v = json(&["--reduction-epilogue"]);
+    assert_eq!(v["groups"].as_array().map(Vec::len), Some(1));
+    let e = &v["reduction_epilogues"];
+    assert_eq!(e.as_array().map(Vec::len), Some(1));
+    assert_eq!(e[0]["producer"], "ms");
+    assert_eq!(e[0]["consumer"], "rs");
+    assert_eq!(e[0]["overrides"], "after-reduction");
+    // x (16 MiB of f32) is read once instead of twice, and m never leaves the kernel: the
+    // fused plan saves x's second read plus m's write and read.
+    let x = 2048 * 4096 * 4;
+    let m = 2048 * 4;
+    let saved = plain["traffic"]["fused"]["total"].as_u64().expect("u64")
+        - v["traffic"]["fused"]["total"].as_u64().expect("u64");
+    assert_eq!(saved, x + 2 * m);
+    let o = fgraph(&["analyze", "--reduction-epilogue", path]);
+    assert!(stdout(&o).contains("ms → rs via `m` [reduction-epilogue, overrides after-reduction]"));
+}

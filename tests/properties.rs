@@ -854,15 +854,20 @@ proptest! {
         prop_assert_eq!(estimate_memory_traffic(g, true).unwrap(), t.fused);
     }
 
-    /// Property 2b: under `--policy store`, every op is in one group, every in-group edge keeps
-    /// rules 1, 2, 3 and 5 (rule 4 is what the policy relaxes), the groups stay acyclic (rule
+    /// Property 2b: under `--policy store` (with or without `--reduction-epilogue`), every op
+    /// is in one group, every in-group edge keeps rules 1, 2 (but for the listed reduction
+    /// epilogues), 3 and 5 (rule 4 is what the policy relaxes), the groups stay acyclic (rule
     /// 6: the cycle check), the traffic is SPEC §3's for those groups, recomputed
     /// independently, and never more than without fusion.
     #[test]
-    fn store_policy_plans_are_legal_and_costed(raw in raw_graph()) {
+    fn store_policy_plans_are_legal_and_costed(raw in raw_graph(), epilogue in any::<bool>()) {
         let case = run_case(&raw)?;
         let r = &case.r;
-        let opts = Options { policy: fgraph::fusion::Policy::Store, ..Options::default() };
+        let opts = Options {
+            policy: fgraph::fusion::Policy::Store,
+            reduction_epilogue: epilogue,
+            ..Options::default()
+        };
         let report = check_file("gen.fgraph", case.src.as_bytes(), &opts);
         let a = report.graphs[0].analysis.as_ref().expect("analysis");
         let label = &a.plan.group_of;
@@ -882,12 +887,17 @@ proptest! {
             }
             let ctx = format!("fused edge op{} -> op{} in\n{}", p, c, case.src);
             prop_assert!(r.kind[c] != OpKind::Matmul, "rule 1: {}", ctx);
-            prop_assert!(r.kind[p] != OpKind::Reduction, "rule 2: {}", ctx);
+            // Rule 2 gives way only to an edge the plan lists as a reduction epilogue.
+            let epilogue_edge = a.plan.epilogues.iter()
+                .any(|e| e.producer.index() == p && e.consumer.index() == c);
+            prop_assert!(r.kind[p] != OpKind::Reduction || (epilogue && epilogue_edge), "rule 2: {}", ctx);
+            prop_assert!(!epilogue_edge || r.kind[c] == OpKind::Elementwise, "{}", ctx);
             if r.kind[c] == OpKind::Reduction {
                 let has_mm = (0..r.n_ops()).any(|o| label[o] == label[c] && r.kind[o] == OpKind::Matmul);
                 prop_assert!(!has_mm, "rule 3: {}", ctx);
             }
         }
+        prop_assert!(epilogue || a.plan.epilogues.is_empty());
         prop_assert!(r.quotient_acyclic(label), "rule 6: cyclic groups in\n{}", case.src);
         let (mut fr, mut fw) = (0u64, 0u64);
         for (g, gt) in a.plan.groups.iter().zip(&a.traffic.groups) {

@@ -212,6 +212,7 @@ fn run_plan(g: &Graph, run: &Run) -> FusionPlan {
         boundaries: Vec::new(),
         group_of,
         flash: Vec::new(),
+        epilogues: Vec::new(),
     }
 }
 

@@ -505,7 +505,7 @@ pub fn attention(
         g,
         FusionOptions {
             flash_attention: !applied,
-            policy: a.policy,
+            ..a.fusion
         },
     );
     let other_traffic = compare(g, &other_plan)?;

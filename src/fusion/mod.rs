@@ -2,6 +2,7 @@
 //! reason for every boundary. [`find_fusion_groups_with`] adds the FlashAttention pass
 //! ([`flash`]), which is off by default.
 
+pub mod epilogue;
 pub mod flash;
 pub mod policy;
 mod reason;
@@ -42,6 +43,9 @@ pub struct FusionPlan {
     /// The FlashAttention kernels of the plan, in group order; empty unless the plan was
     /// made with [`FusionOptions::flash_attention`].
     pub flash: Vec<FlashKernel>,
+    /// The edges fused as reduction epilogues, in the order the greedy pass fused them;
+    /// empty unless the plan was made with [`FusionOptions::reduction_epilogue`].
+    pub epilogues: Vec<FusedEdge>,
 }
 
 /// How to group. The default is SPEC §2 exactly.
@@ -54,6 +58,8 @@ pub struct FusionOptions {
     pub flash_attention: bool,
     /// What rule 4 does with a tensor that must be written anyway ([`policy`]).
     pub policy: Policy,
+    /// Let elementwise work on a reduced value join the reduction's kernel ([`epilogue`]).
+    pub reduction_epilogue: bool,
 }
 
 /// An edge inside a FlashAttention kernel: the FlashAttention pass keeps it on chip.
@@ -119,19 +125,19 @@ pub fn materialized(g: &Graph, t: TensorId) -> bool {
 /// The default grouping: visit ops in topological order; merge each op into every
 /// producer's group whose edge satisfies rules 1–6; otherwise it starts a group.
 pub fn find_fusion_groups(g: &Graph) -> FusionPlan {
-    greedy(g, &[], Policy::Boundary)
+    greedy(g, &[], FusionOptions::default())
 }
 
 /// The grouping under `opts`: [`find_fusion_groups`] when every option is off.
 pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
     if !opts.flash_attention {
-        return greedy(g, &[], opts.policy);
+        return greedy(g, &[], opts);
     }
     let patterns = flash::detect(g);
     if patterns.is_empty() {
-        return greedy(g, &[], opts.policy);
+        return greedy(g, &[], opts);
     }
-    let mut plan = greedy(g, &patterns, opts.policy);
+    let mut plan = greedy(g, &patterns, opts);
     // The boundaries the default grouping puts inside each pattern are the rules overridden.
     let default = find_fusion_groups(g);
     let overridden = |p: OpId, c: OpId| {
@@ -167,9 +173,11 @@ pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
     plan
 }
 
-/// The greedy pass of SPEC §2, with each of `patterns` merged into one kernel beforehand and
-/// rule 4 as `policy` says.
-fn greedy(g: &Graph, patterns: &[AttentionPattern], policy: Policy) -> FusionPlan {
+/// The greedy pass of SPEC §2, with each of `patterns` merged into one kernel beforehand,
+/// rule 4 as `opts.policy` says and rule 2 relaxed for reduction epilogues when asked.
+fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> FusionPlan {
+    let policy = opts.policy;
+    let mut epilogues = Vec::new();
     let n = g.ops.len();
     let mut uf = Groups {
         parent: (0..n as u32).collect(),
@@ -230,7 +238,9 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], policy: Policy) -> FusionPla
             let mut into_reduction = None;
             let reason = if consumer.kind == OpKind::Matmul {
                 Some(Reason::MatmulStartsGroup)
-            } else if producer.kind == OpKind::Reduction {
+            } else if producer.kind == OpKind::Reduction
+                && !(opts.reduction_epilogue && epilogue::fits(g, p, c))
+            {
                 Some(Reason::AfterReduction)
             } else if consumer.kind == OpKind::Reduction && merged_matmuls > 0 {
                 Some(Reason::ReductionAfterMatmul)
@@ -266,6 +276,15 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], policy: Policy) -> FusionPla
                     uf.union(gp, gc);
                     if let Some(m) = members.as_mut() {
                         m.merge(gp, gc, into_reduction);
+                    }
+                    if producer.kind == OpKind::Reduction {
+                        epilogues.push(FusedEdge {
+                            producer: p,
+                            consumer: c,
+                            tensor: producer.output,
+                            fused_by: FusedBy::ReductionEpilogue,
+                            overrides: Some(Reason::AfterReduction),
+                        });
                     }
                 }
             }
@@ -307,6 +326,7 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], policy: Policy) -> FusionPla
         boundaries,
         group_of,
         flash: Vec::new(),
+        epilogues,
     }
 }
 
@@ -327,5 +347,6 @@ pub fn unfused(g: &Graph) -> FusionPlan {
         boundaries: Vec::new(),
         group_of,
         flash: Vec::new(),
+        epilogues: Vec::new(),
     }
 }

@@ -114,13 +114,17 @@ pub enum FusedBy {
     /// `--flash-attention`: the edge is inside a FlashAttention kernel (QKᵀ, softmax and the
     /// product with V in one kernel with an online softmax), so its tensor stays on chip.
     FlashAttention,
+    /// `--reduction-epilogue`: elementwise work on a reduced value, in the reduction's kernel
+    /// ([`super::epilogue`]).
+    ReductionEpilogue,
 }
 
 impl FusedBy {
-    pub const ALL: &'static [FusedBy] = &[FusedBy::FlashAttention];
+    pub const ALL: &'static [FusedBy] = &[FusedBy::FlashAttention, FusedBy::ReductionEpilogue];
     pub fn as_str(self) -> &'static str {
         match self {
             FusedBy::FlashAttention => "flash-attention",
+            FusedBy::ReductionEpilogue => "reduction-epilogue",
         }
     }
 }
