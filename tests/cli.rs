@@ -993,3 +993,111 @@ fn reduction_epilogue_makes_rmsnorm_one_kernel() {
     let o = fgraph(&["analyze", "--reduction-epilogue", path]);
     assert!(stdout(&o).contains("ms → rs via `m` [reduction-epilogue, overrides after-reduction]"));
 }
+
+// ---------------------------------------------------------------------------------------
+// Standard input (issue 14, item 3).
+
+fn fgraph_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run fgraph");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait")
+}
+
+const MESSY: &str = "graph g{\ninput x:[4]   // keep me\nop a=elementwise.relu(x)->y\n}\n";
+const TIDY: &str = "graph g {\n  input x: [4] // keep me\n  op a = elementwise.relu(x) -> y\n}\n";
+
+#[test]
+fn fmt_dash_formats_standard_input_to_standard_output() {
+    let o = fgraph_stdin(&["fmt", "-"], MESSY);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), TIDY);
+    assert_eq!(stderr(&o), "", "an editor's buffer gets only the result");
+    // Formatted already: the same text back.
+    let o = fgraph_stdin(&["fmt", "-"], TIDY);
+    assert_eq!((code(&o), stdout(&o)), (0, TIDY.to_string()));
+    // --check: nothing on stdout, exit 1 naming --stdin-filename.
+    let o = fgraph_stdin(
+        &["fmt", "--check", "--stdin-filename", "buf.fgraph", "-"],
+        MESSY,
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("would reformat buf.fgraph"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fgraph_stdin(&["fmt", "--check", "-"], TIDY);
+    assert_eq!(code(&o), 0);
+    // A syntax error: the diagnostic on stderr, nothing on stdout, exit 1.
+    let o = fgraph_stdin(
+        &["fmt", "--stdin-filename", "buf.fgraph", "-"],
+        "graph g {\n  op\n",
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("buf.fgraph"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_dash_checks_standard_input_in_every_format() {
+    let src = "graph g {\n  input x: [4]\n  op a = elementwise.relu(xx) -> y\n}\n";
+    let o = fgraph_stdin(
+        &["check", "--stdin-filename", "models/buf.fgraph", "-"],
+        src,
+    );
+    assert_eq!(code(&o), 1);
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(out.contains("[models/buf.fgraph:3:"), "{out}");
+    let o = fgraph_stdin(&["check", "--format", "json", "-"], src);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["diagnostics"][0]["file"], "<stdin>");
+    assert_eq!(v["diagnostics"][0]["code"], "undefined-tensor");
+    let o = fgraph_stdin(
+        &[
+            "check",
+            "--format",
+            "github",
+            "--stdin-filename",
+            "b.fgraph",
+            "-",
+        ],
+        src,
+    );
+    assert!(
+        stdout(&o).starts_with("::error file=b.fgraph,line=3"),
+        "{}",
+        stdout(&o)
+    );
+    let o = fgraph_stdin(&["check", "--format", "sarif", "-"], src);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif");
+    assert_eq!(v["runs"][0]["results"][0]["ruleId"], "undefined-tensor");
+    // Clean input, and analyze reads standard input too.
+    let o = fgraph_stdin(&["check", "-"], TIDY);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = fgraph_stdin(&["analyze", "-"], TIDY);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("graph `g`: 1 op in 1 kernel"),
+        "{}",
+        stdout(&o)
+    );
+    // --fix cannot rewrite standard input: a usage error.
+    let o = fgraph_stdin(&["check", "--fix", "-"], src);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("standard input"), "{}", stderr(&o));
+}
