@@ -147,6 +147,13 @@ pub struct CostArgs {
     /// Write the roofline of the GPU with every kernel, unfused and fused, as SVG.
     #[arg(long, value_name = "FILE")]
     pub roofline: Option<PathBuf>,
+    /// Write the fusion plan as a Graphviz DOT picture: kernels as clusters, tensors kept on
+    /// chip apart from those that go through HBM, boundaries with their reasons.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Write the same picture as SVG (needs Graphviz's `dot` program).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// Fuse each attention pattern (matmul → softmax → matmul) into one FlashAttention kernel.
     #[arg(long)]
     pub flash_attention: bool,
@@ -704,6 +711,43 @@ fn render_analysis(
                     "note: roofline `{}` not written: the graph has errors",
                     path.display()
                 );
+            }
+        }
+    }
+    // The picture of the plan, as DOT and/or SVG.
+    let pictures = [("DOT", &cost_args.dot), ("SVG", &cost_args.svg)];
+    if pictures.iter().any(|(_, p)| p.is_some()) {
+        match &costs {
+            Some((a, c, _)) => {
+                let source = crate::picture::dot(a, Some(c));
+                for (kind, path) in pictures {
+                    let Some(path) = path else { continue };
+                    let text = if kind == "SVG" {
+                        crate::picture::render_svg(&source)
+                            .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
+                    } else {
+                        Ok(source.clone())
+                    };
+                    let result = text.and_then(|t| {
+                        crate::fsio::write_atomically(path, t.as_bytes()).map_err(|e| {
+                            Usage(format!("cannot write {kind} `{}`: {e}", path.display()))
+                        })
+                    });
+                    if written.is_ok() {
+                        written = result;
+                    }
+                }
+            }
+            None => {
+                for (kind, path) in pictures {
+                    if let Some(path) = path {
+                        let _ = writeln!(
+                            io.err,
+                            "note: {kind} picture `{}` not written: the graph has errors",
+                            path.display()
+                        );
+                    }
+                }
             }
         }
     }

@@ -1101,3 +1101,103 @@ fn check_dash_checks_standard_input_in_every_format() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("standard input"), "{}", stderr(&o));
 }
+
+// ---------------------------------------------------------------------------------------
+// The picture of the plan (issue 14, item 1).
+
+#[test]
+fn dot_writes_the_plan_and_svg_renders_it_or_names_the_package() {
+    let dir = std::env::temp_dir().join(format!("fgraph-dot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let dot = dir.join("plan.dot");
+    let o = fgraph(&[
+        "analyze",
+        "examples/seed_mlp.fgraph",
+        "--dot",
+        dot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&dot).expect("written");
+    assert!(text.starts_with("digraph \"seed_mlp\" {"));
+    assert_eq!(text.matches("subgraph \"cluster_k").count(), 2);
+    assert!(text.contains("[matmul-starts-group]"));
+    assert!(text.contains("compute-bound"));
+    // An unwritable path: exit 2, and no partial file.
+    let o = fgraph(&[
+        "analyze",
+        "examples/seed_mlp.fgraph",
+        "--dot",
+        "/nonexistent-dir/plan.dot",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("cannot write DOT"), "{}", stderr(&o));
+    // A graph with errors: nothing written, a note, exit 1.
+    let bad = temp_file(
+        "bad-dot.fgraph",
+        "graph g {\n  op a = elementwise.relu(x) -> y\n}\n",
+    );
+    let out = dir.join("bad.dot");
+    let o = fgraph(&[
+        "analyze",
+        bad.to_str().expect("utf-8"),
+        "--dot",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(!out.exists());
+    assert!(
+        stderr(&o).contains("not written: the graph has errors"),
+        "{}",
+        stderr(&o)
+    );
+
+    // SVG without Graphviz on the PATH: exit 2, naming the package.
+    let svg = dir.join("plan.svg");
+    let o = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(["analyze", "examples/seed_mlp.fgraph", "--svg"])
+        .arg(&svg)
+        .current_dir(root())
+        .env("PATH", "")
+        .output()
+        .expect("run");
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("apt-get install graphviz"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!svg.exists());
+    // With Graphviz: an SVG with one cluster per kernel (CI installs it and requires this).
+    let have_dot = Command::new("dot").arg("-V").output().is_ok();
+    if !have_dot {
+        assert!(
+            std::env::var_os("FGRAPH_REQUIRE_GRAPHVIZ").is_none(),
+            "FGRAPH_REQUIRE_GRAPHVIZ is set but Graphviz `dot` is not installed"
+        );
+        eprintln!("skipped the SVG rendering: Graphviz `dot` is not installed");
+        return;
+    }
+    let o = fgraph(&[
+        "transformer",
+        "--seq-len",
+        "2048",
+        "--hidden-dim",
+        "4096",
+        "--num-heads",
+        "32",
+        "--svg",
+        svg.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).expect("svg");
+    let opt = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&text, opt).expect("well-formed SVG");
+    let clusters = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("cluster"))
+        .count();
+    assert_eq!(clusters, 9, "one cluster per kernel of the block");
+}
