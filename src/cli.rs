@@ -84,11 +84,16 @@ pub enum Command {
     },
     /// Rewrite files in the canonical layout, comments kept.
     Fmt {
+        /// Files to rewrite; `-` reads standard input and writes the result to standard
+        /// output.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Change nothing; exit 1 if any file is not formatted.
         #[arg(long)]
         check: bool,
+        /// The name standard input (`-`) goes by in messages.
+        #[arg(long, value_name = "PATH")]
+        stdin_filename: Option<PathBuf>,
     },
     /// Run the language server on stdin/stdout (for editors; see docs/editors.md).
     Lsp {
@@ -121,6 +126,10 @@ pub struct Common {
     /// Read settings from this file instead of the nearest `fgraph.toml` above each file.
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// The name standard input (`-`) goes by in messages, and where its `fgraph.toml` is
+    /// looked for.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
 }
 
 /// The cost model's options (`analyze`, `transformer`).
@@ -138,6 +147,13 @@ pub struct CostArgs {
     /// Write the roofline of the GPU with every kernel, unfused and fused, as SVG.
     #[arg(long, value_name = "FILE")]
     pub roofline: Option<PathBuf>,
+    /// Write the fusion plan as a Graphviz DOT picture: kernels as clusters, tensors kept on
+    /// chip apart from those that go through HBM, boundaries with their reasons.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Write the same picture as SVG (needs Graphviz's `dot` program).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// Fuse each attention pattern (matmul → softmax → matmul) into one FlashAttention kernel.
     #[arg(long)]
     pub flash_attention: bool,
@@ -239,7 +255,11 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             keep,
         ),
         Command::Hardware { name, format } => hardware_cmd(name.as_deref(), format, io),
-        Command::Fmt { files, check } => fmt_cmd(&files, check, io),
+        Command::Fmt {
+            files,
+            check,
+            stdin_filename,
+        } => fmt_cmd(&files, check, stdin_filename.as_deref(), io),
         Command::Explain { code } => explain(&code, io),
         Command::Lsp { config } => match crate::lsp::run_stdio(config) {
             Ok(0) => Ok(CLEAN),
@@ -364,9 +384,46 @@ fn check_set_names(common: &Common, reports: &[FileReport]) -> Result<(), Usage>
     Ok(())
 }
 
+/// Whether `path` names standard input (`-`, as rustfmt and ruff take it).
+fn is_stdin(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The name a file goes by in messages: `--stdin-filename` (or `<stdin>`) for `-`.
+fn display_name(path: &std::path::Path, stdin_filename: Option<&std::path::Path>) -> String {
+    match (is_stdin(path), stdin_filename) {
+        (true, Some(name)) => name.display().to_string(),
+        (true, None) => "<stdin>".into(),
+        (false, _) => path.display().to_string(),
+    }
+}
+
+/// Where a file's `fgraph.toml` is looked for: beside `--stdin-filename` for `-` (else from
+/// the working directory).
+fn config_anchor<'p>(
+    path: &'p std::path::Path,
+    stdin_filename: Option<&'p std::path::Path>,
+) -> &'p std::path::Path {
+    match (is_stdin(path), stdin_filename) {
+        (true, Some(name)) => name,
+        (true, None) => std::path::Path::new("<stdin>"),
+        (false, _) => path,
+    }
+}
+
 fn read(path: &PathBuf, io: &mut Io<'_>) -> Option<Vec<u8>> {
-    match std::fs::read(path) {
+    let read = if is_stdin(path) {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b).map(|_| b)
+    } else {
+        std::fs::read(path)
+    };
+    match read {
         Ok(b) => Some(b),
+        Err(e) if is_stdin(path) => {
+            let _ = writeln!(io.err, "error: cannot read standard input: {e}");
+            None
+        }
         Err(e) => {
             let _ = writeln!(io.err, "error: cannot read `{}`: {e}", path.display());
             None
@@ -438,8 +495,15 @@ fn check(
     let mut reports = Vec::new();
     let mut configs = Configs::default();
     let mut deny_warnings = common.deny_warnings;
+    if fix && files.iter().any(|f| is_stdin(f)) {
+        return Err(Usage(
+            "--fix rewrites files in place and cannot rewrite standard input (`-`)".into(),
+        ));
+    }
+    let stdin_name = common.stdin_filename.as_deref();
     for path in files {
-        let Some(cfg) = configs.for_file(path, common, io) else {
+        let anchor = config_anchor(path, stdin_name);
+        let Some(cfg) = configs.for_file(anchor, common, io) else {
             return Ok(USAGE);
         };
         let file_opts = cfg.options(&opts);
@@ -450,7 +514,7 @@ fn check(
                 None => unreadable = true,
             },
             Some(bytes) => reports.push(check_file_owned(
-                &path.display().to_string(),
+                &display_name(path, stdin_name),
                 bytes,
                 &file_opts,
             )),
@@ -505,7 +569,8 @@ fn analyze(
     opts.flash_attention = cost.flash_attention;
     opts.policy = cost.policy;
     opts.reduction_epilogue = cost.reduction_epilogue;
-    let Some(cfg) = Configs::default().for_file(path, common, io) else {
+    let stdin_name = common.stdin_filename.as_deref();
+    let Some(cfg) = Configs::default().for_file(config_anchor(path, stdin_name), common, io) else {
         return Ok(USAGE);
     };
     let opts = cfg.options(&opts);
@@ -521,7 +586,7 @@ fn analyze(
     let Some(bytes) = read(path, io) else {
         return Ok(USAGE);
     };
-    let report = check_file_owned(&path.display().to_string(), bytes, &opts);
+    let report = check_file_owned(&display_name(path, stdin_name), bytes, &opts);
     let code = analyze_report(&report, path, graph, common, cost, &hw, io, keep);
     keep.push(Box::new(report));
     code
@@ -646,6 +711,43 @@ fn render_analysis(
                     "note: roofline `{}` not written: the graph has errors",
                     path.display()
                 );
+            }
+        }
+    }
+    // The picture of the plan, as DOT and/or SVG.
+    let pictures = [("DOT", &cost_args.dot), ("SVG", &cost_args.svg)];
+    if pictures.iter().any(|(_, p)| p.is_some()) {
+        match &costs {
+            Some((a, c, _)) => {
+                let source = crate::picture::dot(a, Some(c));
+                for (kind, path) in pictures {
+                    let Some(path) = path else { continue };
+                    let text = if kind == "SVG" {
+                        crate::picture::render_svg(&source)
+                            .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
+                    } else {
+                        Ok(source.clone())
+                    };
+                    let result = text.and_then(|t| {
+                        crate::fsio::write_atomically(path, t.as_bytes()).map_err(|e| {
+                            Usage(format!("cannot write {kind} `{}`: {e}", path.display()))
+                        })
+                    });
+                    if written.is_ok() {
+                        written = result;
+                    }
+                }
+            }
+            None => {
+                for (kind, path) in pictures {
+                    if let Some(path) = path {
+                        let _ = writeln!(
+                            io.err,
+                            "note: {kind} picture `{}` not written: the graph has errors",
+                            path.display()
+                        );
+                    }
+                }
             }
         }
     }
@@ -918,14 +1020,19 @@ fn hardware_cmd(name: Option<&str>, format: Format, io: &mut Io<'_>) -> Result<u
     Ok(CLEAN)
 }
 
-fn fmt_cmd(files: &[PathBuf], check: bool, io: &mut Io<'_>) -> Result<u8, Usage> {
+fn fmt_cmd(
+    files: &[PathBuf],
+    check: bool,
+    stdin_filename: Option<&std::path::Path>,
+    io: &mut Io<'_>,
+) -> Result<u8, Usage> {
     let (mut changed, mut unchanged, mut failed, mut unreadable) = (0, 0, 0, false);
     for path in files {
         let Some(bytes) = read(path, io) else {
             unreadable = true;
             continue;
         };
-        let name = path.display().to_string();
+        let name = display_name(path, stdin_filename);
         let formatted = match crate::format::format_bytes(&bytes) {
             Ok(text) => text,
             Err(d) => {
@@ -936,7 +1043,15 @@ fn fmt_cmd(files: &[PathBuf], check: bool, io: &mut Io<'_>) -> Result<u8, Usage>
                 continue;
             }
         };
-        if formatted.as_bytes() == bytes.as_slice() {
+        if is_stdin(path) && !check {
+            // Standard input: the result goes to standard output, changed or not.
+            let _ = io.out.write_all(formatted.as_bytes());
+            if formatted.as_bytes() == bytes.as_slice() {
+                unchanged += 1;
+            } else {
+                changed += 1;
+            }
+        } else if formatted.as_bytes() == bytes.as_slice() {
             unchanged += 1;
         } else if check {
             let _ = writeln!(io.err, "would reformat {name}");
@@ -970,7 +1085,10 @@ fn fmt_cmd(files: &[PathBuf], check: bool, io: &mut Io<'_>) -> Result<u8, Usage>
             plural(failed)
         ));
     }
-    let _ = writeln!(io.err, "{}.", parts.join(", "));
+    // Formatting standard input alone (an editor's buffer) prints only the result.
+    if !files.iter().all(|f| is_stdin(f)) || check {
+        let _ = writeln!(io.err, "{}.", parts.join(", "));
+    }
     Ok(if unreadable {
         USAGE
     } else if failed > 0 || (check && changed > 0) {

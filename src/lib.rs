@@ -23,6 +23,7 @@ pub mod graph;
 pub mod limits;
 pub mod lsp;
 mod parallel;
+pub mod picture;
 pub mod report;
 pub mod sema;
 pub mod syntax;

@@ -993,3 +993,211 @@ fn reduction_epilogue_makes_rmsnorm_one_kernel() {
     let o = fgraph(&["analyze", "--reduction-epilogue", path]);
     assert!(stdout(&o).contains("ms → rs via `m` [reduction-epilogue, overrides after-reduction]"));
 }
+
+// ---------------------------------------------------------------------------------------
+// Standard input (issue 14, item 3).
+
+fn fgraph_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run fgraph");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait")
+}
+
+const MESSY: &str = "graph g{\ninput x:[4]   // keep me\nop a=elementwise.relu(x)->y\n}\n";
+const TIDY: &str = "graph g {\n  input x: [4] // keep me\n  op a = elementwise.relu(x) -> y\n}\n";
+
+#[test]
+fn fmt_dash_formats_standard_input_to_standard_output() {
+    let o = fgraph_stdin(&["fmt", "-"], MESSY);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), TIDY);
+    assert_eq!(stderr(&o), "", "an editor's buffer gets only the result");
+    // Formatted already: the same text back.
+    let o = fgraph_stdin(&["fmt", "-"], TIDY);
+    assert_eq!((code(&o), stdout(&o)), (0, TIDY.to_string()));
+    // --check: nothing on stdout, exit 1 naming --stdin-filename.
+    let o = fgraph_stdin(
+        &["fmt", "--check", "--stdin-filename", "buf.fgraph", "-"],
+        MESSY,
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("would reformat buf.fgraph"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fgraph_stdin(&["fmt", "--check", "-"], TIDY);
+    assert_eq!(code(&o), 0);
+    // A syntax error: the diagnostic on stderr, nothing on stdout, exit 1.
+    let o = fgraph_stdin(
+        &["fmt", "--stdin-filename", "buf.fgraph", "-"],
+        "graph g {\n  op\n",
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("buf.fgraph"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_dash_checks_standard_input_in_every_format() {
+    let src = "graph g {\n  input x: [4]\n  op a = elementwise.relu(xx) -> y\n}\n";
+    let o = fgraph_stdin(
+        &["check", "--stdin-filename", "models/buf.fgraph", "-"],
+        src,
+    );
+    assert_eq!(code(&o), 1);
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(out.contains("[models/buf.fgraph:3:"), "{out}");
+    let o = fgraph_stdin(&["check", "--format", "json", "-"], src);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["diagnostics"][0]["file"], "<stdin>");
+    assert_eq!(v["diagnostics"][0]["code"], "undefined-tensor");
+    let o = fgraph_stdin(
+        &[
+            "check",
+            "--format",
+            "github",
+            "--stdin-filename",
+            "b.fgraph",
+            "-",
+        ],
+        src,
+    );
+    assert!(
+        stdout(&o).starts_with("::error file=b.fgraph,line=3"),
+        "{}",
+        stdout(&o)
+    );
+    let o = fgraph_stdin(&["check", "--format", "sarif", "-"], src);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif");
+    assert_eq!(v["runs"][0]["results"][0]["ruleId"], "undefined-tensor");
+    // Clean input, and analyze reads standard input too.
+    let o = fgraph_stdin(&["check", "-"], TIDY);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = fgraph_stdin(&["analyze", "-"], TIDY);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("graph `g`: 1 op in 1 kernel"),
+        "{}",
+        stdout(&o)
+    );
+    // --fix cannot rewrite standard input: a usage error.
+    let o = fgraph_stdin(&["check", "--fix", "-"], src);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("standard input"), "{}", stderr(&o));
+}
+
+// ---------------------------------------------------------------------------------------
+// The picture of the plan (issue 14, item 1).
+
+#[test]
+fn dot_writes_the_plan_and_svg_renders_it_or_names_the_package() {
+    let dir = std::env::temp_dir().join(format!("fgraph-dot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let dot = dir.join("plan.dot");
+    let o = fgraph(&[
+        "analyze",
+        "examples/seed_mlp.fgraph",
+        "--dot",
+        dot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&dot).expect("written");
+    assert!(text.starts_with("digraph \"seed_mlp\" {"));
+    assert_eq!(text.matches("subgraph \"cluster_k").count(), 2);
+    assert!(text.contains("[matmul-starts-group]"));
+    assert!(text.contains("compute-bound"));
+    // An unwritable path: exit 2, and no partial file.
+    let o = fgraph(&[
+        "analyze",
+        "examples/seed_mlp.fgraph",
+        "--dot",
+        "/nonexistent-dir/plan.dot",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("cannot write DOT"), "{}", stderr(&o));
+    // A graph with errors: nothing written, a note, exit 1.
+    let bad = temp_file(
+        "bad-dot.fgraph",
+        "graph g {\n  op a = elementwise.relu(x) -> y\n}\n",
+    );
+    let out = dir.join("bad.dot");
+    let o = fgraph(&[
+        "analyze",
+        bad.to_str().expect("utf-8"),
+        "--dot",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(!out.exists());
+    assert!(
+        stderr(&o).contains("not written: the graph has errors"),
+        "{}",
+        stderr(&o)
+    );
+
+    // SVG without Graphviz on the PATH: exit 2, naming the package.
+    let svg = dir.join("plan.svg");
+    let o = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(["analyze", "examples/seed_mlp.fgraph", "--svg"])
+        .arg(&svg)
+        .current_dir(root())
+        .env("PATH", "")
+        .output()
+        .expect("run");
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("apt-get install graphviz"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!svg.exists());
+    // With Graphviz: an SVG with one cluster per kernel (CI installs it and requires this).
+    let have_dot = Command::new("dot").arg("-V").output().is_ok();
+    if !have_dot {
+        assert!(
+            std::env::var_os("FGRAPH_REQUIRE_GRAPHVIZ").is_none(),
+            "FGRAPH_REQUIRE_GRAPHVIZ is set but Graphviz `dot` is not installed"
+        );
+        eprintln!("skipped the SVG rendering: Graphviz `dot` is not installed");
+        return;
+    }
+    let o = fgraph(&[
+        "transformer",
+        "--seq-len",
+        "2048",
+        "--hidden-dim",
+        "4096",
+        "--num-heads",
+        "32",
+        "--svg",
+        svg.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).expect("svg");
+    let opt = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&text, opt).expect("well-formed SVG");
+    let clusters = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("cluster"))
+        .count();
+    assert_eq!(clusters, 9, "one cluster per kernel of the block");
+}

@@ -27,7 +27,8 @@
 //!   element before bandwidth.
 //! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
 
-use crate::graph::{Graph, OpId, TensorUse};
+use super::flops::use_shape;
+use crate::graph::{Graph, OpId};
 use crate::traffic::GroupTraffic;
 use crate::types::OpKind;
 use serde::{Deserialize, Serialize};
@@ -316,20 +317,6 @@ fn finish(
         launch_s,
         time_s: kernel_s + launch_s,
     }
-}
-
-/// The shape an argument has as used: a slice drops the leading dimension, `.T` swaps the
-/// last two.
-fn use_shape(g: &Graph, u: &TensorUse) -> Vec<u64> {
-    let mut s = g.tensor(u.tensor).shape.clone();
-    if u.index.is_some() && !s.is_empty() {
-        s.remove(0);
-    }
-    if u.transpose && s.len() >= 2 {
-        let n = s.len();
-        s.swap(n - 1, n - 2);
-    }
-    s
 }
 
 /// The problem size of matmul op `o`, from its output and first operand.

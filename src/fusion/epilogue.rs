@@ -14,22 +14,9 @@
 //! 3), and so on. Each edge fused this way is reported as a reduction epilogue with the rule
 //! it overrides.
 
-use crate::graph::{Graph, OpId, TensorUse};
+use crate::cost::flops::use_shape;
+use crate::graph::{Graph, OpId};
 use crate::types::OpKind;
-
-/// The shape an argument has as used: a slice drops the leading dimension, `.T` swaps the
-/// last two.
-fn use_shape(g: &Graph, u: &TensorUse) -> Vec<u64> {
-    let mut s = g.tensor(u.tensor).shape.clone();
-    if u.index.is_some() && !s.is_empty() {
-        s.remove(0);
-    }
-    if u.transpose && s.len() >= 2 {
-        let n = s.len();
-        s.swap(n - 1, n - 2);
-    }
-    s
-}
 
 /// Whether `small` broadcasts into `big` (numpy rules, aligned on the right, without
 /// growing `big`).
