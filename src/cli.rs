@@ -154,6 +154,10 @@ pub struct CostArgs {
     /// Write the same picture as SVG (needs Graphviz's `dot` program).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Write a self-contained HTML report: the picture, kernels, traffic, roofline,
+    /// boundaries and diagnostics, kernels highlighted on click (needs Graphviz's `dot`).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Fuse each attention pattern (matmul → softmax → matmul) into one FlashAttention kernel.
     #[arg(long)]
     pub flash_attention: bool,
@@ -714,19 +718,30 @@ fn render_analysis(
             }
         }
     }
-    // The picture of the plan, as DOT and/or SVG.
-    let pictures = [("DOT", &cost_args.dot), ("SVG", &cost_args.svg)];
+    // The picture of the plan, as DOT, SVG and/or in the HTML report.
+    let pictures = [
+        ("DOT", &cost_args.dot),
+        ("SVG", &cost_args.svg),
+        ("HTML", &cost_args.html),
+    ];
     if pictures.iter().any(|(_, p)| p.is_some()) {
         match &costs {
-            Some((a, c, _)) => {
+            Some((a, c, att)) => {
                 let source = crate::picture::dot(a, Some(c));
                 for (kind, path) in pictures {
                     let Some(path) = path else { continue };
-                    let text = if kind == "SVG" {
+                    let svg = || {
                         crate::picture::render_svg(&source)
                             .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
-                    } else {
-                        Ok(source.clone())
+                    };
+                    let text = match kind {
+                        "SVG" => svg(),
+                        "HTML" => svg().map(|svg| {
+                            let owned: Vec<Diagnostic> =
+                                diags.iter().map(|d| (*d).clone()).collect();
+                            crate::picture::html(a, c, att, &svg, &owned, &report.source)
+                        }),
+                        _ => Ok(source.clone()),
                     };
                     let result = text.and_then(|t| {
                         crate::fsio::write_atomically(path, t.as_bytes()).map_err(|e| {

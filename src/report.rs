@@ -1152,7 +1152,7 @@ impl AnalysisJson<'_> {
 }
 
 /// Why a boundary stays, in words; for `materialized`, which of the two causes holds.
-fn explain(g: &Graph, b: &crate::fusion::Boundary) -> String {
+pub(crate) fn explain(g: &Graph, b: &crate::fusion::Boundary) -> String {
     let mut s = String::new();
     let _ = write_explanation(&mut s, g, b);
     s

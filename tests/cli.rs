@@ -1201,3 +1201,33 @@ fn dot_writes_the_plan_and_svg_renders_it_or_names_the_package() {
         .count();
     assert_eq!(clusters, 9, "one cluster per kernel of the block");
 }
+
+#[test]
+fn html_needs_graphviz_and_writes_nothing_without_it() {
+    let dir = std::env::temp_dir().join(format!("fgraph-html-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let html = dir.join("report.html");
+    let o = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(["analyze", "examples/seed_mlp.fgraph", "--html"])
+        .arg(&html)
+        .current_dir(root())
+        .env("PATH", "")
+        .output()
+        .expect("run");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("graphviz"), "{}", stderr(&o));
+    assert!(!html.exists());
+    if Command::new("dot").arg("-V").output().is_err() {
+        return; // tests/html_report.rs says whether that is allowed
+    }
+    let o = fgraph(&[
+        "analyze",
+        "examples/seed_mlp.fgraph",
+        "--html",
+        html.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&html).expect("written");
+    assert!(text.starts_with("<!DOCTYPE html>"));
+    assert_eq!(text.matches("<tr class=\"kernel-row\"").count(), 2);
+}

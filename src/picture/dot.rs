@@ -11,9 +11,9 @@
 //! - A graph of [`SUMMARY_OPS`] ops or more is drawn as one node per kernel instead, with an
 //!   edge per pair of kernels that pass tensors, labelled with their bytes and the reasons.
 
+use super::bytes;
 use crate::analysis::Analysis;
 use crate::cost::CostReport;
-use crate::cost::roofline::si;
 use crate::graph::TensorId;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -37,11 +37,6 @@ fn quote(s: &str) -> String {
     }
     q.push('"');
     q
-}
-
-/// `8.39 MB`, `16 B` (as the human report writes sizes).
-fn bytes(b: u64) -> String {
-    format!("{}{}B", si(b as f64), if b >= 1000 { "" } else { " " })
 }
 
 /// The plan of `a` as DOT; `cost` (for the same analysis) adds each kernel's bound.
