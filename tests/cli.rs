@@ -36,6 +36,23 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// The op names of each group of an `analyze --format json` report.
+fn group_names(v: &serde_json::Value) -> Vec<Vec<&str>> {
+    v["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .map(|g| {
+            g["ops"]
+                .as_array()
+                .expect("ops")
+                .iter()
+                .map(|o| o.as_str().expect("name"))
+                .collect()
+        })
+        .collect()
+}
+
 const WARN: &str =
     "graph g {\n  input x: [4]\n  input spare: [4]\n  op a = elementwise.relu(x) -> y\n}\n";
 
@@ -218,19 +235,7 @@ fn analyze_json_has_the_spec_keys_and_the_seed_numbers() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    let groups: Vec<Vec<&str>> = v["groups"]
-        .as_array()
-        .expect("groups")
-        .iter()
-        .map(|g| {
-            g["ops"]
-                .as_array()
-                .expect("ops")
-                .iter()
-                .map(|o| o.as_str().expect("name"))
-                .collect()
-        })
-        .collect();
+    let groups = group_names(&v);
     assert_eq!(groups, [vec!["matmul1", "bias1", "relu"], vec!["matmul2"]]);
     assert_eq!(v["traffic"]["unfused"]["bytes_read"], 75_505_664);
     assert_eq!(v["traffic"]["unfused"]["bytes_written"], 27_262_976);
@@ -929,19 +934,7 @@ fn policy_store_fuses_through_shared_tensors_and_says_so() {
     assert_eq!(v["policy"], "store");
     // {a, r, d}: t is stored once for c, which reads t and s; groups in the order of their
     // last op.
-    let groups: Vec<Vec<&str>> = v["groups"]
-        .as_array()
-        .expect("groups")
-        .iter()
-        .map(|g| {
-            g["ops"]
-                .as_array()
-                .expect("ops")
-                .iter()
-                .map(|o| o.as_str().expect("name"))
-                .collect()
-        })
-        .collect();
+    let groups = group_names(&v);
     assert_eq!(groups, [vec!["c"], vec!["a", "r", "d"]]);
     let b = &v["boundaries"][0];
     assert_eq!(

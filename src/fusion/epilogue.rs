@@ -44,7 +44,7 @@ pub fn fits(g: &Graph, reduction: OpId, consumer: OpId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::analysis::{Options, check_file};
+    use crate::analysis::Options;
     use crate::fusion::{FusedBy, Reason};
 
     fn groups(src: &str, reduction_epilogue: bool) -> (Vec<Vec<String>>, Vec<String>) {
@@ -52,20 +52,8 @@ mod tests {
             reduction_epilogue,
             ..Options::default()
         };
-        let r = check_file("t.fgraph", src.as_bytes(), &opts);
-        assert!(
-            r.diagnostics.iter().all(|d| !d.is_error()),
-            "{:?}",
-            r.diagnostics
-        );
-        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let (a, groups) = crate::fusion::analysed(src, &opts);
         let g = &a.graph;
-        let groups = a
-            .plan
-            .groups
-            .iter()
-            .map(|grp| grp.ops.iter().map(|&o| g.op(o).name.clone()).collect())
-            .collect();
         let fused = a
             .plan
             .epilogues

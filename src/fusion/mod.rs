@@ -350,3 +350,31 @@ pub fn unfused(g: &Graph) -> FusionPlan {
         epilogues: Vec::new(),
     }
 }
+
+/// For the tests of the fusion passes: a source analysed under `opts` (no errors allowed),
+/// and its groups as op names.
+#[cfg(test)]
+pub(crate) fn analysed(
+    src: &str,
+    opts: &crate::analysis::Options,
+) -> (crate::analysis::Analysis, Vec<Vec<String>>) {
+    let r = crate::analysis::check_file("t.fgraph", src.as_bytes(), opts);
+    assert!(
+        r.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        r.diagnostics
+    );
+    let a = r.graphs[0].analysis.clone().expect("analysis");
+    let groups = a
+        .plan
+        .groups
+        .iter()
+        .map(|grp| {
+            grp.ops
+                .iter()
+                .map(|&o| a.graph.op(o).name.clone())
+                .collect()
+        })
+        .collect();
+    (a, groups)
+}

@@ -236,21 +236,8 @@ mod tests {
             policy,
             ..Options::default()
         };
-        let r = check_file("t.fgraph", src.as_bytes(), &opts);
-        assert!(
-            r.diagnostics.iter().all(|d| !d.is_error()),
-            "{:?}",
-            r.diagnostics
-        );
-        let a = r.graphs[0].analysis.as_ref().expect("analysis");
-        let g = &a.graph;
-        let name = |o: crate::graph::OpId| g.op(o).name.clone();
-        let groups = a
-            .plan
-            .groups
-            .iter()
-            .map(|grp| grp.ops.iter().map(|&o| name(o)).collect())
-            .collect();
+        let (a, groups) = crate::fusion::analysed(src, &opts);
+        let name = |o: crate::graph::OpId| a.graph.op(o).name.clone();
         let boundaries = a
             .plan
             .boundaries
