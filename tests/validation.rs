@@ -1194,6 +1194,40 @@ fn stats(errs: &[f64], tol: f64) -> Stats {
     }
 }
 
+/// The accuracy figures of both models on single-kernel `cases`, named
+/// `[model]/[data]/[gemm|memory]-[reads|time]`.
+fn case_accuracy<'c>(
+    cases: impl Iterator<Item = &'c CalibCase>,
+    data: &str,
+    m: &HwModel,
+    hw: &Hardware,
+) -> BTreeMap<String, Stats> {
+    let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for c in cases {
+        let Some(p) = calib_predictions(c, m, hw) else {
+            continue;
+        };
+        let kind = if c.kind == "matmul" { "gemm" } else { "memory" };
+        for (model, (read, time)) in ["hardware", "compulsory"].iter().zip(p) {
+            if c.read + c.write > 1_000_000 {
+                let key = format!("{model}/{data}/{kind}-reads");
+                e.entry(key).or_default().push(read / c.dram_read - 1.0);
+            }
+            if c.time_us > 20.0 {
+                let key = format!("{model}/{data}/{kind}-time");
+                e.entry(key).or_default().push(time / c.time_us - 1.0);
+            }
+        }
+    }
+    e.into_iter()
+        .map(|(k, v)| {
+            let tol = if k.ends_with("reads") { 0.15 } else { 0.2 };
+            let st = stats(&v, tol);
+            (k, st)
+        })
+        .collect()
+}
+
 /// Every accuracy figure of the hardware model (and of the compulsory model beside it), by
 /// name: `[model]/[data]/[what]`. Reads: kernels moving > 1 MB, within ±15%; times: kernels
 /// over 20 µs, within ±20%; whole runs: within ±15%.
@@ -1203,51 +1237,12 @@ fn hardware_model_accuracy() -> BTreeMap<String, Stats> {
     let mut out = BTreeMap::new();
     let cases = calib_cases();
     for (part, fitted) in [("fitted", true), ("held-out", false)] {
-        let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-        for c in cases.iter().filter(|c| is_fit(c) == fitted) {
-            let Some(p) = calib_predictions(c, &m, &hw) else {
-                continue;
-            };
-            let kind = if c.kind == "matmul" { "gemm" } else { "memory" };
-            for (model, (read, time)) in ["hardware", "compulsory"].iter().zip(p) {
-                if c.read + c.write > 1_000_000 {
-                    let key = format!("{model}/calib-{part}/{kind}-reads");
-                    e.entry(key).or_default().push(read / c.dram_read - 1.0);
-                }
-                if c.time_us > 20.0 {
-                    let key = format!("{model}/calib-{part}/{kind}-time");
-                    e.entry(key).or_default().push(time / c.time_us - 1.0);
-                }
-            }
-        }
-        for (k, v) in e {
-            let tol = if k.ends_with("reads") { 0.15 } else { 0.2 };
-            out.insert(k, stats(&v, tol));
-        }
+        let chosen = cases.iter().filter(|c| is_fit(c) == fitted);
+        out.extend(case_accuracy(chosen, &format!("calib-{part}"), &m, &hw));
     }
     // Batch b (validation/gpu/h100-calib-b), taken by another script in another process,
     // never fitted: 77 GEMMs and 40 single-kernel memory-bound cases.
-    let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    for c in batch_b() {
-        let Some(p) = calib_predictions(&c, &m, &hw) else {
-            continue;
-        };
-        let kind = if c.kind == "matmul" { "gemm" } else { "memory" };
-        for (model, (read, time)) in ["hardware", "compulsory"].iter().zip(p) {
-            if c.read + c.write > 1_000_000 {
-                let key = format!("{model}/batch-b/{kind}-reads");
-                e.entry(key).or_default().push(read / c.dram_read - 1.0);
-            }
-            if c.time_us > 20.0 {
-                let key = format!("{model}/batch-b/{kind}-time");
-                e.entry(key).or_default().push(time / c.time_us - 1.0);
-            }
-        }
-    }
-    for (k, v) in e {
-        let tol = if k.ends_with("reads") { 0.15 } else { 0.2 };
-        out.insert(k, stats(&v, tol));
-    }
+    out.extend(case_accuracy(batch_b().iter(), "batch-b", &m, &hw));
     // The runs of measured.csv with L2 flushed: every kernel, then every run as a whole.
     let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let preset = Hardware::preset("h100").expect("preset");
