@@ -9,6 +9,7 @@ use crate::graph::{Graph, Origin, TensorId};
 use crate::parallel::alongside;
 use crate::sema::{Overrides, check_graph};
 use crate::syntax;
+use crate::syntax::expand::{self, Blocks, Expansion, Instance};
 use crate::traffic::{TrafficReport, compare_with_unfused, unfused_traffic};
 use std::collections::HashMap;
 
@@ -63,6 +64,9 @@ pub struct GraphReport {
     pub analysis: Option<Analysis>,
     /// When the graph has errors: its ops as written (empty otherwise).
     pub written_ops: Vec<crate::sema::OpSummary>,
+    /// The block instances the graph was expanded from, outermost first (empty for a graph
+    /// without instantiations).
+    pub instances: Vec<Instance>,
 }
 
 /// Everything fgraph found in one file.
@@ -123,6 +127,9 @@ fn check_text_inspecting(
     let source = SourceFile::new(name, text);
     let mut diags = Vec::new();
     let mut graphs = Vec::new();
+    // Names made by expanding blocks live here, beside the source the tree borrows.
+    let arena = bumpalo::Bump::new();
+    let mut imported = Vec::new();
     if let Some(d) = decode_error {
         diags.push(d);
     } else {
@@ -130,9 +137,23 @@ fn check_text_inspecting(
             Err(d) => diags.push(*d),
             Ok(file) => {
                 inspect(&source.text, &file);
+                let syntax::ast::File {
+                    graphs: graph_asts,
+                    blocks: block_asts,
+                    imports,
+                    allows,
+                    allow_codes,
+                } = file;
+                let main_len = source.text.len();
+                let loaded = crate::imports::load(name, main_len, &imports, &arena, &mut diags);
+                let mut blocks = Blocks::new(block_asts.iter(), &mut diags);
+                for (tree, shift) in &loaded.trees {
+                    blocks.add(tree.blocks.iter(), *shift, &mut diags);
+                }
+                imported = loaded.files;
                 let mut seen: HashMap<&str, Span> = HashMap::new();
                 // Each graph's syntax tree is handed to the semantic pass and freed there.
-                for g in file.graphs {
+                for g in graph_asts {
                     let (name, span, full_span) = (g.name.name, g.name.span, g.span);
                     if let Some(&first) = seen.get(name) {
                         diags.push(
@@ -157,12 +178,22 @@ fn check_text_inspecting(
                             _ => None,
                         })
                         .collect();
+                    let (g, expansion) = if expand::has_instances(&g, &blocks) {
+                        expand::expand(g, &blocks, &arena, &opts.overrides, &mut diags)
+                    } else {
+                        (g, Expansion::default())
+                    };
                     let checked = check_graph(g, &opts.overrides);
-                    diags.extend(checked.diagnostics);
+                    let mut found = checked.diagnostics;
                     let written_ops = checked.ops;
-                    let analysis = checked
-                        .graph
-                        .and_then(|graph| analyze(graph, span, opts, &mut diags));
+                    let graph = checked.graph.filter(|graph| {
+                        let bad = bindings(graph, &expansion);
+                        let ok = !bad.iter().any(Diagnostic::is_error);
+                        found.extend(bad);
+                        ok
+                    });
+                    let analysis = graph.and_then(|graph| analyze(graph, span, opts, &mut found));
+                    diags.extend(expansion.attribute(found));
                     graphs.push(GraphReport {
                         name: name.to_string(),
                         span,
@@ -170,12 +201,13 @@ fn check_text_inspecting(
                         params,
                         analysis,
                         written_ops,
+                        instances: expansion.instances,
                     });
                 }
-                diags.extend(invalid_allows(&file.allow_codes));
+                diags.extend(invalid_allows(&allow_codes));
                 diags.retain(|d| {
                     d.severity == Severity::Error
-                        || !file.allows.iter().any(|a| {
+                        || !allows.iter().any(|a| {
                             a.code == d.code.as_str()
                                 && d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
                         })
@@ -183,6 +215,7 @@ fn check_text_inspecting(
             }
         }
     }
+    crate::imports::relocate(&mut diags, source.text.len(), &imported);
     diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
     diagnostics::sort(&mut diags);
     crate::fix::widen_deletions(&mut diags, &source.text);
@@ -191,6 +224,65 @@ fn check_text_inspecting(
         graphs,
         diagnostics: diags,
     }
+}
+
+/// Block inputs bound to tensors of another shape or dtype than the block declares.
+fn bindings(graph: &Graph, expansion: &Expansion) -> Vec<Diagnostic> {
+    if expansion.bindings.is_empty() {
+        return Vec::new();
+    }
+    let by_name: HashMap<&str, TensorId> = graph
+        .tensors
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), TensorId(i as u32)))
+        .collect();
+    let mut out = Vec::new();
+    for b in &expansion.bindings {
+        let Some(&t) = by_name.get(b.tensor.as_str()) else {
+            continue;
+        };
+        let t = graph.tensor(t);
+        let inst = &expansion.instances[b.instance];
+        if let Some(shape) = &b.shape
+            && *shape != t.shape
+        {
+            out.push(
+                Diagnostic::new(
+                    Code::ShapeMismatch,
+                    format!(
+                        "`{}` has shape {}, but block `{}` takes {}",
+                        t.name,
+                        crate::sema::fmt_shape(&t.shape),
+                        inst.block,
+                        crate::sema::fmt_shape(shape)
+                    ),
+                )
+                .at(
+                    b.argument,
+                    format!("shape {}", crate::sema::fmt_shape(&t.shape)),
+                )
+                .with(b.declared, "the block's input is declared here")
+                .help("pass a tensor of the declared shape, or change the block's params"),
+            );
+        } else if let Some(dtype) = b.dtype
+            && dtype != t.dtype
+        {
+            out.push(
+                Diagnostic::new(
+                    Code::DtypeMismatch,
+                    format!(
+                        "`{}` is {}, but block `{}` declares its input {}",
+                        t.name, t.dtype, inst.block, dtype
+                    ),
+                )
+                .at(b.argument, format!("{}", t.dtype))
+                .with(b.declared, "the block's input is declared here")
+                .help("the block computes in the caller's dtype; declare the input to match"),
+            );
+        }
+    }
+    out
 }
 
 /// Ops above which the unfused traffic is summed on a second thread.

@@ -173,6 +173,10 @@ pub struct CostArgs {
     /// the reduction's kernel.
     #[arg(long)]
     pub reduction_epilogue: bool,
+    /// For a graph built from blocks: one line per instance (each layer) and per block, and
+    /// the model total, instead of the list of kernels.
+    #[arg(long)]
+    pub summary: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -772,6 +776,10 @@ fn render_analysis(
                 if let Some((a, c, att)) = &costs {
                     obj = obj.with_cost(a, c, att);
                 }
+                if let (Some(a), Some(g)) = (analysis, chosen) {
+                    let c = costs.as_ref().map(|(_, c, _)| c);
+                    obj.summary = crate::summary::summarize(a, &g.instances, c);
+                }
                 // `write_json` buffers itself: no `BufWriter` needed.
                 let _ = if head_written {
                     obj.write_json_tail(&mut *io.out)
@@ -793,9 +801,15 @@ fn render_analysis(
             let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
             print_diagnostics(&owned, &report.source, f, io);
             if let Some(a) = analysis {
-                let text = match &costs {
-                    Some((_, c, att)) => report::human_with_cost(a, Some((c, att))),
-                    None => report::human(a),
+                let summary = chosen.filter(|_| cost_args.summary).and_then(|g| {
+                    crate::summary::summarize(a, &g.instances, costs.as_ref().map(|x| &x.1))
+                });
+                let text = match (&costs, summary) {
+                    (_, Some(s)) => {
+                        report::human_summary(a, &s, costs.as_ref().map(|x| (&x.1, &x.2)))
+                    }
+                    (Some((_, c, att)), None) => report::human_with_cost(a, Some((c, att))),
+                    (None, None) => report::human(a),
                 };
                 let _ = write!(io.out, "{text}");
             } else if f == Format::Human {

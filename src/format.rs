@@ -9,7 +9,18 @@
 //! Runs of blank lines fold to one; blank lines right after `{` and before `}` go.
 
 use crate::diagnostics::Diagnostic;
-use crate::syntax::ast::{Arg, BinOp, Expr, File, Stmt, StmtKind, TypeAst};
+use crate::diagnostics::Span;
+use crate::syntax::ast::{
+    Arg, BinOp, BlockAst, Expr, File, GraphAst, ImportAst, Stmt, StmtKind, TypeAst,
+};
+
+/// A top-level item of a file.
+#[derive(Clone, Copy)]
+enum Item<'a, 's> {
+    Import(&'a ImportAst<'s>),
+    Block(&'a BlockAst<'s>),
+    Graph(&'a GraphAst<'s>),
+}
 use crate::syntax::{comment_end, decode, parse};
 
 /// Formats a file's bytes. A file that does not decode or parse is not formatted: its first
@@ -133,31 +144,68 @@ impl<'a> Printer<'a> {
     }
 
     fn print(mut self, file: &File<'_>) -> String {
+        // Top-level items in source order: imports, blocks and graphs.
+        let mut items: Vec<(Span, Item<'_, '_>)> = Vec::new();
+        items.extend(file.imports.iter().map(|i| (i.span, Item::Import(i))));
+        items.extend(file.blocks.iter().map(|b| (b.span, Item::Block(b))));
+        items.extend(file.graphs.iter().map(|g| (g.span, Item::Graph(g))));
+        items.sort_by_key(|(span, _)| span.start);
         let mut prev = 0;
-        for (k, g) in file.graphs.iter().enumerate() {
+        for (k, &(span, item)) in items.iter().enumerate() {
             let mut first = k == 0;
-            if k > 0 {
-                // Exactly one blank line between graphs, before the next graph's comments.
+            // Exactly one blank line between items, before the next one's comments; imports
+            // that follow one another stay together.
+            let together = matches!(item, Item::Import(_))
+                && k > 0
+                && matches!(items[k - 1].1, Item::Import(_));
+            if k > 0 && !together {
                 self.out.push('\n');
                 first = true;
             }
-            self.own_line_comments(g.span.start, "", &mut prev, &mut first);
-            if !first && self.blank_between(prev, g.span.start) {
+            self.own_line_comments(span.start, "", &mut prev, &mut first);
+            if !first && self.blank_between(prev, span.start) {
                 self.out.push('\n');
             }
-            // The head runs from `graph` to its `{`; comments inside it follow the `{`.
-            let open = brace_after(self.src, g.name.span.end).unwrap_or(g.name.span.end);
-            self.out.push_str("graph ");
-            self.out.push_str(g.name.name);
+            let next_item = items.get(k + 1).map_or(usize::MAX, |n| n.0.start);
+            let (name, stmts, head) = match item {
+                Item::Import(i) => {
+                    self.out.push_str("import ");
+                    self.out
+                        .push_str(&self.src[i.path_span.start..i.path_span.end]);
+                    prev = self.trailing_comment(span.end, next_item);
+                    self.out.push('\n');
+                    continue;
+                }
+                Item::Block(b) => {
+                    let params: Vec<String> = b
+                        .params
+                        .iter()
+                        .map(|p| match &p.default {
+                            Some(e) => format!("{} = {}", p.name.name, self.expr(e)),
+                            None => p.name.name.to_string(),
+                        })
+                        .collect();
+                    let head = if params.is_empty() {
+                        format!("block {}", b.name.name)
+                    } else {
+                        format!("block {}({})", b.name.name, params.join(", "))
+                    };
+                    (&b.name, &b.stmts, head)
+                }
+                Item::Graph(g) => (&g.name, &g.stmts, format!("graph {}", g.name.name)),
+            };
+            // The head runs from its keyword to its `{`; comments inside it follow the `{`.
+            let open = brace_after(self.src, name.span.end).unwrap_or(name.span.end);
+            self.out.push_str(&head);
             self.out.push_str(" {");
             self.inner_comments(open);
-            let close = g.span.end.saturating_sub(1);
-            let first_stmt = g.stmts.first().map_or(close, |st| st.span.start);
+            let close = span.end.saturating_sub(1);
+            let first_stmt = stmts.first().map_or(close, |st| st.span.start);
             prev = self.trailing_comment(open + 1, first_stmt);
             self.out.push('\n');
             let mut first_in_graph = true;
-            for (i, st) in g.stmts.iter().enumerate() {
-                let next_start = g.stmts.get(i + 1).map_or(close, |n| n.span.start);
+            for (i, st) in stmts.iter().enumerate() {
+                let next_start = stmts.get(i + 1).map_or(close, |n| n.span.start);
                 self.own_line_comments(st.span.start, "  ", &mut prev, &mut first_in_graph);
                 if !first_in_graph && self.blank_between(prev, st.span.start) {
                     self.out.push('\n');
@@ -172,8 +220,7 @@ impl<'a> Printer<'a> {
             }
             self.own_line_comments(close, "  ", &mut prev, &mut first_in_graph);
             self.out.push('}');
-            let next_graph = file.graphs.get(k + 1).map_or(usize::MAX, |n| n.span.start);
-            prev = self.trailing_comment(g.span.end, next_graph);
+            prev = self.trailing_comment(span.end, next_item);
             self.out.push('\n');
         }
         let mut first = false;
@@ -195,31 +242,24 @@ impl<'a> Printer<'a> {
                 let names: Vec<&str> = names.iter().map(|n| n.name).collect();
                 format!("output {}", names.join(", "))
             }
+            StmtKind::Repeat(r) => {
+                let args: Vec<String> = r.args.iter().map(|a| self.arg(a)).collect();
+                format!(
+                    "repeat {} {} = {}({}) -> {}",
+                    self.expr(&r.count),
+                    r.name.name,
+                    r.block.name,
+                    args.join(", "),
+                    r.output.name
+                )
+            }
             StmtKind::Op(op) => {
                 let mut s = format!("op {} = {}", op.name.name, op.kind.name);
                 if let Some(f) = &op.func {
                     s += ".";
                     s += f.name;
                 }
-                let args: Vec<String> = op
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        Arg::Attr { name, value } => {
-                            format!("{} = {}", name.name, self.expr(value))
-                        }
-                        Arg::Tensor(t) => {
-                            let mut s = t.name.name.to_string();
-                            if let Some(i) = &t.index {
-                                s += &format!("[{}]", self.expr(i));
-                            }
-                            if t.transpose {
-                                s += ".T";
-                            }
-                            s
-                        }
-                    })
-                    .collect();
+                let args: Vec<String> = op.args.iter().map(|a| self.arg(a)).collect();
                 s += &format!("({}) -> {}", args.join(", "), op.output.name);
                 if let Some(ty) = &op.ty {
                     s += ": ";
@@ -229,6 +269,22 @@ impl<'a> Printer<'a> {
             }
         };
         self.out.push_str(&text);
+    }
+
+    fn arg(&self, a: &Arg<'_>) -> String {
+        match a {
+            Arg::Attr { name, value } => format!("{} = {}", name.name, self.expr(value)),
+            Arg::Tensor(t) => {
+                let mut s = t.name.name.to_string();
+                if let Some(i) = &t.index {
+                    s += &format!("[{}]", self.expr(i));
+                }
+                if t.transpose {
+                    s += ".T";
+                }
+                s
+            }
+        }
     }
 
     fn ty(&self, ty: &TypeAst<'_>) -> String {

@@ -534,6 +534,10 @@ pub struct AnalysisJson<'a> {
     /// Null until [`AnalysisJson::with_cost`].
     pub cost: Option<CostJson<'a>>,
     pub attention: Option<AttentionJson>,
+    /// A graph built from blocks: kernels, bytes, FLOPs and time per instance and per block
+    /// (absent for a graph without instances).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<crate::summary::Summary>,
 }
 
 impl<'a> AnalysisJson<'a> {
@@ -562,6 +566,7 @@ impl<'a> AnalysisJson<'a> {
                 diagnostics,
                 cost: None,
                 attention: None,
+                summary: None,
             };
         };
         let g = &a.graph;
@@ -592,6 +597,7 @@ impl<'a> AnalysisJson<'a> {
             diagnostics,
             cost: None,
             attention: None,
+            summary: None,
         }
     }
 
@@ -1106,6 +1112,10 @@ impl<'w> JsonOut<'w> {
         }
         self.raw(b",\"attention\":");
         self.serde(&j.attention)?;
+        if let Some(s) = &j.summary {
+            self.raw(b",\"summary\":");
+            self.serde(s)?;
+        }
         self.buf.push(b'}');
         Ok(())
     }
@@ -1442,29 +1452,7 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             out.push('\n');
         }
     }
-    let t = &a.traffic;
-    let row = |label: &str, tr: &Traffic| {
-        format!(
-            "  {label:<8} {:>22} {:>22} {:>22}\n",
-            group_digits(tr.bytes_read),
-            group_digits(tr.bytes_written),
-            group_digits(tr.total)
-        )
-    };
-    out += &format!(
-        "\nHBM traffic (bytes){:>17}{:>23}{:>23}\n",
-        "read", "written", "total"
-    );
-    out += &row("unfused", &t.unfused);
-    out += &row("fused", &t.fused);
-    out += &format!(
-        "  saved by fusion: {}, {:.2}% of the unfused traffic\n",
-        fmt_bytes(t.fused.saved_by_fusion),
-        t.savings_pct
-    );
-    if let Some((c, att)) = cost {
-        out += &cost_summary(g, c, att);
-    }
+    out += &totals(a, cost);
     if !a.plan.boundaries.is_empty() {
         out += "\nboundaries (edges that stay in HBM, and why):\n";
         for b in a.plan.boundaries.iter().take(200) {
@@ -1493,6 +1481,56 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             );
         }
     }
+    out
+}
+
+/// The traffic of both plans and, with a cost model, the estimated times.
+fn totals(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
+    let g = &a.graph;
+    let mut out = String::new();
+    let t = &a.traffic;
+    let row = |label: &str, tr: &Traffic| {
+        format!(
+            "  {label:<8} {:>22} {:>22} {:>22}\n",
+            group_digits(tr.bytes_read),
+            group_digits(tr.bytes_written),
+            group_digits(tr.total)
+        )
+    };
+    out += &format!(
+        "\nHBM traffic (bytes){:>17}{:>23}{:>23}\n",
+        "read", "written", "total"
+    );
+    out += &row("unfused", &t.unfused);
+    out += &row("fused", &t.fused);
+    out += &format!(
+        "  saved by fusion: {}, {:.2}% of the unfused traffic\n",
+        fmt_bytes(t.fused.saved_by_fusion),
+        t.savings_pct
+    );
+    if let Some((c, att)) = cost {
+        out += &cost_summary(g, c, att);
+    }
+    out
+}
+
+/// `analyze --summary`: the graph's size, one line per instance and per block, and the
+/// totals, instead of the list of kernels.
+pub fn human_summary(
+    a: &Analysis,
+    s: &crate::summary::Summary,
+    cost: Option<(&CostReport, &AttentionReport)>,
+) -> String {
+    let n_ops = a.graph.ops.len();
+    let n_groups = a.plan.groups.len();
+    let mut out = format!(
+        "graph `{}`: {n_ops} op{} in {n_groups} kernel{}\n\n",
+        a.graph.name,
+        if n_ops == 1 { "" } else { "s" },
+        if n_groups == 1 { "" } else { "s" }
+    );
+    out += &crate::summary::human(s);
+    out += &totals(a, cost);
     out
 }
 

@@ -55,6 +55,9 @@ codes! {
     MissingShape = "missing-shape", Error;
     LimitExceeded = "limit-exceeded", Error;
     InvalidConfig = "invalid-config", Error;
+    BadBlock = "bad-block", Error;
+    BadInstance = "bad-instance", Error;
+    BadImport = "bad-import", Error;
     UnusedTensor = "unused-tensor", Warning;
     DtypeMismatch = "dtype-mismatch", Warning;
     LargeIntermediate = "large-intermediate", Warning;

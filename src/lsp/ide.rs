@@ -153,6 +153,25 @@ impl Index {
                         expr_names(value, &mut names);
                     }
                     StmtKind::Dtype(_) => {}
+                    StmtKind::Repeat(r) => {
+                        expr_names(&r.count, &mut names);
+                        for a in &r.args {
+                            match a {
+                                Arg::Attr { value, .. } => expr_names(value, &mut names),
+                                Arg::Tensor(t) => {
+                                    add(&mut ix, SymbolKind::Tensor, &t.name, None, "");
+                                }
+                            }
+                        }
+                        let detail = format!("output of repeat `{}`", r.name.name);
+                        add(
+                            &mut ix,
+                            SymbolKind::Tensor,
+                            &r.output,
+                            Some(st.span),
+                            &detail,
+                        );
+                    }
                     StmtKind::Decl { external, name, ty } => {
                         add(
                             &mut ix,

@@ -1,7 +1,7 @@
 //! The semantic pass: names, params, dtypes, shapes, the DAG and its order. It reports every
 //! error of a graph in one run; a value made unknown by an error causes no further diagnostics.
 
-mod expr;
+pub(crate) mod expr;
 mod order;
 mod shape;
 
@@ -504,7 +504,7 @@ pub(crate) fn rename_fix(name: &Ident<'_>, to: &str) -> Fix {
     )
 }
 
-fn fmt_shape(shape: &[u64]) -> String {
+pub(crate) fn fmt_shape(shape: &[u64]) -> String {
     let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
     format!("[{}]", dims.join(", "))
 }
@@ -786,6 +786,8 @@ impl<'a, 's> Sema<'a, 's> {
                 }
                 // Statements are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
                 StmtKind::Op(op) => self.declare_op(op, i as u32, st.span),
+                // Expanded into its instances' statements before this pass (syntax::expand).
+                StmtKind::Repeat(_) => {}
             }
             let count = self.diags.len() - start;
             if count > 0 {

@@ -11,6 +11,10 @@ pub struct Ident<'s> {
 #[derive(Debug, Default)]
 pub struct File<'s> {
     pub graphs: Vec<GraphAst<'s>>,
+    /// `block NAME(params) { ... }`: reusable pieces of graph, instantiated by graphs.
+    pub blocks: Vec<BlockAst<'s>>,
+    /// `import "path"`, in source order.
+    pub imports: Vec<ImportAst<'s>>,
     /// `// fgraph: allow(CODE)` comments with the span of what they silence.
     pub allows: Vec<Allow>,
     /// Every code named in an allow comment, with its place, attached to a statement or not
@@ -30,6 +34,36 @@ pub struct GraphAst<'s> {
     pub name: Ident<'s>,
     pub stmts: Stmts<'s>,
     pub span: Span,
+}
+
+/// A block: a graph with parameters that other graphs (and blocks) instantiate. Its body is
+/// a graph's: params, dtypes, inputs (bound to the instantiation's tensor arguments), weights
+/// (one set per instance), ops, nested instantiations and one output.
+#[derive(Debug)]
+pub struct BlockAst<'s> {
+    pub name: Ident<'s>,
+    pub params: Vec<BlockParam<'s>>,
+    pub stmts: Stmts<'s>,
+    /// From `block` to its closing brace.
+    pub span: Span,
+}
+
+/// A parameter of a block's header: `S` (required) or `NH = 32` (with a default).
+#[derive(Debug)]
+pub struct BlockParam<'s> {
+    pub name: Ident<'s>,
+    pub default: Option<Expr<'s>>,
+}
+
+/// `import "path"`: the blocks of another file.
+#[derive(Debug)]
+pub struct ImportAst<'s> {
+    /// The path as written, without its quotes.
+    pub path: &'s str,
+    /// The whole statement.
+    pub span: Span,
+    /// The quoted path.
+    pub path_span: Span,
 }
 
 /// A graph's statements in source order, kept in the pieces the parser made them in: a
@@ -151,6 +185,19 @@ pub enum StmtKind<'s> {
     },
     Output(Vec<Ident<'s>>),
     Op(OpStmt<'s>),
+    /// `repeat N name = block(args) -> out`.
+    Repeat(Box<RepeatStmt<'s>>),
+}
+
+/// `repeat COUNT name = BLOCK(args) -> output`: COUNT instances of BLOCK, named `name.0` to
+/// `name.{COUNT-1}`, each one's output threaded into the next one's first tensor argument.
+#[derive(Debug)]
+pub struct RepeatStmt<'s> {
+    pub count: Expr<'s>,
+    pub name: Ident<'s>,
+    pub block: Ident<'s>,
+    pub args: Vec<Arg<'s>>,
+    pub output: Ident<'s>,
 }
 
 #[derive(Debug)]

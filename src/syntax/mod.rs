@@ -1,6 +1,7 @@
 //! Text to syntax tree: decoding, the pest grammar and lowering.
 
 pub mod ast;
+pub mod expand;
 mod parser;
 
 pub use parser::parse;

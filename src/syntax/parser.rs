@@ -120,7 +120,11 @@ fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
         file.allow_codes.append(&mut rest.allow_codes);
         if i < last {
             // A middle piece stays inside the graph it started in.
-            if closed.is_some() || !rest.graphs.is_empty() {
+            if closed.is_some()
+                || !rest.graphs.is_empty()
+                || !rest.blocks.is_empty()
+                || !rest.imports.is_empty()
+            {
                 return None;
             }
             open.stmts.append(rest_open?.stmts);
@@ -132,10 +136,11 @@ fn parse_parallel(src: &str, chunks: usize) -> Option<File<'_>> {
             let mut after = rest.allows.split_off(closed.allows);
             file.allows.append(&mut rest.allows);
             open.stmts.append(closed.stmts);
-            let graph = open.finish(closed.end, &mut file.allows);
-            file.graphs.push(graph);
+            open.finish(closed.end, &mut file);
             file.allows.append(&mut after);
             file.graphs.append(&mut rest.graphs);
+            file.blocks.append(&mut rest.blocks);
+            file.imports.append(&mut rest.imports);
             return Some(file);
         }
     }
@@ -209,7 +214,9 @@ fn check_nesting(src: &str) -> Result<()> {
 }
 
 /// Words that cannot name anything.
-const RESERVED: [&str; 7] = ["graph", "param", "dtype", "input", "weight", "output", "op"];
+const RESERVED: [&str; 10] = [
+    "graph", "param", "dtype", "input", "weight", "output", "op", "block", "import", "repeat",
+];
 
 struct Driver<'s> {
     src: &'s str,
@@ -239,19 +246,29 @@ struct OpenGraph<'s> {
     stmts: Stmts<'s>,
     /// Started mid-graph by a piece of a parallel parse (name and start are not known).
     resumed: bool,
+    /// A block's header parameters (`None` for a graph).
+    block: Option<Vec<BlockParam<'s>>>,
 }
 
 impl<'s> OpenGraph<'s> {
-    /// The graph closed at `end`, its allow codes added to `allows`.
-    fn finish(self, end: usize, allows: &mut Vec<Allow>) -> GraphAst<'s> {
+    /// The graph (or block) closed at `end`, added to `file` with its allow codes.
+    fn finish(self, end: usize, file: &mut File<'s>) {
         let span = Span::new(self.start, end);
         for code in self.allows {
-            allows.push(Allow { code, scope: span });
+            file.allows.push(Allow { code, scope: span });
         }
-        GraphAst {
-            name: self.name,
-            stmts: self.stmts,
-            span,
+        match self.block {
+            Some(params) => file.blocks.push(BlockAst {
+                name: self.name,
+                params,
+                stmts: self.stmts,
+                span,
+            }),
+            None => file.graphs.push(GraphAst {
+                name: self.name,
+                stmts: self.stmts,
+                span,
+            }),
         }
     }
 }
@@ -322,6 +339,7 @@ impl<'s> Driver<'s> {
             allows: Vec::new(),
             stmts: Stmts::default(),
             resumed: true,
+            block: None,
         };
         let open = self.drive(from, Some(graph)).ok()?;
         Some(self.into_piece(open))
@@ -356,10 +374,44 @@ impl<'s> Driver<'s> {
                     if pos >= self.src.len() {
                         return Ok(None);
                     }
-                    let head = self.parse_one(Rule::graph_head, pos)?;
+                    let head = self.parse_one(Rule::top_head, pos)?;
                     let start = pos;
                     pos = start + head.as_span().end();
-                    let name = self.ident(head.into_inner().nth(1), start)?;
+                    let Some(head) = head.into_inner().next() else {
+                        return Err(self.expected_error(start, &[]));
+                    };
+                    let rule = head.as_rule();
+                    let mut it = head.into_inner();
+                    it.next(); // the keyword
+                    if rule == Rule::import_stmt {
+                        let path = it.next().ok_or_else(|| self.expected_error(start, &[]))?;
+                        let path_span = self.span(&path, start);
+                        let quoted = path.as_str();
+                        self.file.imports.push(ImportAst {
+                            path: &quoted[1..quoted.len() - 1],
+                            span: Span::new(start, pos),
+                            path_span,
+                        });
+                        self.pending.clear();
+                        pos = self.skip_trivia(pos);
+                        continue;
+                    }
+                    let name = self.ident(it.next(), start)?;
+                    let block = if rule == Rule::block_head {
+                        let mut params = Vec::new();
+                        for p in it {
+                            let mut parts = p.into_inner();
+                            let name = self.ident(parts.next(), start)?;
+                            let default = match parts.next() {
+                                Some(e) => Some(self.expr(e, start)?),
+                                None => None,
+                            };
+                            params.push(BlockParam { name, default });
+                        }
+                        Some(params)
+                    } else {
+                        None
+                    };
                     OpenGraph {
                         name,
                         start,
@@ -367,6 +419,7 @@ impl<'s> Driver<'s> {
                         allows: std::mem::take(&mut self.pending),
                         stmts: Stmts::default(),
                         resumed: false,
+                        block,
                     }
                 }
             };
@@ -425,8 +478,7 @@ impl<'s> Driver<'s> {
                     allows: self.file.allows.len(),
                 });
             } else {
-                let g = graph.finish(pos, &mut self.file.allows);
-                self.file.graphs.push(g);
+                graph.finish(pos, &mut self.file);
             }
             pos = self.skip_trivia(pos);
         }
@@ -609,6 +661,27 @@ impl<'s> Driver<'s> {
                     name: self.ident(it.next(), base)?,
                     ty: Box::new(self.ty(it.next(), base)?),
                 }
+            }
+            Rule::repeat_stmt => {
+                it.next(); // kw_repeat
+                let count = self.expr_opt(it.next(), base)?;
+                let name = self.ident(it.next(), base)?;
+                let block = self.ident(it.next(), base)?;
+                let mut args = Vec::new();
+                let mut output = None;
+                for p in it {
+                    match p.as_rule() {
+                        Rule::arg => args.push(self.arg(p, base)?),
+                        _ => output = Some(self.ident(Some(p), base)?),
+                    }
+                }
+                StmtKind::Repeat(Box::new(RepeatStmt {
+                    count,
+                    name,
+                    block,
+                    args,
+                    output: output.ok_or_else(|| self.expected_error(base, &[]))?,
+                }))
             }
             Rule::output_stmt => StmtKind::Output(
                 it.skip(1)
@@ -921,7 +994,11 @@ fn readable(rules: &[Rule]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for r in rules {
         let names: &[&str] = match r {
-            Rule::kw_graph | Rule::graph_head => &["`graph`"],
+            Rule::kw_graph | Rule::graph_head | Rule::top_head => &["`graph`"],
+            Rule::kw_block | Rule::block_head => &["`block`"],
+            Rule::kw_import | Rule::import_stmt => &["`import`"],
+            Rule::kw_repeat | Rule::repeat_stmt => &["`repeat`"],
+            Rule::path => &["a quoted path"],
             Rule::kw_param | Rule::param_stmt => &["`param`"],
             Rule::kw_dtype | Rule::dtype_stmt => &["`dtype`"],
             Rule::kw_input => &["`input`"],
