@@ -1,0 +1,303 @@
+//! Blocks, repeats and imports (docs/language.md §17): a graph built from instances analyses
+//! exactly as the same graph written out by hand; imports are read once, relative to the
+//! importing file; the summary adds up; the limits hold without allocating.
+
+use fgraph::{Options, check_file};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const MLP: &str = "\
+block mlp(S, H = 64, F = 4 * H) {
+  dtype f16
+  input x: [S, H]
+  weight w1: [H, F]
+  weight w2: [F, H]
+  op up = matmul(x, w1) -> u
+  op act = elementwise.gelu(u) -> a
+  op down = matmul(a, w2) -> d
+  op res = elementwise.add(d, x) -> y
+  output y
+}
+";
+
+/// Three instances of `mlp`, by hand: the names a repeat gives, spelled with `_`.
+fn by_hand() -> String {
+    let mut s = String::from("graph model {\n  param S = 128\n  dtype f16\n  input x: [S, 64]\n");
+    let mut prev = "x".to_string();
+    for i in 0..3 {
+        let out = if i == 2 {
+            "h".to_string()
+        } else {
+            format!("l{i}_y")
+        };
+        s += &format!(
+            "  weight l{i}_w1: [64, 256]\n  weight l{i}_w2: [256, 64]\n\
+             \x20 op l{i}_up = matmul({prev}, l{i}_w1) -> l{i}_u\n\
+             \x20 op l{i}_act = elementwise.gelu(l{i}_u) -> l{i}_a\n\
+             \x20 op l{i}_down = matmul(l{i}_a, l{i}_w2) -> l{i}_d\n\
+             \x20 op l{i}_res = elementwise.add(l{i}_d, {prev}) -> {out}\n"
+        );
+        prev = out;
+    }
+    s + "  output h\n}\n"
+}
+
+fn with_repeat() -> String {
+    format!(
+        "{MLP}\ngraph model {{\n  param S = 128\n  dtype f16\n  input x: [S, 64]\n  \
+         repeat 3 layers = mlp(x, S = S) -> h\n  output h\n}}\n"
+    )
+}
+
+fn analysed(src: &str) -> fgraph::FileReport {
+    let r = check_file("m.fgraph", src.as_bytes(), &Options::default());
+    assert!(
+        r.diagnostics.iter().all(|d| !d.is_error()),
+        "{:#?}",
+        r.diagnostics
+    );
+    r
+}
+
+#[test]
+fn a_repeat_analyses_as_the_graph_written_out() {
+    let a = analysed(&with_repeat());
+    let b = analysed(&by_hand());
+    let (a, b) = (
+        a.graphs[0].analysis.as_ref().expect("analysis"),
+        b.graphs[0].analysis.as_ref().expect("analysis"),
+    );
+    assert_eq!(a.traffic.unfused, b.traffic.unfused);
+    assert_eq!(a.traffic.fused, b.traffic.fused);
+    assert_eq!(a.plan.groups.len(), b.plan.groups.len());
+    assert_eq!(a.plan.boundaries.len(), b.plan.boundaries.len());
+    for (ga, gb) in a.plan.groups.iter().zip(&b.plan.groups) {
+        assert_eq!(ga.ops, gb.ops);
+    }
+    // The names: layers.1.up is the 5th op; the last instance's output is `h`.
+    assert_eq!(a.graph.ops[4].name, "layers.1.up");
+    assert_eq!(a.graph.tensor(a.graph.outputs[0]).name, "h");
+    // The seed's numbers by hand for one layer (f16): up reads x (128x64x2 = 16,384 B) and
+    // w1 (64x256x2 = 32,768 B), writes a (128x256x2 = 65,536 B) after the gelu epilogue;
+    // down reads a, w2 (32,768 B) and x again, writes y (16,384 B).
+    let layer = 16_384 + 32_768 + 65_536 + 65_536 + 32_768 + 16_384 + 16_384;
+    assert_eq!(a.traffic.fused.total, 3 * layer);
+}
+
+#[test]
+fn diagnostics_in_a_block_point_into_it_once_with_the_instantiation() {
+    let src = format!(
+        "{}\ngraph model {{\n  input x: [8, 64]\n  repeat 4 layers = mlp(x, S = 8) -> h\n}}\n",
+        MLP.replace(
+            "op res = elementwise.add(d, x)",
+            "op res = elementwise.add(d, xx)"
+        )
+    );
+    let r = check_file("m.fgraph", src.as_bytes(), &Options::default());
+    let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let d = errors[0];
+    assert_eq!(d.message, "undefined tensor `xx`");
+    let at = d.primary.as_ref().expect("primary").span;
+    assert_eq!(&src[at.start..at.end], "xx");
+    assert!(
+        d.secondary
+            .iter()
+            .any(|l| l.message == "in instance 0 of this repeat of `mlp`"
+                && src[l.span.start..l.span.end].starts_with("repeat 4 layers")),
+        "{d:#?}"
+    );
+    // A fix renames inside the block, with the block's own names (no instance prefix).
+    let fixes: Vec<&str> = d
+        .fixes
+        .iter()
+        .flat_map(|f| f.edits.iter().map(|e| e.replacement.as_str()))
+        .collect();
+    assert!(
+        !fixes.is_empty() && fixes.iter().all(|f| !f.contains("layers.")),
+        "{fixes:?}"
+    );
+}
+
+#[test]
+fn a_repeat_beyond_the_limits_is_a_diagnostic_not_an_allocation() {
+    let src = format!(
+        "{MLP}\ngraph model {{\n  input x: [8, 64]\n  repeat 1000000000000 layers = mlp(x, S = 8) -> h\n}}\n"
+    );
+    let start = std::time::Instant::now();
+    let r = check_file("m.fgraph", src.as_bytes(), &Options::default());
+    assert!(start.elapsed().as_secs() < 5);
+    let codes: Vec<&str> = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["limit-exceeded"], "{:#?}", r.diagnostics);
+}
+
+#[test]
+fn nested_blocks_and_the_summary_add_up() {
+    let src = "\
+block proj(S, H) {
+  input x: [S, H]
+  weight w: [H, H]
+  op mm = matmul(x, w) -> y
+  output y
+}
+block layer(S, H = 32) {
+  input x: [S, H]
+  op p = proj(x, S = S, H = H) -> y
+  op act = elementwise.relu(y) -> z
+  output z
+}
+graph g {
+  input x: [4, 32]
+  repeat 2 layers = layer(x, S = 4) -> h
+  op head = elementwise.exp(h) -> out
+}
+";
+    let r = analysed(src);
+    let g = &r.graphs[0];
+    let a = g.analysis.as_ref().expect("analysis");
+    let names: Vec<&str> = a.graph.ops.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "layers.0.p.mm",
+            "layers.0.act",
+            "layers.1.p.mm",
+            "layers.1.act",
+            "head"
+        ]
+    );
+    let paths: Vec<&str> = g.instances.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["layers.0", "layers.0.p", "layers.1", "layers.1.p"]);
+    let s = fgraph::summary::summarize(a, &g.instances, None).expect("summary");
+    let rows: Vec<(&str, usize, usize)> = s
+        .instances
+        .iter()
+        .map(|r| (r.name.as_str(), r.kernels, r.ops))
+        .collect();
+    // head (exp) fuses into layers.1's kernel (relu → exp): counted where the kernel starts.
+    assert_eq!(
+        rows,
+        [
+            ("layers.0", 1, 2),
+            ("layers.1", 1, 2),
+            (fgraph::summary::OUTSIDE, 0, 1)
+        ]
+    );
+    assert_eq!(s.total.bytes(), a.traffic.fused.total);
+    let blocks: Vec<(&str, Option<usize>, usize)> = s
+        .blocks
+        .iter()
+        .map(|r| (r.name.as_str(), r.instances, r.kernels))
+        .collect();
+    // Kernels count for the innermost instance's block: each starts with proj's matmul.
+    assert_eq!(blocks, [("layer", Some(2), 0), ("proj", Some(2), 2)]);
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fgraph-blocks-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(dir.join("lib")).expect("temp dir");
+    dir
+}
+
+fn fgraph(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run fgraph")
+}
+
+#[test]
+fn imports_are_relative_read_once_and_cycles_are_reported() {
+    let dir = temp_dir("imports");
+    // lib/a.fgraph and lib/b.fgraph both import lib/common.fgraph (a diamond).
+    std::fs::write(dir.join("lib/common.fgraph"), MLP).unwrap();
+    std::fs::write(
+        dir.join("lib/a.fgraph"),
+        "import \"common.fgraph\"\nblock twice(S) {\n  input x: [S, 64]\n  op m1 = mlp(x, S = S) -> y1\n  op m2 = mlp(y1, S = S) -> y2\n  output y2\n}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("lib/b.fgraph"), "import \"common.fgraph\"\n").unwrap();
+    let main = dir.join("main.fgraph");
+    std::fs::write(
+        &main,
+        "import \"lib/a.fgraph\"\nimport \"lib/b.fgraph\"\n\ngraph model {\n  dtype f16\n  input x: [8, 64]\n  op t = twice(x, S = 8) -> y\n  output y\n}\n",
+    )
+    .unwrap();
+    let o = fgraph(&["analyze", "--format", "json", main.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["ops"].as_array().unwrap().len(), 8);
+    assert_eq!(v["ops"][0]["name"], "t.m1.up");
+    let rows = v["summary"]["instances"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["name"], "t");
+    assert_eq!(rows[0]["kernels"], 4);
+    // A cycle: common imports main.
+    std::fs::write(
+        dir.join("lib/common.fgraph"),
+        format!("import \"../main.fgraph\"\n{MLP}"),
+    )
+    .unwrap();
+    let o = fgraph(&["check", "--format", "json", main.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "bad-import");
+    assert!(
+        d["message"].as_str().unwrap().starts_with("import cycle: "),
+        "{d}"
+    );
+    assert_eq!(d["line"], 1);
+    // An error inside an imported block is shown at the instantiation, naming the place.
+    std::fs::write(
+        dir.join("lib/common.fgraph"),
+        MLP.replace("add(d, x)", "add(d, xx)"),
+    )
+    .unwrap();
+    let o = fgraph(&["check", "--format", "json", main.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "undefined-tensor");
+    assert_eq!(d["line"], 7, "{d}");
+    assert!(
+        d["message"].as_str().unwrap().contains("common.fgraph:9:"),
+        "{d}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn summary_flag_prints_one_line_per_layer() {
+    let dir = temp_dir("summary");
+    let p = dir.join("m.fgraph");
+    std::fs::write(&p, with_repeat()).unwrap();
+    let o = fgraph(&["analyze", "--summary", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "per instance",
+        "layers.0 (mlp)",
+        "layers.2 (mlp)",
+        "mlp ×3",
+        "model total",
+    ] {
+        assert!(out.contains(want), "{want} in {out}");
+    }
+    assert!(!out.contains("kernel 1 "), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fmt_keeps_blocks_imports_and_repeats() {
+    let src = "import   \"lib/x.fgraph\"\nimport \"y.fgraph\"\nblock  b( S,H=2*S ){\ninput x:[S,H]\n op r=elementwise.relu(x)->y\noutput y}\ngraph g{\ninput x:[2,4]\nrepeat 2*1 l=b(x,S=2)->h\n}\n";
+    let want = "import \"lib/x.fgraph\"\nimport \"y.fgraph\"\n\nblock b(S, H = 2 * S) {\n  input x: [S, H]\n  op r = elementwise.relu(x) -> y\n  output y\n}\n\ngraph g {\n  input x: [2, 4]\n  repeat 2 * 1 l = b(x, S = 2) -> h\n}\n";
+    let got = fgraph::format::format_source(src).expect("formats");
+    assert_eq!(got, want);
+    assert_eq!(fgraph::format::format_source(&got).expect("formats"), got);
+}
