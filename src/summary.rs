@@ -171,7 +171,7 @@ pub fn human(s: &Summary) -> String {
         .instances
         .iter()
         .chain(&s.blocks)
-        .map(|r| r.name.len() + r.block.as_ref().map_or(0, |b| b.len() + 2))
+        .map(|r| r.name.len() + r.block.as_ref().map_or(0, |b| b.len() + 3))
         .max()
         .unwrap_or(0)
         .max(12);

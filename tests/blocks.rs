@@ -301,3 +301,58 @@ fn fmt_keeps_blocks_imports_and_repeats() {
     assert_eq!(got, want);
     assert_eq!(fgraph::format::format_source(&got).expect("formats"), got);
 }
+
+#[test]
+fn llama3_8b_example_is_clean_and_its_numbers_check_by_hand() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/llama3_8b.fgraph");
+    let bytes = std::fs::read(path).expect("example");
+    assert!(
+        String::from_utf8_lossy(&bytes).lines().count() < 80,
+        "the issue asks for a Llama-3-8B file under 80 lines"
+    );
+    let r = check_file(path, &bytes, &Options::default());
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    let g = &r.graphs[0];
+    let a = g.analysis.as_ref().expect("analysis");
+    // 32 layers of 22 ops, then the final norm and the LM head.
+    assert_eq!(a.graph.ops.len(), 32 * 22 + 2);
+    // Parameters by hand from the published config (bf16, 2 bytes each): per layer
+    // q 4096², k and v 4096·1024, o 4096², gate/up/down 3·4096·14336, two norms 4096
+    // = 218,112,000; 32 layers, the final norm and the 4096 × 128,256 LM head.
+    let per_layer: u64 = 4096 * 4096 * 2 + 2 * 4096 * 1024 + 3 * 4096 * 14336 + 2 * 4096;
+    assert_eq!(per_layer, 218_112_000);
+    let params = 32 * per_layer + 4096 + 4096 * 128_256;
+    let weights: u64 = a
+        .graph
+        .tensors
+        .iter()
+        .filter(|t| t.origin == fgraph::graph::Origin::Weight)
+        .map(|t| t.bytes)
+        .sum();
+    assert_eq!(weights, 2 * params);
+    assert_eq!(weights, 15_009_849_344);
+    // Matmul FLOPs of one layer at S = 2048: projections, FFN, and QK^T and PV over 32
+    // heads; the elementwise and reduction work adds well under 0.1 %.
+    let (s, h, kv, f, nh, hd) = (2048u64, 4096u64, 1024u64, 14336u64, 32u64, 128u64);
+    let matmul = 2 * s * (h * h + 2 * h * kv + h * h + 3 * h * f) + 2 * 2 * nh * s * s * hd;
+    let summary = fgraph::summary::summarize(a, &g.instances, None).expect("summary");
+    assert_eq!(summary.instances.len(), 33);
+    let cost = fgraph::cost::estimate(
+        a,
+        &fgraph::Hardware::preset("h100").expect("preset"),
+        fgraph::LaunchMode::Graph,
+    )
+    .expect("cost");
+    let layer0: u64 = a
+        .plan
+        .groups
+        .iter()
+        .zip(&cost.fused.kernels)
+        .filter(|(grp, _)| a.graph.op(grp.ops[0]).name.starts_with("layers.0."))
+        .map(|(_, k)| k.flops)
+        .sum();
+    assert!(
+        layer0 >= matmul && (layer0 - matmul) * 1000 < matmul,
+        "{layer0} vs {matmul}"
+    );
+}
