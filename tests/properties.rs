@@ -286,6 +286,7 @@ impl Model {
                 OpKind::Reduction => "reduction.sum",
                 OpKind::Matmul => "matmul",
                 OpKind::Reshape => "reshape",
+                other => unreachable!("the generator makes only the seed's kinds, not {other}"),
             };
             if op.attr && op.kind == OpKind::Reduction {
                 args.push("axis = -1".to_string());
