@@ -591,3 +591,27 @@ fn explain_has_bad_attribute() {
     let text = fgraph::explain::text("bad-attribute").expect("text");
     assert!(text.starts_with("# bad-attribute"));
 }
+
+#[test]
+fn the_library_api_takes_attributes() {
+    use fgraph::{External, Op, OpKind, build_graph, estimate_memory_traffic};
+    // x: [4, 8] f32 = 128 B; its permute [8, 4] and the slice of its first 2 rows [2, 4] = 32 B.
+    let ops = vec![
+        Op::new("p", OpKind::Permute, &["x"], "y", &[8, 4], 4).list_attr("dims", &[1, 0]),
+        Op::new("s", OpKind::Slice, &["y"], "z", &[2, 4], 4)
+            .attr("axis", -2)
+            .attr("end", 2),
+    ];
+    let g = build_graph(&ops, &[External::input("x", &[4, 8], 4)]).expect("graph");
+    assert_eq!(g.tensor(g.ops[1].output).shape, [2, 4]);
+    // Unfused: p reads 128 and writes 128; s reads its 32-byte part and writes 32.
+    let unfused = estimate_memory_traffic(&g, false).expect("traffic");
+    assert_eq!((unfused.bytes_read, unfused.bytes_written), (160, 160));
+    // Fused: one kernel reads x and writes z.
+    let fused = estimate_memory_traffic(&g, true).expect("traffic");
+    assert_eq!((fused.bytes_read, fused.bytes_written), (128, 32));
+    // A missing attribute is an error, not a guess.
+    let bad = vec![Op::new("s", OpKind::Slice, &["x"], "z", &[2, 8], 4)];
+    let err = build_graph(&bad, &[External::input("x", &[4, 8], 4)]).expect_err("no axis");
+    assert_eq!(err.diagnostics[0].code, Code::BadAttribute);
+}
