@@ -410,7 +410,7 @@ impl shape::ArgNames for ArgsOf<'_, '_> {
 }
 
 /// An op as the checks and the checked graph need it (names borrow the source, not the
-/// syntax tree). As large as an `OpNode` (120 bytes), which the graph's ops are written over.
+/// syntax tree). As large as an `OpNode` (128 bytes), which the graph's ops are written over.
 struct OpPart<'s> {
     name: &'s str,
     func: Option<&'s str>,
