@@ -24,6 +24,10 @@ pub struct Op {
     /// The element type; by default the one of `bytes_per_element`'s width
     /// (8 f64, 4 f32, 2 f16, 1 fp8).
     pub dtype: Option<Dtype>,
+    /// Integer attributes (`axis = -1`), as the DSL's `NAME = expr`.
+    pub attrs: Vec<(String, i64)>,
+    /// List attributes (`dims = [0, 2, 1, 3]`).
+    pub list_attrs: Vec<(String, Vec<i64>)>,
 }
 
 impl Op {
@@ -44,7 +48,19 @@ impl Op {
             shape: shape.to_vec(),
             bytes_per_element,
             dtype: None,
+            attrs: Vec::new(),
+            list_attrs: Vec::new(),
         }
+    }
+    /// Adds an integer attribute: `.attr("axis", -1)`.
+    pub fn attr(mut self, name: &str, value: i64) -> Op {
+        self.attrs.push((name.to_string(), value));
+        self
+    }
+    /// Adds a list attribute: `.list_attr("dims", &[0, 2, 1, 3])`.
+    pub fn list_attr(mut self, name: &str, values: &[i64]) -> Op {
+        self.list_attrs.push((name.to_string(), values.to_vec()));
+        self
     }
     pub fn func(mut self, func: &str) -> Op {
         self.func = Some(func.to_string());
@@ -211,6 +227,31 @@ pub fn build_graph_with_outputs(
                 continue;
             }
         };
+        // `Expr::Int` is a literal, never negative: `-v` is written as a negation of `v`.
+        let int_expr = |v: i64| {
+            let lit = |value| Expr::Int {
+                value,
+                span: Span::default(),
+            };
+            if v >= 0 {
+                lit(Some(v))
+            } else {
+                Expr::Neg {
+                    negations: 1,
+                    operand: Box::new(lit(v.checked_neg())),
+                    span: Span::default(),
+                }
+            }
+        };
+        let attrs = op.attrs.iter().map(|(name, v)| Arg::Attr {
+            name: ident(name),
+            value: int_expr(*v),
+        });
+        let lists = op.list_attrs.iter().map(|(name, vs)| Arg::ListAttr {
+            name: ident(name),
+            items: vs.iter().map(|&v| int_expr(v)).collect(),
+            span: Span::default(),
+        });
         let args = op
             .inputs
             .iter()
@@ -228,6 +269,8 @@ pub fn build_graph_with_outputs(
                     span: Span::default(),
                 })
             })
+            .chain(attrs)
+            .chain(lists)
             .collect();
         stmts.push(stmt(StmtKind::Op(OpStmt {
             name: ident(&op.name),

@@ -23,6 +23,7 @@ texts!(
     "unknown-kind",
     "bad-view",
     "missing-shape",
+    "bad-attribute",
     "limit-exceeded",
     "unused-tensor",
     "dtype-mismatch",

@@ -274,6 +274,12 @@ impl<'a> Printer<'a> {
     fn arg(&self, a: &Arg<'_>) -> String {
         match a {
             Arg::Attr { name, value } => format!("{} = {}", name.name, self.expr(value)),
+            Arg::Scalar(lit) => lit.text.to_string(),
+            Arg::FloatAttr { name, value } => format!("{} = {}", name.name, value.text),
+            Arg::ListAttr { name, items, .. } => {
+                let items: Vec<String> = items.iter().map(|e| self.expr(e)).collect();
+                format!("{} = [{}]", name.name, items.join(", "))
+            }
             Arg::Tensor(t) => {
                 let mut s = t.name.name.to_string();
                 if let Some(i) = &t.index {

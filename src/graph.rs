@@ -59,9 +59,50 @@ pub struct OpNode {
     pub output: TensorId,
     pub attrs: Vec<(String, i64)>,
     pub span: Span,
+    /// Scalar constants and float/list attributes; `None` for the ops that have none (most),
+    /// so they cost one word.
+    pub extra: Option<Box<OpExtra>>,
+}
+
+/// An attribute value that is not an integer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttrValue {
+    /// `eps = 1e-5`: the value and the literal as written.
+    Float { value: f64, text: String },
+    /// `dims = [0, 2, 1, 3]`.
+    List(Vec<i64>),
+}
+
+/// The parts of an op beyond tensors and integer attributes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OpExtra {
+    /// Scalar constants as written (`0.125`), each with its position among the op's
+    /// positional arguments (tensors and constants). They are not tensors: no bytes, no edge.
+    pub scalars: Vec<(usize, String)>,
+    /// Float and list attributes, in source order.
+    pub attrs: Vec<(String, AttrValue)>,
 }
 
 impl OpNode {
+    /// Integer attribute `name`, if given.
+    pub fn int_attr(&self, name: &str) -> Option<i64> {
+        self.attrs.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+    }
+    /// List attribute `name`, if given.
+    pub fn list_attr(&self, name: &str) -> Option<&[i64]> {
+        self.extra
+            .as_ref()?
+            .attrs
+            .iter()
+            .find_map(|(n, v)| match v {
+                AttrValue::List(l) if n == name => Some(l.as_slice()),
+                _ => None,
+            })
+    }
+    /// Scalar constants with their positions among the positional arguments.
+    pub fn scalars(&self) -> &[(usize, String)] {
+        self.extra.as_ref().map_or(&[], |e| e.scalars.as_slice())
+    }
     /// `kind.func` as written.
     pub fn kind_func(&self) -> String {
         match &self.func {
@@ -132,6 +173,29 @@ impl Graph {
         match u.index {
             Some(_) => t.bytes / t.shape.first().copied().unwrap_or(1).max(1),
             None => t.bytes,
+        }
+    }
+    /// The positional arguments of `o` as written: tensors with their views, and scalar
+    /// constants (`0.125`) in their places.
+    pub fn written_inputs(&self, op: &OpNode) -> Vec<String> {
+        let scalars = op.scalars();
+        let mut out = Vec::with_capacity(op.inputs.len() + scalars.len());
+        let (mut tensors, mut consts) = (op.inputs.iter(), scalars.iter().peekable());
+        loop {
+            match consts.peek() {
+                Some((at, text)) if *at == out.len() => {
+                    out.push(text.clone());
+                    consts.next();
+                }
+                _ => match tensors.next() {
+                    Some(u) => out.push(self.use_name(u)),
+                    // Positions past the last tensor (never made by the parser): in order.
+                    None => {
+                        out.extend(consts.map(|(_, t)| t.clone()));
+                        return out;
+                    }
+                },
+            }
         }
     }
     /// An argument as written: `qkv_heads[1].T`.

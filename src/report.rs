@@ -37,6 +37,19 @@ pub enum InputsJson<'a> {
     Written(&'a [String]),
     /// Of a checked graph, spelt from its tensors.
     Uses(&'a Graph, &'a [TensorUse]),
+    /// Of a checked op with scalar constants among its arguments (`0.125`), spelt out.
+    Owned(Vec<String>),
+}
+
+impl<'a> InputsJson<'a> {
+    /// The arguments of a checked op as written, constants included.
+    pub fn of(g: &'a Graph, op: &'a crate::graph::OpNode) -> Self {
+        if op.scalars().is_empty() {
+            InputsJson::Uses(g, &op.inputs)
+        } else {
+            InputsJson::Owned(g.written_inputs(op))
+        }
+    }
 }
 
 impl Serialize for InputsJson<'_> {
@@ -44,6 +57,7 @@ impl Serialize for InputsJson<'_> {
         match *self {
             InputsJson::Written(v) => v.serialize(s),
             InputsJson::Uses(g, uses) => s.collect_seq(uses.iter().map(|u| UseName(g, u))),
+            InputsJson::Owned(ref v) => v.serialize(s),
         }
     }
 }
@@ -502,7 +516,7 @@ impl Serialize for OpsJson<'_> {
                     name: &o.name,
                     kind: o.kind.as_str(),
                     func: o.func.as_deref(),
-                    inputs: InputsJson::Uses(g, &o.inputs),
+                    inputs: InputsJson::of(g, o),
                     output: &t.name,
                     shape: Some(&t.shape),
                     dtype: Some(t.dtype.as_str()),
@@ -856,6 +870,10 @@ impl<'w> JsonOut<'w> {
                 out.view_name(&g.tensor(u.tensor).name, u.index, u.transpose);
                 Ok(())
             })?,
+            InputsJson::Owned(ref v) => self.list(v, |out, s| {
+                out.str(s);
+                Ok(())
+            })?,
         }
         self.raw(b"],\"output\":");
         self.str(o.output);
@@ -905,7 +923,7 @@ impl<'w> JsonOut<'w> {
                     name: &o.name,
                     kind: o.kind.as_str(),
                     func: o.func.as_deref(),
-                    inputs: InputsJson::Uses(g, &o.inputs),
+                    inputs: InputsJson::of(g, o),
                     output: &t.name,
                     shape: Some(&t.shape),
                     dtype: Some(t.dtype.as_str()),

@@ -2,7 +2,8 @@
 //! and writes the member outputs that leave it; tensors internal to a kernel cost nothing.
 
 use crate::fusion::{FusionPlan, find_fusion_groups};
-use crate::graph::{Graph, OpId, TensorId};
+use crate::graph::{Graph, OpId, OpNode, TensorId, TensorUse};
+use crate::types::OpKind;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -59,6 +60,66 @@ pub(crate) struct Scratch {
     sets: Vec<(TensorId, bool)>,
     /// Slice reads `(set, index)` in the order met, duplicates included.
     slices: Vec<(u32, u64)>,
+    /// Partial reads `(set, bytes)` of the ops that read part of an argument
+    /// ([`arg_read_bytes`]), in the order met.
+    parts: Vec<(u32, u64)>,
+}
+
+/// What op `op` reads of its argument `k`, where the kind decides it: `None` for the whole
+/// argument (tensor or view), `Some(bytes)` for a part. The one place where kinds change read
+/// bytes (SPEC §3 as extended by issue 10):
+///
+/// | kind | argument | read |
+/// |---|---|---|
+/// | `slice` | the input | the sliced part: the output's bytes |
+/// | `gather` | the table (0) | the rows touched: `min(indices, table.shape[axis])` slices along `axis` |
+/// | `update` | the buffer (0) | nothing: the new rows are written into it in place |
+/// | any | any other | the whole argument |
+pub fn arg_read_bytes(g: &Graph, op: &OpNode, k: usize) -> Option<u64> {
+    let u = op.inputs.get(k)?;
+    match (op.kind, k) {
+        (OpKind::Slice, 0) => Some(g.tensor(op.output).bytes.min(g.use_bytes(u))),
+        (OpKind::Update, 0) => Some(0),
+        (OpKind::Gather, 0) => {
+            let table = use_shape(g, u);
+            let rank = table.len() as i64;
+            let axis = op.int_attr("axis").unwrap_or(0);
+            let axis = if axis < 0 { axis + rank } else { axis };
+            let dim = *table.get(usize::try_from(axis).ok()?)?;
+            let indices = op.inputs.get(1).map_or(0, |ids| {
+                use_shape(g, ids)
+                    .iter()
+                    .try_fold(1u64, |a, &d| a.checked_mul(d))
+                    .unwrap_or(u64::MAX)
+            });
+            // rows ≤ dim, so rows · (bytes / dim) ≤ bytes: no overflow.
+            Some(indices.min(dim) * (g.use_bytes(u) / dim.max(1)))
+        }
+        _ => None,
+    }
+}
+
+/// What op `op` writes when its output leaves its kernel: the output's bytes, except for an
+/// `update`, which writes only its new rows into the buffer (the size of its argument 1).
+pub fn op_write_bytes(g: &Graph, op: &OpNode) -> u64 {
+    let out = g.tensor(op.output).bytes;
+    match (op.kind, op.inputs.get(1)) {
+        (OpKind::Update, Some(new)) => g.use_bytes(new).min(out),
+        _ => out,
+    }
+}
+
+/// An argument's shape after its view.
+fn use_shape(g: &Graph, u: &TensorUse) -> Vec<u64> {
+    let mut s = g.tensor(u.tensor).shape.clone();
+    if u.index.is_some() && !s.is_empty() {
+        s.remove(0);
+    }
+    let r = s.len();
+    if u.transpose && r >= 2 {
+        s.swap(r - 2, r - 1);
+    }
+    s
 }
 
 enum Slots {
@@ -73,6 +134,7 @@ impl Scratch {
             slot: Slots::Dense(vec![u32::MAX; g.tensors.len()]),
             sets: Vec::new(),
             slices: Vec::new(),
+            parts: Vec::new(),
         }
     }
 
@@ -82,6 +144,7 @@ impl Scratch {
             slot: Slots::Sparse(HashMap::new()),
             sets: Vec::new(),
             slices: Vec::new(),
+            parts: Vec::new(),
         }
     }
 
@@ -109,6 +172,7 @@ impl Scratch {
         }
         self.sets.clear();
         self.slices.clear();
+        self.parts.clear();
     }
 }
 
@@ -125,15 +189,17 @@ fn visit(
     mut write: impl FnMut(Write),
 ) {
     for &o in members {
-        for u in &g.op(o).inputs {
+        let op = g.op(o);
+        for (j, u) in op.inputs.iter().enumerate() {
             if g.producer(u.tensor).is_some_and(&inside) {
                 continue;
             }
             let k = s.set_of(u.tensor);
-            match u.index {
-                None => s.sets[k].1 = true,
-                // `k` < number of tensors, which fits in u32.
-                Some(i) => s.slices.push((k as u32, i)),
+            // `k` < number of tensors, which fits in u32.
+            match (arg_read_bytes(g, op, j), u.index) {
+                (Some(part), _) => s.parts.push((k as u32, part)),
+                (None, None) => s.sets[k].1 = true,
+                (None, Some(i)) => s.slices.push((k as u32, i)),
             }
         }
     }
@@ -141,12 +207,22 @@ fn visit(
         // Stable: each set's slices stay in the order met.
         s.slices.sort_by_key(|&(k, _)| k);
     }
-    let mut next = 0;
+    if !s.parts.is_empty() {
+        s.parts.sort_by_key(|&(k, _)| k);
+    }
+    let (mut next, mut next_part) = (0, 0);
     for (k, &(t, whole)) in s.sets.iter().enumerate() {
         let tensor = g.tensor(t);
         let start = next;
         while next < s.slices.len() && s.slices[next].0 as usize == k {
             next += 1;
+        }
+        // Parts read by several ops add up, to at most the whole tensor.
+        let mut part: Option<u64> = None;
+        while next_part < s.parts.len() && s.parts[next_part].0 as usize == k {
+            let b = s.parts[next_part].1;
+            part = Some(part.unwrap_or(0).saturating_add(b).min(tensor.bytes));
+            next_part += 1;
         }
         if whole {
             read(Read {
@@ -155,6 +231,14 @@ fn visit(
                 bytes: tensor.bytes,
             });
             continue;
+        }
+        // A part read of 0 bytes (an update's buffer) is no read at all.
+        if let Some(bytes) = part.filter(|&b| b > 0) {
+            read(Read {
+                tensor: t,
+                index: None,
+                bytes,
+            });
         }
         let slice = tensor.bytes / tensor.shape.first().copied().unwrap_or(1).max(1);
         let run = &s.slices[start..next];
@@ -189,7 +273,7 @@ fn visit(
         if leaves {
             write(Write {
                 tensor: t,
-                bytes: g.tensor(t).bytes,
+                bytes: op_write_bytes(g, g.op(o)),
             });
         }
     }
@@ -235,7 +319,8 @@ pub fn group_traffic(g: &Graph, plan: &FusionPlan, group: usize) -> Result<Group
 pub(crate) fn alone_bytes(g: &Graph, o: OpId, s: &mut Scratch) -> Result<(u64, u64), Overflow> {
     let op = g.op(o);
     // The common case, a few whole-tensor arguments: `visit` without the scratch.
-    if op.inputs.len() <= 8 && op.inputs.iter().all(|u| u.index.is_none()) {
+    let reads_part = matches!(op.kind, OpKind::Slice | OpKind::Gather | OpKind::Update);
+    if op.inputs.len() <= 8 && op.inputs.iter().all(|u| u.index.is_none()) && !reads_part {
         let mut read = 0u64;
         for (j, u) in op.inputs.iter().enumerate() {
             if g.producer(u.tensor) == Some(o)
@@ -248,7 +333,7 @@ pub(crate) fn alone_bytes(g: &Graph, o: OpId, s: &mut Scratch) -> Result<(u64, u
         let t = op.output;
         let consumers = g.consumers(t);
         let leaves = g.is_output(t) || consumers.is_empty() || consumers.iter().any(|&c| c != o);
-        return Ok((read, if leaves { g.tensor(t).bytes } else { 0 }));
+        return Ok((read, if leaves { op_write_bytes(g, op) } else { 0 }));
     }
     let (mut read, mut written) = (Some(0u64), Some(0u64));
     visit(

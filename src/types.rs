@@ -55,6 +55,9 @@ impl std::fmt::Display for Dtype {
 }
 
 /// What an op is for fusion purposes; the function name (`add`, `gelu`) never matters here.
+///
+/// The last six are data movement (0 FLOPs). How each kind fuses is [`OpKind::fuses_like`]:
+/// the rules of SPEC §2 only ever ask whether an op is a matmul or a reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OpKind {
@@ -62,6 +65,18 @@ pub enum OpKind {
     Reduction,
     Matmul,
     Reshape,
+    /// `slice(x, axis = a, start = s, end = e, step = 1)`: one range of one axis.
+    Slice,
+    /// `concat(a, b, …, axis = a)`: tensors joined along one axis.
+    Concat,
+    /// `permute(x, dims = [..])`: the axes reordered.
+    Permute,
+    /// `expand(x) -> y: [..]`: broadcast to a larger, declared shape.
+    Expand,
+    /// `gather(table, ids, axis = 0)`: rows of `table` picked by `ids`.
+    Gather,
+    /// `update(cache, new, axis = a, start = s)`: `new` written into `cache` in place.
+    Update,
 }
 
 impl OpKind {
@@ -70,6 +85,12 @@ impl OpKind {
         OpKind::Reduction,
         OpKind::Matmul,
         OpKind::Reshape,
+        OpKind::Slice,
+        OpKind::Concat,
+        OpKind::Permute,
+        OpKind::Expand,
+        OpKind::Gather,
+        OpKind::Update,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -77,10 +98,47 @@ impl OpKind {
             OpKind::Reduction => "reduction",
             OpKind::Matmul => "matmul",
             OpKind::Reshape => "reshape",
+            OpKind::Slice => "slice",
+            OpKind::Concat => "concat",
+            OpKind::Permute => "permute",
+            OpKind::Expand => "expand",
+            OpKind::Gather => "gather",
+            OpKind::Update => "update",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {
         OpKind::ALL.iter().copied().find(|k| k.as_str() == name)
+    }
+
+    /// One of the seed's four kinds (SPEC §1), which `ALL` lists first.
+    pub fn is_seed(self) -> bool {
+        matches!(
+            self,
+            OpKind::Elementwise | OpKind::Reduction | OpKind::Matmul | OpKind::Reshape
+        )
+    }
+
+    /// The fusion class of each kind, in one table (SPEC §2, docs/language.md):
+    ///
+    /// | kind | fuses like | alone or ending a group |
+    /// |---|---|---|
+    /// | `elementwise` | itself | reads its inputs, writes its output |
+    /// | `reduction` | itself: ends its group (rule 2) | idem |
+    /// | `matmul` | itself: starts a group (rule 1), one per group (rule 5) | idem |
+    /// | `reshape`, `slice`, `permute`, `expand` | `reshape` (layout): free inside a group | a copy |
+    /// | `concat`, `gather`, `update` | `elementwise` | idem, with the bytes of `traffic::op_reads` |
+    ///
+    /// The fusion pass only compares kinds with `Matmul` and `Reduction`, so every kind that
+    /// fuses like `elementwise` or `reshape` gets exactly the same rules as they do.
+    pub fn fuses_like(self) -> OpKind {
+        match self {
+            OpKind::Elementwise | OpKind::Concat | OpKind::Gather | OpKind::Update => {
+                OpKind::Elementwise
+            }
+            OpKind::Reshape | OpKind::Slice | OpKind::Permute | OpKind::Expand => OpKind::Reshape,
+            OpKind::Reduction => OpKind::Reduction,
+            OpKind::Matmul => OpKind::Matmul,
+        }
     }
 }
 

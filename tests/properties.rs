@@ -70,7 +70,7 @@ fn raw_arg() -> impl Strategy<Value = RawArg> {
 
 fn raw_op() -> impl Strategy<Value = RawOp> {
     (
-        0u8..10,
+        0u8..14,
         proptest::collection::vec(raw_arg(), 1..=3),
         proptest::option::weighted(0.2, 0u8..DTYPES.len() as u8),
         any::<bool>(),
@@ -176,7 +176,12 @@ impl Model {
                 0..=4 => OpKind::Elementwise,
                 5 | 6 => OpKind::Reduction,
                 7 | 8 => OpKind::Matmul,
-                _ => OpKind::Reshape,
+                9 => OpKind::Reshape,
+                // Data-movement ops that keep the [8, 8] shape (issue 10).
+                10 => OpKind::Slice,
+                11 => OpKind::Permute,
+                12 => OpKind::Expand,
+                _ => OpKind::Update,
             };
             // Shapes stay [8, 8]: a view (shape [8]) only where the result is declared
             // (reduction) or broadcast against a whole first argument (elementwise); `.T` only
@@ -200,13 +205,15 @@ impl Model {
                 })
                 .collect();
             match kind {
-                OpKind::Matmul => {
+                OpKind::Matmul | OpKind::Update => {
                     if args.len() < 2 {
                         args.push(args[0].clone());
                     }
                     args.truncate(2);
                 }
-                OpKind::Reshape => args.truncate(1),
+                OpKind::Reshape | OpKind::Slice | OpKind::Permute | OpKind::Expand => {
+                    args.truncate(1)
+                }
                 _ => {}
             }
             ops.push(OpM {
@@ -286,11 +293,26 @@ impl Model {
                 OpKind::Reduction => "reduction.sum",
                 OpKind::Matmul => "matmul",
                 OpKind::Reshape => "reshape",
+                // The whole last axis: the slice reads (and keeps) everything.
+                OpKind::Slice => "slice",
+                OpKind::Permute => "permute",
+                OpKind::Expand => "expand",
+                OpKind::Update => "update",
+                other => unreachable!("the generator does not make {other}"),
             };
             if op.attr && op.kind == OpKind::Reduction {
                 args.push("axis = -1".to_string());
             }
-            let needs_type = matches!(op.kind, OpKind::Reduction | OpKind::Reshape);
+            match op.kind {
+                OpKind::Slice => args.push("axis = -1, start = 0, end = 8".to_string()),
+                OpKind::Permute => args.push("dims = [1, 0]".to_string()),
+                OpKind::Update => args.push("axis = 0, start = 0".to_string()),
+                _ => {}
+            }
+            let needs_type = matches!(
+                op.kind,
+                OpKind::Reduction | OpKind::Reshape | OpKind::Expand
+            );
             let annotation = if needs_type || op.annotate || op.declared_dtype.is_some() {
                 format!(": {}", ty(op.declared_dtype))
             } else {
@@ -418,16 +440,28 @@ fn group_cost(r: &Ref, members: &[usize]) -> GroupCost {
     let inside = |t: usize| r.producer[t].is_some_and(|p| members.contains(&p));
     let mut whole: BTreeSet<usize> = BTreeSet::new();
     let mut slices: BTreeSet<(usize, u64)> = BTreeSet::new();
+    // Issue 10: a slice reads the part it keeps (its output's bytes), an update does not read
+    // its buffer (argument 0). Parts of one tensor add up, to at most the whole.
+    let mut parts: BTreeMap<usize, u64> = BTreeMap::new();
     for &o in members {
-        for &(t, index) in &r.inputs[o] {
+        for (k, &(t, index)) in r.inputs[o].iter().enumerate() {
             if inside(t) {
                 continue;
             }
-            match index {
-                None => {
+            let part = match (r.kind[o], k) {
+                (OpKind::Slice, 0) => Some(r.bytes[r.out[o]].min(r.bytes[t])),
+                (OpKind::Update, 0) => Some(0),
+                _ => None,
+            };
+            match (part, index) {
+                (Some(b), _) => {
+                    let e = parts.entry(t).or_insert(0);
+                    *e = (*e + b).min(r.bytes[t]);
+                }
+                (None, None) => {
                     whole.insert(t);
                 }
-                Some(i) => {
+                (None, Some(i)) => {
                     slices.insert((t, i));
                 }
             }
@@ -436,6 +470,11 @@ fn group_cost(r: &Ref, members: &[usize]) -> GroupCost {
     let mut reads = BTreeMap::new();
     for &t in &whole {
         reads.insert((t, None), r.bytes[t]);
+    }
+    for (&t, &b) in &parts {
+        if !whole.contains(&t) && b > 0 {
+            reads.insert((t, None), b);
+        }
     }
     for &(t, i) in &slices {
         if !whole.contains(&t) {
@@ -447,7 +486,12 @@ fn group_cost(r: &Ref, members: &[usize]) -> GroupCost {
         let t = r.out[o];
         let cs = &r.consumers[t];
         if r.is_out[t] || cs.is_empty() || cs.iter().any(|c| !members.contains(c)) {
-            writes.insert(t, r.bytes[t]);
+            // An update writes only its new rows (argument 1).
+            let bytes = match (r.kind[o], r.inputs[o].get(1)) {
+                (OpKind::Update, Some(&(new, _))) => r.bytes[new].min(r.bytes[t]),
+                _ => r.bytes[t],
+            };
+            writes.insert(t, bytes);
         }
     }
     GroupCost {

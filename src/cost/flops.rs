@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `matmul` | `2·M·N·K` per batch element: `2 · K · elements(output)` |
 //! | `reshape` | 0 |
+//! | `slice`, `concat`, `permute`, `expand`, `gather`, `update` | 0 (data movement) |
 //! | `elementwise.F` | `table(F) · elements(output)` |
 //! | `reduction.F` | `table(F) · max(elements(first input), elements(output))` |
 //! | any op with `flops = N` | `N · elements(output)` (the attribute wins) |
@@ -44,6 +45,8 @@ pub enum FlopSource {
     Matmul,
     /// A reshape moves data only.
     Reshape,
+    /// `slice`, `concat`, `permute`, `expand`, `gather`, `update`: data movement only.
+    DataMovement,
     /// The table's entry for the function.
     Table,
     /// The function is not in the table (or the op names none).
@@ -127,6 +130,12 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
     }
     match op.kind {
         OpKind::Reshape => (0, FlopSource::Reshape),
+        OpKind::Slice
+        | OpKind::Concat
+        | OpKind::Permute
+        | OpKind::Expand
+        | OpKind::Gather
+        | OpKind::Update => (0, FlopSource::DataMovement),
         OpKind::Matmul => {
             // [..., M, K] x [..., K, N]: K is the last dim of the first operand as read.
             let k = op

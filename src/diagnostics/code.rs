@@ -53,6 +53,7 @@ codes! {
     UnknownKind = "unknown-kind", Error;
     BadView = "bad-view", Error;
     MissingShape = "missing-shape", Error;
+    BadAttribute = "bad-attribute", Error;
     LimitExceeded = "limit-exceeded", Error;
     InvalidConfig = "invalid-config", Error;
     BadBlock = "bad-block", Error;

@@ -161,6 +161,12 @@ impl Index {
                                 Arg::Tensor(t) => {
                                     add(&mut ix, SymbolKind::Tensor, &t.name, None, "");
                                 }
+                                Arg::ListAttr { items, .. } => {
+                                    for e in items {
+                                        expr_names(e, &mut names);
+                                    }
+                                }
+                                Arg::Scalar(_) | Arg::FloatAttr { .. } => {}
                             }
                         }
                         let detail = format!("output of repeat `{}`", r.name.name);
@@ -201,6 +207,12 @@ impl Index {
                         for a in &op.args {
                             match a {
                                 Arg::Attr { value, .. } => expr_names(value, &mut names),
+                                Arg::ListAttr { items, .. } => {
+                                    for e in items {
+                                        expr_names(e, &mut names);
+                                    }
+                                }
+                                Arg::Scalar(_) | Arg::FloatAttr { .. } => {}
                                 Arg::Tensor(t) => {
                                     add(&mut ix, SymbolKind::Tensor, &t.name, None, "");
                                     if let Some(i) = &t.index {

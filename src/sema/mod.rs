@@ -2,11 +2,12 @@
 //! error of a graph in one run; a value made unknown by an error causes no further diagnostics.
 
 pub(crate) mod expr;
+mod ops;
 mod order;
 mod shape;
 
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span, did_you_mean};
-use crate::graph::{Graph, OpId, OpNode, Origin, Tensor, TensorId, TensorUse};
+use crate::graph::{AttrValue, Graph, OpExtra, OpId, OpNode, Origin, Tensor, TensorId, TensorUse};
 use crate::limits;
 use crate::parallel::alongside;
 use crate::syntax::ast::{Arg, Expr, ExternalKind, GraphAst, Ident, OpStmt, StmtKind, TypeAst};
@@ -409,12 +410,14 @@ impl shape::ArgNames for ArgsOf<'_, '_> {
 }
 
 /// An op as the checks and the checked graph need it (names borrow the source, not the
-/// syntax tree). As large as an `OpNode` (120 bytes), which the graph's ops are written over.
+/// syntax tree). As large as an `OpNode` (128 bytes), which the graph's ops are written over.
 struct OpPart<'s> {
     name: &'s str,
     func: Option<&'s str>,
     span: Span,
     attrs: Vec<(String, i64)>,
+    /// Scalar constants, float and list attributes (as in `OpNode`).
+    extra: Option<Box<OpExtra>>,
     /// The op's arguments are `uses[end of the previous op..uses_end]`.
     uses_end: usize,
     output: TensorId,
@@ -477,6 +480,9 @@ fn bad_arity(kind: Option<OpKind>, n: usize) -> Option<&'static str> {
     match kind {
         Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
         Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
+        Some(k) if ops::arity(k).is_some_and(|a| n < a.min || n > a.max) => {
+            ops::arity(k).map(|a| a.text)
+        }
         Some(_) if n == 0 => Some("at least 1 tensor"),
         _ => None,
     }
@@ -807,8 +813,14 @@ impl<'a, 's> Sema<'a, 's> {
         if kind.is_none() {
             self.unknown_kinds.push((self.ops.len(), op.kind.name));
             let names: Vec<&str> = OpKind::ALL.iter().map(|k| k.as_str()).collect();
-            let mut help = format!("expected one of {}", names.join(", "));
             let suggestion = did_you_mean(op.kind.name, names.iter().copied());
+            // A typo of one of the seed's four kinds gets the seed's help, byte for byte
+            // (SPEC §8: files without the new forms report as before); otherwise every kind.
+            let listed = match suggestion {
+                Some(s) if OpKind::from_name(s).is_some_and(|k| k.is_seed()) => &names[..4],
+                _ => &names[..],
+            };
+            let mut help = format!("expected one of {}", listed.join(", "));
             if let Some(s) = suggestion {
                 help = format!("did you mean `{s}`? ({help})");
             }
@@ -828,9 +840,22 @@ impl<'a, 's> Sema<'a, 's> {
         // there is a second (most ops have at most one).
         let mut first_attr: Option<&Ident<'s>> = None;
         let mut given: Option<FastMap<&'s str, Span>> = None;
+        let mut extra = OpExtra::default();
+        let mut position = 0;
         for a in &op.args {
-            let Arg::Attr { name, value } = a else {
-                continue;
+            let name = match a {
+                Arg::Tensor(_) => {
+                    position += 1;
+                    continue;
+                }
+                Arg::Scalar(lit) => {
+                    extra.scalars.push((position, lit.text.to_string()));
+                    position += 1;
+                    continue;
+                }
+                Arg::Attr { name, .. }
+                | Arg::FloatAttr { name, .. }
+                | Arg::ListAttr { name, .. } => name,
             };
             if let Some(f) = first_attr {
                 let given = given.get_or_insert_with(|| FastMap::from_iter([(f.name, f.span)]));
@@ -850,10 +875,54 @@ impl<'a, 's> Sema<'a, 's> {
             } else {
                 first_attr = Some(name);
             }
-            if let Some(v) = self.eval(value) {
-                attrs.push((name.name.to_string(), v));
+            match a {
+                Arg::Attr { value, .. } => {
+                    if let Some(v) = self.eval(value) {
+                        attrs.push((name.name.to_string(), v));
+                    }
+                }
+                Arg::FloatAttr { value, .. } => extra.attrs.push((
+                    name.name.to_string(),
+                    AttrValue::Float {
+                        // The grammar admits only what parses.
+                        value: value.text.parse().unwrap_or(f64::NAN),
+                        text: value.text.to_string(),
+                    },
+                )),
+                Arg::ListAttr { items, .. } => {
+                    let values: Vec<Option<i64>> = items.iter().map(|e| self.eval(e)).collect();
+                    if let Some(values) = values.into_iter().collect::<Option<Vec<i64>>>() {
+                        extra
+                            .attrs
+                            .push((name.name.to_string(), AttrValue::List(values)));
+                    }
+                }
+                Arg::Tensor(_) | Arg::Scalar(_) => {}
             }
         }
+        // A scalar constant is an operand of an elementwise op only.
+        let mut scalar_misplaced = false;
+        if let Some(k) = kind
+            && k != OpKind::Elementwise
+        {
+            for a in &op.args {
+                if let Arg::Scalar(lit) = a {
+                    scalar_misplaced = true;
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::Arity,
+                            format!("`{}` takes no scalar constant, found `{}`", k, lit.text),
+                        )
+                        .at(lit.span, "not a tensor")
+                        .help(
+                            "scalar constants are operands of elementwise ops \
+                             (`elementwise.mul(x, 0.125)`); pass a tensor here",
+                        ),
+                    );
+                }
+            }
+        }
+        let extra = (extra != OpExtra::default()).then(|| Box::new(extra));
         let (declared_shape, declared_dtype) = match &op.ty {
             Some(ty) => (
                 Some(self.dims(ty)),
@@ -900,13 +969,14 @@ impl<'a, 's> Sema<'a, 's> {
             func: op.func.map(|f| f.name),
             span,
             attrs,
+            extra,
             uses_end,
             output,
             kind,
             stmt,
             declared_shape,
             declared_dtype,
-            poisoned: kind.is_none(),
+            poisoned: kind.is_none() || scalar_misplaced,
             deferred,
         });
     }
@@ -979,6 +1049,7 @@ impl<'a, 's> Sema<'a, 's> {
                 let extra = match kind {
                     Some(OpKind::Matmul) => 2,
                     Some(OpKind::Reshape) => 1,
+                    Some(k) => ops::arity(k).map_or(usize::MAX, |a| a.max),
                     _ => usize::MAX,
                 };
                 for u in self.uses[start..end].iter().skip(extra) {
@@ -987,6 +1058,7 @@ impl<'a, 's> Sema<'a, 's> {
                 d = d.help(match kind {
                     Some(OpKind::Matmul) => "a matmul multiplies two tensors: `matmul(a, b)`",
                     Some(OpKind::Reshape) => "a reshape takes one tensor: `reshape(t) -> u: [..]`",
+                    Some(k) if ops::arity(k).is_some() => ops::arity(k).map_or("", |a| a.help),
                     _ => "pass the tensors the op reads",
                 });
                 self.diags.push(d);
@@ -1240,11 +1312,18 @@ impl<'a, 's> Sema<'a, 's> {
                 &many
             };
             // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
-            let inferable = matches!(kind, OpKind::Elementwise | OpKind::Matmul);
+            let inferable = !matches!(kind, OpKind::Reduction | OpKind::Reshape | OpKind::Expand);
+            let op_attrs = ops::Attrs {
+                kind,
+                ints: &self.ops[o].attrs,
+                extra: self.ops[o].extra.as_deref(),
+                stmt: stmt(),
+            };
             let inferred: Option<Vec<u64>> = match kind {
                 OpKind::Elementwise => shape::broadcast_all(args, &names, diags).flatten(),
                 OpKind::Matmul => shape::matmul(args, &names, diags).flatten(),
-                OpKind::Reduction | OpKind::Reshape => None,
+                OpKind::Reduction | OpKind::Reshape | OpKind::Expand => None,
+                _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {
                 // The declared dims had errors of their own.
@@ -1302,6 +1381,9 @@ impl<'a, 's> Sema<'a, 's> {
                     }
                     _ if kind == OpKind::Reshape => {
                         shape::reshape(args, decl, &names, ty_span(), diags)
+                    }
+                    _ if kind == OpKind::Expand => {
+                        ops::expand(args, decl, &names, ty_span(), diags)
                     }
                     _ => Some(decl),
                 },
@@ -1445,6 +1527,23 @@ struct Parts<'s> {
     consumer_list: Vec<OpId>,
 }
 
+/// Tensor arguments as written, with the scalar constants of `extra` put back in their places.
+fn with_scalars(extra: Option<&OpExtra>, tensors: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut consts = extra
+        .map_or(&[][..], |e| e.scalars.as_slice())
+        .iter()
+        .peekable();
+    for t in tensors {
+        while let Some((_, text)) = consts.next_if(|(at, _)| *at == out.len()) {
+            out.push(text.clone());
+        }
+        out.push(t);
+    }
+    out.extend(consts.map(|(_, t)| t.clone()));
+    out
+}
+
 impl Parts<'_> {
     /// The ops as written, for a graph with errors.
     fn summaries(&self) -> Vec<OpSummary> {
@@ -1463,8 +1562,9 @@ impl Parts<'_> {
                             .map_or(String::new(), |i| self.unknown_kinds[i].1.to_string()),
                     },
                     func: op.func.map(str::to_string),
-                    inputs: use_range(&self.ops, o)
-                        .map(|k| {
+                    inputs: with_scalars(
+                        op.extra.as_deref(),
+                        use_range(&self.ops, o).map(|k| {
                             let u = &self.uses[k];
                             let mut s = use_name(k, u, &self.tensors, &self.unresolved).to_string();
                             match u.index() {
@@ -1476,8 +1576,8 @@ impl Parts<'_> {
                                 s += ".T";
                             }
                             s
-                        })
-                        .collect(),
+                        }),
+                    ),
                     output: out.name.name.to_string(),
                     shape: out.shape.clone(),
                     dtype: out.dtype,
@@ -1548,6 +1648,7 @@ impl Parts<'_> {
                         output: op.output,
                         attrs: op.attrs,
                         span: op.span,
+                        extra: op.extra,
                     })
                 })
                 .collect::<Option<Vec<OpNode>>>()

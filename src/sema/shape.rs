@@ -83,7 +83,7 @@ pub fn view<'t>(
     Some(Cow::Owned(s))
 }
 
-fn broadcast2(a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
+pub(super) fn broadcast2(a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {

@@ -213,8 +213,44 @@ pub struct OpStmt<'s> {
 
 #[derive(Debug)]
 pub enum Arg<'s> {
-    Attr { name: Ident<'s>, value: Expr<'s> },
+    Attr {
+        name: Ident<'s>,
+        value: Expr<'s>,
+    },
     Tensor(TensorArg<'s>),
+    /// A numeric literal in a tensor's place (`elementwise.mul(x, 0.125)`): a scalar
+    /// constant, not a tensor.
+    Scalar(Literal<'s>),
+    /// An attribute with a fractional or exponent value: `eps = 1e-5`.
+    FloatAttr {
+        name: Ident<'s>,
+        value: Literal<'s>,
+    },
+    /// An attribute whose value is a list of integer expressions: `dims = [0, 2, 1, 3]`.
+    ListAttr {
+        name: Ident<'s>,
+        items: Vec<Expr<'s>>,
+        span: Span,
+    },
+}
+
+impl<'s> Arg<'s> {
+    /// The attribute's name, for the three attribute forms.
+    pub fn attr_name(&self) -> Option<&Ident<'s>> {
+        match self {
+            Arg::Attr { name, .. } | Arg::FloatAttr { name, .. } | Arg::ListAttr { name, .. } => {
+                Some(name)
+            }
+            Arg::Tensor(_) | Arg::Scalar(_) => None,
+        }
+    }
+}
+
+/// A numeric literal kept as written (`1e-5`, `-1.5`, `2`): printed back exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Literal<'s> {
+    pub text: &'s str,
+    pub span: Span,
 }
 
 #[derive(Debug)]

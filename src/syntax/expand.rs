@@ -357,6 +357,28 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
                 transpose: t.transpose,
                 span: scope.span(t.span),
             }),
+            Arg::Scalar(lit) => Arg::Scalar(Literal {
+                text: lit.text,
+                span: scope.span(lit.span),
+            }),
+            Arg::FloatAttr { name, value } => Arg::FloatAttr {
+                name: Ident {
+                    name: name.name,
+                    span: scope.span(name.span),
+                },
+                value: Literal {
+                    text: value.text,
+                    span: scope.span(value.span),
+                },
+            },
+            Arg::ListAttr { name, items, span } => Arg::ListAttr {
+                name: Ident {
+                    name: name.name,
+                    span: scope.span(name.span),
+                },
+                items: items.iter().map(|e| self.expr(scope, e)).collect(),
+                span: scope.span(*span),
+            },
         }
     }
 
@@ -640,7 +662,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
             .iter()
             .filter_map(|a| match a {
                 Arg::Tensor(t) => Some(t),
-                Arg::Attr { .. } => None,
+                _ => None,
             })
             .collect();
         let mut ok = true;
@@ -701,6 +723,26 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
             }
         }
         for a in call.args {
+            let other = match a {
+                Arg::Scalar(lit) => Some(lit.span),
+                Arg::FloatAttr { name, value } => Some(name.span.to(value.span)),
+                Arg::ListAttr { span, .. } => Some(*span),
+                _ => None,
+            };
+            if let Some(at) = other {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::BadInstance,
+                        format!(
+                            "block `{}` takes tensors and integer params only",
+                            block.name.name
+                        ),
+                    )
+                    .at(scope.span(at), "not a tensor or an integer param")
+                    .help("block params are integer expressions: `S = 2048`"),
+                );
+                ok = false;
+            }
             if let Arg::Attr { name, .. } = a
                 && !block.params.iter().any(|p| p.name.name == name.name)
             {

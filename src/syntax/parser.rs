@@ -725,7 +725,14 @@ impl<'s> Driver<'s> {
     fn arg(&self, p: Pair<'s, Rule>, base: usize) -> Result<Arg<'s>> {
         let start = self.span(&p, base).start;
         let mut it = p.into_inner();
-        let name = self.ident(it.next(), base)?;
+        let first = it.next().ok_or_else(|| self.expected_error(start, &[]))?;
+        if first.as_rule() == Rule::number {
+            return Ok(Arg::Scalar(Literal {
+                text: first.as_str(),
+                span: self.span(&first, base),
+            }));
+        }
+        let name = self.ident(Some(first), base)?;
         let mut end = name.span.end;
         let mut index = None;
         let mut transpose = false;
@@ -736,6 +743,23 @@ impl<'s> Driver<'s> {
                         name,
                         value: self.expr(p, base)?,
                     });
+                }
+                Rule::float => {
+                    return Ok(Arg::FloatAttr {
+                        name,
+                        value: Literal {
+                            text: p.as_str(),
+                            span: self.span(&p, base),
+                        },
+                    });
+                }
+                Rule::list => {
+                    let span = self.span(&p, base);
+                    let items = p
+                        .into_inner()
+                        .map(|e| self.expr(e, base))
+                        .collect::<Result<_>>()?;
+                    return Ok(Arg::ListAttr { name, items, span });
                 }
                 Rule::index => {
                     end = self.span(&p, base).end;
