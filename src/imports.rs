@@ -194,6 +194,19 @@ pub fn relocate(diags: &mut [Diagnostic], main_len: usize, files: &[Imported]) {
             continue;
         };
         let Some(f) = file_of(primary.span) else {
+            // About the checked file, with labels in an imported one: those become notes.
+            let notes: Vec<String> = d
+                .secondary
+                .iter()
+                .filter_map(|l| {
+                    file_of(l.span).map(|g| format!("{}: {}", place(g, l.span), l.message))
+                })
+                .collect();
+            if !notes.is_empty() {
+                d.secondary.retain(|l| l.span.end <= main_len);
+                let help = d.help.take().map_or(String::new(), |h| format!("; {h}"));
+                d.help = Some(format!("{}{help}", notes.join("; ")));
+            }
             continue;
         };
         let anchor = d
