@@ -47,6 +47,9 @@ struct FileDesc {
     flash: bool,
     /// A GPU described in a hardware file, costed besides the presets.
     hardware: Option<HwDesc>,
+    /// A block `blk(S, N = 4)` the graphs' `repeat` statements instantiate (by `% 4`: a matmul
+    /// and a relu, an exp, a nested instance of another block, or no `output`).
+    block: Option<u8>,
     #[arbitrary(with = up_to::<MAX_GRAPHS, _>)]
     graphs: Vec<GraphDesc>,
 }
@@ -208,6 +211,13 @@ enum Stmt {
     /// optional elementwise ops, `matmul(p, v)`: the pattern `--flash-attention` fuses.
     Attention(AttentionDesc),
     Allow(Warn),
+    /// `repeat (count % 5) rK = blk(<an earlier tensor>, S = 1 + s % 8) -> tN`: a count of 0,
+    /// a missing block and a tensor of the wrong shape are error paths.
+    Repeat {
+        count: u8,
+        arg: u8,
+        s: u8,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -785,6 +795,10 @@ fn render_graph(g: &GraphDesc, src: &mut String) {
                 nt += 1;
                 format!("t{}", nt - 1)
             }
+            Stmt::Repeat { .. } => {
+                nt += 1;
+                format!("t{}", nt - 1)
+            }
             Stmt::Attention(a) => {
                 for _ in 0..a.tensors() {
                     tensors.push(Known {
@@ -833,14 +847,44 @@ fn render_graph(g: &GraphDesc, src: &mut String) {
             Stmt::Allow(w) => {
                 let _ = writeln!(r.out, "  // fgraph: allow({})", w.code());
             }
+            Stmt::Repeat { count, arg, s } => {
+                let input = if r.seen == 0 {
+                    "x".to_string()
+                } else {
+                    r.tensors[usize::from(*arg) % r.seen].name.clone()
+                };
+                let out = r.tensors[r.seen].name.clone();
+                let k = r.ops;
+                r.ops += 1;
+                let _ = writeln!(
+                    r.out,
+                    "  repeat {} r{k} = blk({input}, S = {}) -> {out}",
+                    count % 5,
+                    1 + s % 8
+                );
+                r.seen += 1;
+            }
         }
     }
     r.out.push_str("}\n");
     src.push_str(&r.out);
 }
 
+/// The block of `FileDesc::block`.
+fn render_block(sel: u8, src: &mut String) {
+    src.push_str(match sel % 4 {
+        0 => "block blk(S, N = 4) {\n  input x: [S, N]\n  weight w: [N, N]\n  op m = matmul(x, w) -> y\n  op r = elementwise.relu(y) -> z\n  output z\n}\n\n",
+        1 => "block blk(S, N = 4) {\n  input x: [S, N]\n  op e = elementwise.exp(x, 0.5) -> z\n  output z\n}\n\n",
+        2 => "block inner(S) {\n  input x: [S, 4]\n  weight b: [4]\n  op a = elementwise.add(x, b) -> y\n  output y\n}\n\nblock blk(S) {\n  input x: [S, 4]\n  op i = inner(x, S = S) -> y\n  op p = permute(y, dims = [0, 1]) -> z\n  output z\n}\n\n",
+        _ => "block blk(S) {\n  input x: [S, 4]\n  op r = elementwise.relu(x) -> z\n}\n\n",
+    });
+}
+
 fn render(file: &FileDesc) -> String {
     let mut src = String::new();
+    if let Some(sel) = file.block {
+        render_block(sel, &mut src);
+    }
     for g in &file.graphs {
         render_graph(g, &mut src);
     }
