@@ -129,6 +129,43 @@ impl<'a, 's> Blocks<'a, 's> {
                     by_name.insert(b.name.name, (b, shift));
                 }
             }
+            // A block input no statement of the block reads: its declaration is never emitted,
+            // so the semantic pass cannot see it unused.
+            let used = |name: &str| {
+                b.stmts.iter().any(|st| match &st.kind {
+                    StmtKind::Op(op) => op
+                        .args
+                        .iter()
+                        .any(|a| matches!(a, Arg::Tensor(t) if t.name.name == name)),
+                    StmtKind::Repeat(r) => r
+                        .args
+                        .iter()
+                        .any(|a| matches!(a, Arg::Tensor(t) if t.name.name == name)),
+                    StmtKind::Output(names) => names.iter().any(|n| n.name == name),
+                    _ => false,
+                })
+            };
+            for st in b.stmts.iter() {
+                if let StmtKind::Decl {
+                    external: ExternalKind::Input,
+                    name,
+                    ..
+                } = &st.kind
+                    && !used(name.name)
+                {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::UnusedTensor,
+                            format!(
+                                "input `{}` of block `{}` is never used",
+                                name.name, b.name.name
+                            ),
+                        )
+                        .at(sh(name.span), "no op of the block reads it")
+                        .help("remove the input (and the argument at each instantiation)"),
+                    );
+                }
+            }
             let mut seen: HashMap<&str, Span> = HashMap::new();
             for p in &b.params {
                 if let Some(&first) = seen.get(p.name.name) {
