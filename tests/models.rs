@@ -1,0 +1,275 @@
+//! The model examples of issue 10 (item 4): GPT-2 small, one ViT-B/16 block with its patch
+//! embedding, and one Mixtral-8x7B MoE layer. Each file analyses with no diagnostics, and
+//! its parameter count, op count, FLOPs and traffic agree with figures worked out by hand
+//! from the published architectures.
+
+use fgraph::analysis::{Analysis, GraphReport};
+use fgraph::cost::CostReport;
+use fgraph::graph::Origin;
+use fgraph::{Options, check_file};
+
+fn load(name: &str) -> GraphReport {
+    let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).expect("example");
+    let mut r = check_file(&path, &bytes, &Options::default());
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    assert_eq!(r.graphs.len(), 1);
+    r.graphs.remove(0)
+}
+
+/// Bytes of all weights (`Origin::Weight`): a tied weight is one tensor, counted once.
+fn weight_bytes(a: &Analysis) -> u64 {
+    a.graph
+        .tensors
+        .iter()
+        .filter(|t| t.origin == Origin::Weight)
+        .map(|t| t.bytes)
+        .sum()
+}
+
+fn cost(a: &Analysis) -> CostReport {
+    fgraph::cost::estimate(
+        a,
+        &fgraph::Hardware::preset("h100").expect("preset"),
+        fgraph::LaunchMode::Graph,
+    )
+    .expect("cost")
+}
+
+/// The index of the fused kernel that holds the op called `name`.
+fn kernel_of(a: &Analysis, name: &str) -> usize {
+    a.plan
+        .groups
+        .iter()
+        .position(|grp| grp.ops.iter().any(|&o| a.graph.op(o).name == name))
+        .unwrap_or_else(|| panic!("no op {name}"))
+}
+
+fn op_names(a: &Analysis, k: usize) -> Vec<&str> {
+    a.plan.groups[k]
+        .ops
+        .iter()
+        .map(|&o| a.graph.op(o).name.as_str())
+        .collect()
+}
+
+#[test]
+fn gpt2_small_is_clean_and_its_numbers_check_by_hand() {
+    let g = load("gpt2_small.fgraph");
+    let a = g.analysis.as_ref().expect("analysis");
+    // 3 embedding ops (gather, slice, add), 12 layers of 22 ops, final LayerNorm, LM head.
+    assert_eq!(a.graph.ops.len(), 3 + 12 * 22 + 2);
+    assert_eq!(a.graph.ops.len(), 269);
+
+    // Parameters of the published 124M model. Per layer: ln_1 2·768, c_attn 768·2304 + 2304,
+    // attn c_proj 768·768 + 768, ln_2 2·768, c_fc 768·3072 + 3072, mlp c_proj 3072·768 + 768
+    // = 1,536 + 1,771,776 + 590,592 + 1,536 + 2,362,368 + 2,360,064 = 7,087,872.
+    let per_layer: u64 = 2 * 768
+        + (768 * 2304 + 2304)
+        + (768 * 768 + 768)
+        + 2 * 768
+        + (768 * 3072 + 3072)
+        + (3072 * 768 + 768);
+    assert_eq!(per_layer, 7_087_872);
+    // wte 50257·768 = 38,597,376 (once: the LM head reads it as wte.T), wpe 1024·768 =
+    // 786,432, 12 layers = 85,054,464, ln_f 2·768 = 1,536.
+    let params = 50257 * 768 + 1024 * 768 + 12 * per_layer + 2 * 768;
+    assert_eq!(params, 124_439_808);
+    // f16: 2 bytes each.
+    assert_eq!(weight_bytes(a), 2 * params);
+    assert_eq!(weight_bytes(a), 248_879_616);
+
+    // FLOPs of one layer at S = 1024 (docs/cost-model.md §1).
+    let (s, d, f, nh, hd) = (1024u64, 768u64, 3072u64, 12u64, 64u64);
+    // Matmuls: QKV, output and the two MLP projections, 2·S·(768·2304 + 768² + 2·768·3072)
+    // = 2,048 · 7,077,888 = 14,495,514,624; QK^T and PV, 2 · 2·NH·S·S·HD = 3,221,225,472.
+    let matmul = 2 * s * (d * 3 * d + d * d + 2 * d * f) + 2 * 2 * nh * s * s * hd;
+    assert_eq!(matmul, 17_716_740_096);
+    // Elementwise, 1 per output element: the QKV bias S·2304; the scale and the mask NH·S·S
+    // each; the output bias, the MLP output bias and the two residuals S·768 each; the fc
+    // bias S·3072; GELU 8 per element of [S, 3072]. Reductions: two LayerNorms at 8 per
+    // element of [S, 768], softmax at 5 per element of [NH, S, S]. 134,479,872 in all.
+    let other =
+        s * 3 * d + 2 * nh * s * s + 4 * s * d + s * f + 8 * s * f + 2 * 8 * s * d + 5 * nh * s * s;
+    assert_eq!(other, 134_479_872);
+    let cost = cost(a);
+    let summary = fgraph::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    assert_eq!(summary.instances.len(), 13); // 12 layers and the ops outside blocks
+    for row in &summary.instances[..12] {
+        assert_eq!(row.ops, 22);
+        assert_eq!(row.flops, matmul + other, "{}", row.name);
+    }
+    // The tied LM head alone: 2·S·768·50257 = 79,047,426,048.
+    let head = kernel_of(a, "lm_head");
+    assert_eq!(op_names(a, head), ["lm_head"]);
+    assert_eq!(cost.fused.kernels[head].flops, 2 * s * d * 50257);
+    assert_eq!(cost.fused.kernels[head].flops, 79_047_426_048);
+
+    // The embedding kernel: the gather, the position slice and their sum fuse. It reads S
+    // rows of wte (1024·768·2 = 1,572,864 B, not the 77 MB table), the token ids (1024·4 =
+    // 4,096 B) and the first S rows of wpe (1,572,864 B); it writes x (1,572,864 B), which
+    // the first layer reads twice (LayerNorm and residual).
+    let embed = kernel_of(a, "tok_embed");
+    assert_eq!(op_names(a, embed), ["tok_embed", "positions", "embed"]);
+    let t = &a.traffic.groups[embed];
+    let wte = t
+        .reads
+        .iter()
+        .find(|r| a.graph.tensor(r.tensor).name == "wte")
+        .expect("wte read");
+    assert_eq!(wte.bytes, s * d * 2);
+    assert_eq!(t.bytes_read, 2 * (s * d * 2) + s * 4);
+    assert_eq!(t.bytes_read, 3_149_824);
+    assert_eq!(t.bytes_written, 1_572_864);
+}
+
+#[test]
+fn vit_block_is_clean_and_its_numbers_check_by_hand() {
+    let g = load("vit_block.fgraph");
+    let a = g.analysis.as_ref().expect("analysis");
+    // 8 ops of patch embedding, CLS and positions; one encoder block of 21.
+    assert_eq!(a.graph.ops.len(), 8 + 21);
+
+    // Parameters. The block: the same shapes as a GPT-2 layer, 7,087,872. Outside it: the
+    // patch kernel 768·768 = 589,824 and its bias 768, the CLS token 768, the position
+    // embedding 197·768 = 151,296: 742,656. (The full ViT-B/16, 12 blocks, a final
+    // LayerNorm 1,536 and the 1000-class head 769,000, is the published 86,567,656.)
+    let block: u64 = 2 * 768
+        + (768 * 2304 + 2304)
+        + (768 * 768 + 768)
+        + 2 * 768
+        + (768 * 3072 + 3072)
+        + (3072 * 768 + 768);
+    let outside: u64 = 768 * 768 + 768 + 768 + 197 * 768;
+    assert_eq!(outside, 742_656);
+    assert_eq!(
+        12 * block + outside + 2 * 768 + 768 * 1000 + 1000,
+        86_567_656
+    );
+    assert_eq!(weight_bytes(a), 2 * (block + outside));
+    assert_eq!(weight_bytes(a), 15_661_056);
+
+    // FLOPs of the block at B = 32, N = 197 (6,304 token rows).
+    let (b, n, d, f, nh, hd) = (32u64, 197u64, 768u64, 3072u64, 12u64, 64u64);
+    let rows = b * n;
+    // Matmuls: 2·6304·7,077,888 = 89,238,011,904; QK^T and PV 4·B·NH·N²·HD = 3,815,079,936.
+    let matmul = 2 * rows * (d * 3 * d + d * d + 2 * d * f) + 4 * b * nh * n * n * hd;
+    assert_eq!(matmul, 93_053_091_840);
+    // QKV bias, scale, four [rows, 768] adds, fc bias, GELU (8), two LayerNorms (8),
+    // softmax (5): 375,062,784.
+    let other = rows * 3 * d
+        + b * nh * n * n
+        + 4 * rows * d
+        + rows * f
+        + 8 * rows * f
+        + 2 * 8 * rows * d
+        + 5 * b * nh * n * n;
+    assert_eq!(other, 375_062_784);
+    let cost = cost(a);
+    let summary = fgraph::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    assert_eq!(summary.instances[0].name, "blocks.0");
+    assert_eq!(summary.instances[0].flops, matmul + other);
+
+    // Patch embedding: 2·B·196·768·768 = 7,398,752,256 for the matmul, plus its bias
+    // B·196·768 = 4,816,896 and the position add B·197·768 = 4,841,472 fused after it
+    // (the CLS broadcast and the concat move data only).
+    let proj = kernel_of(a, "patch_proj");
+    assert_eq!(
+        op_names(a, proj),
+        [
+            "patch_proj",
+            "patch_bias",
+            "cls_batch",
+            "with_cls",
+            "add_pos"
+        ]
+    );
+    assert_eq!(
+        cost.fused.kernels[proj].flops,
+        2 * b * 196 * d * d + b * 196 * d + b * 197 * d
+    );
+    assert_eq!(cost.fused.kernels[proj].flops, 7_408_410_624);
+    // Patchify is a copy: it reads the f16 image, 32·3·224·224·2 = 9,633,792 B, and writes
+    // the same bytes as [B, 196, 768] patches.
+    let patchify = kernel_of(a, "patch_order");
+    assert_eq!(
+        op_names(a, patchify),
+        ["patch_split", "patch_order", "patch_flat"]
+    );
+    let t = &a.traffic.groups[patchify];
+    assert_eq!(t.bytes_read, 32 * 3 * 224 * 224 * 2);
+    assert_eq!(t.bytes_read, 9_633_792);
+    assert_eq!(t.bytes_written, 9_633_792);
+}
+
+#[test]
+fn vit_block_stacks_into_the_whole_encoder() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/vit_block.fgraph");
+    let bytes = std::fs::read(path).expect("example");
+    let mut opts = Options::default();
+    opts.overrides.insert("L".into(), 12);
+    let r = check_file(path, &bytes, &opts);
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    let a = r.graphs[0].analysis.as_ref().expect("analysis");
+    assert_eq!(a.graph.ops.len(), 8 + 12 * 21);
+    // 12 blocks of 7,087,872 and the 742,656 outside them, 2 bytes each.
+    assert_eq!(weight_bytes(a), 2 * (12 * 7_087_872 + 742_656));
+}
+
+#[test]
+fn mixtral_moe_is_clean_and_its_numbers_check_by_hand() {
+    let g = load("mixtral_moe.fgraph");
+    let a = g.analysis.as_ref().expect("analysis");
+    // Norm, router, softmax, top-k weights and indices, renormalisation, dispatch (7); 8
+    // gathers; 8 experts of 5 ops; concat, combine, residual (3).
+    assert_eq!(a.graph.ops.len(), 7 + 8 + 8 * 5 + 3);
+    assert_eq!(a.graph.ops.len(), 58);
+    // The routing indices are produced as i32.
+    let top_i = a
+        .graph
+        .tensors
+        .iter()
+        .find(|t| t.name == "top_i")
+        .expect("top_i");
+    assert_eq!(top_i.bytes, 4096 * 2 * 4);
+
+    // Parameters: the norm 4096, the router 4096·8 = 32,768, and 8 experts of
+    // 3·4096·14336 = 176,160,768: 1,409,323,008, bf16.
+    let expert: u64 = 3 * 4096 * 14336;
+    assert_eq!(expert, 176_160_768);
+    let params = 4096 + 4096 * 8 + 8 * expert;
+    assert_eq!(params, 1_409_323_008);
+    assert_eq!(weight_bytes(a), 2 * params);
+    assert_eq!(weight_bytes(a), 2_818_646_016);
+
+    // T = S·2/8 = 1,024 tokens per expert. One expert: three matmuls 3 · 2·T·4096·14336 =
+    // 360,777,252,864, SiLU 4·T·14336 = 58,720,256, the gate product T·14336 = 14,680,064:
+    // 360,850,653,184 (about 2·T·3·H·F: top-2 of 8 experts does 2/8 of the dense work).
+    let (s, t, h, f) = (4096u64, 1024u64, 4096u64, 14336u64);
+    assert_eq!(t, s * 2 / 8);
+    let per_expert = 3 * 2 * t * h * f + 4 * t * f + t * f;
+    assert_eq!(per_expert, 360_850_653_184);
+    let cost = cost(a);
+    let summary = fgraph::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    assert_eq!(summary.blocks.len(), 1);
+    assert_eq!(summary.blocks[0].instances, Some(8));
+    assert_eq!(summary.blocks[0].flops, 8 * per_expert);
+    // The router: 2·S·4096·8 = 268,435,456.
+    let router = kernel_of(a, "router");
+    assert_eq!(op_names(a, router), ["router"]);
+    assert_eq!(cost.fused.kernels[router].flops, 2 * s * h * 8);
+    assert_eq!(cost.fused.kernels[router].flops, 268_435_456);
+
+    // Each gather is a kernel of its own (its rows feed two matmuls). It reads its T rows
+    // of x, 1024·4096·2 = 8,388,608 B, not all S of them, and its row of ids, 1024·4 =
+    // 4,096 B; it writes the T rows.
+    for e in 0..8 {
+        let k = kernel_of(a, &format!("take{e}"));
+        let name = format!("take{e}");
+        assert_eq!(op_names(a, k), [name.as_str()]);
+        let tr = &a.traffic.groups[k];
+        assert_eq!(tr.bytes_read, t * h * 2 + t * 4);
+        assert_eq!(tr.bytes_read, 8_392_704);
+        assert_eq!(tr.bytes_written, 8_388_608);
+    }
+}
