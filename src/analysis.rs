@@ -209,7 +209,8 @@ fn check_text_inspecting(
                     d.severity == Severity::Error
                         || !allows.iter().any(|a| {
                             a.code == d.code.as_str()
-                                && d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
+                                && (d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
+                                    || expand::instantiations(d).any(|at| a.scope.contains(at)))
                         })
                 });
             }

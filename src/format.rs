@@ -423,8 +423,12 @@ mod tests {
     #[test]
     fn examples_are_canonical_and_formatting_is_idempotent() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
-        for entry in std::fs::read_dir(dir).expect("examples") {
+        let lib = std::fs::read_dir(format!("{dir}/lib")).expect("examples/lib");
+        for entry in std::fs::read_dir(dir).expect("examples").chain(lib) {
             let path = entry.expect("entry").path();
+            if !path.is_file() {
+                continue;
+            }
             let src = std::fs::read_to_string(&path).expect("read");
             let once = fmt(&src);
             assert_eq!(fmt(&once), once, "{}", path.display());

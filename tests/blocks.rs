@@ -411,3 +411,35 @@ fn llama3_8b_decode_example_appends_to_the_cache_and_reads_all_of_it() {
     let (_, embed) = kernel_of(a, "embed");
     assert_eq!(embed.bytes_read, 4096 * 2 + 4);
 }
+
+#[test]
+fn allow_comments_on_the_graph_or_the_instantiation_cover_its_instances() {
+    let src = "\
+block b(N) {
+  input x: [N]
+  weight w: [N]
+  op y = elementwise.relu(x) -> z
+  output z
+}
+
+// fgraph: allow(unused-tensor)
+graph g {
+  input x: [4]
+  op i = b(x, N = 4) -> out
+}
+
+graph h {
+  input x: [4]
+  // fgraph: allow(unused-tensor)
+  op i = b(x, N = 4) -> out
+  op j = b(out, N = 4) -> out2
+}
+";
+    let r = check_file("m.fgraph", src.as_bytes(), &Options::default());
+    // Only the instance `j` of graph h keeps its warning about the unused weight.
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    let d = &r.diagnostics[0];
+    assert_eq!(d.message, "tensor `w` is declared but never used");
+    let call = d.secondary.last().expect("instantiation label").span;
+    assert!(src[call.start..call.end].starts_with("op j = b("));
+}

@@ -12,11 +12,16 @@ use fgraph::{
 use std::path::Path;
 
 fn analysis_with(src: &str, flash_attention: bool) -> Analysis {
+    analysis_at("t.fgraph", src, flash_attention)
+}
+
+/// The analysis of `src` read from `path` (its imports are relative to it).
+fn analysis_at(path: &str, src: &str, flash_attention: bool) -> Analysis {
     let opts = Options {
         flash_attention,
         ..Options::default()
     };
-    let report = check_file("t.fgraph", src.as_bytes(), &opts);
+    let report = check_file(path, src.as_bytes(), &opts);
     assert!(!report.has_errors(), "{:?}", report.diagnostics);
     report.graphs[0].analysis.clone().expect("analysis")
 }
@@ -831,18 +836,22 @@ fn roofline_escapes_names_and_writes_atomically() {
 #[test]
 fn flash_plans_are_legal_on_every_fixture_and_example() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut sources: Vec<String> = Vec::new();
+    // (path, source): the examples import files beside them.
+    let mut sources: Vec<(String, String)> = Vec::new();
     for dir in ["examples", "tests/fixtures/fusion"] {
         for e in std::fs::read_dir(root.join(dir)).expect("dir") {
             let p = e.expect("entry").path();
             if p.extension().is_some_and(|x| x == "fgraph") {
-                sources.push(std::fs::read_to_string(&p).expect("read"));
+                let text = std::fs::read_to_string(&p).expect("read");
+                sources.push((p.to_string_lossy().into_owned(), text));
             }
         }
     }
     // Attention with an epilogue, a mask producer and a second consumer of the output.
-    sources.push(format!(
-        "{ATTN_HEAD}  op mk = elementwise.neg(mask) -> m2
+    sources.push((
+        "t.fgraph".to_string(),
+        format!(
+            "{ATTN_HEAD}  op mk = elementwise.neg(mask) -> m2
   op qk = matmul(q, k.T) -> s: [8, S, S]
   op masked = elementwise.add(s, m2) -> sm
   op soft = reduction.softmax(sm) -> p: [8, S, S]
@@ -853,10 +862,11 @@ fn flash_plans_are_legal_on_every_fixture_and_example() {
   output z, w
 }}
 "
+        ),
     ));
-    for src in &sources {
-        let plain = analysis(src);
-        let flash = analysis_with(src, true);
+    for (path, src) in &sources {
+        let plain = analysis_at(path, src, false);
+        let flash = analysis_at(path, src, true);
         let (g, plan) = (&flash.graph, &flash.plan);
         let mut count = vec![0; g.ops.len()];
         for (k, grp) in plan.groups.iter().enumerate() {

@@ -482,6 +482,53 @@ impl FileModel {
         out
     }
 
+    /// An instantiation (`op attn = attention(..)` or `repeat 32 layers = ..`): its instances
+    /// and the kernels their ops run in.
+    fn hover_instances(&self, sym: &Symbol, a: &crate::analysis::Analysis) -> String {
+        let Some(report) = self.graph(sym.graph) else {
+            return String::new();
+        };
+        let prefix = format!("{}.", sym.name);
+        let top: Vec<&crate::syntax::expand::Instance> = report
+            .instances
+            .iter()
+            .filter(|i| {
+                i.parent.is_none()
+                    && (i.path == sym.name
+                        || (i.index.is_some() && i.path.strip_prefix(&prefix).is_some()))
+            })
+            .collect();
+        let Some(first) = top.first() else {
+            return String::new();
+        };
+        let ops: usize = top.iter().map(|i| i.ops.len()).sum();
+        let mut kernels: Vec<usize> = top
+            .iter()
+            .flat_map(|i| i.ops.clone())
+            .filter_map(|o| a.plan.group_of.get(o).copied())
+            .collect();
+        kernels.sort_unstable();
+        kernels.dedup();
+        // Which kernels, by number (the first few).
+        let mut span: Vec<String> = kernels
+            .iter()
+            .take(8)
+            .map(|k| format!("**kernel {}**", k + 1))
+            .collect();
+        if kernels.len() > 8 {
+            span.push(format!("… ({} more)", kernels.len() - 8));
+        }
+        let span = format!("{} of {}", span.join(", "), a.plan.groups.len());
+        let n = top.len();
+        format!(
+            ": {n} instance{} of block `{}`\n\n{ops} ops in {} kernel{}, {span}",
+            if n == 1 { "" } else { "s" },
+            first.block,
+            kernels.len(),
+            if kernels.len() == 1 { "" } else { "s" },
+        )
+    }
+
     fn hover_op(&self, sym: &Symbol) -> String {
         let mut out = format!("**op** `{}`", sym.name);
         let Some(a) = self.analysis(sym.graph) else {
@@ -499,7 +546,7 @@ impl FileModel {
         };
         let g = &a.graph;
         let Some(o) = g.ops.iter().position(|op| op.name == sym.name) else {
-            return out;
+            return out + &self.hover_instances(sym, a);
         };
         let id = crate::graph::OpId(o as u32);
         let op = g.op(id);

@@ -1055,7 +1055,10 @@ impl Expansion {
             return diags;
         }
         let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
-        let mut seen: HashMap<(Code, Option<Span>, String), usize> = HashMap::new();
+        // Copies from the instances of one instantiation statement (the 32 layers of a
+        // repeat) are one finding; another statement's instances are reported apart, so that
+        // an allow comment on one statement does not hide the other's.
+        let mut seen: HashMap<(Code, Option<Span>, String, Option<Span>), usize> = HashMap::new();
         for mut d in diags {
             // An instantiation already reported as wrong: its tensors say nothing more.
             let names =
@@ -1073,8 +1076,8 @@ impl Expansion {
                 while let Some(k) = cur {
                     let inst = &self.instances[k];
                     let label = match inst.index {
-                        Some(n) => format!("in instance {n} of this repeat of `{}`", inst.block),
-                        None => format!("in this instance of `{}`", inst.block),
+                        Some(n) => format!("{REPEAT_LABEL}{n} of this repeat of `{}`", inst.block),
+                        None => format!("{INSTANCE_LABEL}{}`", inst.block),
                     };
                     d.secondary.push(Label {
                         span: inst.call,
@@ -1087,10 +1090,12 @@ impl Expansion {
                     cur = inst.parent;
                 }
             }
+            let outermost = instantiations(&d).last();
             let key = (
                 d.code,
                 d.primary.as_ref().map(|p| p.span),
                 d.message.clone(),
+                outermost,
             );
             if seen.contains_key(&key) {
                 continue;
@@ -1101,6 +1106,19 @@ impl Expansion {
         out
     }
 }
+
+/// The instantiations a diagnostic about an instance's statement was produced by (the labels
+/// [`Expansion::attribute`] adds): an allow comment on one of them, or on the graph holding
+/// it, covers the diagnostic as it covers the statements the instantiation stands for.
+pub fn instantiations(d: &Diagnostic) -> impl Iterator<Item = Span> + '_ {
+    d.secondary
+        .iter()
+        .filter(|l| l.message.starts_with(INSTANCE_LABEL) || l.message.starts_with(REPEAT_LABEL))
+        .map(|l| l.span)
+}
+
+const INSTANCE_LABEL: &str = "in this instance of `";
+const REPEAT_LABEL: &str = "in instance ";
 
 fn diagnostic_text(d: &Diagnostic) -> String {
     let mut s = d.message.clone();
