@@ -204,6 +204,21 @@ fn check_text_inspecting(
                         instances: expansion.instances,
                     });
                 }
+                // Blocks of this file that no graph instantiates are checked on their own.
+                let used: std::collections::HashSet<&str> = graphs
+                    .iter()
+                    .flat_map(|g: &GraphReport| g.instances.iter().map(|i| i.block.as_str()))
+                    .collect();
+                for b in &block_asts {
+                    if used.contains(b.name.name) || blocks.get(b.name.name).is_none() {
+                        continue;
+                    }
+                    let mut found = Vec::new();
+                    let (g, expansion) = expand::standalone(b, &blocks, &arena, &mut found);
+                    found.extend(check_graph(g, &Default::default()).diagnostics);
+                    found.retain(|d| !expand::standalone_noise(b, d));
+                    diags.extend(expansion.attribute(found));
+                }
                 diags.extend(invalid_allows(&allow_codes));
                 diags.retain(|d| {
                     d.severity == Severity::Error

@@ -443,3 +443,33 @@ graph h {
     let call = d.secondary.last().expect("instantiation label").span;
     assert!(src[call.start..call.end].starts_with("op j = b("));
 }
+
+#[test]
+fn a_block_no_graph_instantiates_is_checked_on_its_own() {
+    // A library of blocks: the required param S has no value, which says nothing, but the
+    // misspelt tensor, the unknown kind and the unused weight are found.
+    let src = "\
+block mlp(S, H = 64) {
+  input x: [S, H]
+  weight w: [H, H]
+  weight unused_w: [H]
+  op up = matmul(x, w) -> y
+  op act = elementwise.relu(yy) -> z
+  op r = repeatme(z) -> q
+  output q
+}
+";
+    let r = check_file("lib.fgraph", src.as_bytes(), &Options::default());
+    let mut codes: Vec<&str> = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    codes.sort_unstable();
+    assert_eq!(
+        codes,
+        ["undefined-tensor", "unknown-kind", "unused-tensor"],
+        "{:#?}",
+        r.diagnostics
+    );
+    // The shipped library checks clean on its own.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/lib/llama3.fgraph");
+    let lib = check_file(path, &std::fs::read(path).unwrap(), &Options::default());
+    assert!(lib.diagnostics.is_empty(), "{:#?}", lib.diagnostics);
+}

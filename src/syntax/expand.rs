@@ -264,6 +264,72 @@ pub fn expand<'s>(
     (graph, x.info)
 }
 
+/// A block of the checked file that no graph instantiates, as a graph of its own, so that a
+/// library of blocks is checked too: its header params with a default become params, its
+/// inputs stay inputs, and nested instantiations are expanded. The caller drops what only
+/// says that a required param has no value (see [`standalone_noise`]).
+pub fn standalone<'s>(
+    block: &BlockAst<'s>,
+    blocks: &Blocks<'_, 's>,
+    arena: &'s bumpalo::Bump,
+    diags: &mut Vec<Diagnostic>,
+) -> (GraphAst<'s>, Expansion) {
+    let overrides = Overrides::new();
+    let mut x = Expander {
+        blocks,
+        arena,
+        diags,
+        out: Vec::with_capacity(block.stmts.len() + block.params.len()),
+        ops: 0,
+        info: Expansion::default(),
+        env: HashMap::new(),
+        overrides: &overrides,
+        failed: false,
+    };
+    let scope = Scope::graph();
+    for p in &block.params {
+        if let Some(d) = &p.default {
+            let value = x.expr(&scope, d);
+            x.push(
+                StmtKind::Param {
+                    name: p.name,
+                    value: Box::new(value),
+                },
+                p.name.span.to(d.span()),
+            );
+        }
+    }
+    let mut dtype = None;
+    for st in block.stmts.iter() {
+        if x.failed {
+            break;
+        }
+        x.statement(st, &scope, &mut dtype, 0);
+    }
+    let graph = GraphAst {
+        name: block.name,
+        stmts: Stmts::from(x.out),
+        span: block.span,
+    };
+    (graph, x.info)
+}
+
+/// What checking a block on its own says only because it is on its own: a required header
+/// param has no value, and an input is unused (reported once by [`Blocks::add`]).
+pub fn standalone_noise(block: &BlockAst<'_>, d: &Diagnostic) -> bool {
+    let names = |n: &str| d.message.contains(&format!("`{n}`"));
+    match d.code {
+        Code::UndefinedParam => block
+            .params
+            .iter()
+            .any(|p| p.default.is_none() && names(p.name.name)),
+        Code::UnusedTensor => block.stmts.iter().any(|st| {
+            matches!(&st.kind, StmtKind::Decl { external: ExternalKind::Input, name, .. } if names(name.name))
+        }),
+        _ => false,
+    }
+}
+
 /// How the names of one body (a graph's or an instance's) are renamed.
 struct Scope<'s> {
     /// `layers.3.`, or empty for the graph itself.
