@@ -70,6 +70,9 @@ pub struct Index {
     /// Per graph: op name → the end of its statement.
     op_ends: Vec<HashMap<String, usize>>,
     untyped: Vec<UntypedOutput>,
+    /// Scopes after the graphs are blocks: scope `graphs + i` is the block named `blocks[i]`.
+    graphs: usize,
+    blocks: Vec<String>,
 }
 
 fn expr_names<'s>(e: &Expr<'s>, out: &mut Vec<Ident<'s>>) {
@@ -107,7 +110,23 @@ impl Index {
     pub fn of<'s>(text: &str, file: &crate::syntax::ast::File<'s>, opts: &Options) -> Index {
         let mut ix = Index::default();
         let mut by_key: HashMap<(usize, SymbolKind, &'s str), usize> = HashMap::default();
-        for (gi, g) in file.graphs.iter().enumerate() {
+        // The graphs, then the blocks: each a scope of names of its own.
+        let scopes = file
+            .graphs
+            .iter()
+            .map(|g| (&g.name, &g.stmts, g.span, Some(g), None))
+            .chain(
+                file.blocks
+                    .iter()
+                    .map(|b| (&b.name, &b.stmts, b.span, None, Some(b))),
+            );
+        ix.graphs = file.graphs.len();
+        ix.blocks = file
+            .blocks
+            .iter()
+            .map(|b| b.name.name.to_string())
+            .collect();
+        for (gi, (scope_name, stmts, scope_span, graph, block)) in scopes.enumerate() {
             let mut add = |ix: &mut Index,
                            kind: SymbolKind,
                            id: &Ident<'s>,
@@ -141,11 +160,36 @@ impl Index {
                 }
                 sym.occurrences.push(id.span);
             };
-            add(&mut ix, SymbolKind::Graph, &g.name, Some(g.span), "graph");
+            if graph.is_some() {
+                add(
+                    &mut ix,
+                    SymbolKind::Graph,
+                    scope_name,
+                    Some(scope_span),
+                    "graph",
+                );
+            }
             let mut names = Vec::new();
+            if let Some(b) = block {
+                for p in &b.params {
+                    add(
+                        &mut ix,
+                        SymbolKind::Param,
+                        &p.name,
+                        Some(scope_span),
+                        "param",
+                    );
+                    if let Some(d) = &p.default {
+                        expr_names(d, &mut names);
+                    }
+                }
+                for n in &names {
+                    add(&mut ix, SymbolKind::Param, n, None, "");
+                }
+            }
             let mut types = HashMap::default();
             let mut ends = HashMap::default();
-            for st in g.stmts.iter() {
+            for st in stmts.iter() {
                 names.clear();
                 match &st.kind {
                     StmtKind::Param { name, value } => {
@@ -154,6 +198,13 @@ impl Index {
                     }
                     StmtKind::Dtype(_) => {}
                     StmtKind::Repeat(r) => {
+                        add(
+                            &mut ix,
+                            SymbolKind::Op,
+                            &r.name,
+                            Some(st.span),
+                            r.output.name,
+                        );
                         expr_names(&r.count, &mut names);
                         for a in &r.args {
                             match a {
@@ -249,11 +300,13 @@ impl Index {
                     add(&mut ix, SymbolKind::Param, n, None, "");
                 }
             }
-            ix.params.push(
-                crate::sema::param_values(g, &opts.overrides)
+            ix.params.push(match graph {
+                Some(g) => crate::sema::param_values(g, &opts.overrides)
                     .into_iter()
                     .collect(),
-            );
+                // A block's params take each instance's values: see `FileModel::instance_of`.
+                None => HashMap::default(),
+            });
             ix.written_types.push(types);
             ix.op_ends.push(ends);
         }
@@ -345,6 +398,9 @@ impl FileModel {
             .occurrences
             .iter()
             .find(|sp| sp.start <= at && at <= sp.end)?;
+        if sym.graph >= self.index.graphs {
+            return Some((span, self.hover_in_block(sym)));
+        }
         let text = match sym.kind {
             SymbolKind::Graph => self.hover_graph(sym),
             SymbolKind::Param => self.hover_param(sym),
@@ -352,6 +408,79 @@ impl FileModel {
             SymbolKind::Op => self.hover_op(sym),
         };
         Some((span, text))
+    }
+
+    /// The first instance of the block whose scope is `scope`: its graph and its path.
+    fn instance_of(&self, scope: usize) -> Option<(usize, &str, &str)> {
+        let block = self
+            .index
+            .blocks
+            .get(scope.checked_sub(self.index.graphs)?)?;
+        self.report.graphs.iter().enumerate().find_map(|(gi, g)| {
+            let i = g.instances.iter().find(|i| &i.block == block)?;
+            Some((gi, i.path.as_str(), block.as_str()))
+        })
+    }
+
+    /// A name inside a block: what it is in the block's first instance (`layers.0.q` for `q`),
+    /// or, for a block input (bound to each instance's argument) and a block no graph
+    /// instantiates, its declaration.
+    fn hover_in_block(&self, sym: &Symbol) -> String {
+        let block = self
+            .index
+            .blocks
+            .get(sym.graph - self.index.graphs)
+            .map_or("", String::as_str);
+        let Some((gi, path, _)) = self.instance_of(sym.graph) else {
+            return format!(
+                "**{}** `{}` of block `{block}`\n\n(no graph of this file instantiates the block)",
+                sym.kind.as_str(),
+                sym.name
+            );
+        };
+        let full = format!("{path}.{}", sym.name);
+        let in_instance = self.analysis(gi).is_some_and(|a| match sym.kind {
+            SymbolKind::Tensor => Self::tensor_id(a, &full).is_some(),
+            SymbolKind::Op => {
+                a.graph.ops.iter().any(|o| o.name == full)
+                    || self.graph(gi).is_some_and(|g| {
+                        g.instances
+                            .iter()
+                            .any(|i| i.path == full || i.path.starts_with(&format!("{full}.")))
+                    })
+            }
+            _ => false,
+        });
+        if !in_instance {
+            let written = self
+                .index
+                .written_types
+                .get(sym.graph)
+                .and_then(|m| m.get(&sym.name))
+                .map_or(String::new(), |w| format!(": `{w}`"));
+            let what = match sym.kind {
+                SymbolKind::Param => "a param of the block: each instance has its own value",
+                SymbolKind::Tensor => "bound to each instance's argument",
+                _ => "",
+            };
+            return format!(
+                "**{}** `{}`{written} of block `{block}`\n\n{what}",
+                sym.kind.as_str(),
+                sym.name
+            );
+        }
+        let proxy = Symbol {
+            graph: gi,
+            name: full.clone(),
+            ..sym.clone()
+        };
+        let text = match sym.kind {
+            SymbolKind::Tensor => self.hover_tensor(&proxy),
+            _ => self.hover_op(&proxy),
+        };
+        // The block's own name first, then what it is in the first instance.
+        text.replacen(&format!("`{full}`"), &format!("`{}`", sym.name), 1)
+            + &format!("\n\nas in `{path}`, the first instance of block `{block}`")
     }
 
     fn hover_graph(&self, sym: &Symbol) -> String {
@@ -493,9 +622,12 @@ impl FileModel {
             .instances
             .iter()
             .filter(|i| {
-                i.parent.is_none()
-                    && (i.path == sym.name
-                        || (i.index.is_some() && i.path.strip_prefix(&prefix).is_some()))
+                // The instance itself, or each instance of a repeat (`layers.0`, `layers.1`).
+                i.path == sym.name
+                    || (i.index.is_some()
+                        && i.path
+                            .strip_prefix(&prefix)
+                            .is_some_and(|n| n.bytes().all(|c| c.is_ascii_digit())))
             })
             .collect();
         let Some(first) = top.first() else {
@@ -724,6 +856,38 @@ mod tests {
 
     const SRC: &str = "graph g {\n  param h = 64\n  input x: f16[4, h]\n  weight w: f16[h, 8]\n  op mm = matmul(x, w) -> y\n  op act = elementwise.relu(y) -> z\n  output z\n}\n";
 
+    #[test]
+    fn names_inside_a_block_resolve_and_hover_as_in_the_first_instance() {
+        let src = "block mlp(S, H = 8) {\n  input x: [S, H]\n  weight w: [H, H]\n  op mm = matmul(x, w) -> y\n  output y\n}\ngraph g {\n  input x: [4, 8]\n  repeat 2 layers = mlp(x, S = 4) -> h\n}\n";
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, Options::default(), hw);
+        // `y` in `output y` resolves to its definition in the block, not to the graph.
+        let use_y = src.find("output y").expect("output") + "output ".len();
+        let s = m.index.at(use_y).expect("resolves");
+        let def = m.index.symbol(s).def.expect("defined");
+        assert_eq!(def.start, src.find("-> y").expect("def") + 3);
+        let (_, h) = m.hover(use_y).expect("hover");
+        assert!(h.starts_with("**tensor** `y`: `f32[4, 8]`"), "{h}");
+        assert!(
+            h.contains("128 B") && h.contains("first instance of block `mlp`"),
+            "{h}"
+        );
+        let (_, h) = m.hover(src.find("op mm").expect("op") + 3).expect("hover");
+        assert!(
+            h.starts_with("**op** `mm`") && h.contains("**kernel 1 of 2**"),
+            "{h}"
+        );
+        // The block's input is bound per instance; the block `x` is not the graph's `x`.
+        let block_x = src.find("input x").expect("x") + "input ".len();
+        let (_, h) = m.hover(block_x).expect("hover");
+        assert!(h.contains("bound to each instance's argument"), "{h}");
+        let graph_x = src.rfind("input x").expect("x") + "input ".len();
+        assert_ne!(m.index.at(block_x), m.index.at(graph_x));
+        // The repeat hovers with its instances and kernels.
+        let (_, h) = m.hover(src.find("layers").expect("repeat")).expect("hover");
+        assert!(h.contains("2 instances of block `mlp`"), "{h}");
+    }
+
     fn model() -> FileModel {
         let hw = Hardware::preset("h100").expect("preset");
         FileModel::new("g.fgraph", SRC, Options::default(), hw)
@@ -794,7 +958,10 @@ mod tests {
                     assert_eq!(span, at);
                     let head = format!("**{}** `{}`", sym.kind.as_str(), sym.name);
                     assert!(h.starts_with(&head), "{}: {h}", path.display());
-                    if sym.kind == SymbolKind::Tensor {
+                    // A block input or param has a value per instance: its hover says so.
+                    let per_instance = h.contains("bound to each instance's argument")
+                        || h.contains("a param of the block");
+                    if sym.kind == SymbolKind::Tensor && !per_instance {
                         assert!(h.contains(" B"), "bytes in {h}");
                     }
                     if sym.kind == SymbolKind::Op {
