@@ -131,16 +131,14 @@ impl<'a, 's> Blocks<'a, 's> {
             }
             // A block input no statement of the block reads: its declaration is never emitted,
             // so the semantic pass cannot see it unused.
+            let reads = |args: &[Arg<'_>], name: &str| {
+                args.iter()
+                    .any(|a| matches!(a, Arg::Tensor(t) if t.name.name == name))
+            };
             let used = |name: &str| {
                 b.stmts.iter().any(|st| match &st.kind {
-                    StmtKind::Op(op) => op
-                        .args
-                        .iter()
-                        .any(|a| matches!(a, Arg::Tensor(t) if t.name.name == name)),
-                    StmtKind::Repeat(r) => r
-                        .args
-                        .iter()
-                        .any(|a| matches!(a, Arg::Tensor(t) if t.name.name == name)),
+                    StmtKind::Op(op) => reads(&op.args, name),
+                    StmtKind::Repeat(r) => reads(&r.args, name),
                     StmtKind::Output(names) => names.iter().any(|n| n.name == name),
                     _ => false,
                 })
