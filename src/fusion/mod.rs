@@ -403,11 +403,13 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             {
                 Some(Reason::MatmulEpilogue)
             } else if let Some(Err((r, edge))) = members
-                .as_ref()
+                .as_mut()
                 .filter(|_| policy == Policy::Store)
                 .map(|m| {
-                    m.cross_edge_reason(g, gp, gc, merged_matmuls, |o| uf.find(o.index()))
-                        .map(|e| into_reduction = e)
+                    m.cross_edge_reason(g, gp, gc, merged_matmuls, opts.reduction_epilogue, |o| {
+                        uf.find(o.index())
+                    })
+                    .map(|e| into_reduction = e)
                 })
             {
                 via = (edge != (p, c)).then_some(edge);
@@ -450,6 +452,20 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                             std::mem::swap(&mut moved, &mut copies[gp]);
                         }
                         copies[gp].extend(moved);
+                    }
+                    // Other reduction → elementwise edges the merge put inside (store).
+                    if let Some(m) = members.as_mut().filter(|_| policy == Policy::Store) {
+                        for (rp, rc) in m.epilogue_edges.drain(..) {
+                            if (rp, rc) != (p, c) {
+                                epilogues.push(FusedEdge {
+                                    producer: rp,
+                                    consumer: rc,
+                                    tensor: g.op(rp).output,
+                                    fused_by: FusedBy::ReductionEpilogue,
+                                    overrides: Some(Reason::AfterReduction),
+                                });
+                            }
+                        }
                     }
                     if producer.kind == OpKind::Reduction {
                         epilogues.push(FusedEdge {

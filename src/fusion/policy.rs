@@ -120,6 +120,9 @@ pub(crate) struct Members {
     seen: Vec<u32>,
     epoch: u32,
     stack: Vec<OpId>,
+    /// The reduction → elementwise edges the last [`Members::cross_edge_reason`] let into the
+    /// merged kernel as reduction epilogues.
+    pub(crate) epilogue_edges: Vec<(OpId, OpId)>,
 }
 
 impl Members {
@@ -135,6 +138,7 @@ impl Members {
             seen: vec![0; g.ops.len()],
             epoch: 0,
             stack: Vec::new(),
+            epilogue_edges: Vec::new(),
         }
     }
 
@@ -170,14 +174,16 @@ impl Members {
     /// ops of the merged kernel brings in other edges (a reduction `r` of `t` and an op `c`
     /// of `t` and `r`'s output: fusing `t` into `r` and then `c` would put `r → c`, rule 2,
     /// inside one kernel), so every edge between the two groups is checked, from the smaller
-    /// group's side. `root` gives an op's union-find root.
+    /// group's side (rule 2 giving way to a reduction epilogue when `reduction_epilogue`).
+    /// `root` gives an op's union-find root.
     #[allow(clippy::type_complexity)]
     pub(crate) fn cross_edge_reason(
-        &self,
+        &mut self,
         g: &Graph,
         a: usize,
         b: usize,
         matmuls: u32,
+        reduction_epilogue: bool,
         mut root: impl FnMut(OpId) -> usize,
     ) -> Result<Option<(OpId, OpId)>, (Reason, (OpId, OpId))> {
         let (small, big) = if self.lists[a].len() <= self.lists[b].len() {
@@ -187,14 +193,21 @@ impl Members {
         };
         let mut worst: Option<(Reason, (OpId, OpId))> = None;
         let mut into_reduction = self.into_reduction[a].or(self.into_reduction[b]);
+        self.epilogue_edges.clear();
+        let epilogue_edges = &mut self.epilogue_edges;
         let mut edge = |m: OpId, s: OpId, worst: &mut Option<(Reason, (OpId, OpId))>| {
             let (producer, consumer) = (g.op(m).kind, g.op(s).kind);
             if consumer == OpKind::Reduction {
                 into_reduction.get_or_insert((m, s));
             }
+            if producer == OpKind::Reduction && consumer != OpKind::Matmul {
+                epilogue_edges.push((m, s));
+            }
             let reason = if consumer == OpKind::Matmul {
                 Some(Reason::MatmulStartsGroup)
-            } else if producer == OpKind::Reduction {
+            } else if producer == OpKind::Reduction
+                && !(reduction_epilogue && super::epilogue::fits(g, m, s))
+            {
                 Some(Reason::AfterReduction)
             } else {
                 None
