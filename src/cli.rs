@@ -234,6 +234,10 @@ pub struct CostArgs {
     /// the model total, instead of the list of kernels.
     #[arg(long)]
     pub summary: bool,
+    /// Plan the graph under every fusion policy and compiler preset and show them side by
+    /// side (kernels, launches, HBM traffic, FLOPs, time) instead of the list of kernels.
+    #[arg(long, conflicts_with = "summary")]
+    pub compare: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -837,6 +841,9 @@ fn render_analysis(
                     let c = costs.as_ref().map(|(_, c, _)| c);
                     obj.summary = crate::summary::summarize(a, &g.instances, c);
                 }
+                if let Some(a) = analysis.filter(|_| cost_args.compare) {
+                    obj.compare = crate::compare::rows(&a.graph, &a.fusion, hw, launch).ok();
+                }
                 // `write_json` buffers itself: no `BufWriter` needed.
                 let _ = if head_written {
                     obj.write_json_tail(&mut *io.out)
@@ -861,7 +868,16 @@ fn render_analysis(
                 let summary = chosen.filter(|_| cost_args.summary).and_then(|g| {
                     crate::summary::summarize(a, &g.instances, costs.as_ref().map(|x| &x.1))
                 });
+                let compared = cost_args
+                    .compare
+                    .then(|| crate::compare::rows(&a.graph, &a.fusion, hw, launch).ok())
+                    .flatten();
                 let text = match (&costs, summary) {
+                    _ if compared.is_some() => crate::compare::human(
+                        &a.graph.name,
+                        compared.as_deref().unwrap_or_default(),
+                        hw,
+                    ),
                     (_, Some(s)) => {
                         report::human_summary(a, &s, costs.as_ref().map(|x| (&x.1, &x.2)))
                     }

@@ -648,6 +648,9 @@ pub struct AnalysisJson<'a> {
     /// (absent for a graph without instances).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<crate::summary::Summary>,
+    /// `--compare`: the graph under every fusion strategy (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Vec<crate::compare::Row>>,
 }
 
 impl<'a> AnalysisJson<'a> {
@@ -678,6 +681,7 @@ impl<'a> AnalysisJson<'a> {
                 cost: None,
                 attention: None,
                 summary: None,
+                compare: None,
             };
         };
         let g = &a.graph;
@@ -710,6 +714,7 @@ impl<'a> AnalysisJson<'a> {
             cost: None,
             attention: None,
             summary: None,
+            compare: None,
         }
     }
 
@@ -1247,6 +1252,10 @@ impl<'w> JsonOut<'w> {
         if let Some(s) = &j.summary {
             self.raw(b",\"summary\":");
             self.serde(s)?;
+        }
+        if let Some(c) = &j.compare {
+            self.raw(b",\"compare\":");
+            self.serde(c)?;
         }
         self.buf.push(b'}');
         Ok(())
