@@ -942,6 +942,11 @@ impl crate::config::Config {
     /// wins over `[set]`, `--allow` adds to `allow`.
     fn options(&self, base: &Options) -> Options {
         let mut opts = base.clone();
+        if let Some(f) = self.fuser {
+            let flash = opts.flash_attention;
+            opts.set_fusion(f.options());
+            opts.flash_attention = flash;
+        }
         for (name, value) in &self.set {
             opts.overrides.entry(name.clone()).or_insert(*value);
         }
@@ -1020,7 +1025,6 @@ fn transformer_cmd(
     } = block;
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
-    cost.fusion.apply(&mut opts);
     // The block has no file to look for an `fgraph.toml` from: only `--config` applies.
     let (opts, common, cost) = match &common.config {
         Some(path) => {
@@ -1039,6 +1043,8 @@ fn transformer_cmd(
         }
         None => (opts, common.clone(), cost.clone()),
     };
+    let mut opts = opts;
+    cost.fusion.apply(&mut opts);
     let (common, cost) = (&common, &cost);
     let hw = hardware(cost)?;
     let dims = match BlockDims::new(seq_len, hidden_dim, num_heads) {

@@ -224,3 +224,120 @@ fn presets_bundle_their_choices() {
     assert!(seed.plan.groups.len() > 1);
     assert!(ind.traffic.fused.total < seed.traffic.fused.total);
 }
+
+fn fgraph(args: &[&str], dir: &std::path::Path) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run fgraph");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fgraph-strategies-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    std::fs::write(dir.join("d.fgraph"), DIAMOND).expect("write");
+    dir
+}
+
+#[test]
+fn cli_fuser_compare_and_config() {
+    let dir = scratch("cli");
+    let (code, out, _) = fgraph(&["analyze", "d.fgraph", "--fuser", "xla"], &dir);
+    assert_eq!(code, 0);
+    assert!(out.contains("fusion as `--fuser xla`"), "{out}");
+    // The copy of `a` and its home kernel both read x: horizontal fusion makes them one.
+    assert!(out.contains("in 1 kernel"), "{out}");
+    assert!(out.contains("horizontal launches"), "{out}");
+    let (_, out, _) = fgraph(&["analyze", "d.fgraph", "--policy", "recompute"], &dir);
+    assert!(out.contains("c  (recomputes a)"), "{out}");
+    // --compare: one row per strategy, the current one starred.
+    let (code, out, _) = fgraph(
+        &["analyze", "d.fgraph", "--compare", "--policy", "recompute"],
+        &dir,
+    );
+    assert_eq!(code, 0);
+    for s in [
+        "--policy boundary",
+        "--policy store",
+        "--fuser inductor",
+        "--fuser xla",
+        "--fuser tvm",
+    ] {
+        assert!(out.contains(s), "{s} in {out}");
+    }
+    assert!(out.contains("* --policy recompute"), "{out}");
+    let (code, out, _) = fgraph(
+        &["analyze", "d.fgraph", "--compare", "--format", "json"],
+        &dir,
+    );
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = j["compare"].as_array().expect("compare rows");
+    assert_eq!(rows.len(), fgraph::compare::strategies().len());
+    let row = |s: &str| rows.iter().find(|r| r["strategy"] == s).expect(s).clone();
+    assert_eq!(row("--policy boundary")["kernels"], 3);
+    assert_eq!(row("--policy recompute")["kernels"], 2);
+    assert_eq!(row("--policy boundary")["current"], true);
+    assert!(
+        j.get("fusion").is_none(),
+        "no fusion object under the defaults"
+    );
+    // The JSON `fusion` object of a preset.
+    let (_, out, _) = fgraph(
+        &[
+            "analyze",
+            "d.fgraph",
+            "--fuser",
+            "xla",
+            "--horizontal",
+            "off",
+            "--format",
+            "json",
+        ],
+        &dir,
+    );
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(j["fusion"]["policy"], "recompute");
+    assert_eq!(
+        j["fusion"]["fuser"],
+        serde_json::Value::Null,
+        "xla with horizontal off is no preset"
+    );
+    assert_eq!(j["fusion"]["recomputes"][0]["consumer"], "c");
+    assert_eq!(j["groups"][1]["recomputed"], serde_json::json!(["a"]));
+    assert!(j["groups"][0].get("recomputed").is_none());
+    // fgraph.toml chooses the preset; a flag changes one choice of it.
+    std::fs::write(dir.join("fgraph.toml"), "fuser = \"xla\"\n").expect("write");
+    let (_, out, _) = fgraph(&["analyze", "d.fgraph"], &dir);
+    assert!(out.contains("fusion as `--fuser xla`"), "{out}");
+    let (_, out, _) = fgraph(
+        &[
+            "analyze",
+            "d.fgraph",
+            "--policy",
+            "boundary",
+            "--horizontal",
+            "off",
+        ],
+        &dir,
+    );
+    assert!(out.contains("3 kernels"), "{out}");
+    std::fs::write(dir.join("fgraph.toml"), "fuser = \"xl\"\n").expect("write");
+    let (code, _, err) = fgraph(&["check", "d.fgraph"], &dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown fuser `xl`"), "{err}");
+    // check takes the fusion flags too; a budget of 0 is a usage error.
+    std::fs::remove_file(dir.join("fgraph.toml")).expect("rm");
+    let (code, _, _) = fgraph(&["check", "d.fgraph", "--fuser", "inductor"], &dir);
+    assert_eq!(code, 0);
+    let (code, _, _) = fgraph(&["analyze", "d.fgraph", "--max-kernel-ops", "0"], &dir);
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
