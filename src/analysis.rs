@@ -34,6 +34,8 @@ pub struct Options {
     pub horizontal: crate::fusion::Horizontal,
     /// `--max-kernel-ops`, `--max-kernel-tensors`, `--max-registers`.
     pub budgets: crate::fusion::Budgets,
+    /// `--fuse-diamonds`: tensors whose readers reconverge through cheap ops stay on chip.
+    pub diamonds: bool,
 }
 
 impl Options {
@@ -46,6 +48,7 @@ impl Options {
             matmul_epilogue: self.matmul_epilogue,
             horizontal: self.horizontal,
             budgets: self.budgets,
+            diamonds: self.diamonds,
         }
     }
     /// Sets every fusion choice to `f`'s.
@@ -56,6 +59,7 @@ impl Options {
         self.matmul_epilogue = f.matmul_epilogue;
         self.horizontal = f.horizontal;
         self.budgets = f.budgets;
+        self.diamonds = f.diamonds;
     }
 }
 

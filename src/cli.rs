@@ -160,6 +160,10 @@ pub struct FusionArgs {
     /// default when the flag is given alone), grouped-gemm (matmuls too) or off.
     #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, default_missing_value = "pointwise")]
     pub horizontal: Option<crate::fusion::Horizontal>,
+    /// Keep a tensor with several readers on chip when all its paths reconverge at one op
+    /// through cheap ops (TVM's post-dominator fusion).
+    #[arg(long)]
+    pub fuse_diamonds: bool,
     /// Budget: at most N ops per kernel.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_kernel_ops: Option<u32>,
@@ -183,6 +187,7 @@ impl FusionArgs {
             opts.policy = p;
         }
         opts.reduction_epilogue |= self.reduction_epilogue;
+        opts.diamonds |= self.fuse_diamonds;
         if let Some(m) = self.matmul_epilogue {
             opts.matmul_epilogue = m;
         }

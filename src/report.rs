@@ -412,6 +412,8 @@ pub struct FusionJson {
     pub reduction_epilogue: bool,
     pub matmul_epilogue: crate::fusion::MatmulEpilogue,
     pub horizontal: crate::fusion::Horizontal,
+    /// `--fuse-diamonds`.
+    pub diamonds: bool,
     /// The budgets in force (null: none).
     pub budgets: crate::fusion::Budgets,
     /// Under `recompute`: every edge out of a duplicated op, and the FLOPs the copies add.
@@ -454,6 +456,7 @@ impl FusionJson {
             reduction_epilogue: f.reduction_epilogue,
             matmul_epilogue: f.matmul_epilogue,
             horizontal: f.horizontal,
+            diamonds: f.diamonds,
             budgets: f.effective_budgets(),
             recomputes: (f.policy == Policy::Recompute).then(|| {
                 a.plan
@@ -1692,6 +1695,12 @@ fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
              again in each of them when that saves traffic"
                 .to_string(),
         ),
+    }
+    if f.diamonds {
+        parts.push(
+            "diamonds: a tensor whose readers reconverge at one op through cheap ops stays on chip"
+                .into(),
+        );
     }
     if f.reduction_epilogue {
         parts.push("reduction epilogues: elementwise work on a reduced row stays in the reduction's kernel".into());

@@ -341,3 +341,35 @@ fn cli_fuser_compare_and_config() {
     assert_eq!(code, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn diamonds_fuse_a_fork_that_reconverges_through_cheap_ops() {
+    let diamond = "graph d {\n  input x: [1024, 1024]\n  op a = elementwise.mul(x, x) -> t\n  op b = elementwise.exp(t) -> u\n  op c = elementwise.add(t, x) -> v\n  op d = elementwise.mul(u, v) -> y\n}\n";
+    let tvm = with(|o| o.set_fusion(Fuser::Tvm.options()));
+    let a = analyse(diamond, &tvm);
+    assert_eq!(groups(&a), ["a b c d"]);
+    // t is never written: x read once, y written once.
+    assert_eq!(a.traffic.fused.total, 2 * 1024 * 1024 * 4);
+    assert_eq!(
+        groups(&analyse(diamond, &Options::default())),
+        ["a", "b c d"]
+    );
+    // A fork whose branches end apart (two outputs) is no diamond.
+    let apart = "graph p {\n  input x: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op b = elementwise.exp(t) -> u\n  op c = elementwise.neg(t) -> v\n  output u, v\n}\n";
+    assert_eq!(groups(&analyse(apart, &tvm)), ["a", "b", "c"]);
+    // A reduction inside the diamond is not injective: no fusion through the fork.
+    let red = "graph r {\n  input x: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op s = reduction.sum(t) -> m: [64, 1]\n  op c = elementwise.sub(t, m) -> y\n}\n";
+    let a = analyse(red, &tvm);
+    assert!(
+        a.plan
+            .boundaries
+            .iter()
+            .any(|b| b.reason == Reason::Materialized),
+        "{:?}",
+        boundaries(&a)
+    );
+    // A matmul fork may take an elementwise diamond as its epilogue.
+    let mm = "graph m {\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  op mm = matmul(x, w) -> t\n  op b = elementwise.gelu(t) -> u\n  op c = elementwise.mul(t, u) -> y\n}\n";
+    assert_eq!(groups(&analyse(mm, &tvm)), ["mm b c"]);
+    assert_eq!(groups(&analyse(mm, &Options::default())), ["mm", "b c"]);
+}

@@ -3,6 +3,7 @@
 //! ([`flash`]), which is off by default.
 
 pub mod budget;
+pub mod dominator;
 pub mod epilogue;
 pub mod flash;
 pub mod horizontal;
@@ -98,6 +99,9 @@ pub struct FusionOptions {
     pub horizontal: Horizontal,
     /// The limits of one kernel ([`budget`]); none by default.
     pub budgets: Budgets,
+    /// Keep a tensor with several readers on chip when its paths reconverge through cheap ops
+    /// ([`dominator`], TVM's choice).
+    pub diamonds: bool,
 }
 
 impl FusionOptions {
@@ -280,8 +284,13 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             .collect(),
         size: vec![1; n],
     };
-    // Group members, for the cycle check of the store policy and for the budgets.
-    let mut members = (policy == Policy::Store || budgets.any()).then(|| policy::Members::new(g));
+    // Tensors inside a reconverging diamond, exempt from rule 4 (`diamonds`).
+    let exempt = opts.diamonds.then(|| dominator::exempt(g));
+    // Merges through a materialized tensor can bring in other edges and close cycles: the
+    // store policy and diamonds check every merge.
+    let checked = policy == Policy::Store || opts.diamonds;
+    // Group members, for those checks and for the budgets.
+    let mut members = (checked || budgets.any()).then(|| policy::Members::new(g));
     // Under recompute: which ops are duplicated, whether each has its home kernel yet, and
     // the copies each union-find root computes.
     let dup = (policy == Policy::Recompute)
@@ -364,14 +373,15 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 continue;
             }
             let merged_matmuls = uf.matmuls[gp] + uf.matmuls[gc];
-            let materialized_here = match &dup {
-                // Under recompute a duplicated op's tensor is never written, and a tensor is
-                // read back by every kernel that holds a copy of its reader.
-                Some(d) => {
-                    !duplicated && (d.readers[p.index()] >= 2 || g.is_output(producer.output))
-                }
-                None => materialized(g, producer.output),
-            };
+            let materialized_here =
+                match &dup {
+                    // Under recompute a duplicated op's tensor is never written, and a tensor is
+                    // read back by every kernel that holds a copy of its reader.
+                    Some(d) => {
+                        !duplicated && (d.readers[p.index()] >= 2 || g.is_output(producer.output))
+                    }
+                    None => materialized(g, producer.output),
+                } && !exempt.as_ref().is_some_and(|e| e[producer.output.index()]);
             // Rule 6 (acyclic groups) cannot break under boundary or recompute: fused edges
             // carry tensors with one reading kernel, so every group is an in-tree whose root
             // is its only member read from outside, and a path out of the root cannot come
@@ -402,16 +412,12 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 )
             {
                 Some(Reason::MatmulEpilogue)
-            } else if let Some(Err((r, edge))) = members
-                .as_mut()
-                .filter(|_| policy == Policy::Store)
-                .map(|m| {
-                    m.cross_edge_reason(g, gp, gc, merged_matmuls, opts.reduction_epilogue, |o| {
-                        uf.find(o.index())
-                    })
-                    .map(|e| into_reduction = e)
+            } else if let Some(Err((r, edge))) = members.as_mut().filter(|_| checked).map(|m| {
+                m.cross_edge_reason(g, gp, gc, merged_matmuls, opts.reduction_epilogue, |o| {
+                    uf.find(o.index())
                 })
-            {
+                .map(|e| into_reduction = e)
+            }) {
                 via = (edge != (p, c)).then_some(edge);
                 Some(r)
             } else if let Some(hit) = members
@@ -420,7 +426,7 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             {
                 budget = Some(hit);
                 Some(Reason::BudgetExceeded)
-            } else if let Some(m) = members.as_mut().filter(|_| policy == Policy::Store)
+            } else if let Some(m) = members.as_mut().filter(|_| checked)
                 && m.would_cycle(g, gp, gc, |o| uf.find(o.index()))
             {
                 // Rule 6: only reachable when rule 4 let a materialized edge through.
@@ -454,7 +460,7 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                         copies[gp].extend(moved);
                     }
                     // Other reduction → elementwise edges the merge put inside (store).
-                    if let Some(m) = members.as_mut().filter(|_| policy == Policy::Store) {
+                    if let Some(m) = members.as_mut().filter(|_| checked) {
                         for (rp, rc) in m.epilogue_edges.drain(..) {
                             if (rp, rc) != (p, c) {
                                 epilogues.push(FusedEdge {

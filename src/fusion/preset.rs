@@ -7,12 +7,12 @@
 //! | `seed` | boundary | no | elementwise | off | none | SPEC §2 |
 //! | `inductor` | store | yes | bias | pointwise | 64 ops | `torch/_inductor/scheduler.py` (fuses a buffer's producer into a reader and still stores it for the others; `can_fuse_horizontal`), `codegen/triton.py` (a whole norm or softmax in one persistent reduction), `lowering.py` (`mm`/`addmm` go to cuBLAS: a bias add is the only epilogue), `config.py` (`max_fusion_size = 64`) |
 //! | `xla` | recompute | no | elementwise | pointwise | 96 tensors (and 64 ops) | `xla/service/instruction_fusion.cc` (duplicates cheap producers into every consumer), `gpu/multi_output_fusion.cc` (sibling fusion), `gpu/gpu_fusible.h` (`kMaxOperandsAndOutputsPerFusion = 96`), `gpu/transforms/gemm_fusion.cc` (elementwise epilogues join a Triton GEMM) |
-//! | `tvm` | boundary | no | elementwise | off | 256 ops | `src/relay/transforms/fuse_ops.cc` (a dominator-tree fusion of injective ops into `kOutEWiseFusable` ops such as dense, and into reductions; `max_fuse_depth = 256`) |
+//! | `tvm` | boundary, with diamonds | no | elementwise | off | 256 ops | `src/relay/transforms/fuse_ops.cc` (a post-dominator-tree fusion of injective ops into `kOutEWiseFusable` ops such as dense, and into reductions: [`super::dominator`]; `max_fuse_depth = 256`) |
 //!
-//! Where a compiler does something the options cannot express (TVM fuses a diamond that
-//! reconverges at its post-dominator without storing the fork; Inductor decides some fusions
-//! by a score of shared bytes), the preset says so in `docs/language.md` and the validation
-//! against real `torch.compile` (`docs/VALIDATION.md` §15) shows where it differs.
+//! Where a compiler does something the options cannot express (Inductor decides some fusions
+//! by a score of shared bytes rather than in graph order), the preset says so in
+//! `docs/language.md` and the validation against real `torch.compile` (`docs/VALIDATION.md`
+//! §15) shows where it differs.
 
 use super::{Budgets, FusionOptions, Horizontal, MatmulEpilogue, Policy};
 use serde::Serialize;
@@ -69,6 +69,7 @@ impl Fuser {
                 ..FusionOptions::default()
             },
             Fuser::Tvm => FusionOptions {
+                diamonds: true,
                 budgets: Budgets {
                     ops: Some(TVM_MAX_FUSE_DEPTH),
                     ..Budgets::default()
