@@ -24,7 +24,12 @@ For each graph the script
   python3 validation/inductor/measure.py --out DIR --device cpu --small   # a dry run, no GPU
 
 It writes DIR/h100-inductor.json (the data), DIR/output_code.txt (Inductor's code for every
-graph) and DIR/env.txt.
+graph) and DIR/env.txt; committed beside this script as h100-inductor.json,
+h100-inductor-output-code.txt, h100-inductor-env.txt and h100-inductor.log (the run's
+output). After a change to the parser, the committed data can be parsed again without a
+GPU (the profiled launches and numerics are kept):
+
+  python3 validation/inductor/measure.py --out validation/inductor --reparse
 """
 import argparse
 import json
@@ -660,7 +665,10 @@ def reparse(out_dir):
     path = os.path.join(out_dir, "h100-inductor.json")
     with open(path) as fh:
         data = json.load(fh)
-    with open(os.path.join(out_dir, "output_code.txt")) as fh:
+    code = os.path.join(out_dir, "output_code.txt")
+    if not os.path.exists(code):  # as committed beside this script
+        code = os.path.join(out_dir, "h100-inductor-output-code.txt")
+    with open(code) as fh:
         text = fh.read()
     parts = re.split(r"^#{100}\n# graph (\w+)\n#{100}\n", text, flags=re.M)
     codes = dict(zip(parts[1::2], parts[2::2]))
