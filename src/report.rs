@@ -458,14 +458,15 @@ impl FusionJson {
             horizontal: f.horizontal,
             diamonds: f.diamonds,
             budgets: f.effective_budgets(),
-            recomputes: (f.policy == Policy::Recompute).then(|| {
+            recomputes: matches!(f.policy, Policy::Recompute | Policy::Inline).then(|| {
                 a.plan
                     .recomputes
                     .iter()
                     .map(|e| FusedEdgeJson::new(g, e))
                     .collect()
             }),
-            recomputed_flops: (f.policy == Policy::Recompute).then(|| a.plan.recomputed_flops(g)),
+            recomputed_flops: matches!(f.policy, Policy::Recompute | Policy::Inline)
+                .then(|| a.plan.recomputed_flops(g)),
             horizontal_merges: (f.horizontal != Horizontal::Off).then(|| {
                 a.plan
                     .horizontal
@@ -1637,7 +1638,7 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         }
     }
     if !a.plan.recomputes.is_empty() {
-        out += "\nrecomputed (edges whose producer runs again in the consumer's kernel, --policy recompute):\n";
+        out += "\nrecomputed (edges whose producer runs again in the consumer's kernel):\n";
         for e in a.plan.recomputes.iter().take(200) {
             out += &format!(
                 "  {} → {} via `{}` [recompute, overrides materialized]\n",
@@ -1695,6 +1696,12 @@ fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
              again in each of them when that saves traffic"
                 .to_string(),
         ),
+        Policy::Inline => parts.push(
+            "fusion policy `inline`: a cheap pointwise producer is computed again in every \
+             reader's kernel (unless it reads more than 4 tensors or a matmul reads it); other \
+             shared tensors join a reader's kernel and are still written for the others"
+                .to_string(),
+        ),
     }
     if f.diamonds {
         parts.push(
@@ -1710,6 +1717,11 @@ fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
         MatmulEpilogue::Bias => {
             parts.push("matmul epilogues: a bias add only (as a cuBLAS call with bias)".into())
         }
+        MatmulEpilogue::Addmm => parts.push(
+            "matmul epilogues: an add, as Inductor's addmm (unless every reader of the sum is \
+             elementwise)"
+                .into(),
+        ),
         MatmulEpilogue::None => {
             parts.push("matmul epilogues: none (a matmul is a kernel of its own)".into())
         }

@@ -8,8 +8,10 @@
 //! first; then, for each tensor read from HBM by several kernels, in the order of the graph,
 //! the readers are merged into the first one while
 //! - neither is reachable from the other (a launch cannot wait for itself);
-//! - both are pointwise kernels (no matmul), or both hold matmuls and `grouped-gemm` was asked
-//!   for (one grouped GEMM launch for the Q/K/V or gate/up projections of one input);
+//! - both are pointwise kernels (no matmul) over loops of the same size (the elements of the
+//!   last op's output, or of a reduction's input: Inductor's Triton backend fuses only
+//!   matching sizes), or both hold matmuls and `grouped-gemm` was asked for (one grouped
+//!   GEMM launch for the Q/K/V or gate/up projections of one input, any sizes);
 //! - the merged launch stays within the budgets in force ([`super::budget`]).
 //!
 //! Each merge is reported with the kernels it joined, the tensors they now read once, and the
@@ -101,10 +103,28 @@ pub(crate) fn merge(
         .iter()
         .map(|grp| grp.ops.iter().any(|&o| g.op(o).kind == OpKind::Matmul))
         .collect();
+    // The loop size of each kernel: the elements of its last op's output (of its input for
+    // a reduction). Pointwise kernels share a launch only when their loops are the same.
+    let domain: Vec<u64> = plan
+        .groups
+        .iter()
+        .map(|grp| {
+            grp.ops.last().map_or(0, |&o| {
+                let op = g.op(o);
+                let t = match (op.kind, op.inputs.first()) {
+                    (OpKind::Reduction, Some(u)) => u.tensor,
+                    _ => op.output,
+                };
+                g.tensor(t).shape.iter().product::<u64>()
+            })
+        })
+        .collect();
     let eligible = |a: usize, b: usize| match mode {
         Horizontal::Off => false,
-        Horizontal::Pointwise => !matmuls[a] && !matmuls[b],
-        Horizontal::GroupedGemm => matmuls[a] == matmuls[b],
+        Horizontal::Pointwise => !matmuls[a] && !matmuls[b] && domain[a] == domain[b],
+        Horizontal::GroupedGemm => {
+            matmuls[a] == matmuls[b] && (matmuls[a] || domain[a] == domain[b])
+        }
     };
     let mut pos = vec![0usize; g.ops.len()];
     for (i, &o) in g.topo.iter().enumerate() {

@@ -105,11 +105,11 @@ pub struct FusionOptions {
 }
 
 impl FusionOptions {
-    /// The budgets in force: those set, and under `--policy store` the ops budget of
-    /// Inductor, which that policy has always carried.
+    /// The budgets in force: those set, and under `--policy store` or `inline` the ops
+    /// budget of Inductor, which those policies carry.
     pub fn effective_budgets(&self) -> Budgets {
         let mut b = self.budgets;
-        if self.policy == Policy::Store && b.ops.is_none() {
+        if matches!(self.policy, Policy::Store | Policy::Inline) && b.ops.is_none() {
             b.ops = Some(budget::DEFAULT_OPS);
         }
         b
@@ -185,6 +185,45 @@ impl Groups {
             self.size[ra] += self.size[rb];
         }
     }
+}
+
+/// Under `inline`: whether `c` is an `expand` of a value computed by `p` (not a layout op of
+/// a tensor read from HBM). Inductor stores such a value and expands it in a kernel of its
+/// own (the `repeat_kv` copy of a Llama layer).
+fn realizes(g: &Graph, p: OpId, c: OpId) -> bool {
+    let layout = |k: OpKind| {
+        matches!(
+            k,
+            OpKind::Reshape | OpKind::Permute | OpKind::Expand | OpKind::Slice
+        )
+    };
+    if g.op(c).kind != OpKind::Expand {
+        return false;
+    }
+    // Walk back through layout ops to the op that computes the value.
+    let mut q = p;
+    for _ in 0..64 {
+        let op = g.op(q);
+        if !layout(op.kind) {
+            return !matches!(op.kind, OpKind::Matmul | OpKind::Reduction);
+        }
+        match op.inputs.first().and_then(|u| g.producer(u.tensor)) {
+            Some(next) => q = next,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Whether `c` loops over as many elements as `p` writes (a reduction loops over its input).
+fn same_loop(g: &Graph, p: OpId, c: OpId) -> bool {
+    let elements = |t: TensorId| g.tensor(t).shape.iter().product::<u64>();
+    let op = g.op(c);
+    let looped = match (op.kind, op.inputs.first()) {
+        (OpKind::Reduction, Some(u)) => u.tensor,
+        _ => op.output,
+    };
+    elements(g.op(p).output) == elements(looped)
 }
 
 /// A tensor that must be written to HBM whatever the grouping: two or more consumers, or a
@@ -288,15 +327,19 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
     let exempt = opts.diamonds.then(|| dominator::exempt(g));
     // Merges through a materialized tensor can bring in other edges and close cycles: the
     // store policy and diamonds check every merge.
-    let checked = policy == Policy::Store || opts.diamonds;
+    let stores = matches!(policy, Policy::Store | Policy::Inline);
+    let checked = stores || opts.diamonds;
     // Group members, for those checks and for the budgets.
     let mut members = (checked || budgets.any()).then(|| policy::Members::new(g));
     // Under recompute: which ops are duplicated, whether each has its home kernel yet, and
     // the copies each union-find root computes.
-    let dup = (policy == Policy::Recompute)
-        .then(|| recompute::Duplication::choose(g, opts.matmul_epilogue));
+    let dup = matches!(policy, Policy::Recompute | Policy::Inline)
+        .then(|| recompute::Duplication::choose(g, opts.matmul_epilogue, policy == Policy::Inline));
     let mut placed = vec![false; if dup.is_some() { n } else { 0 }];
     let mut copies: Vec<Vec<OpId>> = vec![Vec::new(); if dup.is_some() { n } else { 0 }];
+    // For each duplicated op, an op of every kernel that holds a copy of it (for the cycle
+    // check: such a kernel reads what the op reads).
+    let mut holders: Vec<Vec<OpId>> = vec![Vec::new(); if dup.is_some() { n } else { 0 }];
     let mut closure = Vec::new();
     // Each pattern becomes one kernel, which counts as one matmul.
     for p in patterns {
@@ -363,6 +406,9 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 }
                 // Duplicates and ops that become members later go at the end.
                 copies[gc].extend(closure.iter().filter(|q| uf.find(q.index()) != gc));
+                for &q in &closure {
+                    holders[q.index()].push(c);
+                }
                 recomputes.push(FusedEdge {
                     producer: p,
                     consumer: c,
@@ -398,7 +444,12 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 Some(Reason::AfterReduction)
             } else if consumer.kind == OpKind::Reduction && merged_matmuls > 0 {
                 Some(Reason::ReductionAfterMatmul)
-            } else if policy != Policy::Store && materialized_here {
+            } else if (materialized_here
+                && (!stores || (policy == Policy::Inline && !same_loop(g, p, c))))
+                || (policy == Policy::Inline && realizes(g, p, c))
+            {
+                // Under `inline`, a stored tensor is fused into a reader only when they loop
+                // over the same elements (Inductor's Triton backend fuses matching sizes).
                 Some(Reason::Materialized)
             } else if merged_matmuls > 1 {
                 Some(Reason::SecondMatmul)
@@ -427,7 +478,14 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 budget = Some(hit);
                 Some(Reason::BudgetExceeded)
             } else if let Some(m) = members.as_mut().filter(|_| checked)
-                && m.would_cycle(g, gp, gc, |o| uf.find(o.index()))
+                && m.would_cycle(
+                    g,
+                    gp,
+                    gc,
+                    |o| uf.find(o.index()),
+                    |r, o| copies.get(r).is_some_and(|l| l.contains(&o)),
+                    &holders,
+                )
             {
                 // Rule 6: only reachable when rule 4 let a materialized edge through.
                 Some(Reason::WouldCreateCycle)
