@@ -459,3 +459,50 @@ fn the_comparison_counts_what_differs() {
     assert_eq!(c.only_inductor, vec![("a".to_string(), "c".to_string())]);
     assert_eq!((c.pairs, c.agreeing), (3, 2));
 }
+
+/// The runs of docs/VALIDATION.md §8 (batches 1 and 2, `torch.compile` default mode,
+/// `validation/measured.csv`): a second check of the preset, on graphs written before it.
+/// Every kernel's ops must be Inductor's, except the seed transformer's head merge, which
+/// its graph writes as a plain `reshape` (PyTorch permutes, then reshapes: a copy kernel).
+#[test]
+fn fgraph_plans_match_the_earlier_compiled_runs() {
+    let text = std::fs::read_to_string(root().join("validation/measured.csv")).expect("csv");
+    let mut cases: Vec<(String, String, Vec<BTreeSet<String>>)> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() < 7 || f[2] != "compiled" || f[3] != "all" {
+            continue;
+        }
+        let kernel: BTreeSet<String> = f[6].split('+').map(str::to_string).collect();
+        match cases.iter_mut().find(|c| c.0 == f[1]) {
+            Some(c) => c.2.push(kernel),
+            None => cases.push((f[1].to_string(), f[4].to_string(), vec![kernel])),
+        }
+    }
+    assert_eq!(cases.len(), 9, "the compiled runs of batches 1 and 2");
+    let mut same = Vec::new();
+    for (case, graph, measured) in &cases {
+        let plan = fgraph_plan(&root().join(format!("validation/{graph}.fgraph")));
+        let mut ours: Vec<BTreeSet<String>> = plan
+            .kernels
+            .iter()
+            .map(|k| k.iter().cloned().collect())
+            .collect();
+        let mut theirs = measured.clone();
+        ours.sort();
+        theirs.sort();
+        if ours == theirs {
+            same.push(case.as_str());
+        } else {
+            assert_eq!(
+                case, "transformer",
+                "{case}: fgraph {ours:?}, Inductor {theirs:?}"
+            );
+            // The one difference: the head merge's copy kernel.
+            let merged: BTreeSet<String> = ["attn_output", "concat_heads"].map(String::from).into();
+            assert!(ours.contains(&merged), "{ours:?}");
+            assert_eq!(ours.len() + 1, theirs.len());
+        }
+    }
+    assert_eq!(same.len(), 8, "{same:?}");
+}

@@ -140,7 +140,26 @@ pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId) -> bool {
     let readers = g.consumers(op.output);
     addend_fits
         && op.inputs.iter().any(|u| u.tensor == out)
-        && (readers.is_empty() || readers.iter().any(|&r| g.op(r).kind != OpKind::Elementwise))
+        && (readers.is_empty() || readers.iter().any(|&r| !pointwise_use(g, r, op.output)))
+}
+
+/// Whether Inductor sees reader `r` of `t` as a pointwise use: an elementwise op, or a
+/// LayerNorm or softmax of a 16-bit tensor, which Inductor decomposes into ops whose first
+/// use of `t` is a pointwise upcast to f32 (measured: the seed transformer's `out_proj +
+/// x` read by a LayerNorm stays out of the matmul, docs/VALIDATION.md §15). An RMSNorm is
+/// one fused op (`_fused_rms_norm`) in PyTorch 2.11: not pointwise.
+fn pointwise_use(g: &Graph, r: OpId, t: crate::graph::TensorId) -> bool {
+    let op = g.op(r);
+    match op.kind {
+        OpKind::Elementwise => true,
+        OpKind::Reduction => {
+            matches!(
+                op.func.as_deref(),
+                Some("layernorm" | "softmax" | "log_softmax")
+            ) && g.tensor(t).dtype.bytes() == 2
+        }
+        _ => false,
+    }
 }
 
 /// Whether `c` adds a vector, broadcast over the rows, to the output of `p`.
