@@ -1626,27 +1626,19 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             );
         }
     }
-    if !a.plan.epilogues.is_empty() {
-        out += "\nreduction epilogues (edges kept in the reduction's kernel by --reduction-epilogue):\n";
-        for e in a.plan.epilogues.iter().take(200) {
-            out += &format!(
-                "  {} → {} via `{}` [reduction-epilogue, overrides after-reduction]\n",
-                g.op(e.producer).name,
-                g.op(e.consumer).name,
-                g.tensor(e.tensor).name
-            );
-        }
-    }
+    fused_edges(
+        &mut out,
+        g,
+        "reduction epilogues (edges kept in the reduction's kernel by --reduction-epilogue)",
+        &a.plan.epilogues,
+    );
+    fused_edges(
+        &mut out,
+        g,
+        "recomputed (edges whose producer runs again in the consumer's kernel)",
+        &a.plan.recomputes,
+    );
     if !a.plan.recomputes.is_empty() {
-        out += "\nrecomputed (edges whose producer runs again in the consumer's kernel):\n";
-        for e in a.plan.recomputes.iter().take(200) {
-            out += &format!(
-                "  {} → {} via `{}` [recompute, overrides materialized]\n",
-                g.op(e.producer).name,
-                g.op(e.consumer).name,
-                g.tensor(e.tensor).name
-            );
-        }
         out += &format!("  the copies add {}\n", flops(a.plan.recomputed_flops(g)));
     }
     if !a.plan.horizontal.is_empty() {
@@ -1678,6 +1670,27 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         }
     }
     out
+}
+
+/// A section listing edges an option fused (at most 200), each with the rule it overrides.
+fn fused_edges(out: &mut String, g: &Graph, title: &str, edges: &[crate::fusion::FusedEdge]) {
+    if edges.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{title}:");
+    for e in edges.iter().take(200) {
+        let overrides = e
+            .overrides
+            .map_or(String::new(), |r| format!(", overrides {r}"));
+        let _ = writeln!(
+            out,
+            "  {} → {} via `{}` [{}{overrides}]",
+            g.op(e.producer).name,
+            g.op(e.consumer).name,
+            g.tensor(e.tensor).name,
+            e.fused_by
+        );
+    }
 }
 
 /// The lines that say how the plan was made, when not by SPEC §2's default rules.

@@ -132,13 +132,6 @@ pub(crate) fn merge(
     }
     // Union-find over kernels; each root's member kernels.
     let mut parent: Vec<usize> = (0..k).collect();
-    let find = |parent: &mut Vec<usize>, mut x: usize| {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    };
     let mut parts: Vec<Vec<usize>> = (0..k).map(|i| vec![i]).collect();
     let mut ops_of: Vec<Vec<OpId>> = plan.groups.iter().map(|grp| grp.ops.clone()).collect();
     let mut seen = vec![0u32; k];
@@ -160,7 +153,7 @@ pub(crate) fn merge(
             let b0 = group_readers[idx];
             // The first reader this one may join.
             for &a0 in &group_readers[..idx] {
-                let (a, b) = (find(&mut parent, a0), find(&mut parent, b0));
+                let (a, b) = (root(&mut parent, a0), root(&mut parent, b0));
                 if a == b || !eligible(a0, b0) || !eligible(a, b) {
                     continue;
                 }
@@ -193,6 +186,15 @@ pub(crate) fn merge(
     rebuild(g, plan, &mut parent, &parts)
 }
 
+/// The root of kernel `x` in the union-find `parent` (path halving).
+fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
 /// Whether any kernel of the merged kernel rooted at `to` is reachable from the one rooted
 /// at `from` (iterative; every kernel of a merged root counts as one node).
 fn reaches(
@@ -204,13 +206,6 @@ fn reaches(
     from: usize,
     to: usize,
 ) -> bool {
-    let root = |parent: &mut [usize], mut x: usize| {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    };
     let mut stack: Vec<usize> = parts[from].clone();
     for &x in &stack {
         seen[x] = epoch;
@@ -239,13 +234,6 @@ fn reaches(
 /// merges described.
 fn rebuild(g: &Graph, plan: FusionPlan, parent: &mut [usize], parts: &[Vec<usize>]) -> FusionPlan {
     let k = plan.groups.len();
-    let root = |parent: &mut [usize], mut x: usize| {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    };
     if (0..k).all(|i| parent[i] == i) {
         return plan;
     }

@@ -287,7 +287,7 @@ pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
 /// rule 4 as `opts.policy` says and rule 2 relaxed for reduction epilogues when asked.
 fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> FusionPlan {
     let plan = greedy_once(g, patterns, opts);
-    if opts.policy != Policy::Recompute || plan.recomputes.is_empty() {
+    if opts.policy != Policy::Recompute {
         return plan;
     }
     // The duplication rule is local (recompute.rs); the plan it makes must also pay as a
@@ -583,6 +583,8 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
         list.dedup();
         groups[k].recomputed = list;
     }
+    // A copy that ended in the kernel of its original (a later merge joined them) is none.
+    recomputes.retain(|e| group_of[e.producer.index()] != group_of[e.consumer.index()]);
     let plan = FusionPlan {
         groups,
         boundaries,
