@@ -14,6 +14,9 @@
 //!   GEMM launch for the Q/K/V or gate/up projections of one input, any sizes);
 //! - the merged launch stays within the budgets in force ([`super::budget`]).
 //!
+//! The work is bounded: at most [`MAX_TRIES`] merges are tried, each search visits at most
+//! [`MAX_SEARCH`] kernels (past that the merge is refused).
+//!
 //! Each merge is reported with the kernels it joined, the tensors they now read once, and the
 //! bytes and launches saved (the traffic of the parts minus that of the merged launch).
 
@@ -60,6 +63,10 @@ pub struct HorizontalMerge {
 
 /// At most this many merges are tried per plan: each try searches the kernel graph.
 pub const MAX_TRIES: usize = 4096;
+
+/// At most this many kernels are visited by one search; a search that would visit more
+/// answers "reachable", and the merge is not made.
+pub const MAX_SEARCH: usize = 20_000;
 
 /// `plan` with independent kernels that share a read merged as `mode` allows.
 pub(crate) fn merge(
@@ -167,11 +174,7 @@ pub(crate) fn merge(
                 {
                     continue;
                 }
-                let mut merged_budget = budgets.check(g, &ops_of[a], &ops_of[b], &pos);
-                if !budgets.any() {
-                    merged_budget = None;
-                }
-                if merged_budget.is_some() {
+                if budgets.check(g, &ops_of[a], &ops_of[b], &pos).is_some() {
                     continue;
                 }
                 parent[b] = a;
@@ -196,7 +199,8 @@ fn root(parent: &mut [usize], mut x: usize) -> usize {
 }
 
 /// Whether any kernel of the merged kernel rooted at `to` is reachable from the one rooted
-/// at `from` (iterative; every kernel of a merged root counts as one node).
+/// at `from` (iterative; every kernel of a merged root counts as one node). A search past
+/// [`MAX_SEARCH`] kernels says yes: the merge is refused rather than the run slowed.
 fn reaches(
     succ: &[Vec<usize>],
     parts: &[Vec<usize>],
@@ -210,7 +214,12 @@ fn reaches(
     for &x in &stack {
         seen[x] = epoch;
     }
+    let mut visited = 0usize;
     while let Some(x) = stack.pop() {
+        visited += 1;
+        if visited > MAX_SEARCH {
+            return true;
+        }
         for &s in &succ[x] {
             let r = root(parent, s);
             if r == to {
