@@ -407,3 +407,26 @@ fn inline_and_addmm_follow_inductor() {
     let bmm = "graph b {\n  dtype f16\n  input x: [4, 64, 64]\n  input y: [4, 64, 64]\n  input r: [4, 64, 64]\n  op mm = matmul(x, y) -> s\n  op add = elementwise.add(s, r) -> t\n  output t\n}\n";
     assert_eq!(groups(&analyse(bmm, &addmm)), ["mm", "add"]);
 }
+
+#[test]
+fn the_picture_labels_a_recomputed_read() {
+    let dir = scratch("dot");
+    let (code, _, err) = fgraph(
+        &[
+            "analyze",
+            "d.fgraph",
+            "--policy",
+            "recompute",
+            "--dot",
+            "p.dot",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let dot = std::fs::read_to_string(dir.join("p.dot")).expect("dot");
+    assert!(
+        dot.contains("\"t:t\" -> \"op:c\" [label=\"recomputed\""),
+        "{dot}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
