@@ -430,3 +430,30 @@ fn the_picture_labels_a_recomputed_read() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_storing_strategy_refuses_a_merge_that_would_create_a_cycle() {
+    // a → m (a matmul, its own kernel) → c, and a → c: one kernel for a and c would feed m
+    // and wait for it. `a` is not inlined (a matmul reads it), so it is stored.
+    let src = "graph c {\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op m = matmul(t, w) -> u\n  op c = elementwise.add(t, u) -> y\n}\n";
+    for opts in [
+        with(|o| o.policy = Policy::Store),
+        with(|o| o.policy = Policy::Inline),
+        with(|o| o.set_fusion(Fuser::Inductor.options())),
+    ] {
+        let a = analyse(src, &opts);
+        assert_eq!(groups(&a), ["a", "m c"]);
+        assert!(
+            boundaries(&a).contains(&"a→c would-create-cycle".to_string()),
+            "{:?}",
+            boundaries(&a)
+        );
+    }
+    // Diamonds: the fork `a` reconverges at `c` only through the matmul, which is not
+    // injective: no diamond, a plain boundary.
+    let a = analyse(src, &with(|o| o.diamonds = true));
+    assert_eq!(
+        boundaries(&a),
+        ["a→m matmul-starts-group", "a→c materialized"]
+    );
+}
