@@ -1001,6 +1001,23 @@ proptest! {
             prop_assert!(mm <= 1 || opts.horizontal == Horizontal::GroupedGemm, "rule 5: group {} in\n{}", k, case.src);
         }
         prop_assert!(seen.iter().all(|&s| s == 1), "op counts {:?} in\n{}", seen, case.src);
+        // Rules 1 and 2 on every edge a kernel computes, copies included.
+        let gr = &a.graph;
+        for (k, grp) in plan.groups.iter().enumerate() {
+            let inside = |o: usize| label[o] == k || grp.recomputed.iter().any(|x| x.index() == o);
+            for (p, c) in r.edges() {
+                if !(inside(p) && inside(c)) {
+                    continue;
+                }
+                let ctx = format!("edge op{} -> op{} in kernel {} of\n{}", p, c, k, case.src);
+                prop_assert!(r.kind[c] != OpKind::Matmul, "rule 1: {}", ctx);
+                if r.kind[p] == OpKind::Reduction {
+                    let (po, co) = (fgraph::graph::OpId(p as u32), fgraph::graph::OpId(c as u32));
+                    prop_assert!(opts.reduction_epilogue && fgraph::fusion::epilogue::fits(gr, po, co),
+                        "rule 2: {}", ctx);
+                }
+            }
+        }
         prop_assert!(matches!(opts.policy, Policy::Recompute | Policy::Inline)
             || plan.groups.iter().all(|g| g.recomputed.is_empty()));
         // Kernel dependencies: `c` in kernel K reads `p`'s output from HBM unless K computes p.

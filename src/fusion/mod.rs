@@ -383,8 +383,24 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             let duplicated = dup.as_ref().is_some_and(|d| d.dup[p.index()]);
             if duplicated && placed[p.index()] {
                 // A copy of `p` (and the duplicated ops it reads) joins `c`'s kernel.
+                if let Some(d) = &dup {
+                    d.closure(g, p, &mut closure);
+                }
+                // Rule 2 inside the kernel: a copy may read a reduction of the kernel only
+                // as a reduction epilogue.
+                let after_reduction = closure.iter().any(|&q| {
+                    g.op(q).inputs.iter().any(|u| {
+                        g.producer(u.tensor).is_some_and(|r| {
+                            g.op(r).kind == OpKind::Reduction
+                                && uf.find(r.index()) == gc
+                                && !(opts.reduction_epilogue && epilogue::fits(g, r, q))
+                        })
+                    })
+                });
                 let reason = if consumer.kind == OpKind::Matmul {
                     Some(Reason::MatmulStartsGroup)
+                } else if after_reduction {
+                    Some(Reason::AfterReduction)
                 } else if consumer.kind == OpKind::Reduction && uf.matmuls[gc] > 0 {
                     Some(Reason::ReductionAfterMatmul)
                 } else {
@@ -400,9 +416,6 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                         budget: None,
                     });
                     continue;
-                }
-                if let Some(d) = &dup {
-                    d.closure(g, p, &mut closure);
                 }
                 // Duplicates and ops that become members later go at the end.
                 copies[gc].extend(closure.iter().filter(|q| uf.find(q.index()) != gc));
@@ -471,6 +484,23 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             }) {
                 via = (edge != (p, c)).then_some(edge);
                 Some(r)
+            } else if !copies.is_empty()
+                && [gp, gc].iter().any(|&k| {
+                    copies[k].iter().any(|&q| {
+                        g.op(q).inputs.iter().any(|u| {
+                            g.producer(u.tensor).is_some_and(|r| {
+                                let kr = uf.find(r.index());
+                                g.op(r).kind == OpKind::Reduction
+                                    && (kr == gp || kr == gc)
+                                    && !(opts.reduction_epilogue && epilogue::fits(g, r, q))
+                            })
+                        })
+                    })
+                })
+            {
+                // Rule 2 through a copy: the merged kernel would recompute, after one of its
+                // reductions, an op that reads the reduced value.
+                Some(Reason::AfterReduction)
             } else if let Some(hit) = members
                 .as_ref()
                 .and_then(|m| m.over_budget(g, &budgets, gp, gc))
