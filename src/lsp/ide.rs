@@ -6,7 +6,7 @@ use crate::analysis::{Analysis, FileReport, GraphReport, Options, fmt_bytes};
 use crate::cost::{self, Hardware, LaunchMode};
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix, Span};
 use crate::graph::{Origin, TensorId};
-use crate::syntax::ast::{Arg, Expr, Ident, StmtKind, TypeAst};
+use crate::syntax::ast::{Arg, AssertKind, Expr, Ident, StmtKind, TypeAst};
 // hashbrown's default hasher (foldhash): the index is rebuilt on every change, and SipHash
 // was 7% of the time from an edit to published diagnostics.
 use hashbrown::HashMap;
@@ -197,6 +197,21 @@ impl Index {
                         expr_names(value, &mut names);
                     }
                     StmtKind::Dtype(_) => {}
+                    StmtKind::Assert(a) => match &a.kind {
+                        AssertKind::Predicate { name, args, .. } => {
+                            let kind = match crate::assertions::Predicate::from_name(name.name) {
+                                Some(p) if p.names_tensors() => Some(SymbolKind::Tensor),
+                                Some(_) => Some(SymbolKind::Op),
+                                None => None,
+                            };
+                            if let Some(kind) = kind {
+                                for n in args {
+                                    add(&mut ix, kind, n, None, "");
+                                }
+                            }
+                        }
+                        AssertKind::Compare { value, .. } => expr_names(value, &mut names),
+                    },
                     StmtKind::Repeat(r) => {
                         add(
                             &mut ix,
