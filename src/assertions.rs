@@ -155,6 +155,12 @@ impl Assertion {
     }
 }
 
+/// Whether `code` is about an assertion only: the graph and its plan are sound, so reports
+/// still show the plan beside it.
+pub fn is_assertion_code(code: Code) -> bool {
+    matches!(code, Code::AssertionFailed | Code::BadAssertion)
+}
+
 /// Whether `g` has any assertion (most graphs have none, and pay only this scan).
 pub fn has_assertions(g: &GraphAst<'_>) -> bool {
     g.stmts

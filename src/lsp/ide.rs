@@ -1003,6 +1003,42 @@ mod tests {
     }
 
     #[test]
+    fn names_in_assertions_resolve_and_rename_with_their_op_or_tensor() {
+        let src = "graph g {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> y\n  op b = elementwise.exp(y) -> z\n  param K = 2\n  assert fused(a, b)\n  assert not materialized(y)\n  assert kernels <= K\n}\n";
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, Options::default(), hw);
+        assert!(
+            m.report.diagnostics.is_empty(),
+            "{:?}",
+            m.report.diagnostics
+        );
+        let in_assert = src.find("fused(a").expect("assert") + "fused(".len();
+        let s = m
+            .index
+            .at(in_assert)
+            .expect("the op in the assertion resolves");
+        let sym = m.index.symbol(s);
+        assert_eq!(sym.kind, SymbolKind::Op);
+        assert_eq!(sym.def.map(|d| d.start), src.find("op a").map(|i| i + 3));
+        assert_eq!(sym.occurrences.len(), 2);
+        let (_, h) = m.hover(in_assert).expect("hover");
+        assert!(
+            h.starts_with("**op** `a`") && h.contains("**kernel 1"),
+            "{h}"
+        );
+        let edits = m.rename(in_assert, "first").expect("rename");
+        assert_eq!(edits.len(), 2);
+        // A tensor in `materialized` is the tensor; a bound's param is the param.
+        let t = src.find("materialized(y").expect("assert") + "materialized(".len();
+        let s = m.index.at(t).expect("resolves");
+        assert_eq!(m.index.symbol(s).kind, SymbolKind::Tensor);
+        assert_eq!(m.rename(t, "hidden").expect("rename").len(), 3);
+        let k = src.find("<= K").expect("assert") + 3;
+        let s = m.index.at(k).expect("resolves");
+        assert_eq!(m.index.symbol(s).kind, SymbolKind::Param);
+    }
+
+    #[test]
     fn rename_edits_every_occurrence_or_refuses() {
         let m = model();
         let edits = m.rename(at("y)", 0), "hidden").expect("rename");
