@@ -512,8 +512,12 @@ impl<'s> Scope<'_, 's> {
                 .at(a.span, "an input or weight")
                 .help("`fused` and `unfused` name ops: the ops that read it are the ones to name"),
             None => {
-                let d =
-                    d(format!("no op named `{}`", a.name)).at(a.span, "not an op of this graph");
+                let here = if self.prefix.is_some() {
+                    "not an op of the block"
+                } else {
+                    "not an op of this graph"
+                };
+                let d = d(format!("no op named `{}`", a.name)).at(a.span, here);
                 match did_you_mean(a.name, self.ops.keys().copied().filter(|n| self.local(n))) {
                     Some(s) => d.help(format!("did you mean `{s}`?")).fix(Fix::replace(
                         format!("replace `{}` with `{s}`", a.name),
@@ -1385,6 +1389,46 @@ mod tests {
         assert_eq!(d.len(), 2, "{d:#?}");
         assert!(text(&d[0]).contains("`a` and `b` are in one kernel"));
         assert!(text(&d[1]).contains("`t` stays on chip"));
+    }
+
+    #[test]
+    fn ops_with_no_path_between_them_say_so() {
+        let src = "graph g {\n  input x: [4]\n  input z: [4]\n  op a = elementwise.relu(x) -> y\n  \
+                   op b = elementwise.exp(z) -> w\n  output y, w\n  assert fused(a, b)\n}\n";
+        let d = diags(src);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(text(&d[0]).contains("no chain of producer → consumer edges connects"));
+        // Two producers joined by a consumer share its kernel: the path may go backwards.
+        let src = "graph g {\n  input x: [4]\n  input z: [4]\n  op a = elementwise.relu(x) -> y\n  \
+                   op b = elementwise.exp(z) -> w\n  op c = elementwise.add(y, w) -> v\n  \
+                   assert fused(a, b)\n  assert fused(a, b, c)\n}\n";
+        assert!(diags(src).is_empty(), "{:#?}", diags(src));
+    }
+
+    #[test]
+    fn bounds_follow_set_and_each_graph_has_its_own_assertions() {
+        let src = "graph one {\n  param K = 1\n  input x: [4]\n  op a = elementwise.relu(x) -> y\n  \
+                   assert kernels == K\n}\n\ngraph two {\n  input x: [4]\n  \
+                   op a = matmul(x, x) -> y\n  assert kernels == 2\n}\n";
+        // `one` holds; `matmul(x, x)` of a rank-1 tensor is an error, so `two` has no plan
+        // and its assertion is not evaluated.
+        let d = diags(src);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(d[0].code, Code::ShapeMismatch);
+        let src = src.replace("matmul(x, x)", "elementwise.exp(x)");
+        assert!(
+            diags(&src)
+                .iter()
+                .any(|d| d.message.contains("the plan has 1 kernel"))
+        );
+        let mut opts = Options::default();
+        opts.overrides.insert("K".into(), 3);
+        let d = diags_with(&src, &opts);
+        assert!(
+            d.iter()
+                .any(|d| d.message.contains("assertion `kernels == 3` failed")),
+            "{d:#?}"
+        );
     }
 
     #[test]
