@@ -1204,7 +1204,10 @@ mod tests {
                     ));
                 }
             }
-            s.push_str(&format!("  output t{ops}\n}}\n\n"));
+            s.push_str(&format!(
+                "  output t{ops}\n  assert fused(o1, o{ops})\n  assert not materialized(t1)\n  \
+                 assert kernels <= N * 2\n}}\n\n"
+            ));
         }
         s
     }
