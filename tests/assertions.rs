@@ -275,3 +275,31 @@ fn fgraph_stdin(args: &[&str], input: &str) -> Output {
         .expect("write stdin");
     child.wait_with_output().expect("wait")
 }
+
+/// The example of the manual's section on assertions holds, and each explain text's example
+/// gives its code.
+#[test]
+fn the_manual_and_explain_examples_say_what_they_claim() {
+    let manual = std::fs::read_to_string(root().join("docs/language.md")).expect("manual");
+    let section = &manual[manual.find("## 18. Fusion assertions").expect("section 18")..];
+    let start = section.find("```fgraph\n").expect("an example") + "```fgraph\n".len();
+    let example = &section[start..start + section[start..].find("```").expect("its end")];
+    let o = fgraph_stdin(&["check", "-"], example);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for (name, want) in [("assertion-failed", 2), ("bad-assertion", 3)] {
+        let text = std::fs::read_to_string(root().join(format!("src/explain/{name}.md")))
+            .expect("explain text");
+        let start = text.find("```fgraph\n").expect("an example") + "```fgraph\n".len();
+        let example = &text[start..start + text[start..].find("```").expect("its end")];
+        let o = fgraph_stdin(&["check", "--format", "json", "-"], example);
+        assert_eq!(code(&o), 1, "{name}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+        let n = v["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter(|d| d["code"] == name)
+            .count();
+        assert_eq!(n, want, "{name}: {v}");
+    }
+}
