@@ -636,6 +636,8 @@ struct Plan<'a> {
     tensors: HashMap<&'a str, TensorId>,
     /// The kernel that writes each tensor the fused plan writes to HBM.
     written: HashMap<TensorId, usize>,
+    /// The kernels that compute an op again besides its own (`--policy recompute`).
+    copies: HashMap<OpId, Vec<usize>>,
 }
 
 /// Kernels listed in a help at most.
@@ -662,11 +664,18 @@ impl<'a> Plan<'a> {
                 written.entry(w.tensor).or_insert(k);
             }
         }
+        let mut copies: HashMap<OpId, Vec<usize>> = HashMap::new();
+        for (k, group) in a.plan.groups.iter().enumerate() {
+            for &o in &group.recomputed {
+                copies.entry(o).or_default().push(k);
+            }
+        }
         Plan {
             a,
             ops,
             tensors,
             written,
+            copies,
         }
     }
 
@@ -674,8 +683,21 @@ impl<'a> Plan<'a> {
         &self.a.graph
     }
 
+    /// The kernel `o` belongs to.
     fn kernel_of(&self, o: OpId) -> usize {
         self.a.plan.group_of[o.index()]
+    }
+
+    /// Whether kernel `k` computes `o`: as its own op, or again (a recomputed copy).
+    fn computes(&self, k: usize, o: OpId) -> bool {
+        self.kernel_of(o) == k || self.copies.get(&o).is_some_and(|c| c.contains(&k))
+    }
+
+    /// A kernel that computes both `a` and `b`, if any: `a`'s own, else one with a copy.
+    fn shared(&self, a: OpId, b: OpId) -> Option<usize> {
+        let own = std::iter::once(self.kernel_of(a));
+        let copies = self.copies.get(&a).into_iter().flatten().copied();
+        own.chain(copies).find(|&k| self.computes(k, b))
     }
 
     fn check(&self, x: &Assertion, instances: &[Instance]) -> Option<Diagnostic> {
@@ -718,8 +740,16 @@ impl<'a> Plan<'a> {
     /// `fused(ops)`: all in one kernel. When not, the kernels they are in and the boundary
     /// that separates the first op from the first one in another kernel.
     fn fused(&self, text: &str, at: Span, ops: &[OpId]) -> Option<Diagnostic> {
-        let first = self.kernel_of(ops[0]);
-        let other = *ops.iter().find(|&&o| self.kernel_of(o) != first)?;
+        // Some kernel computes them all (a recomputed copy counts: the edge is on chip).
+        let own = std::iter::once(self.kernel_of(ops[0]));
+        let copies = self.copies.get(&ops[0]).into_iter().flatten().copied();
+        if own
+            .chain(copies)
+            .any(|k| ops.iter().all(|&o| self.computes(k, o)))
+        {
+            return None;
+        }
+        let other = *ops.iter().find(|&&o| self.shared(ops[0], o).is_none())?;
         let g = self.g();
         let kernels = self.kernel_map(ops);
         let what = if ops.len() == 2 {
@@ -742,19 +772,38 @@ impl<'a> Plan<'a> {
 
     /// `unfused(ops)`: no two in one kernel. When two are, the fused edges that join them.
     fn unfused(&self, text: &str, at: Span, ops: &[OpId]) -> Option<Diagnostic> {
-        let mut by_kernel: HashMap<usize, OpId> = HashMap::new();
-        let (a, b) = ops
-            .iter()
-            .find_map(|&o| by_kernel.insert(self.kernel_of(o), o).map(|prev| (prev, o)))?;
+        let (a, b, k) = ops.iter().enumerate().find_map(|(i, &a)| {
+            ops[i + 1..]
+                .iter()
+                .find_map(|&b| self.shared(a, b).map(|k| (a, b, k)))
+        })?;
         let g = self.g();
-        let k = self.kernel_of(a);
         let (an, bn) = (&g.op(a).name, &g.op(b).name);
+        let mut label = format!("both in kernel {}", k + 1);
+        for o in [a, b] {
+            if self.kernel_of(o) != k {
+                label += &format!(" (which computes `{}` again)", g.op(o).name);
+            }
+        }
         let mut d = Diagnostic::new(
             Code::AssertionFailed,
             format!("assertion `{text}` failed: `{an}` and `{bn}` are in one kernel"),
         )
-        .at(at, format!("both in kernel {}", k + 1));
-        let path = self.path(a, b, true);
+        .at(at, label);
+        let copied: Vec<&str> = [a, b]
+            .into_iter()
+            .filter(|&o| self.kernel_of(o) != k)
+            .map(|o| g.op(o).name.as_str())
+            .collect();
+        if let [copy] = copied.as_slice() {
+            return Some(d.help(format!(
+                "kernel {} computes `{copy}` again instead of reading its output from HBM (a \
+                 policy that recomputes cheap producers); under the default policy the \
+                 tensor is written once and read back",
+                k + 1
+            )));
+        }
+        let path = self.path(a, b, Some(k));
         d = match path {
             Some(edges) if !edges.is_empty() => {
                 let shown: Vec<String> = edges
@@ -1021,7 +1070,7 @@ impl<'a> Plan<'a> {
     /// them: the first as the help (with its rule), each at its consumer as a label.
     fn with_boundaries(&self, mut d: Diagnostic, a: OpId, b: OpId) -> Diagnostic {
         let g = self.g();
-        let Some(edges) = self.path(a, b, false) else {
+        let Some(edges) = self.path(a, b, None) else {
             return d.help(format!(
                 "no chain of producer → consumer edges connects `{}` and `{}`, and ops fuse \
                  only along such edges",
@@ -1031,7 +1080,7 @@ impl<'a> Plan<'a> {
         };
         let crossing: Vec<(OpId, OpId, TensorId)> = edges
             .into_iter()
-            .filter(|&(p, c, _)| self.kernel_of(p) != self.kernel_of(c))
+            .filter(|&(p, c, _)| self.shared(p, c).is_none())
             .collect();
         let mut helps = Vec::new();
         for &(p, c, t) in crossing.iter().take(3) {
@@ -1068,8 +1117,9 @@ impl<'a> Plan<'a> {
 
     /// The edges (producer, consumer, tensor) of a path between ops `a` and `b` that follows
     /// edges in either direction and crosses the fewest kernel boundaries (0-1 breadth-first
-    /// search); `inside` keeps it within one kernel. `None` when no path connects them.
-    fn path(&self, a: OpId, b: OpId, inside: bool) -> Option<Vec<(OpId, OpId, TensorId)>> {
+    /// search); `inside` keeps it within that kernel (its ops and copies). `None` when no
+    /// path connects them.
+    fn path(&self, a: OpId, b: OpId, inside: Option<usize>) -> Option<Vec<(OpId, OpId, TensorId)>> {
         let g = self.g();
         let n = g.ops.len();
         let mut dist = vec![u32::MAX; n];
@@ -1093,10 +1143,11 @@ impl<'a> Plan<'a> {
                 .iter()
                 .filter_map(|i| g.producer(i.tensor).map(|p| (p, (p, u, i.tensor))));
             for (v, edge) in forward.chain(backward) {
-                let w = u32::from(self.kernel_of(u) != self.kernel_of(v));
-                if inside && w > 0 {
-                    continue;
-                }
+                let w = match inside {
+                    Some(k) if !self.computes(k, v) => continue,
+                    Some(_) => 0,
+                    None => u32::from(self.shared(u, v).is_none()),
+                };
                 let nd = dist[u.index()] + w;
                 if nd < dist[v.index()] {
                     dist[v.index()] = nd;
@@ -1389,6 +1440,53 @@ mod tests {
         assert_eq!(d.len(), 2, "{d:#?}");
         assert!(text(&d[0]).contains("`a` and `b` are in one kernel"));
         assert!(text(&d[1]).contains("`t` stays on chip"));
+    }
+
+    #[test]
+    fn a_recomputed_copy_is_in_the_kernel_that_computes_it_and_a_launch_is_one_kernel() {
+        // `a` is cheap and read by two reductions: `--policy recompute` computes it again in
+        // the second one's kernel instead of writing `t`.
+        let src = "graph g {\n  input x: [64, 64]\n  op a = elementwise.relu(x) -> t\n  \
+                   op s1 = reduction.sum(t, axis = -1) -> u: [64, 1]\n  \
+                   op s2 = reduction.max(t, axis = -1) -> v: [64, 1]\n  output u, v\n  \
+                   assert fused(a, s2)\n  assert fused(a, s1)\n  assert unfused(s1, s2)\n  \
+                   assert not materialized(t)\n}\n";
+        let recompute = Options {
+            policy: Policy::Recompute,
+            ..Options::default()
+        };
+        assert!(
+            diags_with(src, &recompute).is_empty(),
+            "{:#?}",
+            diags_with(src, &recompute)
+        );
+        let d = diags_with(
+            &src.replace("unfused(s1, s2)", "unfused(a, s2)"),
+            &recompute,
+        );
+        assert_eq!(d.len(), 1, "{d:#?}");
+        let t = text(&d[0]);
+        assert!(
+            t.contains("both in kernel 2 (which computes `a` again)"),
+            "{t}"
+        );
+        assert!(t.contains("computes `a` again instead of reading"), "{t}");
+        // By default `t` is written and `a` is in its own kernel.
+        let d = diags(src);
+        assert_eq!(d.len(), 3, "{d:#?}");
+        // Under `--horizontal grouped-gemm`, two projections of one input are one launch:
+        // one kernel, as `analyze` lists it.
+        let src = "graph g {\n  input x: [64, 64]\n  weight wq: [64, 64]\n  weight wk: [64, 64]\n  \
+                   op q = matmul(x, wq) -> a\n  op k = matmul(x, wk) -> b\n  output a, b\n  \
+                   assert unfused(q, k)\n  assert kernels == 2\n}\n";
+        assert!(diags(src).is_empty());
+        let grouped = Options {
+            horizontal: crate::fusion::Horizontal::GroupedGemm,
+            ..Options::default()
+        };
+        let d = diags_with(src, &grouped);
+        assert_eq!(d.len(), 2, "{d:#?}");
+        assert!(text(&d[1]).contains("the plan has 1 kernel"));
     }
 
     #[test]

@@ -169,17 +169,36 @@ fn assertions_of_the_shipped_examples_hold() {
     }
     let o = fgraph(&[&["check", "--deny-warnings"][..], &files].concat());
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    // Under every fusion option too.
+    // Under most strategies too.
     for extra in [
         &["--flash-attention"][..],
         &["--policy", "store"],
+        &["--policy", "recompute"],
         &["--reduction-epilogue"],
+        &["--horizontal", "grouped-gemm"],
+        &["--fuse-diamonds"],
+        &["--fuser", "xla"],
+        &["--fuser", "tvm"],
     ] {
         for f in files {
             let o = fgraph(&[&["analyze", f][..], extra].concat());
             assert_eq!(code(&o), 0, "{f} {extra:?}: {}", stderr(&o));
         }
     }
+    // A strategy that keeps the residual add out of the matmul's kernel breaks what the
+    // decoder block asserts, once for the 32 layers, with the rule.
+    let o = fgraph(&["check", "--fuser", "inductor", "examples/llama3_8b.fgraph"]);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert_eq!(err.matches("fgraph::assertion-failed").count(), 2, "{err}");
+    assert!(
+        err.contains("assertion `fused(o_proj, res)` failed") && err.contains("[matmul-epilogue]"),
+        "{err}"
+    );
+    assert!(
+        err.contains("in instance 0 of this repeat of `decoder`"),
+        "{err}"
+    );
     // Breaking the fusion an example relies on fails at the assertion: make `y1` a graph
     // output, and `matmul1` → `bias1` becomes a boundary.
     let src = std::fs::read_to_string(root().join("examples/seed_mlp.fgraph"))
