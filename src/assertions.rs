@@ -395,7 +395,8 @@ impl<'s> Scope<'_, 's> {
                 format!("`not` negates `materialized` only, not `{}`", p.as_str()),
             )
             .at(at.to(name.span), "cannot be negated");
-            d = if args.len() == 2 || p == Predicate::Unfused {
+            // For two ops each is the other's negation; for more there is no single form.
+            d = if args.len() == 2 {
                 d.help(format!(
                     "write `{other}(...)`{}",
                     if p == Predicate::Fused {
@@ -411,10 +412,13 @@ impl<'s> Scope<'_, 's> {
                     other,
                 ))
             } else {
-                d.help(
-                    "`unfused(a, b, ...)` asserts that no two of the ops share a kernel; \
-                     to say that two of them do not, assert `unfused` of those two",
-                )
+                d.help(format!(
+                    "`fused(a, b, ...)` asserts that all the ops share one kernel and \
+                     `unfused(a, b, ...)` that no two do; to negate `{}` of {} ops, assert \
+                     `{other}` of the ops that matter",
+                    p.as_str(),
+                    args.len()
+                ))
             };
             diags.push(d);
             ok = false;
