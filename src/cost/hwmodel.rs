@@ -9,7 +9,7 @@
 //! every coefficient lives in [`HwModel`], carried by the hardware description (a preset or
 //! `--hardware-file`), with the measurement it was fitted on. `validation/gpu/h100-calib/
 //! fit.py` is the same arithmetic in Python, used to fit the coefficients; the accuracy test
-//! (tests/hardware_model.rs) keeps the two in step.
+//! (tests/validation.rs) keeps the two in step.
 //!
 //! - Matmul DRAM reads: compulsory when M or N ≤ 64 (skinny/decode shapes stream each operand
 //!   once, split-K or not). Otherwise output tiles of 256×128 (128×128 or 128×64 when the

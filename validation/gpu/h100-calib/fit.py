@@ -1,6 +1,6 @@
 """Fits the hardware traffic model's H100 coefficients (issue 11) on the cases whose index is 0 or 3 mod 4 in
 cases.csv and reports on the odd-numbered (held-out) ones. Writes fit.json, whose numbers the
-`h100` preset carries (src/cost/hardware.rs; tests/hardware_model.rs checks they agree).
+`h100` preset carries (src/cost/hwmodel.rs; tests/validation.rs checks they agree).
 
     python3 validation/gpu/h100-calib/fit.py      # from anywhere; prints the statistics
 
