@@ -867,6 +867,36 @@ fn traffic_model_hardware_adds_the_model_beside_the_compulsory_figures() {
 }
 
 #[test]
+fn traffic_model_hardware_prices_a_flash_attention_kernel_as_attention() {
+    // validation/attention.fgraph: 32 heads of [4,096, 128], f16. The FlashAttention kernel
+    // takes the attention coefficients: 458 µs (cuDNN's kernel measured 417.8 µs, VALIDATION
+    // §9); without --flash-attention the softmax over 4,096-wide rows is a softmax kernel.
+    let o = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "hardware",
+        "--flash-attention",
+        "validation/attention.fgraph",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.matches("hardware model (attention)").count(),
+        1,
+        "{out}"
+    );
+    let o = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "hardware",
+        "validation/attention.fgraph",
+    ]);
+    let out = stdout(&o);
+    assert!(!out.contains("hardware model (attention)"), "{out}");
+    assert_eq!(out.matches("hardware model (softmax)").count(), 1, "{out}");
+}
+
+#[test]
 fn traffic_model_hardware_needs_a_calibrated_gpu() {
     let o = fgraph(&[
         "analyze",
@@ -887,6 +917,14 @@ fn traffic_model_hardware_needs_a_calibrated_gpu() {
     let o = fgraph(&["hardware", "h100", "--format", "json"]);
     let text = stdout(&o);
     assert!(text.contains("\"raster_width\""), "{text}");
+    for key in [
+        "mm_f32_efficiency",
+        "attention",
+        "head_dim_half",
+        "softmax_row_scale",
+    ] {
+        assert!(text.contains(&format!("\"{key}\"")), "{key}: {text}");
+    }
     let f = temp_file("h100-model.json", &text);
     let o = fgraph(&[
         "transformer",

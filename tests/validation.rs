@@ -19,7 +19,7 @@
 //! --ignored --nocapture` prints the tables of docs/VALIDATION.md.
 
 use fgraph::cost::{self, Hardware, LaunchMode};
-use fgraph::fusion::{FusionGroup, FusionPlan, unfused};
+use fgraph::fusion::{FlashKernel, FusionGroup, FusionPlan, unfused};
 use fgraph::graph::{Graph, OpId};
 use fgraph::traffic::{GroupTraffic, plan_traffic};
 use fgraph::{Analysis, OpKind, Options, Reason, check_file};
@@ -169,8 +169,9 @@ fn has_matmul(g: &Graph, ops: &[OpId]) -> bool {
 
 /// The grouping that really ran, as a fusion plan: kernel `k` of the run is group `k`.
 /// Every op must be in exactly one kernel, except the views of [`VIEWS`], which join the
-/// kernel that produces their input.
-fn run_plan(g: &Graph, run: &Run) -> FusionPlan {
+/// kernel that produces their input. A run kernel made of exactly the ops of one of
+/// `fgraph_plan`'s FlashAttention kernels is that FlashAttention kernel.
+fn run_plan(g: &Graph, run: &Run, fgraph_plan: &FusionPlan) -> FusionPlan {
     let mut group_of = vec![usize::MAX; g.ops.len()];
     let mut groups: Vec<FusionGroup> = Vec::new();
     for (k, kernel) in run.kernels.iter().enumerate() {
@@ -207,11 +208,21 @@ fn run_plan(g: &Graph, run: &Run) -> FusionPlan {
     for grp in &mut groups {
         grp.ops.sort_by_key(|o| g.topo.iter().position(|t| t == o));
     }
+    let flash = fgraph_plan
+        .flash
+        .iter()
+        .filter_map(|f| {
+            let mut ops = fgraph_plan.groups[f.group].ops.clone();
+            ops.sort_by_key(|o| g.topo.iter().position(|t| t == o));
+            let group = groups.iter().position(|grp| grp.ops == ops)?;
+            Some(FlashKernel { group, ..f.clone() })
+        })
+        .collect();
     FusionPlan {
         groups,
         boundaries: Vec::new(),
         group_of,
-        flash: Vec::new(),
+        flash,
         epilogues: Vec::new(),
         recomputes: Vec::new(),
         horizontal: Vec::new(),
@@ -231,7 +242,7 @@ fn compared() -> Vec<Compared> {
         .into_iter()
         .map(|run| {
             let a = analyse(&run.graph, run.flash());
-            let plan = run_plan(&a.graph, &run);
+            let plan = run_plan(&a.graph, &run, &a.plan);
             let (predicted, _) = plan_traffic(&a.graph, &plan).expect("traffic");
             Compared {
                 run,
@@ -999,10 +1010,24 @@ struct CalibCase {
     flops: u64,
     dram_read: f64,
     time_us: f64,
+    /// Batch c: a causal attention kernel; an f32 matmul with TF32 on.
+    causal: bool,
+    tf32: bool,
 }
 
 fn calib_cases() -> Vec<CalibCase> {
-    let dir = root().join("validation/gpu/h100-calib");
+    calib_dir("validation/gpu/h100-calib")
+}
+
+/// Batch c (validation/gpu/h100-calib-c): FlashAttention forward (cuDNN's and
+/// FlashAttention-2's kernels), f32 matmuls, softmax over rows of 256 to 32,768.
+fn batch_c() -> Vec<CalibCase> {
+    calib_dir("validation/gpu/h100-calib-c")
+}
+
+/// The cases of a folder holding `cases.csv` and `ncu_flushed.csv` (h100-calib's layout).
+fn calib_dir(dir: &str) -> Vec<CalibCase> {
+    let dir = root().join(dir);
     let cases = std::fs::read_to_string(dir.join("cases.csv")).expect("cases.csv");
     let mut lines = cases.lines();
     let header: Vec<&str> = lines.next().expect("header").split(',').collect();
@@ -1038,6 +1063,12 @@ fn calib_cases() -> Vec<CalibCase> {
         }
     }
     let num = |s: &str| s.parse::<u64>().unwrap_or(0);
+    let flag = |f: &[&str], name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .is_some_and(|i| f[i] == "1")
+    };
     lines
         .enumerate()
         .map(|(i, line)| {
@@ -1060,6 +1091,8 @@ fn calib_cases() -> Vec<CalibCase> {
                 flops: num(f[col("flops")]),
                 dram_read,
                 time_us,
+                causal: flag(&f, "causal"),
+                tf32: flag(&f, "tf32"),
             }
         })
         // A clone ran on a copy engine: no kernel, nothing to compare.
@@ -1115,6 +1148,8 @@ fn batch_b() -> Vec<CalibCase> {
                 flops: 2 * b * m * n * k,
                 dram_read: num(f[col("cold_read")]) as f64,
                 time_us: num(f[col("cold_ns")]) as f64 / 1e3,
+                causal: false,
+                tf32: false,
             })
         })
         .collect()
@@ -1139,9 +1174,24 @@ fn family(c: &CalibCase) -> Option<Family> {
 /// (predicted DRAM reads, predicted kernel µs) of a case under the hardware model, and the
 /// same under the compulsory roofline.
 fn calib_predictions(c: &CalibCase, m: &HwModel, hw: &Hardware) -> Option<[(f64, f64); 2]> {
-    let compulsory_time = (c.flops as f64 / hw.peak(cost::Unit::Tensor16))
-        .max((c.read + c.write) as f64 / hw.bandwidth)
-        * 1e6;
+    let unit = if c.dtype == "f32" {
+        cost::Unit::F32
+    } else {
+        cost::Unit::Tensor16
+    };
+    let compulsory_time =
+        (c.flops as f64 / hw.peak(unit)).max((c.read + c.write) as f64 / hw.bandwidth) * 1e6;
+    if c.kind == "attention" {
+        // [batch·heads, S, D]; a causal kernel visits half the keys and does half the FLOPs
+        // (`flops` is already halved).
+        let [bh, s, d, _] = c.dims;
+        let keys = if c.causal { s / 2 } else { s };
+        let p = m.attention(bh, s, keys, d, c.flops as f64, (c.read, c.write), hw, 0.0);
+        return Some([
+            (p.dram_read as f64, p.kernel_s * 1e6),
+            (c.read as f64, compulsory_time),
+        ]);
+    }
     if c.kind == "matmul" {
         let [batch, mm, k, n] = c.dims;
         let s = MatmulShape {
@@ -1158,7 +1208,8 @@ fn calib_predictions(c: &CalibCase, m: &HwModel, hw: &Hardware) -> Option<[(f64,
         ])
     } else {
         let f = family(c)?;
-        let p = m.memory(f, c.read, c.write, c.rows_cols.0 * c.rows_cols.1, hw, 0.0);
+        let (rows, cols) = c.rows_cols;
+        let p = m.memory(f, c.read, c.write, rows * cols, Some(cols), hw, 0.0);
         let mem_time = (c.read + c.write) as f64 / hw.bandwidth * 1e6;
         Some([
             (p.dram_read as f64, p.kernel_s * 1e6),
@@ -1209,7 +1260,11 @@ fn case_accuracy<'c>(
         let Some(p) = calib_predictions(c, m, hw) else {
             continue;
         };
-        let kind = if c.kind == "matmul" { "gemm" } else { "memory" };
+        let kind = match c.kind.as_str() {
+            "matmul" => "gemm",
+            "attention" => "attention",
+            _ => "memory",
+        };
         for (model, (read, time)) in ["hardware", "compulsory"].iter().zip(p) {
             if c.read + c.write > 1_000_000 {
                 let key = format!("{model}/{data}/{kind}-reads");
@@ -1245,6 +1300,22 @@ fn hardware_model_accuracy() -> BTreeMap<String, Stats> {
     // Batch b (validation/gpu/h100-calib-b), taken by another script in another process,
     // never fitted: 77 GEMMs and 40 single-kernel memory-bound cases.
     out.extend(case_accuracy(batch_b().iter(), "batch-b", &m, &hw));
+    // Batch c (validation/gpu/h100-calib-c): the attention coefficients, the f32 matmul
+    // efficiency and the softmax row-length factors were fitted on its cases whose index is 0
+    // or 3 mod 4 (cuDNN's attention kernel, TF32 off); FlashAttention-2's kernel (forced) and
+    // the TF32 matmuls are reported apart: the graph cannot say which of them runs.
+    let c = batch_c();
+    let (fa2, tf32): (Vec<&CalibCase>, Vec<&CalibCase>) = (
+        c.iter().filter(|c| c.family == "flash").collect(),
+        c.iter().filter(|c| c.tf32).collect(),
+    );
+    let main = |c: &&CalibCase| c.family != "flash" && !c.tf32;
+    for (part, fitted) in [("fitted", true), ("held-out", false)] {
+        let chosen = c.iter().filter(main).filter(|c| is_fit(c) == fitted);
+        out.extend(case_accuracy(chosen, &format!("batch-c-{part}"), &m, &hw));
+    }
+    out.extend(case_accuracy(fa2.into_iter(), "batch-c-flash2", &m, &hw));
+    out.extend(case_accuracy(tf32.into_iter(), "batch-c-tf32", &m, &hw));
     // The runs of measured.csv with L2 flushed: every kernel, then every run as a whole.
     let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let preset = Hardware::preset("h100").expect("preset");
@@ -1257,7 +1328,8 @@ fn hardware_model_accuracy() -> BTreeMap<String, Stats> {
         for (k, kernel) in c.run.kernels.iter().enumerate() {
             let ops = &c.plan.groups[k].ops;
             let tr = &c.predicted[k];
-            let p = hwmodel::predict(&m, g, ops, tr, &preset, 0.0);
+            let flash = c.plan.flash_kernel(k).map(|f| &f.pattern);
+            let p = hwmodel::predict(&m, g, ops, tr, flash, &preset, 0.0);
             let est = cost::kernel_cost(g, ops, tr, &preset, LaunchMode::Graph);
             let measured_us = kernel.time_ns as f64 / 1e3;
             run_time += measured_us;
@@ -1334,6 +1406,9 @@ fn hardware_model_beats_the_compulsory_model_where_the_issue_targets_it() {
         "batch-b/gemm-reads",
         "batch-b/gemm-time",
         "batch-b/memory-time",
+        "batch-c-held-out/attention-time",
+        "batch-c-held-out/gemm-time",
+        "batch-c-held-out/memory-time",
         "runs/kernel-time",
         "runs/graph-time",
     ] {
@@ -1347,6 +1422,58 @@ fn hardware_model_beats_the_compulsory_model_where_the_issue_targets_it() {
             h.within > c.within && (what.ends_with("reads") || h.median < c.median),
             "{what}: hardware {h:?} against compulsory {c:?}"
         );
+    }
+}
+
+#[test]
+fn hardware_model_terms_of_batch_c() {
+    let hw = Hardware::preset("h100").expect("preset");
+    let m = hw.model.clone().expect("calibrated");
+    // The softmax factors: the knots' own at the knots, 1 at 4,096, the ends beyond, and
+    // log-linear between (2,896 ≈ √(2,048 · 4,096) is the geometric middle).
+    assert_eq!(m.softmax_scale(4096), (1.0, 1.0));
+    assert_eq!(m.softmax_scale(2048), (1.32, 1.231));
+    assert_eq!(m.softmax_scale(64), m.softmax_scale(256));
+    assert_eq!(m.softmax_scale(1 << 20), m.softmax_scale(32768));
+    let (r, b) = m.softmax_scale(2896);
+    assert!((r - (1.32f64).sqrt()).abs() < 1e-3 && (b - (1.231f64).sqrt()).abs() < 1e-3);
+    // An f32 matmul runs at the f32 peak with its own efficiency, whatever its K.
+    let f32_time = |k: u64| {
+        let s = MatmulShape {
+            batch: 32,
+            m: 4096,
+            k,
+            n: 4096,
+            elem_bytes: 4,
+        };
+        let p = m.matmul(&s, 0, 32 * 4096 * 4096 * 4, &hw, 0.0);
+        2.0 * 32.0 * 4096.0 * 4096.0 * k as f64 / p.compute_s
+    };
+    // (32 · 16 · 32 tiles of 256 × 128 are 124.1 waves of 132: a wave efficiency of 0.993.)
+    let full = hw.peak(cost::Unit::F32) * m.mm_f32_efficiency;
+    assert!((f32_time(128) / f32_time(4096) - 1.0).abs() < 1e-9);
+    let r = f32_time(128) / full;
+    assert!((r - 0.993).abs() < 1e-3, "{r}");
+    // The FlashAttention runs' kernel takes the attention family; its unfused runs do not.
+    for c in compared() {
+        for (k, _) in c.run.kernels.iter().enumerate() {
+            let flash = c.plan.flash_kernel(k).map(|f| &f.pattern);
+            let p = hwmodel::predict(
+                &m,
+                &c.a.graph,
+                &c.plan.groups[k].ops,
+                &c.predicted[k],
+                flash,
+                &hw,
+                0.0,
+            );
+            assert_eq!(
+                p.family == Family::Attention,
+                c.run.flash(),
+                "{} kernel {k}",
+                c.run.label()
+            );
+        }
     }
 }
 
@@ -1389,7 +1516,16 @@ fn print_hardware_model_misses() {
         let g = &c.a.graph;
         let (mut t, mut p_sum) = (0.0, 0.0);
         for (k, kernel) in c.run.kernels.iter().enumerate() {
-            let p = hwmodel::predict(&m, g, &c.plan.groups[k].ops, &c.predicted[k], &hw, 0.0);
+            let flash = c.plan.flash_kernel(k).map(|f| &f.pattern);
+            let p = hwmodel::predict(
+                &m,
+                g,
+                &c.plan.groups[k].ops,
+                &c.predicted[k],
+                flash,
+                &hw,
+                0.0,
+            );
             let us = kernel.time_ns as f64 / 1e3;
             t += us;
             p_sum += p.kernel_s * 1e6;

@@ -9,7 +9,7 @@
 //! every coefficient lives in [`HwModel`], carried by the hardware description (a preset or
 //! `--hardware-file`), with the measurement it was fitted on. `validation/gpu/h100-calib/
 //! fit.py` is the same arithmetic in Python, used to fit the coefficients; the accuracy test
-//! (tests/hardware_model.rs) keeps the two in step.
+//! (tests/validation.rs) keeps the two in step.
 //!
 //! - Matmul DRAM reads: compulsory when M or N ≤ 64 (skinny/decode shapes stream each operand
 //!   once, split-K or not). Otherwise output tiles of 256×128 (128×128 or 128×64 when the
@@ -20,14 +20,23 @@
 //!   operand bytes (a gradual curve, not a cut-off).
 //! - Matmul time: `max(flops / (peak · mm_efficiency · wave_eff · K / (K + mm_k_half)),
 //!   (reads + writes) / (bandwidth · mm_bandwidth_efficiency))`, `wave_eff = tiles / (waves ·
-//!   sms)` (wave quantization).
+//!   sms)` (wave quantization). A matmul whose unit is f32 (FFMA, TF32 off) runs at the f32
+//!   peak with `mm_f32_efficiency · wave_eff` (no K term: there is no tensor-core pipeline to
+//!   fill).
+//! - A FlashAttention kernel (`--flash-attention`'s, [`crate::fusion::FlashKernel`]): its two
+//!   matmuls' FLOPs at `peak · attention.efficiency · wave_eff · L / (L + attention.kv_half) ·
+//!   D / (D + attention.head_dim_half)`, one tile per 128 queries of each batch and head, `L`
+//!   the keys, `D` the head dim; memory as a matmul's, on the counted bytes.
 //! - Memory-bound kernels, by family (elementwise, reduction, softmax, norm): `max(bytes /
 //!   (bandwidth · bandwidth_efficiency), elements / elements_per_s) + overhead_us`: small
 //!   kernels pay a fixed start-up, and softmax and norms are limited by their arithmetic per
-//!   element before bandwidth.
+//!   element before bandwidth. A softmax's elements per second and bandwidth efficiency are
+//!   the family's times two factors by row length (`softmax_row_scale`, log-linear in
+//!   `log(cols)` between knots): the row length picks PyTorch's kernel and its occupancy.
 //! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
 
 use super::flops::use_shape;
+use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
 use crate::traffic::GroupTraffic;
 use crate::types::OpKind;
@@ -55,6 +64,19 @@ pub struct Families {
     pub norm: FamilyCoeffs,
 }
 
+/// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttentionCoeffs {
+    /// Fraction of the tensor-core peak at long sequences and large head dims (times the
+    /// two factors below).
+    pub efficiency: f64,
+    /// Keys per query block at which the efficiency halves (pipeline fill per block).
+    pub kv_half: f64,
+    /// Head dim at which the efficiency halves (the softmax's exponentials per FLOP).
+    pub head_dim_half: f64,
+}
+
 /// The hardware model's coefficients (the `model` object of a hardware file).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,7 +93,18 @@ pub struct HwModel {
     pub mm_k_half: f64,
     /// Fraction of the bandwidth a memory-bound matmul reaches.
     pub mm_bandwidth_efficiency: f64,
+    /// Fraction of the f32 peak a full wave of an f32 (FFMA, TF32 off) matmul reaches.
+    pub mm_f32_efficiency: f64,
+    /// FlashAttention kernels.
+    pub attention: AttentionCoeffs,
     pub families: Families,
+    /// `[cols, rate factor, bandwidth factor]` knots, cols ascending: a softmax over rows of
+    /// `cols` runs at `families.softmax.elements_per_s · rate factor` and
+    /// `families.softmax.bandwidth_efficiency · bandwidth factor`, each log-linear in
+    /// `log(cols)` between knots and the end knots' beyond them; empty: factors 1. The row
+    /// length picks PyTorch's kernel (a warp per row up to 2,048 columns, a block per row
+    /// above) and its occupancy.
+    pub softmax_row_scale: Vec<[f64; 3]>,
     /// Where the coefficients come from.
     pub source: String,
 }
@@ -81,6 +114,7 @@ pub struct HwModel {
 #[serde(rename_all = "lowercase")]
 pub enum Family {
     Matmul,
+    Attention,
     Elementwise,
     Reduction,
     Softmax,
@@ -91,6 +125,7 @@ impl Family {
     pub fn as_str(self) -> &'static str {
         match self {
             Family::Matmul => "matmul",
+            Family::Attention => "attention",
             Family::Elementwise => "elementwise",
             Family::Reduction => "reduction",
             Family::Softmax => "softmax",
@@ -172,15 +207,31 @@ impl HwModel {
             mm_efficiency: 0.82,
             mm_k_half: 256.0,
             mm_bandwidth_efficiency: 0.75,
+            mm_f32_efficiency: 0.74,
+            attention: AttentionCoeffs {
+                efficiency: 0.99,
+                kv_half: 416.0,
+                head_dim_half: 56.0,
+            },
             families: Families {
                 elementwise: fam(0.93, 866e9, 0.0),
                 reduction: fam(0.94, 1780e9, 10.0),
                 softmax: fam(0.73, 316e9, 3.0),
                 norm: fam(0.67, 562e9, 5.0),
             },
+            softmax_row_scale: vec![
+                [256.0, 1.932, 1.275],
+                [512.0, 1.932, 1.275],
+                [1024.0, 1.803, 1.275],
+                [2048.0, 1.32, 1.231],
+                [4096.0, 1.0, 1.0],
+                [8192.0, 0.785, 0.785],
+                [32768.0, 1.625, 1.0],
+            ],
             source: "fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 \
-                     or 3 mod 4 in validation/gpu/h100-calib/cases.csv (H100 80GB HBM3, ncu, \
-                     L2 flushed)"
+                     or 3 mod 4 in validation/gpu/h100-calib/cases.csv and (attention, f32 \
+                     matmuls, softmax row length) validation/gpu/h100-calib-c/cases.csv (H100 \
+                     80GB HBM3, ncu, L2 flushed)"
                 .into(),
         }
     }
@@ -199,6 +250,27 @@ impl HwModel {
         pos("l2_hit_exponent", self.l2_hit_exponent)?;
         pos("mm_efficiency", self.mm_efficiency)?;
         pos("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
+        pos("mm_f32_efficiency", self.mm_f32_efficiency)?;
+        pos("attention.efficiency", self.attention.efficiency)?;
+        for (k, v) in [
+            ("attention.kv_half", self.attention.kv_half),
+            ("attention.head_dim_half", self.attention.head_dim_half),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!("`model.{k}` must be zero or more, found {v}"));
+            }
+        }
+        let mut last = 0.0;
+        for &[cols, rate, bw] in &self.softmax_row_scale {
+            let ok = |v: f64| v.is_finite() && v > 0.0;
+            if !(ok(cols) && cols > last && ok(rate) && ok(bw)) {
+                return Err(format!(
+                    "`model.softmax_row_scale` must hold [cols, rate factor, bandwidth factor] \
+                     triples of positive numbers, cols ascending; found [{cols}, {rate}, {bw}]"
+                ));
+            }
+            last = cols;
+        }
         if !(self.mm_k_half.is_finite() && self.mm_k_half >= 0.0) {
             return Err(format!(
                 "`model.mm_k_half` must be zero or more, found {}",
@@ -232,8 +304,30 @@ impl HwModel {
             Family::Softmax => self.families.softmax,
             Family::Norm => self.families.norm,
             Family::Reduction => self.families.reduction,
-            Family::Elementwise | Family::Matmul => self.families.elementwise,
+            Family::Elementwise | Family::Matmul | Family::Attention => self.families.elementwise,
         }
+    }
+
+    /// The factors on a softmax's elements per second and bandwidth efficiency for rows of
+    /// `cols` (1 and 1 with no knots).
+    pub fn softmax_scale(&self, cols: u64) -> (f64, f64) {
+        let k = &self.softmax_row_scale;
+        let (Some(first), Some(last)) = (k.first(), k.last()) else {
+            return (1.0, 1.0);
+        };
+        let c = cols as f64;
+        if c <= first[0] {
+            return (first[1], first[2]);
+        }
+        for w in k.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if c <= b[0] {
+                let t = (c / a[0]).ln() / (b[0] / a[0]).ln();
+                let lerp = |x: f64, y: f64| (x.ln() + t * (y.ln() - x.ln())).exp();
+                return (lerp(a[1], b[1]), lerp(a[2], b[2]));
+            }
+        }
+        (last[1], last[2])
     }
 
     /// Predicted DRAM bytes a matmul reads of its two operands on a GPU of `sms` SMs.
@@ -270,27 +364,76 @@ impl HwModel {
         let waves = (tiles / sms_f).ceil().max(1.0);
         let wave_eff = tiles / (waves * sms_f);
         let k = s.k as f64;
-        let eff = self.mm_efficiency * wave_eff * k / (k + self.mm_k_half);
-        let peak = hw.peak(super::Unit::for_matmul_bytes(s.elem_bytes));
+        let unit = super::Unit::for_matmul_bytes(s.elem_bytes);
+        let eff = if unit == super::Unit::F32 {
+            // FFMA on the CUDA cores: no tensor-core pipeline fill.
+            self.mm_f32_efficiency * wave_eff
+        } else {
+            self.mm_efficiency * wave_eff * k / (k + self.mm_k_half)
+        };
+        let peak = hw.peak(unit);
         let compute_s = s.flops() / (peak * eff);
         let memory_s = (read + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
         finish(Family::Matmul, read, written, compute_s, memory_s, launch_s)
     }
 
-    /// A memory-bound kernel of `family` moving `read + written` bytes over `elements`.
+    /// A FlashAttention forward kernel: `batch` (batch × heads) products of `queries` ×
+    /// `keys` scores of head dim `head_dim`, `flops` in all (the two matmuls), moving `read +
+    /// written` bytes. `keys` is what each query block visits: the key count, or half of it
+    /// for a causal kernel that skips the masked blocks (then `flops` is halved too).
+    #[allow(clippy::too_many_arguments)]
+    pub fn attention(
+        &self,
+        batch: u64,
+        queries: u64,
+        keys: u64,
+        head_dim: u64,
+        flops: f64,
+        (read, written): (u64, u64),
+        hw: &super::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let sms = f64::from(hw.sms.unwrap_or(132).max(1));
+        let tiles = (batch.max(1) * queries.div_ceil(128).max(1)) as f64;
+        let waves = (tiles / sms).ceil().max(1.0);
+        let a = &self.attention;
+        let (l, d) = (keys as f64, head_dim as f64);
+        let eff =
+            a.efficiency * tiles / (waves * sms) * l / (l + a.kv_half) * d / (d + a.head_dim_half);
+        let compute_s = flops / (hw.peak(super::Unit::Tensor16) * eff);
+        let memory_s =
+            (read as f64 + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
+        finish(
+            Family::Attention,
+            read as f64,
+            written,
+            compute_s,
+            memory_s,
+            launch_s,
+        )
+    }
+
+    /// A memory-bound kernel of `family` moving `read + written` bytes over `elements`; for a
+    /// softmax, `cols` is its row length when known.
+    #[allow(clippy::too_many_arguments)]
     pub fn memory(
         &self,
         family: Family,
         read: u64,
         written: u64,
         elements: u64,
+        cols: Option<u64>,
         hw: &super::Hardware,
         launch_s: f64,
     ) -> Prediction {
         let c = self.family(family);
         let bytes = read as f64 + written as f64;
-        let memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency);
-        let compute_s = elements as f64 / c.elements_per_s;
+        let (rate, bw) = match (family, cols) {
+            (Family::Softmax, Some(cols)) => self.softmax_scale(cols),
+            _ => (1.0, 1.0),
+        };
+        let memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency * bw);
+        let compute_s = elements as f64 / (c.elements_per_s * rate);
         let mut p = finish(family, read as f64, written, compute_s, memory_s, launch_s);
         p.kernel_s += c.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
@@ -366,18 +509,61 @@ fn family_of(g: &Graph, ops: &[OpId]) -> Family {
     family
 }
 
+/// The row length of the softmaxes among `ops` (the largest one's, along its axis).
+fn softmax_cols(g: &Graph, ops: &[OpId]) -> Option<u64> {
+    ops.iter()
+        .filter(|&&o| {
+            let op = g.op(o);
+            op.kind == OpKind::Reduction && op.func.as_deref() == Some("softmax")
+        })
+        .filter_map(|&o| {
+            let op = g.op(o);
+            let shape = use_shape(g, op.inputs.first()?);
+            let rank = shape.len() as i64;
+            let axis = op.int_attr("axis").unwrap_or(-1);
+            let axis = if axis < 0 { axis + rank } else { axis };
+            let cols = *shape.get(usize::try_from(axis).ok()?)?;
+            Some((g.tensor(op.output).bytes, cols))
+        })
+        .max()
+        .map(|(_, cols)| cols)
+}
+
 /// The hardware model's prediction for the kernel made of `ops`, which moves `traffic` under
-/// the compulsory model. A kernel with one matmul takes the tiling model for that matmul's
-/// operands (the rest of its reads as counted); a kernel with several (FlashAttention) or none
-/// is costed by family on its counted bytes.
+/// the compulsory model. `flash` is the FlashAttention pattern when the kernel is one
+/// (`--flash-attention`, [`crate::fusion::FusionPlan::flash_kernel`]): it takes the attention
+/// coefficients. A kernel with one matmul takes the tiling model for that matmul's operands
+/// (the rest of its reads as counted); a kernel with several other matmuls, or none, is costed
+/// by family on its counted bytes.
 pub fn predict(
     model: &HwModel,
     g: &Graph,
     ops: &[OpId],
     traffic: &GroupTraffic,
+    flash: Option<&AttentionPattern>,
     hw: &super::Hardware,
     launch_s: f64,
 ) -> Prediction {
+    if let Some(p) = flash
+        && let Some(s) = matmul_shape(g, p.qk)
+    {
+        // Queries m, keys n, head dim k of Q·Kᵀ; the graph does not say whether the mask is
+        // causal, so every key block is visited (an `is_causal` kernel does half).
+        let flops: u64 = ops
+            .iter()
+            .filter(|&&o| g.op(o).kind == OpKind::Matmul)
+            .fold(0u64, |a, &o| a.saturating_add(super::op_flops(g, o).0));
+        return model.attention(
+            s.batch,
+            s.m,
+            s.n,
+            s.k,
+            flops as f64,
+            (traffic.bytes_read, traffic.bytes_written),
+            hw,
+            launch_s,
+        );
+    }
     let matmuls: Vec<OpId> = ops
         .iter()
         .copied()
@@ -414,8 +600,8 @@ pub fn predict(
         Family::Matmul
     };
     if family == Family::Matmul {
-        // Several matmuls in one kernel (FlashAttention): counted bytes, the matmul
-        // efficiency on the summed FLOPs.
+        // Several matmuls in one kernel that is no FlashAttention kernel: counted bytes, the
+        // matmul efficiency on the summed FLOPs.
         let flops: u64 = ops
             .iter()
             .fold(0u64, |a, &o| a.saturating_add(super::op_flops(g, o).0));
@@ -437,6 +623,7 @@ pub fn predict(
         traffic.bytes_read,
         traffic.bytes_written,
         elements,
+        softmax_cols(g, ops),
         hw,
         launch_s,
     )

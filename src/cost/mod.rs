@@ -21,7 +21,7 @@ pub mod roofline;
 
 pub use flops::{FlopSource, op_flops};
 pub use hardware::{DEFAULT_PRESET, Hardware, HardwareFile, LaunchMode, PRESET_NAMES, Unit};
-pub use hwmodel::{Family, HwModel, MatmulShape, Prediction};
+pub use hwmodel::{AttentionCoeffs, Family, HwModel, MatmulShape, Prediction};
 
 use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
@@ -154,7 +154,11 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         .groups
         .iter()
         .zip(&a.traffic.groups)
-        .map(|(grp, tr)| hwmodel::predict(model, &a.graph, &grp.ops, tr, hw, launch_s))
+        .enumerate()
+        .map(|(k, (grp, tr))| {
+            let flash = a.plan.flash_kernel(k).map(|f| &f.pattern);
+            hwmodel::predict(model, &a.graph, &grp.ops, tr, flash, hw, launch_s)
+        })
         .collect();
     c.hardware_model = Some(ModelReport {
         dram_read: kernels

@@ -1,6 +1,6 @@
 """Fits the hardware traffic model's H100 coefficients (issue 11) on the cases whose index is 0 or 3 mod 4 in
 cases.csv and reports on the odd-numbered (held-out) ones. Writes fit.json, whose numbers the
-`h100` preset carries (src/cost/hardware.rs; tests/hardware_model.rs checks they agree).
+`h100` preset carries (src/cost/hwmodel.rs; tests/validation.rs checks they agree).
 
     python3 validation/gpu/h100-calib/fit.py      # from anywhere; prints the statistics
 
@@ -15,6 +15,19 @@ arithmetic in Rust):
   tiles / (waves * sms). Fitted: e, k0, b.
 - memory-bound kernels, per family: max(bytes / (bw * eff), elements / rate) + t0. Fitted: eff,
   rate, t0.
+Batch c (../h100-calib-c: FlashAttention forward, f32 matmuls, softmax over rows of 256 to
+32,768), fitted on its cases whose index is 0 or 3 mod 4 and reported on the rest:
+- attention (one FlashAttention forward kernel): max(flops / (peak * a * wave_eff * L / (L + l0)
+  * D / (D + d0)), bytes / (bw * b)), tiles = batch * heads * ceil(S / 128) query blocks, L the
+  keys each query block visits (S; S / 2 when causal), D the head dim. Fitted: a, l0, d0 on
+  cuDNN's kernel (PyTorch's default on an H100); FlashAttention-2's (forced) fit is printed.
+- f32 matmuls (FFMA, TF32 off): the matmul time with the f32 peak and efficiency f32_e * wave_eff
+  (no K term: FFMA has no tensor-core pipeline to fill). Fitted: f32_e.
+- softmax: the family's elements_per_s and bandwidth_efficiency (fitted on 4,096-wide rows)
+  each times a factor by row length, log-linear in log(cols) between knots at 256 ... 32,768
+  (the end knots' beyond), 1 at 4,096 (PyTorch picks its warp-per-row kernel up to 2,048
+  columns and a block-per-row kernel above). Fitted: the two factors of each other knot, on the fitted half's kernels that read their input
+  once (rows that outgrow on-chip memory re-read it from DRAM: a miss of the reads model).
 Kernel times are ncu's gpu__time_duration with L2 flushed (no launch overhead); kernels under
 20 us are left out of the time fits, as the issue's time target leaves them out.
 """
@@ -24,6 +37,7 @@ sys.path.insert(0, HERE)
 from summarize import parse, val
 
 SMS, PEAK, BW = 132, 989.4e12, 3.35e12
+PEAK_F32 = 67e12  # the h100 preset's peak_tflops_f32 (the datasheet's)
 FAMILY = {"add": "elementwise", "gelu": "elementwise", "transpose_copy": "elementwise",
           "sum_rows": "reduction", "softmax": "softmax", "layernorm": "norm", "rmsnorm": "norm"}
 
@@ -79,20 +93,79 @@ def mm_time(B, M, K, N, e, m, reads):
     else:
         tiles = B * math.ceil(N / 128) * math.ceil(M / 64)
     waves = math.ceil(tiles / SMS)
-    eff = m["mm_efficiency"] * tiles / (waves * SMS) * K / (K + m["mm_k_half"])
-    compute = 2 * B * M * N * K / (PEAK * eff)
+    if e == 4:  # FFMA: the f32 peak, no K term
+        eff = m["mm_f32_efficiency"] * tiles / (waves * SMS)
+        compute = 2 * B * M * N * K / (PEAK_F32 * eff)
+    else:
+        eff = m["mm_efficiency"] * tiles / (waves * SMS) * K / (K + m["mm_k_half"])
+        compute = 2 * B * M * N * K / (PEAK * eff)
     memory = (reads + B * M * N * e) / (BW * m["mm_bandwidth_efficiency"])
     return max(compute, memory) * 1e6
 
 
-def mem_time(c, f):
+def row_scale(knots, cols):
+    """The softmax (rate, bandwidth) factors for rows of `cols`: log-linear in log(cols)
+    between knots [cols, rate factor, bandwidth factor], the end knots' beyond."""
+    if not knots:
+        return 1.0, 1.0
+    if cols <= knots[0][0]:
+        return knots[0][1], knots[0][2]
+    for k0, k1 in zip(knots, knots[1:]):
+        if cols <= k1[0]:
+            t = math.log(cols / k0[0]) / math.log(k1[0] / k0[0])
+            return tuple(math.exp(math.log(a) + t * (math.log(b) - math.log(a))) for a, b in zip(k0[1:], k1[1:]))
+    return knots[-1][1], knots[-1][2]
+
+
+def mem_time(c, f, knots=None):
     b = int(c["read"]) + int(c["write"])
     elems = int(c["rows"]) * int(c["cols"])
-    return max(b / (BW * f["bandwidth_efficiency"]), elems / f["elements_per_s"]) * 1e6 + f["overhead_us"]
+    rs, bs = row_scale(knots, int(c["cols"])) if knots else (1.0, 1.0)
+    return max(b / (BW * f["bandwidth_efficiency"] * bs), elems / (f["elements_per_s"] * rs)) * 1e6 + f["overhead_us"]
+
+
+def load_c():
+    """Batch c: ../h100-calib-c/cases.csv with its ncu kernels summed."""
+    d = os.path.join(HERE, "..", "h100-calib-c")
+    cs = list(csv.DictReader(open(os.path.join(d, "cases.csv"))))
+    fl = parse(os.path.join(d, "ncu_flushed.csv"))
+    return [dict(c, index=i, dram_read=sum(val(k, "dram__bytes_read.sum") for k in ks),
+                 time_us=sum(val(k, "gpu__time_duration.sum") for k in ks)) for i, (c, ks) in enumerate(zip(cs, fl))]
+
+
+def attn_time(bh, S, D, causal, e, a, bw_eff):
+    """One FlashAttention forward kernel: batch*heads = bh, S queries and keys, head dim D."""
+    tiles = bh * math.ceil(S / 128)
+    waves = math.ceil(tiles / SMS)
+    L = S / 2 if causal else S
+    eff = a["efficiency"] * tiles / (waves * SMS) * L / (L + a["kv_half"]) * D / (D + a["head_dim_half"])
+    flops = 4 * bh * S * L * D
+    memory = 4 * bh * S * D * e / (BW * bw_eff)
+    return max(flops / (PEAK * eff), memory) * 1e6
+
+
+def attn_args(d):
+    return int(d["B"]), int(d["M"]), int(d["K"]), int(d["causal"]), 2
+
+
+def fit_attention(ds, bw_eff):
+    best = None
+    for e in [x / 100 for x in range(30, 100)]:
+        for l0 in range(0, 1025, 32):
+            for d0 in range(0, 161, 8):
+                a = dict(efficiency=e, kv_half=l0, head_dim_half=d0)
+                s = sum(math.log(attn_time(*attn_args(d), a, bw_eff) / d["time_us"]) ** 2 for d in ds)
+                if best is None or s < best[0]:
+                    best = (s, a)
+    return best[1]
 
 
 def dims(c):
     return int(c["B"]), int(c["M"]), int(c["K"]), int(c["N"]), 2
+
+
+def dims_c(c):
+    return int(c["B"]), int(c["M"]), int(c["K"]), int(c["N"]), 4
 
 
 def stats(errs):
@@ -136,8 +209,37 @@ def main():
                         best = (s, f)
         fams[F] = best[1]
     m["families"] = fams
+    c = load_c()
+    fitc = [d for d in c if is_fit(d) and d["time_us"] > 20]
+    best = None
+    for e in [x / 100 for x in range(30, 101)]:
+        mm = dict(m, mm_f32_efficiency=e)
+        s = sum(math.log(mm_time(*dims_c(d), mm, mm_reads(*dims_c(d), W, L2, p)) / d["time_us"]) ** 2
+                for d in fitc if d["family"] == "f32")
+        if best is None or s < best[0]:
+            best = (s, e)
+    m["mm_f32_efficiency"] = best[1]
+    m["attention"] = fit_attention([d for d in fitc if d["family"] == "cudnn"], m["mm_bandwidth_efficiency"])
+    fa2 = fit_attention([d for d in fitc if d["family"] == "flash"], m["mm_bandwidth_efficiency"])
+    knots = []
+    sm = [d for d in fitc if d["family"] == "softmax" and d["dram_read"] < 1.5 * int(d["read"])]
+    for cols in (256, 512, 1024, 2048, 4096, 8192, 32768):
+        if cols == 4096:
+            knots.append([cols, 1.0, 1.0])
+            continue
+        best = None
+        # factors 2^(i/20); nearest 1 first, so a factor that does not bind stays near 1
+        for i, j in sorted(((i, j) for i in range(-40, 41) for j in range(-10, 11)), key=lambda t: (abs(t[0]) + abs(t[1]), t)):
+            f, b = round(2 ** (i / 20), 3), round(2 ** (j / 20), 3)
+            s = sum(math.log(mem_time(d, fams["softmax"], [[cols, f, b]]) / d["time_us"]) ** 2
+                    for d in sm if int(d["cols"]) == cols)
+            if best is None or s < best[0] - 1e-9:
+                best = (s, f, b)
+        knots.append([cols, best[1], best[2]])
+    m["softmax_row_scale"] = knots
     m["source"] = ("fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 or 3 mod 4 in "
-                   "validation/gpu/h100-calib/cases.csv (H100 80GB HBM3, ncu, L2 flushed)")
+                   "validation/gpu/h100-calib/cases.csv and (attention, f32 matmuls, softmax row length) "
+                   "validation/gpu/h100-calib-c/cases.csv (H100 80GB HBM3, ncu, L2 flushed)")
     json.dump(m, open(os.path.join(HERE, "fit.json"), "w"), indent=2)
     print(json.dumps(m, indent=2))
     for part, sel in (("fitted", 0), ("held-out", 1)):
@@ -148,6 +250,14 @@ def main():
         mem = [d for d in data if d["kind"] == "memory" and is_fit(d) == (sel == 0) and d["family"] != "transpose_copy"]
         mt = [mem_time(d, fams[FAMILY[d["family"]]]) / d["time_us"] - 1 for d in mem if d["time_us"] > 20]
         print(part, "gemm reads", stats(rd), "compulsory", stats(comp), "gemm time", stats(tm), "memory time", stats(mt))
+        cc = [d for d in c if is_fit(d) == (sel == 0) and d["time_us"] > 20]
+        f32 = [mm_time(*dims_c(d), m, mm_reads(*dims_c(d), W, L2, p)) / d["time_us"] - 1 for d in cc if d["family"] == "f32"]
+        at = [attn_time(*attn_args(d), m["attention"], m["mm_bandwidth_efficiency"]) / d["time_us"] - 1 for d in cc if d["family"] == "cudnn"]
+        fa = [attn_time(*attn_args(d), fa2, m["mm_bandwidth_efficiency"]) / d["time_us"] - 1 for d in cc if d["family"] == "flash"]
+        smx = [mem_time(d, fams["softmax"], knots) / d["time_us"] - 1 for d in cc if d["family"] == "softmax"]
+        print(part, "batch c: f32 gemm time", stats(f32), "attention (cuDNN) time", stats(at),
+              "FlashAttention-2 with its own fit", stats(fa), "softmax time", stats(smx))
+    print("FlashAttention-2 (sdpa_kernel(FLASH_ATTENTION)) coefficients:", fa2)
 
 
 if __name__ == "__main__":
