@@ -407,20 +407,146 @@ def ce_head(r, small):
                w_lm=r(H, V, dtype=B))
     return f, ins
 
+# ---------------------------------------------------------------------------------------
+# What the held-out graphs need beyond measure.py's parser (three things the 13 tuned
+# graphs never showed; measure.py's own results are unchanged, since it is not modified):
+#
+# 1. A Triton kernel that makes a contiguous copy of a batched matmul's operand (the
+#    `clone` that the lowering of `bmm` inserts for a permuted Q, K or V) lists that matmul
+#    among its source nodes, and its graph fragment "stores" it. A matmul is an extern
+#    call, never Triton work: it is dropped from such a kernel's list, and what the kernel
+#    writes is a copy for that matmul, not the fgraph value itself, so it does not count as
+#    stored: the next operand copy that reads the same value (K after Q in `vit_block`,
+#    which recomputes the bias add for each) computes it again.
+# 2. A fallback extern that is not a matmul, `bufN = torch.ops.aten.X.default(...)` (an
+#    assignment, which measure.py's parser skips): Inductor's attention pattern rewrite
+#    (`fx_passes/fuse_attention.py`) turned `softmax(q @ k.T * c) @ v` of `llama_decode`
+#    into `_scaled_dot_product_cudnn_attention`. It is one launch that computes the whole
+#    chain from the scores matmul to the matmul with V.
+# 3. Where a source-node list does not say what a kernel computes, its arguments, output
+#    buffers and graph fragment do (HAND below, read off the output code): the three Triton
+#    kernels before that attention call share one list (the nodes of the attention's
+#    operands), and in `ce_head` the online max and sum of the log-softmax are a rewritten
+#    node listed under the cast alone.
+
+SDPA = "scaled_dot_product"
+
+# (graph, launch index) -> the fgraph ops it computes, read off the output code.
+HAND = {
+    # writes buf7 [4, 16, 1, 128]: Q after RoPE, from q_proj's output (buf2), cos and sin
+    ("llama_decode", 6): ["q_split", "q_heads", "q_lo", "q_hi", "q_neg", "q_rot", "q_cos",
+                          "q_sin", "q_rope"],
+    # reads buf4 (k_all), writes buf8 [4, 16, 1025, 128]: the repeat of K
+    ("llama_decode", 7): ["k_group", "k_expand", "k_repeat"],
+    # reads buf6 (v_all), writes buf9 [4, 16, 1025, 128]: the repeat of V
+    ("llama_decode", 8): ["v_group", "v_expand", "v_repeat"],
+    # `prepare_softmax_online` (a node a pattern rewrite made, listed under the cast alone):
+    # the row max and sum of exp of log_softmax, over the f32 cast of the logits; it stores
+    # only those two row statistics
+    ("ce_head", 2): ["logits_f32", "log_softmax"],
+    # the rest of log_softmax (log, sub) at each row's target column only, the gather, neg
+    # and the mean: the cast was not stored, so it is computed again for those elements
+    ("ce_head", 3): ["logits_f32", "log_softmax", "picked", "nll", "loss"],
+}
+
+CURRENT = {}
+PARSE = M.parse_output_code
+IDENTIFY = M.identify_externs
+
+
+def parse_output_code(code):
+    """measure.py's parser, which also sees `bufN = torch.ops.aten.X(...)` calls (2)."""
+    code = re.sub(r"^(\s*)buf\d+ = (torch\.ops\.aten\.\w*" + SDPA + r")", r"\1\2", code,
+                  flags=re.M)
+    return PARSE(code)
+
+
+def identify_externs(kernels, ops, placeholders):
+    """measure.py's matching of extern matmuls, and an attention extern (2): the ops from
+    the first matmul of two intermediates through the chain of its readers to the next
+    matmul."""
+    sdpa = [k for k in kernels if k["kind"] == "extern" and SDPA in k["name"]]
+    for k in sdpa:
+        k["kind"] = "sdpa"  # hidden from measure.py's matmul matching
+    IDENTIFY(kernels, ops, placeholders)
+    kind = {o[0]: o[1] for o in ops}
+    produced = {o[3] for o in ops}
+    out_of = {o[0]: o[3] for o in ops}
+    taken = {n for k in kernels if k["kind"] == "extern" for n in k.get("ops", [])}
+    for k in sdpa:
+        k["kind"] = "extern"
+        first = next(o for o in ops if o[1] == "matmul" and o[0] not in taken
+                     and all(t in produced for t in o[2]))
+        chain, cur = [first[0]], first[0]
+        while True:
+            nxt = [o for o in ops if out_of[cur] in o[2]]
+            if len(nxt) != 1:
+                break
+            cur = nxt[0][0]
+            chain.append(cur)
+            if kind[cur] == "matmul":
+                break
+        k["ops"] = chain
+        taken.update(chain)
+
+
+def computed_ops(kernels, graph_ops):
+    """measure.py's `computed_ops` (its docstring says how the listed ops are read), with
+    (1): matmuls listed by a Triton kernel are dropped, and such an operand copy stores
+    nothing that a later kernel must load; and (3): the launches of HAND."""
+    order = [o[0] for o in graph_ops]
+    out_of = {o[0]: o[3] for o in graph_ops}
+    kind = {o[0]: o[1] for o in graph_ops}
+    readers = {o[0]: [c[0] for c in graph_ops if out_of[o[0]] in c[2]] for o in graph_ops}
+    stored = set()
+    for i, k in enumerate(kernels):
+        if k["kind"] == "extern":
+            stored.update(k["ops"])
+            continue
+        listed_all = {n for n in k["source_nodes"] if n in out_of}
+        copy_for = {n for n in listed_all if kind[n] == "matmul"}
+        listed = listed_all - copy_for
+        computed = set()
+        for op in reversed(order):
+            if op not in listed or op in stored:
+                continue
+            inside = [c for c in readers[op] if c in listed]
+            if not inside or any(c in computed for c in inside):
+                computed.add(op)
+        if (CURRENT.get("name"), i) in HAND:
+            computed = set(HAND[(CURRENT["name"], i)])
+        k["ops"] = [o for o in order if o in computed]
+        k["listed_ops"] = [o for o in order if o in listed_all]
+        if copy_for:
+            continue
+        if k.get("stored") is not None:
+            stored.update(n for n in k["stored"] if n in out_of)
+        stored.update(o for o in computed if not any(c in computed for c in readers[o]))
+
+
+PLAN_OF = M.plan_of
+
+
+def plan_of(name, code, placeholders):
+    CURRENT["name"] = name
+    return PLAN_OF(name, code, placeholders)
+
+
+M.parse_output_code = parse_output_code
+M.identify_externs = identify_externs
+M.computed_ops = computed_ops
+
 
 def safe_plan_of(name, code, placeholders):
     """measure.py's plan_of, but a parse failure does not lose the graph's profile: the plan
     is left empty (and the output code is kept), to be parsed again with --reparse."""
     try:
-        return PLAN_OF(name, code, placeholders)
+        return plan_of(name, code, placeholders)
     except Exception:  # noqa: BLE001
         traceback.print_exc()
         return dict(fgraph_ops=M.fgraph_ops(name), kernels=[], kernel_count=0,
                     triton_kernel_count=0, extern_kernel_count=0, ops_in_no_kernel=[],
                     unmapped_source_nodes=[], returns=[], plan_error=True)
-
-
-PLAN_OF = M.plan_of
 
 
 def fix_paths(g):
@@ -442,7 +568,7 @@ def reparse(out_dir):
     parts = re.split(r"^#{100}\n# graph (\w+)\n#{100}\n", text, flags=re.M)
     codes = dict(zip(parts[1::2], parts[2::2]))
     for g in data["graphs"]:
-        g.update(M.plan_of(g["name"], codes[g["name"]], g["graph_inputs"]))
+        g.update(plan_of(g["name"], codes[g["name"]], g["graph_inputs"]))
     with open(path, "w") as fh:
         json.dump(data, fh, indent=1)
         fh.write("\n")
