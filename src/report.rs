@@ -10,7 +10,7 @@ use crate::cost::roofline::{fmt_num, si};
 use crate::cost::{
     AttentionReport, Bound, CostReport, Hardware, KernelCost, LaunchMode, OpCost, PlanSummary, Unit,
 };
-use crate::fusion::{Boundary, Reason};
+use crate::fusion::{Boundary, Reason, whatif};
 use crate::graph::{Graph, OpId, TensorId, TensorUse};
 use crate::traffic::{Read, Traffic, Write};
 use serde::{Serialize, Serializer};
@@ -456,18 +456,26 @@ struct BoundaryJson<'a> {
     /// The edge that breaks the rule, when another edge of the kernel the merge would make.
     #[serde(skip_serializing_if = "Option::is_none")]
     via: Option<[&'a str; 2]>,
+    /// The values the rule involves ([`whatif::Values`]).
+    values: &'a whatif::Values,
+    /// The smallest option change that fuses the edge; null when no option does.
+    smallest_change: Option<&'a whatif::Fix>,
+    /// The values and the smallest change (or why there is none) in words.
+    hint: String,
 }
 
-/// The boundaries of a plan, each with its explanation.
+/// The boundaries of a plan, each with its explanation and what would fuse it.
 pub struct BoundariesJson<'a> {
     graph: &'a Graph,
     boundaries: &'a [Boundary],
+    /// One per boundary ([`whatif::what_if`]).
+    hints: Vec<whatif::Hint>,
 }
 
 impl Serialize for BoundariesJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let g = self.graph;
-        s.collect_seq(self.boundaries.iter().map(|b| {
+        s.collect_seq(self.boundaries.iter().zip(&self.hints).map(|(b, h)| {
             BoundaryJson {
                 producer: &g.op(b.producer).name,
                 consumer: &g.op(b.consumer).name,
@@ -478,9 +486,23 @@ impl Serialize for BoundariesJson<'_> {
                 via: b
                     .via
                     .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]),
+                values: &h.values,
+                smallest_change: h.fix.as_ref(),
+                hint: h.sentence(g, b),
             }
         }))
     }
+}
+
+/// The what-if of an analysis's plan ([`whatif::what_if`]): one hint per boundary.
+pub fn hints(a: &Analysis) -> whatif::WhatIf {
+    whatif::what_if(
+        &a.graph,
+        a.fusion,
+        &a.plan,
+        &a.traffic.groups,
+        a.traffic.fused.total,
+    )
 }
 
 #[derive(Serialize)]
@@ -594,6 +616,7 @@ impl<'a> AnalysisJson<'a> {
             boundaries: Some(BoundariesJson {
                 graph: g,
                 boundaries: &a.plan.boundaries,
+                hints: hints(a).hints,
             }),
             traffic: Some(TrafficJson {
                 unfused: a.traffic.unfused,
@@ -998,7 +1021,7 @@ impl<'w> JsonOut<'w> {
     fn boundaries(&mut self, b: &BoundariesJson<'_>) -> std::io::Result<()> {
         let g = b.graph;
         self.buf.push(b'[');
-        self.list(b.boundaries, |out, b| {
+        self.list(b.boundaries.iter().zip(&b.hints), |out, (b, h)| {
             out.raw(b"{\"producer\":");
             out.str(&g.op(b.producer).name);
             out.raw(b",\"consumer\":");
@@ -1019,6 +1042,12 @@ impl<'w> JsonOut<'w> {
                 out.str(&g.op(c).name);
                 out.buf.push(b']');
             }
+            out.raw(b",\"values\":");
+            out.serde(&h.values)?;
+            out.raw(b",\"smallest_change\":");
+            out.serde(&h.fix)?;
+            out.raw(b",\"hint\":");
+            out.str(&h.sentence(g, b));
             out.buf.push(b'}');
             out.spill()
         })?;
@@ -1472,14 +1501,11 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
     }
     out += &totals(a, cost);
     if !a.plan.boundaries.is_empty() {
-        out += "\nboundaries (edges that stay in HBM, and why):\n";
-        for b in a.plan.boundaries.iter().take(200) {
-            let (p, c, tn) = (
-                &g.op(b.producer).name,
-                &g.op(b.consumer).name,
-                &g.tensor(b.tensor).name,
-            );
-            out += &format!("  {p} → {c} via `{tn}` [{}]: {}\n", b.reason, explain(g, b));
+        out += "\nboundaries (edges that stay in HBM, why, and the smallest change that fuses \
+                 them):\n";
+        let w = hints(a);
+        for (b, h) in a.plan.boundaries.iter().zip(&w.hints).take(200) {
+            boundary_lines(&mut out, g, b, h, "  ");
         }
         if a.plan.boundaries.len() > 200 {
             out += &format!(
@@ -1500,6 +1526,29 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         }
     }
     out
+}
+
+/// A boundary in the human report: the edge, its rule and why, then (indented) the values
+/// and the smallest change that fuses it.
+pub(crate) fn boundary_lines(
+    out: &mut String,
+    g: &Graph,
+    b: &Boundary,
+    h: &whatif::Hint,
+    indent: &str,
+) {
+    let (p, c, tn) = (
+        &g.op(b.producer).name,
+        &g.op(b.consumer).name,
+        &g.tensor(b.tensor).name,
+    );
+    let _ = writeln!(
+        out,
+        "{indent}{p} → {c} via `{tn}` [{}]: {}",
+        b.reason,
+        explain(g, b)
+    );
+    let _ = writeln!(out, "{indent}  {}", h.sentence(g, b));
 }
 
 /// The traffic of both plans and, with a cost model, the estimated times.

@@ -6,6 +6,7 @@ pub mod epilogue;
 pub mod flash;
 pub mod policy;
 mod reason;
+pub mod whatif;
 
 pub use flash::AttentionPattern;
 pub use policy::Policy;
