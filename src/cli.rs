@@ -177,6 +177,15 @@ pub struct CostArgs {
     /// the model total, instead of the list of kernels.
     #[arg(long)]
     pub summary: bool,
+    /// Report one op instead of the whole plan: its kernel, every edge into and out of it
+    /// (fused, or a boundary with its rule and the smallest change that fuses it) and its
+    /// tensor's line of the ledger.
+    #[arg(long, value_name = "OP")]
+    pub explain: Option<String>,
+    /// Add the per-tensor ledger: for every tensor, the kernels that write and read it,
+    /// whether it is in HBM and why, and the bytes (they add up to the fused traffic).
+    #[arg(long)]
+    pub ledger: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -668,6 +677,9 @@ fn render_analysis(
     } else {
         chosen.and_then(|g| g.analysis.as_ref())
     };
+    if let (Some(name), Some(a)) = (&cost_args.explain, analysis) {
+        return explain_op(report, &diags, a, name, common, io);
+    }
     // The cost model: estimates for both plans and the attention comparison.
     let launch = cost_args.launch;
     let cost_of = |a: &crate::analysis::Analysis| {
@@ -780,6 +792,12 @@ fn render_analysis(
                     let c = costs.as_ref().map(|(_, c, _)| c);
                     obj.summary = crate::summary::summarize(a, &g.instances, c);
                 }
+                if let Some(a) = analysis.filter(|_| cost_args.ledger) {
+                    obj.ledger = Some(crate::ledger::LedgerJson::new(
+                        &a.graph,
+                        &crate::ledger::ledger(a),
+                    ));
+                }
                 // `write_json` buffers itself: no `BufWriter` needed.
                 let _ = if head_written {
                     obj.write_json_tail(&mut *io.out)
@@ -812,6 +830,10 @@ fn render_analysis(
                     (None, None) => report::human(a),
                 };
                 let _ = write!(io.out, "{text}");
+                if cost_args.ledger {
+                    let entries = crate::ledger::ledger(a);
+                    let _ = write!(io.out, "{}", crate::ledger::human(a, &entries));
+                }
             } else if f == Format::Human {
                 let _ = write!(io.err, "{}", summary(&diags, 1));
             }
@@ -823,6 +845,44 @@ fn render_analysis(
     }
     written?;
     Ok(code)
+}
+
+/// `analyze --explain OP`: the report of one op of a graph that checked clean; an op the
+/// graph lacks is a usage error (with a "did you mean").
+fn explain_op(
+    report: &FileReport,
+    diags: &[&Diagnostic],
+    a: &crate::analysis::Analysis,
+    name: &str,
+    common: &Common,
+    io: &mut Io<'_>,
+) -> Result<u8, Usage> {
+    let op = crate::explain_op::find(&a.graph, name).map_err(Usage)?;
+    let r = crate::explain_op::report(a, op);
+    match common.format {
+        Format::Json => {
+            let dj = diags
+                .iter()
+                .map(|d| render::json(d, &report.source))
+                .collect();
+            let _ = serde_json::to_writer(&mut *io.out, &r.json(dj));
+            let _ = writeln!(io.out);
+        }
+        Format::Sarif => {
+            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
+            let _ = writeln!(
+                io.out,
+                "{}",
+                render::sarif(&[(owned.as_slice(), &report.source)])
+            );
+        }
+        f => {
+            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
+            print_diagnostics(&owned, &report.source, f, io);
+            let _ = write!(io.out, "{}", r.human());
+        }
+    }
+    Ok(exit_code(diags, common.deny_warnings))
 }
 
 /// The configuration files of a run, each read once.

@@ -574,6 +574,10 @@ pub struct AnalysisJson<'a> {
     /// (absent for a graph without instances).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<crate::summary::Summary>,
+    /// With `--ledger`: every tensor, where it lives and the bytes each kernel moves for it
+    /// (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ledger: Option<crate::ledger::LedgerJson<'a>>,
 }
 
 impl<'a> AnalysisJson<'a> {
@@ -603,6 +607,7 @@ impl<'a> AnalysisJson<'a> {
                 cost: None,
                 attention: None,
                 summary: None,
+                ledger: None,
             };
         };
         let g = &a.graph;
@@ -635,6 +640,7 @@ impl<'a> AnalysisJson<'a> {
             cost: None,
             attention: None,
             summary: None,
+            ledger: None,
         }
     }
 
@@ -1162,6 +1168,10 @@ impl<'w> JsonOut<'w> {
         if let Some(s) = &j.summary {
             self.raw(b",\"summary\":");
             self.serde(s)?;
+        }
+        if let Some(l) = &j.ledger {
+            self.raw(b",\"ledger\":");
+            self.serde(l)?;
         }
         self.buf.push(b'}');
         Ok(())
@@ -1794,6 +1804,12 @@ mod tests {
                     );
                     let Some(a) = &g.analysis else { continue };
                     same(&AnalysisJson::new(&g.name, Some(a), diags.clone()), name);
+                    let mut with_ledger = AnalysisJson::new(&g.name, Some(a), diags.clone());
+                    with_ledger.ledger = Some(crate::ledger::LedgerJson::new(
+                        &a.graph,
+                        &crate::ledger::ledger(a),
+                    ));
+                    same(&with_ledger, name);
                     // Names that need escaping.
                     same(
                         &AnalysisJson::new("\t\u{1}\"\\é\u{7f}", Some(a), diags.clone()),
