@@ -99,12 +99,15 @@ pub fn report(a: &Analysis, op: OpId) -> OpReport<'_> {
     let g = &a.graph;
     let plan = &a.plan;
     let w = crate::report::hints(a);
+    let at: std::collections::HashMap<(OpId, OpId), usize> = plan
+        .boundaries
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.producer == op || b.consumer == op)
+        .map(|(k, b)| ((b.producer, b.consumer), k))
+        .collect();
     let state = |p: OpId, c: OpId| -> EdgeState {
-        if let Some(k) = plan
-            .boundaries
-            .iter()
-            .position(|b| b.producer == p && b.consumer == c)
-        {
+        if let Some(&k) = at.get(&(p, c)) {
             return EdgeState::Boundary(plan.boundaries[k], Box::new(w.hints[k].clone()));
         }
         let fused = plan

@@ -95,7 +95,10 @@ pub struct Values {
     /// `via` edge when there is one).
     pub producer_kind: String,
     pub consumer_kind: String,
-    /// `materialized`: the ops that read the tensor, and whether it is a graph output.
+    /// `materialized`: how many ops read the tensor, the first [`MAX_NAMES`] of them by
+    /// name, and whether it is a graph output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumer_count: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumers: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,6 +121,10 @@ pub struct Values {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget: Option<usize>,
 }
+
+/// Names listed at most in [`Values`] (a tensor may have a million consumers, each edge a
+/// boundary).
+pub const MAX_NAMES: usize = 16;
 
 /// Everything the engine says about one boundary.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -356,9 +363,12 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
     );
     match b.reason {
         Reason::Materialized => {
+            let consumers = g.consumers(b.tensor);
+            v.consumer_count = Some(consumers.len());
             v.consumers = Some(
-                g.consumers(b.tensor)
+                consumers
                     .iter()
+                    .take(MAX_NAMES)
                     .map(|&o| g.op(o).name.clone())
                     .collect(),
             );
@@ -388,18 +398,17 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
     v
 }
 
-/// `` `a`, `b` and `c` `` (at most 6 names, then a count).
-fn names(items: &[String]) -> String {
+/// `` `a`, `b` and `c` `` (at most 6 names, then how many more of `total`).
+fn names(items: &[String], total: usize) -> String {
     let quoted: Vec<String> = items.iter().take(6).map(|n| format!("`{n}`")).collect();
-    let mut s = match quoted.len() {
+    if total > quoted.len() {
+        return format!("{}, … {} more", quoted.join(", "), total - quoted.len());
+    }
+    match quoted.len() {
         0 => String::new(),
         1 => quoted[0].clone(),
         n => format!("{} and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
-    };
-    if items.len() > 6 {
-        s = format!("{}, … {} more", quoted.join(", "), items.len() - 6);
     }
-    s
 }
 
 fn shape(s: &[u64]) -> String {
@@ -416,18 +425,19 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
     } else {
         String::new()
     };
+    let m = v.matmuls.as_deref().unwrap_or_default();
     let body = match b.reason {
         Reason::Materialized => {
             let cons = v.consumers.as_deref().unwrap_or_default();
-            let n = cons.len();
+            let n = v.consumer_count.unwrap_or(cons.len());
             let plural = if n == 1 { "" } else { "s" };
             match (v.graph_output == Some(true), n) {
                 (true, 0 | 1) => format!("`{t}` is a graph output"),
                 (true, _) => format!(
                     "`{t}` is a graph output and has {n} consumer{plural} ({})",
-                    names(cons)
+                    names(cons, n)
                 ),
-                (false, _) => format!("`{t}` has {n} consumer{plural} ({})", names(cons)),
+                (false, _) => format!("`{t}` has {n} consumer{plural} ({})", names(cons, n)),
             }
         }
         Reason::MatmulStartsGroup => {
@@ -462,17 +472,10 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
         Reason::ReductionAfterMatmul => format!(
             "`{c}` is {} and the kernels hold the matmul{} {}",
             v.consumer_kind,
-            if v.matmuls.as_ref().is_some_and(|m| m.len() > 1) {
-                "s"
-            } else {
-                ""
-            },
-            names(v.matmuls.as_deref().unwrap_or_default())
+            if m.len() > 1 { "s" } else { "" },
+            names(m, m.len())
         ),
-        Reason::SecondMatmul => format!(
-            "the kernels hold the matmuls {}",
-            names(v.matmuls.as_deref().unwrap_or_default())
-        ),
+        Reason::SecondMatmul => format!("the kernels hold the matmuls {}", names(m, m.len())),
         Reason::WouldCreateCycle => {
             format!("a path leaves `{p}`'s kernel and comes back into `{c}`'s")
         }
