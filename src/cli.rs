@@ -677,9 +677,11 @@ fn render_analysis(
     } else {
         chosen.and_then(|g| g.analysis.as_ref())
     };
-    if let (Some(name), Some(a)) = (&cost_args.explain, analysis) {
-        return explain_op(report, &diags, a, name, common, io);
-    }
+    // `--explain OP`: the op is looked up before anything is written.
+    let explained = match (&cost_args.explain, analysis) {
+        (Some(name), Some(a)) => Some((a, crate::explain_op::find(&a.graph, name).map_err(Usage)?)),
+        _ => None,
+    };
     // The cost model: estimates for both plans and the attention comparison.
     let launch = cost_args.launch;
     let cost_of = |a: &crate::analysis::Analysis| {
@@ -690,7 +692,7 @@ fn render_analysis(
         let att = cost::attention(a, hw, launch).ok()?;
         Some((c, att))
     };
-    let mut json = (common.format == Format::Json).then(|| {
+    let mut json = (common.format == Format::Json && explained.is_none()).then(|| {
         let dj = diags
             .iter()
             .map(|d| render::json(d, &report.source))
@@ -782,6 +784,11 @@ fn render_analysis(
             }
         }
     }
+    if let Some((a, op)) = explained {
+        explain_op(report, &diags, a, op, common, io);
+        written?;
+        return Ok(exit_code(&diags, common.deny_warnings));
+    }
     match common.format {
         Format::Json => {
             if let Some(mut obj) = json.take() {
@@ -847,17 +854,16 @@ fn render_analysis(
     Ok(code)
 }
 
-/// `analyze --explain OP`: the report of one op of a graph that checked clean; an op the
-/// graph lacks is a usage error (with a "did you mean").
+/// `analyze --explain OP`: the report of op `op` of a graph that checked clean, after its
+/// diagnostics.
 fn explain_op(
     report: &FileReport,
     diags: &[&Diagnostic],
     a: &crate::analysis::Analysis,
-    name: &str,
+    op: crate::graph::OpId,
     common: &Common,
     io: &mut Io<'_>,
-) -> Result<u8, Usage> {
-    let op = crate::explain_op::find(&a.graph, name).map_err(Usage)?;
+) {
     let r = crate::explain_op::report(a, op);
     match common.format {
         Format::Json => {
@@ -882,7 +888,6 @@ fn explain_op(
             let _ = write!(io.out, "{}", r.human());
         }
     }
-    Ok(exit_code(diags, common.deny_warnings))
 }
 
 /// The configuration files of a run, each read once.

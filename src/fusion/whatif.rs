@@ -20,6 +20,7 @@ use crate::graph::{Graph, OpId, Origin};
 use crate::traffic::{GroupTraffic, group_traffic, plan_traffic};
 use crate::types::OpKind;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// One option change the engine tries.
 pub struct Change {
@@ -154,6 +155,8 @@ struct Candidate {
     opts: FusionOptions,
     relaxes: Vec<Reason>,
     planned: Option<(Vec<usize>, u64)>,
+    /// The reasons of its plan's boundaries, by edge (what is left when it does not fuse).
+    boundaries: HashMap<(OpId, OpId), Reason>,
 }
 
 impl Candidate {
@@ -161,6 +164,11 @@ impl Candidate {
         if self.planned.is_none() {
             let plan = find_fusion_groups_with(g, self.opts);
             let total = plan_traffic(g, &plan).ok()?.1.total;
+            self.boundaries = plan
+                .boundaries
+                .iter()
+                .map(|b| ((b.producer, b.consumer), b.reason))
+                .collect();
             self.planned = Some((plan.group_of, total));
         }
         self.planned.as_ref()
@@ -187,6 +195,7 @@ pub fn what_if(
                 opts: (c.apply)(opts)?,
                 relaxes: c.relaxes.to_vec(),
                 planned: None,
+                boundaries: HashMap::new(),
             })
         })
         .collect();
@@ -204,6 +213,7 @@ pub fn what_if(
                 opts: o2,
                 relaxes: a.relaxes.iter().chain(b.relaxes).copied().collect(),
                 planned: None,
+                boundaries: HashMap::new(),
             });
         }
     }
@@ -243,6 +253,14 @@ pub fn what_if(
         .zip(&found)
         .map(|(b, f)| {
             let values = values(g, plan, b);
+            // What the first change that relaxes this rule leaves on the edge.
+            let still = tiers[0].iter().find_map(|c| {
+                c.relaxes.contains(&b.reason).then_some(())?;
+                c.planned.as_ref()?;
+                let r = c.boundaries.get(&(b.producer, b.consumer))?;
+                Some((c.flags[0], *r))
+            });
+            let no_fix = |g: &Graph, b: &Boundary| no_fix(g, b, still);
             let Some(tier) = *f else {
                 return Hint {
                     values,
@@ -490,10 +508,18 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
     through + &body
 }
 
-/// Why no option fuses `b`, and what it would take in the graph where that means something.
-fn no_fix(g: &Graph, b: &Boundary) -> String {
+/// Why no option fuses `b`, and what it would take in the graph where that means something;
+/// `still`: the first change that relaxes its rule, and the reason the edge keeps under it.
+fn no_fix(g: &Graph, b: &Boundary, still: Option<(&str, Reason)>) -> String {
     let (vp, vc) = rule_edge(b);
     let (p, c) = (&g.op(vp).name, &g.op(vc).name);
+    // Where the option that relaxes the rule leaves another rule on the edge.
+    let generic = match still {
+        Some((flag, r)) if r != b.reason => {
+            format!("with `{flag}` it stays a boundary [{r}], and no pair of options fuses it")
+        }
+        _ => "one kernel for both would break another rule".to_string(),
+    };
     let why = match b.reason {
         Reason::MatmulStartsGroup => {
             let producer = g.op(vp);
@@ -521,14 +547,14 @@ fn no_fix(g: &Graph, b: &Boundary) -> String {
                 "a reduction ends its kernel, and only elementwise work joins it as an epilogue"
                     .into()
             } else {
-                "a reduction ends its kernel, and the merged kernel would break another rule".into()
+                format!("a reduction ends its kernel; {generic}")
             }
         }
         Reason::ReductionAfterMatmul => "matmul epilogues are elementwise or reshape only".into(),
         Reason::SecondMatmul => "a kernel holds at most one matmul".into(),
         Reason::WouldCreateCycle => "one kernel for both would depend on itself".into(),
         Reason::BudgetExceeded => "no option raises the ops-per-kernel budget".into(),
-        Reason::Materialized => "fused through, the merged kernel would break another rule".into(),
+        Reason::Materialized => generic,
     };
     format!("no option fuses this edge: {why}")
 }
