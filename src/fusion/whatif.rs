@@ -74,6 +74,16 @@ pub const CHANGES: &[Change] = &[
     },
 ];
 
+/// `opts` with the changes of [`CHANGES`] named by `flags` made, in order; `None` for a flag
+/// that is not there or a change the options have already.
+pub fn apply(mut opts: FusionOptions, flags: &[&str]) -> Option<FusionOptions> {
+    for flag in flags {
+        let change = CHANGES.iter().find(|c| c.flag == *flag)?;
+        opts = (change.apply)(opts)?;
+    }
+    Some(opts)
+}
+
 /// The smallest change that fuses one boundary.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Fix {
