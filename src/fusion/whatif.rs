@@ -525,10 +525,8 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&str, Reason)>) -> String {
     let (p, c) = (&g.op(vp).name, &g.op(vc).name);
     // Where the option that relaxes the rule leaves another rule on the edge.
     let generic = match still {
-        Some((flag, r)) if r != b.reason => {
-            format!("with `{flag}` it stays a boundary [{r}], and no pair of options fuses it")
-        }
-        _ => "one kernel for both would break another rule".to_string(),
+        Some((flag, r)) => format!("with `{flag}` it stays a boundary [{r}]"),
+        None => "one kernel for both would break another rule".to_string(),
     };
     let why = match b.reason {
         Reason::MatmulStartsGroup => {
