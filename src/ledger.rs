@@ -352,8 +352,9 @@ pub fn human(a: &Analysis, entries: &[Entry]) -> String {
         .max()
         .unwrap_or(6)
         .clamp(6, 32);
-    let mut out =
-        String::from("\ntensor ledger (the fused traffic by tensor; kernels as numbered above):\n");
+    let mut out = String::from(
+        "\ntensor ledger (the fused traffic by tensor; kernels numbered in execution order):\n",
+    );
     let _ = writeln!(
         out,
         "  {:<width$} {:>16} {:>16}  {:<14} why",

@@ -35,7 +35,11 @@ pub struct Change {
 }
 
 /// Every option change the engine tries, in order of preference when two fuse an edge and
-/// save as much. One line per option.
+/// save as much. One entry per option: a policy that fuses through materialized tensors is
+/// `Change { flag: "--policy NAME", relaxes: &[Reason::Materialized], apply: |o| (o.policy
+/// != Policy::NAME).then_some(FusionOptions { policy: Policy::NAME, ..o }) }`; a change that
+/// fuses no producer → consumer edge (horizontal fusion) needs no entry. Pairs of entries
+/// that set one setting twice are skipped.
 pub const CHANGES: &[Change] = &[
     Change {
         flag: "--policy store",
