@@ -278,7 +278,7 @@ impl OpReport<'_> {
         let a = self.analysis;
         let g = &a.graph;
         match &e.state {
-            EdgeState::Boundary(b, h) => crate::report::boundary_lines(out, g, b, h, "  "),
+            EdgeState::Boundary(b, h) => crate::report::boundary_lines(out, g, &a.plan, b, h, "  "),
             EdgeState::Fused {
                 fused_by,
                 overrides,
@@ -342,9 +342,9 @@ impl OpReport<'_> {
                     j.via = b
                         .via
                         .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]);
-                    j.values = Some(h.values.clone());
+                    j.values = Some(h.values(g, &a.plan, b));
                     j.smallest_change = Some(h.fix.clone());
-                    j.hint = Some(h.sentence(g, b));
+                    j.hint = Some(h.sentence(g, &a.plan, b));
                 }
             }
             j

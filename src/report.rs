@@ -457,7 +457,7 @@ struct BoundaryJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     via: Option<[&'a str; 2]>,
     /// The values the rule involves ([`whatif::Values`]).
-    values: &'a whatif::Values,
+    values: whatif::Values,
     /// The smallest option change that fuses the edge; null when no option does.
     smallest_change: Option<&'a whatif::Fix>,
     /// The values and the smallest change (or why there is none) in words.
@@ -467,6 +467,7 @@ struct BoundaryJson<'a> {
 /// The boundaries of a plan, each with its explanation and what would fuse it.
 pub struct BoundariesJson<'a> {
     graph: &'a Graph,
+    plan: &'a crate::fusion::FusionPlan,
     boundaries: &'a [Boundary],
     /// One per boundary ([`whatif::what_if`]).
     hints: Vec<whatif::Hint>,
@@ -486,9 +487,9 @@ impl Serialize for BoundariesJson<'_> {
                 via: b
                     .via
                     .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]),
-                values: &h.values,
+                values: h.values(g, self.plan, b),
                 smallest_change: h.fix.as_ref(),
-                hint: h.sentence(g, b),
+                hint: h.sentence(g, self.plan, b),
             }
         }))
     }
@@ -496,12 +497,18 @@ impl Serialize for BoundariesJson<'_> {
 
 /// The what-if of an analysis's plan ([`whatif::what_if`]): one hint per boundary.
 pub fn hints(a: &Analysis) -> whatif::WhatIf {
+    hints_upto(a, usize::MAX)
+}
+
+/// [`hints`] for the first `limit` boundaries only.
+pub fn hints_upto(a: &Analysis, limit: usize) -> whatif::WhatIf {
     whatif::what_if(
         &a.graph,
         a.fusion,
         &a.plan,
         &a.traffic.groups,
         a.traffic.fused.total,
+        limit,
     )
 }
 
@@ -620,6 +627,7 @@ impl<'a> AnalysisJson<'a> {
             }),
             boundaries: Some(BoundariesJson {
                 graph: g,
+                plan: &a.plan,
                 boundaries: &a.plan.boundaries,
                 hints: hints(a).hints,
             }),
@@ -1025,7 +1033,7 @@ impl<'w> JsonOut<'w> {
     }
 
     fn boundaries(&mut self, b: &BoundariesJson<'_>) -> std::io::Result<()> {
-        let g = b.graph;
+        let (g, plan) = (b.graph, b.plan);
         self.buf.push(b'[');
         self.list(b.boundaries.iter().zip(&b.hints), |out, (b, h)| {
             out.raw(b"{\"producer\":");
@@ -1049,11 +1057,11 @@ impl<'w> JsonOut<'w> {
                 out.buf.push(b']');
             }
             out.raw(b",\"values\":");
-            out.serde(&h.values)?;
+            out.serde(&h.values(g, plan, b))?;
             out.raw(b",\"smallest_change\":");
             out.serde(&h.fix)?;
             out.raw(b",\"hint\":");
-            out.str(&h.sentence(g, b));
+            out.str(&h.sentence(g, plan, b));
             out.buf.push(b'}');
             out.spill()
         })?;
@@ -1513,9 +1521,9 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
     if !a.plan.boundaries.is_empty() {
         out += "\nboundaries (edges that stay in HBM, why, and the smallest change that fuses \
                  them):\n";
-        let w = hints(a);
+        let w = hints_upto(a, 200);
         for (b, h) in a.plan.boundaries.iter().zip(&w.hints).take(200) {
-            boundary_lines(&mut out, g, b, h, "  ");
+            boundary_lines(&mut out, g, &a.plan, b, h, "  ");
         }
         if a.plan.boundaries.len() > 200 {
             out += &format!(
@@ -1543,6 +1551,7 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
 pub(crate) fn boundary_lines(
     out: &mut String,
     g: &Graph,
+    plan: &crate::fusion::FusionPlan,
     b: &Boundary,
     h: &whatif::Hint,
     indent: &str,
@@ -1558,7 +1567,7 @@ pub(crate) fn boundary_lines(
         b.reason,
         explain(g, b)
     );
-    let _ = writeln!(out, "{indent}  {}", h.sentence(g, b));
+    let _ = writeln!(out, "{indent}  {}", h.sentence(g, plan, b));
 }
 
 /// The traffic of both plans and, with a cost model, the estimated times.

@@ -32,6 +32,8 @@ pub struct Change {
     pub relaxes: &'static [Reason],
     /// The options with the change made; `None` when they have it already.
     pub apply: fn(FusionOptions) -> Option<FusionOptions>,
+    /// Whether the change can matter for a graph at all (a cheap test that saves planning).
+    pub wanted: fn(&Graph) -> bool,
 }
 
 /// Every option change the engine tries, in order of preference when two fuse an edge and
@@ -50,6 +52,7 @@ pub const CHANGES: &[Change] = &[
                 ..o
             })
         },
+        wanted: |_| true,
     },
     Change {
         flag: "--reduction-epilogue",
@@ -60,6 +63,7 @@ pub const CHANGES: &[Change] = &[
                 ..o
             })
         },
+        wanted: |g| g.ops.iter().any(|o| o.kind == OpKind::Reduction),
     },
     Change {
         flag: "--flash-attention",
@@ -75,6 +79,7 @@ pub const CHANGES: &[Change] = &[
                 ..o
             })
         },
+        wanted: |g| !super::flash::detect(g).is_empty(),
     },
 ];
 
@@ -141,15 +146,15 @@ pub struct Values {
 /// boundary).
 pub const MAX_NAMES: usize = 16;
 
-/// Everything the engine says about one boundary.
+/// What the engine found for one boundary. The values and the words are made when asked
+/// ([`Hint::values`], [`Hint::sentence`]): a report of a million boundaries keeps only this.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {
-    pub values: Values,
     /// The smallest change that fuses the edge; `None` when no option does.
     pub fix: Option<Fix>,
-    /// When no option fuses the edge: why, and what it would take in the graph where that
-    /// means something.
-    pub no_fix: Option<String>,
+    /// The first change that relaxes the boundary's rule, and the reason the edge keeps
+    /// under it (when it was planned and does not fuse the edge).
+    pub still: Option<(&'static str, Reason)>,
 }
 
 /// The engine's answer for a plan: one [`Hint`] per boundary, in the plan's order.
@@ -190,18 +195,22 @@ impl Candidate {
 }
 
 /// The what-if of `plan`, made under `opts`, whose per-group traffic is `groups` (in group
-/// order) and fused total `total`.
+/// order) and fused total `total`: one hint for each of the first `limit` boundaries.
 pub fn what_if(
     g: &Graph,
     opts: FusionOptions,
     plan: &FusionPlan,
     groups: &[GroupTraffic],
     total: u64,
+    limit: usize,
 ) -> WhatIf {
-    if plan.boundaries.is_empty() {
+    let boundaries = &plan.boundaries[..limit.min(plan.boundaries.len())];
+    if boundaries.is_empty() {
         return WhatIf::default();
     }
-    let singles: Vec<Candidate> = CHANGES
+    // The changes that can matter for this graph.
+    let changes: Vec<&Change> = CHANGES.iter().filter(|c| (c.wanted)(g)).collect();
+    let singles: Vec<Candidate> = changes
         .iter()
         .filter_map(|c| {
             Some(Candidate {
@@ -214,8 +223,8 @@ pub fn what_if(
         })
         .collect();
     let mut pairs = Vec::new();
-    for (i, a) in CHANGES.iter().enumerate() {
-        for b in &CHANGES[i + 1..] {
+    for (i, a) in changes.iter().enumerate() {
+        for b in &changes[i + 1..] {
             let Some(o1) = (a.apply)(opts) else { continue };
             let Some(o2) = (b.apply)(o1) else { continue };
             // Two changes of one setting (two policies): the second undoes the first.
@@ -233,12 +242,11 @@ pub fn what_if(
     }
     let mut tiers = [singles, pairs];
     // The tier (0: one change, 1: two) of the smallest change that fuses each boundary.
-    let mut found: Vec<Option<usize>> = vec![None; plan.boundaries.len()];
+    let mut found: Vec<Option<usize>> = vec![None; boundaries.len()];
     for (tier, cands) in tiers.iter_mut().enumerate() {
         let before = found.clone();
         for cand in cands.iter_mut() {
-            let relevant = plan
-                .boundaries
+            let relevant = boundaries
                 .iter()
                 .zip(&before)
                 .any(|(b, f)| f.is_none() && cand.relaxes.contains(&b.reason));
@@ -248,7 +256,7 @@ pub fn what_if(
             let Some((group_of, _)) = cand.plan(g) else {
                 continue;
             };
-            for (b, f) in plan.boundaries.iter().zip(found.iter_mut()) {
+            for (b, f) in boundaries.iter().zip(found.iter_mut()) {
                 if f.is_none() && group_of[b.producer.index()] == group_of[b.consumer.index()] {
                     *f = Some(tier);
                 }
@@ -261,12 +269,10 @@ pub fn what_if(
         plan: None,
         work: EDGE_WORK,
     };
-    let hints = plan
-        .boundaries
+    let hints = boundaries
         .iter()
         .zip(&found)
         .map(|(b, f)| {
-            let values = values(g, plan, b);
             // What the first change that relaxes this rule leaves on the edge.
             let still = tiers[0].iter().find_map(|c| {
                 c.relaxes.contains(&b.reason).then_some(())?;
@@ -274,13 +280,8 @@ pub fn what_if(
                 let r = c.boundaries.get(&(b.producer, b.consumer))?;
                 Some((c.flags[0], *r))
             });
-            let no_fix = |g: &Graph, b: &Boundary| no_fix(g, b, still);
             let Some(tier) = *f else {
-                return Hint {
-                    values,
-                    fix: None,
-                    no_fix: Some(no_fix(g, b)),
-                };
+                return Hint { fix: None, still };
             };
             let best = tiers[tier]
                 .iter()
@@ -291,11 +292,7 @@ pub fn what_if(
                 })
                 .min_by_key(|&(_, t)| t);
             let Some((cand, cand_total)) = best else {
-                return Hint {
-                    values,
-                    fix: None,
-                    no_fix: Some(no_fix(g, b)),
-                };
+                return Hint { fix: None, still };
             };
             let edge = merger.edge_saves(
                 g,
@@ -305,7 +302,7 @@ pub fn what_if(
                 plan.group_of[b.consumer.index()],
             );
             Hint {
-                values,
+                still: None,
                 fix: Some(Fix {
                     options: cand.flags.clone(),
                     saves_bytes: i128::from(total)
@@ -315,7 +312,6 @@ pub fn what_if(
                     edge_saves_bytes: edge,
                     plan_total: cand_total,
                 }),
-                no_fix: None,
             }
         })
         .collect();
@@ -524,7 +520,7 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
 
 /// Why no option fuses `b`, and what it would take in the graph where that means something;
 /// `still`: the first change that relaxes its rule, and the reason the edge keeps under it.
-fn no_fix(g: &Graph, b: &Boundary, still: Option<(&str, Reason)>) -> String {
+fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> String {
     let (vp, vc) = rule_edge(b);
     let (p, c) = (&g.op(vp).name, &g.op(vc).name);
     // Where the option that relaxes the rule leaves another rule on the edge.
@@ -580,11 +576,22 @@ fn short_bytes(b: u64) -> String {
 }
 
 impl Hint {
+    /// The values `b`'s rule involves; `plan` is the plan `b` belongs to.
+    pub fn values(&self, g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
+        values(g, plan, b)
+    }
+
+    /// When no option fuses the edge: why, and what it would take in the graph where that
+    /// means something.
+    pub fn no_fix(&self, g: &Graph, b: &Boundary) -> Option<String> {
+        self.fix.is_none().then(|| no_fix(g, b, self.still))
+    }
+
     /// The hint in words: "`t` has 2 consumers (`a` and `b`): with `--policy store` this
-    /// edge fuses and saves 67.1 MB (the whole plan 80.2 MB)".
-    pub fn sentence(&self, g: &Graph, b: &Boundary) -> String {
-        let lead = values_sentence(g, b, &self.values);
-        match (&self.fix, &self.no_fix) {
+    /// edge fuses and saves 67.1 MB (the whole plan saves 80.2 MB)".
+    pub fn sentence(&self, g: &Graph, plan: &FusionPlan, b: &Boundary) -> String {
+        let lead = values_sentence(g, b, &values(g, plan, b));
+        match (&self.fix, self.no_fix(g, b)) {
             (Some(f), _) => {
                 let flags = f.options.join(" ");
                 let plan = match f.saves_bytes {
@@ -610,12 +617,13 @@ impl Hint {
 
 #[cfg(test)]
 mod tests {
-    use super::{Hint, WhatIf, what_if};
+    use super::{Hint, Values, WhatIf, what_if};
     use crate::analysis::Options;
     use crate::fusion::Policy;
 
-    /// The what-if of `src` under `opts`, with each boundary as `p→c` and its sentence.
-    fn run(src: &str, opts: &Options) -> (WhatIf, Vec<(String, String)>) {
+    /// The what-if of `src` under `opts`, with each boundary as `p→c` and its sentence, and
+    /// the values of each.
+    fn run(src: &str, opts: &Options) -> (WhatIf, Vec<(String, String)>, Vec<Values>) {
         let (a, _) = crate::fusion::analysed(src, opts);
         let w = what_if(
             &a.graph,
@@ -623,6 +631,7 @@ mod tests {
             &a.plan,
             &a.traffic.groups,
             a.traffic.fused.total,
+            usize::MAX,
         );
         assert_eq!(w.hints.len(), a.plan.boundaries.len());
         let g = &a.graph;
@@ -634,11 +643,18 @@ mod tests {
             .map(|(b, h)| {
                 (
                     format!("{}→{}", g.op(b.producer).name, g.op(b.consumer).name),
-                    h.sentence(g, b),
+                    h.sentence(g, &a.plan, b),
                 )
             })
             .collect();
-        (w, lines)
+        let values = a
+            .plan
+            .boundaries
+            .iter()
+            .zip(&w.hints)
+            .map(|(b, h)| h.values(g, &a.plan, b))
+            .collect();
+        (w, lines, values)
     }
 
     fn fix(h: &Hint) -> Vec<&str> {
@@ -649,9 +665,9 @@ mod tests {
 
     #[test]
     fn a_materialized_edge_is_fixed_by_store() {
-        let (w, lines) = run(DIAMOND, &Options::default());
+        let (w, lines, v) = run(DIAMOND, &Options::default());
         let t = 64 * 64 * 4;
-        for h in &w.hints {
+        for (h, v) in w.hints.iter().zip(&v) {
             assert_eq!(fix(h), ["--policy store"]);
             let f = h.fix.as_ref().expect("fix");
             // One kernel for {a} and {b, c, d}: `t` is neither written nor read back.
@@ -659,11 +675,8 @@ mod tests {
             // Under store the whole graph is one kernel: x read, y written.
             assert_eq!(f.plan_total, 2 * t);
             assert_eq!(f.saves_bytes, 2 * t as i64);
-            assert_eq!(
-                h.values.consumers.as_deref(),
-                Some(&["b".into(), "c".into()][..])
-            );
-            assert_eq!(h.values.graph_output, Some(false));
+            assert_eq!(v.consumers.as_deref(), Some(&["b".into(), "c".into()][..]));
+            assert_eq!(v.graph_output, Some(false));
         }
         assert_eq!(
             lines[0],
@@ -687,10 +700,10 @@ mod tests {
 
     #[test]
     fn after_reduction_is_fixed_by_reduction_epilogue_where_it_fits() {
-        let (w, lines) = run(RMSNORM, &Options::default());
+        let (w, lines, v) = run(RMSNORM, &Options::default());
         assert_eq!(lines.len(), 1);
         assert_eq!(fix(&w.hints[0]), ["--reduction-epilogue"]);
-        assert_eq!(w.hints[0].values.epilogue_fits, Some(true));
+        assert_eq!(v[0].epilogue_fits, Some(true));
         assert!(
             lines[0].1.starts_with(
                 "`ms` is reduction.mean and `rs`'s output [64, 1] broadcasts into its input \
@@ -701,9 +714,9 @@ mod tests {
         );
         // The consumer works on a larger domain: no option fuses it.
         let wider = "graph w {\n  input x: [64, 256]\n  input z: [4, 64, 256]\n  op s = reduction.sum(x, axis = -1) -> m: [64, 1]\n  op e = elementwise.mul(z, m) -> y\n}\n";
-        let (w, lines) = run(wider, &Options::default());
+        let (w, lines, v) = run(wider, &Options::default());
         assert!(w.hints[0].fix.is_none());
-        assert_eq!(w.hints[0].values.epilogue_fits, Some(false));
+        assert_eq!(v[0].epilogue_fits, Some(false));
         assert!(
             lines[0]
                 .1
@@ -717,7 +730,7 @@ mod tests {
     fn a_reduced_value_with_two_readers_needs_two_changes() {
         // Rule 2 and rule 4 both hold on `s → a`: neither option alone fuses it.
         let shared = "graph s {\n  input x: [64, 256]\n  op s = reduction.sum(x, axis = -1) -> m: [64, 1]\n  op a = elementwise.exp(m) -> y\n  op b = elementwise.neg(m) -> z\n}\n";
-        let (w, lines) = run(shared, &Options::default());
+        let (w, lines, v) = run(shared, &Options::default());
         assert_eq!(lines[0].0, "s→a");
         // Only the pair of both could fuse it (and today does not: under `--policy store`
         // the cross-edge check of `policy.rs` treats every edge out of a reduction as rule 2,
@@ -730,27 +743,27 @@ mod tests {
             "{:?}",
             w.hints[0]
         );
-        assert_eq!(w.hints[0].values.epilogue_fits, Some(true));
+        assert_eq!(v[0].epilogue_fits, Some(true));
     }
 
     #[test]
     fn a_matmul_prologue_is_never_fixable() {
         let src = "graph m {\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  weight s: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op m = matmul(t, w) -> y\n  op q = elementwise.mul(w, s) -> ws\n  op n = matmul(y, ws) -> z\n}\n";
-        let (w, lines) = run(src, &Options::default());
+        let (w, lines, v) = run(src, &Options::default());
         let by = |name: &str| {
             let k = lines.iter().position(|(e, _)| e == name).expect(name);
-            (&w.hints[k], &lines[k].1)
+            (&w.hints[k], &lines[k].1, &v[k])
         };
-        let (h, s) = by("a→m");
+        let (h, s, values) = by("a→m");
         assert!(h.fix.is_none());
-        assert_eq!(h.values.producer_kind, "elementwise.relu");
+        assert_eq!(values.producer_kind, "elementwise.relu");
         assert_eq!(
             s,
             "`a` (elementwise.relu) feeds the matmul `m`; no option fuses this edge: a matmul \
              has no prologue (it reads its operands from HBM)"
         );
         // A producer of weights only could be computed ahead of time.
-        let (h, s) = by("q→n");
+        let (h, s, _) = by("q→n");
         assert!(h.fix.is_none());
         assert!(s.contains("`q` reads only weights"), "{s}");
         // Nor under any other options.
@@ -765,7 +778,7 @@ mod tests {
                 ..Options::default()
             },
         ] {
-            let (w, _) = run(src, &opts);
+            let (w, _, _) = run(src, &opts);
             assert!(w.hints.iter().all(|h| h.fix.is_none()));
         }
     }
@@ -776,7 +789,7 @@ mod tests {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/attention.fgraph"),
         )
         .expect("example");
-        let (w, _) = run(&src, &Options::default());
+        let (w, _, _) = run(&src, &Options::default());
         assert!(
             w.hints
                 .iter()
@@ -787,11 +800,11 @@ mod tests {
     #[test]
     fn a_second_matmul_names_both() {
         let src = "graph m {\n  input x: [64, 64]\n  weight w: [64, 64]\n  weight v: [64, 64]\n  op m1 = matmul(x, w) -> y\n  op m2 = matmul(x, v) -> z\n  op e = elementwise.add(y, z) -> o\n}\n";
-        let (w, lines) = run(src, &Options::default());
+        let (_, lines, v) = run(src, &Options::default());
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].0, "m2→e");
         assert_eq!(
-            w.hints[0].values.matmuls.as_deref(),
+            v[0].matmuls.as_deref(),
             Some(&["m1".to_string(), "m2".to_string()][..])
         );
         assert!(

@@ -613,7 +613,7 @@ impl FileModel {
                                 "\n\n`{}` → `{}`: {}",
                                 g.op(b.producer).name,
                                 g.op(b.consumer).name,
-                                h.sentence(g, b)
+                                h.sentence(g, &a.plan, b)
                             );
                         }
                     }

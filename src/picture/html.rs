@@ -200,7 +200,7 @@ pub fn html(
             esc(&g.tensor(b.tensor).name),
             b.reason,
             esc(&crate::report::explain(g, b)),
-            esc(&h.sentence(g, b)),
+            esc(&h.sentence(g, &a.plan, b)),
             b.reason,
             esc(text)
         );
