@@ -28,6 +28,14 @@ pub struct Options {
     /// `--reduction-epilogue`: elementwise work on a reduced value joins the reduction's
     /// kernel (off by default).
     pub reduction_epilogue: bool,
+    /// `--matmul-epilogue`: what may follow a matmul in its kernel.
+    pub matmul_epilogue: crate::fusion::MatmulEpilogue,
+    /// `--horizontal`: merge independent kernels that read the same tensor.
+    pub horizontal: crate::fusion::Horizontal,
+    /// `--max-kernel-ops`, `--max-kernel-tensors`, `--max-registers`.
+    pub budgets: crate::fusion::Budgets,
+    /// `--fuse-diamonds`: tensors whose readers reconverge through cheap ops stay on chip.
+    pub diamonds: bool,
 }
 
 impl Options {
@@ -37,7 +45,21 @@ impl Options {
             flash_attention: self.flash_attention,
             policy: self.policy,
             reduction_epilogue: self.reduction_epilogue,
+            matmul_epilogue: self.matmul_epilogue,
+            horizontal: self.horizontal,
+            budgets: self.budgets,
+            diamonds: self.diamonds,
         }
+    }
+    /// Sets every fusion choice to `f`'s.
+    pub fn set_fusion(&mut self, f: FusionOptions) {
+        self.flash_attention = f.flash_attention;
+        self.policy = f.policy;
+        self.reduction_epilogue = f.reduction_epilogue;
+        self.matmul_epilogue = f.matmul_epilogue;
+        self.horizontal = f.horizontal;
+        self.budgets = f.budgets;
+        self.diamonds = f.diamonds;
     }
 }
 

@@ -40,6 +40,8 @@ pub enum Command {
         /// Apply the safe suggested fixes, rewrite the files, then report what is left.
         #[arg(long)]
         fix: bool,
+        #[command(flatten)]
+        fusion: FusionArgs,
     },
     /// Check one graph, then report its kernels, HBM traffic, estimated time and fusion
     /// boundaries.
@@ -133,6 +135,72 @@ pub struct Common {
 }
 
 /// The cost model's options (`analyze`, `transformer`).
+/// How to fuse: a compiler preset and the choices it bundles (docs/language.md, "Fusion
+/// strategies"). Flags change one choice of the preset (or of SPEC §2 without one).
+#[derive(Args, Clone, Debug, Default)]
+pub struct FusionArgs {
+    /// Fuse as a compiler's default mode does: seed (SPEC §2, the default), inductor
+    /// (torch.compile), xla or tvm.
+    #[arg(long, value_enum, value_name = "COMPILER")]
+    pub fuser: Option<crate::fusion::Fuser>,
+    /// What a tensor with several consumers (or a graph output) does to fusion: boundary
+    /// (SPEC §2), store (fuse into a consumer, still write it for the others) or recompute
+    /// (compute a cheap producer again in each consumer's kernel).
+    #[arg(long, value_enum)]
+    pub policy: Option<crate::fusion::Policy>,
+    /// Let elementwise work on a reduced value (RMSNorm's scale, softmax's division) join
+    /// the reduction's kernel.
+    #[arg(long)]
+    pub reduction_epilogue: bool,
+    /// What may join a matmul's kernel: elementwise (SPEC §2), bias (a bias add only, as
+    /// cuBLAS) or none.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub matmul_epilogue: Option<crate::fusion::MatmulEpilogue>,
+    /// Merge independent kernels that read the same tensor into one launch: pointwise (the
+    /// default when the flag is given alone), grouped-gemm (matmuls too) or off.
+    #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, default_missing_value = "pointwise")]
+    pub horizontal: Option<crate::fusion::Horizontal>,
+    /// Keep a tensor with several readers on chip when all its paths reconverge at one op
+    /// through cheap ops (TVM's post-dominator fusion).
+    #[arg(long)]
+    pub fuse_diamonds: bool,
+    /// Budget: at most N ops per kernel.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_kernel_ops: Option<u32>,
+    /// Budget: at most N distinct tensors read or written by one kernel.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_kernel_tensors: Option<u32>,
+    /// Budget: at most N registers per thread (estimated; 255 is CUDA's limit).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_registers: Option<u32>,
+}
+
+impl FusionArgs {
+    /// `opts` (SPEC §2, or what `fgraph.toml` chose) with these flags applied.
+    pub fn apply(&self, opts: &mut Options) {
+        if let Some(f) = self.fuser {
+            let flash = opts.flash_attention;
+            opts.set_fusion(f.options());
+            opts.flash_attention = flash;
+        }
+        if let Some(p) = self.policy {
+            opts.policy = p;
+        }
+        opts.reduction_epilogue |= self.reduction_epilogue;
+        opts.diamonds |= self.fuse_diamonds;
+        if let Some(m) = self.matmul_epilogue {
+            opts.matmul_epilogue = m;
+        }
+        if let Some(h) = self.horizontal {
+            opts.horizontal = h;
+        }
+        let b = &mut opts.budgets;
+        b.ops = self.max_kernel_ops.or(b.ops);
+        b.tensors = self.max_kernel_tensors.or(b.tensors);
+        b.registers = self.max_registers.or(b.registers);
+    }
+}
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct CostArgs {
     /// GPU for time estimates: a100, h100 (default), h200 or h100-measured.
@@ -165,18 +233,16 @@ pub struct CostArgs {
     /// and time from coefficients fitted on a real GPU, shown beside the compulsory numbers.
     #[arg(long, value_enum, default_value_t = cost::TrafficModel::Compulsory)]
     pub traffic_model: cost::TrafficModel,
-    /// What a tensor with several consumers (or a graph output) does to fusion: boundary
-    /// (SPEC §2, the default) or store (fuse into a consumer, still write it for the others).
-    #[arg(long, value_enum, default_value_t = crate::fusion::Policy::Boundary)]
-    pub policy: crate::fusion::Policy,
-    /// Let elementwise work on a reduced value (RMSNorm's scale, softmax's division) join
-    /// the reduction's kernel.
-    #[arg(long)]
-    pub reduction_epilogue: bool,
+    #[command(flatten)]
+    pub fusion: FusionArgs,
     /// For a graph built from blocks: one line per instance (each layer) and per block, and
     /// the model total, instead of the list of kernels.
     #[arg(long)]
     pub summary: bool,
+    /// Plan the graph under every fusion policy and compiler preset and show them side by
+    /// side (kernels, launches, HBM traffic, FLOPs, time) instead of the list of kernels.
+    #[arg(long, conflicts_with = "summary")]
+    pub compare: bool,
     /// Report one op instead of the whole plan: its kernel, every edge into and out of it
     /// (fused, or a boundary with its rule and the smallest change that fuses it) and its
     /// tensor's line of the ledger.
@@ -242,7 +308,8 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             common,
             flash_attention,
             fix,
-        } => check(&files, &common, flash_attention, fix, io, keep),
+            fusion,
+        } => check(&files, &common, flash_attention, &fusion, fix, io, keep),
 
         Command::Analyze {
             file,
@@ -319,9 +386,7 @@ fn options(common: &Common) -> Result<Options, Usage> {
     Ok(Options {
         overrides: common.set.iter().cloned().collect(),
         allow,
-        flash_attention: false,
-        policy: Default::default(),
-        reduction_epilogue: false,
+        ..Options::default()
     })
 }
 
@@ -502,6 +567,7 @@ fn check(
     files: &[PathBuf],
     common: &Common,
     flash_attention: bool,
+    fusion: &FusionArgs,
     fix: bool,
     io: &mut Io<'_>,
     keep: &mut Keep,
@@ -523,7 +589,8 @@ fn check(
         let Some(cfg) = configs.for_file(anchor, common, io) else {
             return Ok(USAGE);
         };
-        let file_opts = cfg.options(&opts);
+        let mut file_opts = cfg.options(&opts);
+        fusion.apply(&mut file_opts);
         deny_warnings |= cfg.deny_warnings;
         match read(path, io) {
             Some(bytes) if fix => match fix_file(path, bytes, &file_opts, io) {
@@ -584,13 +651,12 @@ fn analyze(
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
-    opts.policy = cost.policy;
-    opts.reduction_epilogue = cost.reduction_epilogue;
     let stdin_name = common.stdin_filename.as_deref();
     let Some(cfg) = Configs::default().for_file(config_anchor(path, stdin_name), common, io) else {
         return Ok(USAGE);
     };
-    let opts = cfg.options(&opts);
+    let mut opts = cfg.options(&opts);
+    cost.fusion.apply(&mut opts);
     let common = &Common {
         deny_warnings: common.deny_warnings || cfg.deny_warnings,
         ..common.clone()
@@ -799,6 +865,9 @@ fn render_analysis(
                     let c = costs.as_ref().map(|(_, c, _)| c);
                     obj.summary = crate::summary::summarize(a, &g.instances, c);
                 }
+                if let Some(a) = analysis.filter(|_| cost_args.compare) {
+                    obj.compare = crate::compare::rows(&a.graph, &a.fusion, hw, launch).ok();
+                }
                 if let Some(a) = analysis.filter(|_| cost_args.ledger) {
                     obj.ledger = Some(crate::ledger::LedgerJson::new(
                         &a.graph,
@@ -829,7 +898,16 @@ fn render_analysis(
                 let summary = chosen.filter(|_| cost_args.summary).and_then(|g| {
                     crate::summary::summarize(a, &g.instances, costs.as_ref().map(|x| &x.1))
                 });
+                let compared = cost_args
+                    .compare
+                    .then(|| crate::compare::rows(&a.graph, &a.fusion, hw, launch).ok())
+                    .flatten();
                 let text = match (&costs, summary) {
+                    _ if compared.is_some() => crate::compare::human(
+                        &a.graph.name,
+                        compared.as_deref().unwrap_or_default(),
+                        hw,
+                    ),
                     (_, Some(s)) => {
                         report::human_summary(a, &s, costs.as_ref().map(|x| (&x.1, &x.2)))
                     }
@@ -934,6 +1012,11 @@ impl crate::config::Config {
     /// wins over `[set]`, `--allow` adds to `allow`.
     fn options(&self, base: &Options) -> Options {
         let mut opts = base.clone();
+        if let Some(f) = self.fuser {
+            let flash = opts.flash_attention;
+            opts.set_fusion(f.options());
+            opts.flash_attention = flash;
+        }
         for (name, value) in &self.set {
             opts.overrides.entry(name.clone()).or_insert(*value);
         }
@@ -1012,8 +1095,6 @@ fn transformer_cmd(
     } = block;
     let mut opts = options(common)?;
     opts.flash_attention = cost.flash_attention;
-    opts.policy = cost.policy;
-    opts.reduction_epilogue = cost.reduction_epilogue;
     // The block has no file to look for an `fgraph.toml` from: only `--config` applies.
     let (opts, common, cost) = match &common.config {
         Some(path) => {
@@ -1032,6 +1113,8 @@ fn transformer_cmd(
         }
         None => (opts, common.clone(), cost.clone()),
     };
+    let mut opts = opts;
+    cost.fusion.apply(&mut opts);
     let (common, cost) = (&common, &cost);
     let hw = hardware(cost)?;
     let dims = match BlockDims::new(seq_len, hidden_dim, num_heads) {

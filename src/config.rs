@@ -7,6 +7,7 @@
 //! deny-warnings = true       # exit 1 on warnings (`--deny-warnings`)
 //! allow = ["unused-tensor"]  # warnings silenced everywhere (`--allow`)
 //! flash-attention = false    # (`--flash-attention`)
+//! fuser = "inductor"         # the fusion strategy: seed, inductor, xla or tvm (`--fuser`)
 //!
 //! [set]                      # param overrides (`--set NAME=INT`)
 //! batch = 8
@@ -28,6 +29,8 @@ pub struct Config {
     pub deny_warnings: bool,
     pub allow: Vec<Code>,
     pub flash_attention: bool,
+    /// `fuser = "…"`: a compiler preset (the fusion flags on the command line change it).
+    pub fuser: Option<crate::fusion::Fuser>,
     /// Param overrides in file order.
     pub set: Vec<(String, i64)>,
 }
@@ -49,6 +52,7 @@ struct Raw {
     allow: Vec<Spanned<String>>,
     #[serde(default)]
     flash_attention: bool,
+    fuser: Option<Spanned<String>>,
     #[serde(default)]
     set: toml::Table,
 }
@@ -106,7 +110,7 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             let message = e.message().to_string();
             let d = Diagnostic::new(Code::InvalidConfig, format!("invalid `{FILE_NAME}`: {message}"))
                 .at(span, "here")
-                .help("keys: hardware, deny-warnings, allow, flash-attention, [set]; `fgraph explain invalid-config`");
+                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, [set]; `fgraph explain invalid-config`");
             return Err(fail(vec![d]));
         }
     };
@@ -130,6 +134,22 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
                         crate::cost::PRESET_NAMES.join(", ")
                     )),
             );
+        }
+    }
+    if let Some(f) = raw.fuser {
+        let span = Span::new(f.span().start, f.span().end);
+        let name = f.into_inner();
+        let all = crate::fusion::Fuser::ALL;
+        match all.iter().find(|p| p.as_str() == name) {
+            Some(&p) => config.fuser = Some(p),
+            None => {
+                let names: Vec<&str> = all.iter().map(|p| p.as_str()).collect();
+                diags.push(
+                    Diagnostic::new(Code::InvalidConfig, format!("unknown fuser `{name}`"))
+                        .at(span, "not a compiler preset")
+                        .help(format!("the presets are {}", names.join(", "))),
+                );
+            }
         }
     }
     let warnings: Vec<&str> = Code::ALL

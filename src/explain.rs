@@ -41,8 +41,10 @@ texts!(
     "second-matmul",
     "would-create-cycle",
     "budget-exceeded",
+    "matmul-epilogue",
     "flash-attention",
     "reduction-epilogue",
+    "recompute",
 );
 
 /// The text for a code (with or without the `fgraph::` prefix).

@@ -115,6 +115,7 @@ pub fn report(a: &Analysis, op: OpId) -> OpReport<'_> {
             .iter()
             .flat_map(|f| &f.fused_edges)
             .chain(&plan.epilogues)
+            .chain(&plan.recomputes)
             .find(|e| e.producer == p && e.consumer == c);
         EdgeState::Fused {
             fused_by: fused.map(|e| e.fused_by),
@@ -198,6 +199,14 @@ impl OpReport<'_> {
             if grp.ops.len() == 1 { "" } else { "s" },
             names.join(" → ")
         );
+        if !grp.recomputed.is_empty() {
+            let again: Vec<&str> = grp
+                .recomputed
+                .iter()
+                .map(|&o| g.op(o).name.as_str())
+                .collect();
+            let _ = writeln!(out, "  computes again: {}", again.join(", "));
+        }
         let access = |items: Vec<String>| {
             if items.is_empty() {
                 "nothing".to_string()
@@ -369,6 +378,11 @@ impl OpReport<'_> {
                     .iter()
                     .map(|&o| g.op(o).name.as_str())
                     .collect(),
+                recomputed: a.plan.groups[k]
+                    .recomputed
+                    .iter()
+                    .map(|&o| g.op(o).name.as_str())
+                    .collect(),
                 flash_attention: a.plan.flash_kernel(k).is_some(),
                 bytes_read: tr.bytes_read,
                 bytes_written: tr.bytes_written,
@@ -407,6 +421,9 @@ pub struct KernelJson<'a> {
     pub index: usize,
     pub kind: &'static str,
     pub ops: Vec<&'a str>,
+    /// Ops of other kernels it computes again (`--policy recompute`; absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recomputed: Vec<&'a str>,
     pub flash_attention: bool,
     pub bytes_read: u64,
     pub bytes_written: u64,

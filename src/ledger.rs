@@ -144,10 +144,26 @@ impl Entry {
                 )
             }
             Why::NoConsumer => "no op reads it, but it is still stored (unused-tensor)".into(),
-            Why::OnChip => match self.producer_kernel {
-                Some(k) => format!("fused: it stays on chip in kernel {}", k + 1),
-                None => "fused: it stays on chip".into(),
-            },
+            Why::OnChip => {
+                let again: Vec<usize> = self
+                    .consumer_kernels
+                    .iter()
+                    .copied()
+                    .filter(|&k| Some(k) != self.producer_kernel)
+                    .collect();
+                match self.producer_kernel {
+                    Some(k) if again.is_empty() => {
+                        format!("fused: it stays on chip in kernel {}", k + 1)
+                    }
+                    Some(k) => format!(
+                        "fused: it stays on chip in kernel {}, and {} compute{} it again",
+                        k + 1,
+                        kernels(&again),
+                        if again.len() == 1 { "s" } else { "" }
+                    ),
+                    None => "fused: it stays on chip".into(),
+                }
+            }
         }
     }
 }
@@ -211,9 +227,11 @@ pub fn ledger(a: &Analysis) -> Vec<Entry> {
             continue;
         }
         let consumers = g.consumers(e.tensor);
-        let outside = consumers
-            .iter()
-            .any(|c| Some(plan.group_of[c.index()]) != e.producer_kernel);
+        // A reader in another kernel that computes the producer again (`--policy
+        // recompute`) reads nothing back.
+        let outside = e
+            .producer
+            .is_some_and(|p| consumers.iter().any(|&c| plan.reads_back(c, p)));
         e.why = if g.is_output(e.tensor) {
             Why::GraphOutput
         } else if consumers.is_empty() {
@@ -423,17 +441,32 @@ mod tests {
                 continue;
             }
             let bytes = std::fs::read(&p).expect("reads");
-            for (flash_attention, policy, reduction_epilogue) in [
-                (false, Policy::Boundary, false),
-                (true, Policy::Boundary, false),
-                (false, Policy::Store, true),
-            ] {
-                let opts = Options {
-                    flash_attention,
-                    policy,
-                    reduction_epilogue,
+            let mut all = vec![
+                Options::default(),
+                Options {
+                    flash_attention: true,
                     ..Options::default()
-                };
+                },
+                Options {
+                    policy: Policy::Store,
+                    reduction_epilogue: true,
+                    ..Options::default()
+                },
+                Options {
+                    policy: Policy::Recompute,
+                    ..Options::default()
+                },
+                Options {
+                    diamonds: true,
+                    ..Options::default()
+                },
+            ];
+            for f in crate::fusion::Fuser::ALL {
+                let mut o = Options::default();
+                o.set_fusion(f.options());
+                all.push(o);
+            }
+            for opts in all {
                 let r = check_file(&p.display().to_string(), &bytes, &opts);
                 for gr in &r.graphs {
                     let a = gr.analysis.as_ref().expect("examples analyse");
@@ -455,7 +488,7 @@ mod tests {
                 }
             }
         }
-        assert!(seen >= 30, "graphs: {seen}");
+        assert!(seen >= 80, "graphs: {seen}");
     }
 
     #[test]

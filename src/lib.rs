@@ -11,6 +11,7 @@
 pub mod analysis;
 mod api;
 pub mod cli;
+pub mod compare;
 pub mod config;
 pub mod cost;
 pub mod diagnostics;

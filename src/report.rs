@@ -121,6 +121,12 @@ struct AccessJson<'a> {
 /// The names of some ops.
 struct OpNames<'a>(&'a Graph, &'a [OpId]);
 
+impl OpNames<'_> {
+    fn is_empty(&self) -> bool {
+        self.1.is_empty()
+    }
+}
+
 impl Serialize for OpNames<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let g = self.0;
@@ -163,6 +169,9 @@ struct GroupJson<'a> {
     flash_attention: bool,
     /// The cost model's estimate; null until [`AnalysisJson::with_cost`].
     cost: Option<KernelCostJson>,
+    /// Ops of other kernels it computes again (`--policy recompute`; absent when none).
+    #[serde(skip_serializing_if = "OpNames::is_empty")]
+    recomputed: OpNames<'a>,
 }
 
 /// The kernels of an analysis's plan, with their traffic and, once
@@ -185,6 +194,7 @@ impl Serialize for GroupsJson<'_> {
                 bytes_written: tr.bytes_written,
                 flash_attention: a.plan.flash_kernel(k).is_some(),
                 cost: self.costs.get(k).map(Into::into),
+                recomputed: OpNames(g, &grp.recomputed),
             },
         ))
     }
@@ -392,6 +402,87 @@ impl FusedEdgeJson {
     }
 }
 
+/// The `fusion` object: the options of a plan that is not SPEC §2's default, and what the
+/// passes they turn on did.
+#[derive(Serialize)]
+pub struct FusionJson {
+    /// The `--fuser` preset these options are, if any.
+    pub fuser: Option<crate::fusion::Fuser>,
+    pub policy: crate::fusion::Policy,
+    pub reduction_epilogue: bool,
+    pub matmul_epilogue: crate::fusion::MatmulEpilogue,
+    pub horizontal: crate::fusion::Horizontal,
+    /// `--fuse-diamonds`.
+    pub diamonds: bool,
+    /// The budgets in force (null: none).
+    pub budgets: crate::fusion::Budgets,
+    /// Under `recompute`: every edge out of a duplicated op, and the FLOPs the copies add.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recomputes: Option<Vec<FusedEdgeJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recomputed_flops: Option<u64>,
+    /// With horizontal fusion: each launch made of independent kernels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub horizontal_merges: Option<Vec<HorizontalJson>>,
+}
+
+/// One horizontal merge: the kernel (1-based, as in the human report), the ops of each part,
+/// the tensors now read once, and what it saves.
+#[derive(Serialize)]
+pub struct HorizontalJson {
+    pub kernel: usize,
+    pub parts: Vec<Vec<String>>,
+    pub shared: Vec<String>,
+    pub bytes_saved: u64,
+    pub launches_saved: usize,
+}
+
+impl FusionJson {
+    fn new(a: &Analysis) -> Option<FusionJson> {
+        use crate::fusion::{Fuser, FusionOptions, Horizontal, Policy};
+        let f = &a.fusion;
+        let plain = FusionOptions {
+            flash_attention: f.flash_attention,
+            ..FusionOptions::default()
+        };
+        if *f == plain {
+            return None;
+        }
+        let g = &a.graph;
+        let names = |ops: &[OpId]| ops.iter().map(|&o| g.op(o).name.clone()).collect();
+        Some(FusionJson {
+            fuser: Fuser::of(f).filter(|&p| p != Fuser::Seed),
+            policy: f.policy,
+            reduction_epilogue: f.reduction_epilogue,
+            matmul_epilogue: f.matmul_epilogue,
+            horizontal: f.horizontal,
+            diamonds: f.diamonds,
+            budgets: f.effective_budgets(),
+            recomputes: (f.policy == Policy::Recompute).then(|| {
+                a.plan
+                    .recomputes
+                    .iter()
+                    .map(|e| FusedEdgeJson::new(g, e))
+                    .collect()
+            }),
+            recomputed_flops: (f.policy == Policy::Recompute).then(|| a.plan.recomputed_flops(g)),
+            horizontal_merges: (f.horizontal != Horizontal::Off).then(|| {
+                a.plan
+                    .horizontal
+                    .iter()
+                    .map(|h| HorizontalJson {
+                        kernel: h.group + 1,
+                        parts: h.parts.iter().map(|p| names(p)).collect(),
+                        shared: h.shared.iter().map(|&t| g.tensor(t).name.clone()).collect(),
+                        bytes_saved: h.bytes_saved,
+                        launches_saved: h.parts.len() - 1,
+                    })
+                    .collect()
+            }),
+        })
+    }
+}
+
 #[derive(Serialize)]
 pub struct PatternJson {
     pub ops: Vec<String>,
@@ -456,6 +547,9 @@ struct BoundaryJson<'a> {
     /// The edge that breaks the rule, when another edge of the kernel the merge would make.
     #[serde(skip_serializing_if = "Option::is_none")]
     via: Option<[&'a str; 2]>,
+    /// For `budget-exceeded`: which budget, what the kernel would need, the limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    budget: Option<crate::fusion::BudgetHit>,
     /// The values the rule involves ([`whatif::Values`]).
     values: whatif::Values,
     /// The smallest option change that fuses the edge; null when no option does.
@@ -487,6 +581,7 @@ impl Serialize for BoundariesJson<'_> {
                 via: b
                     .via
                     .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]),
+                budget: b.budget,
                 values: h.values(g, self.plan, b),
                 smallest_change: h.fix.as_ref(),
                 hint: h.sentence(g, self.plan, b),
@@ -573,6 +668,10 @@ pub struct AnalysisJson<'a> {
     /// With `--reduction-epilogue`: the edges fused as reduction epilogues (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reduction_epilogues: Option<Vec<FusedEdgeJson>>,
+    /// The fusion strategy when it is not SPEC §2's, with what its passes did (absent
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fusion: Option<FusionJson>,
     pub diagnostics: Vec<Value>,
     /// Null until [`AnalysisJson::with_cost`].
     pub cost: Option<CostJson<'a>>,
@@ -581,6 +680,9 @@ pub struct AnalysisJson<'a> {
     /// (absent for a graph without instances).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<crate::summary::Summary>,
+    /// `--compare`: the graph under every fusion strategy (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Vec<crate::compare::Row>>,
     /// With `--ledger`: every tensor, where it lives and the bytes each kernel moves for it
     /// (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -610,10 +712,12 @@ impl<'a> AnalysisJson<'a> {
                 savings_pct: None,
                 policy: None,
                 reduction_epilogues: None,
+                fusion: None,
                 diagnostics,
                 cost: None,
                 attention: None,
                 summary: None,
+                compare: None,
                 ledger: None,
             };
         };
@@ -644,10 +748,12 @@ impl<'a> AnalysisJson<'a> {
                     .map(|e| FusedEdgeJson::new(g, e))
                     .collect()
             }),
+            fusion: FusionJson::new(a),
             diagnostics,
             cost: None,
             attention: None,
             summary: None,
+            compare: None,
             ledger: None,
         }
     }
@@ -1025,6 +1131,14 @@ impl<'w> JsonOut<'w> {
                 },
                 None => out.raw(b"null"),
             }
+            if !grp.recomputed.is_empty() {
+                out.raw(b",\"recomputed\":[");
+                out.list(&grp.recomputed, |out, &o| {
+                    out.str(&g.op(o).name);
+                    out.spill()
+                })?;
+                out.buf.push(b']');
+            }
             out.buf.push(b'}');
             out.spill()
         })?;
@@ -1055,6 +1169,10 @@ impl<'w> JsonOut<'w> {
                 out.buf.push(b',');
                 out.str(&g.op(c).name);
                 out.buf.push(b']');
+            }
+            if let Some(hit) = &b.budget {
+                out.raw(b",\"budget\":");
+                out.serde(hit)?;
             }
             out.raw(b",\"values\":");
             out.serde(&h.values(g, plan, b))?;
@@ -1145,6 +1263,10 @@ impl<'w> JsonOut<'w> {
             self.raw(b",\"reduction_epilogues\":");
             self.serde(e)?;
         }
+        if let Some(f) = &j.fusion {
+            self.raw(b",\"fusion\":");
+            self.serde(f)?;
+        }
         self.raw(b",\"diagnostics\":");
         self.serde(&j.diagnostics)?;
         self.spill()?;
@@ -1176,6 +1298,10 @@ impl<'w> JsonOut<'w> {
         if let Some(s) = &j.summary {
             self.raw(b",\"summary\":");
             self.serde(s)?;
+        }
+        if let Some(c) = &j.compare {
+            self.raw(b",\"compare\":");
+            self.serde(c)?;
         }
         if let Some(l) = &j.ledger {
             self.raw(b",\"ledger\":");
@@ -1244,6 +1370,16 @@ fn write_explanation(
         &g.op(b.consumer).name,
         &g.tensor(b.tensor).name,
     );
+    if let (Reason::BudgetExceeded, Some(hit)) = (b.reason, &b.budget) {
+        return write!(
+            f,
+            "one kernel for `{p}` and `{c}` would need {} {}, over the {} budget of {}",
+            hit.needed,
+            hit.budget.counts(),
+            hit.budget.as_str(),
+            hit.limit
+        );
+    }
     match b.reason {
         Reason::Materialized if g.is_output(b.tensor) => write!(
             f,
@@ -1454,13 +1590,7 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         if n_ops == 1 { "" } else { "s" },
         if n_groups == 1 { "" } else { "s" }
     );
-    if a.fusion.policy != crate::fusion::Policy::Boundary {
-        out += &format!(
-            "fusion policy `{}`: a tensor with several consumers or a graph output may join a \
-             consumer's kernel and is still written for the others\n\n",
-            a.fusion.policy.as_str()
-        );
-    }
+    out += &strategy_lines(&a.fusion);
     let width = n_groups.to_string().len();
     let pad = " ".repeat(width + 9);
     // Kernels of a large graph repeat their byte counts and estimates: format each once.
@@ -1477,6 +1607,13 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             out.push_str(&g.op(o).name)
         });
         out.push_str(tag);
+        if !grp.recomputed.is_empty() {
+            out.push_str("  (recomputes ");
+            write_list(&mut out, &grp.recomputed, ", ", MAX, |out, &o| {
+                out.push_str(&g.op(o).name)
+            });
+            out.push(')');
+        }
         out.push('\n');
         let reads = |r: &Read| (r.tensor, r.index, r.bytes);
         let writes = |w: &Write| (w.tensor, None, w.bytes);
@@ -1543,6 +1680,115 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             );
         }
     }
+    if !a.plan.recomputes.is_empty() {
+        out += "\nrecomputed (edges whose producer runs again in the consumer's kernel, --policy recompute):\n";
+        for e in a.plan.recomputes.iter().take(200) {
+            out += &format!(
+                "  {} → {} via `{}` [recompute, overrides materialized]\n",
+                g.op(e.producer).name,
+                g.op(e.consumer).name,
+                g.tensor(e.tensor).name
+            );
+        }
+        out += &format!("  the copies add {}\n", flops(a.plan.recomputed_flops(g)));
+    }
+    if !a.plan.horizontal.is_empty() {
+        out += "\nhorizontal launches (independent kernels merged because they read the same tensor):\n";
+        for h in a.plan.horizontal.iter().take(200) {
+            let parts: Vec<String> = h
+                .parts
+                .iter()
+                .map(|p| {
+                    format!(
+                        "[{}]",
+                        list(p.iter().map(|&o| g.op(o).name.clone()), ", ", 4)
+                    )
+                })
+                .collect();
+            let shared = list(
+                h.shared.iter().map(|&t| format!("`{}`", g.tensor(t).name)),
+                ", ",
+                4,
+            );
+            out += &format!(
+                "  kernel {}: {} read {shared} once: saves {} and {} launch{}\n",
+                h.group + 1,
+                parts.join(" + "),
+                fmt_bytes(h.bytes_saved),
+                h.parts.len() - 1,
+                if h.parts.len() == 2 { "" } else { "es" }
+            );
+        }
+    }
+    out
+}
+
+/// The lines that say how the plan was made, when not by SPEC §2's default rules.
+fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
+    use crate::fusion::{Fuser, Horizontal, MatmulEpilogue, Policy};
+    let mut parts = Vec::new();
+    match f.policy {
+        Policy::Boundary => {}
+        Policy::Store => parts.push(
+            "fusion policy `store`: a tensor with several consumers or a graph output may join a \
+             consumer's kernel and is still written for the others"
+                .to_string(),
+        ),
+        Policy::Recompute => parts.push(
+            "fusion policy `recompute`: a cheap producer read by several kernels is computed \
+             again in each of them when that saves traffic"
+                .to_string(),
+        ),
+    }
+    if f.diamonds {
+        parts.push(
+            "diamonds: a tensor whose readers reconverge at one op through cheap ops stays on chip"
+                .into(),
+        );
+    }
+    if f.reduction_epilogue {
+        parts.push("reduction epilogues: elementwise work on a reduced row stays in the reduction's kernel".into());
+    }
+    match f.matmul_epilogue {
+        MatmulEpilogue::Elementwise => {}
+        MatmulEpilogue::Bias => {
+            parts.push("matmul epilogues: a bias add only (as a cuBLAS call with bias)".into())
+        }
+        MatmulEpilogue::None => {
+            parts.push("matmul epilogues: none (a matmul is a kernel of its own)".into())
+        }
+    }
+    match f.horizontal {
+        Horizontal::Off => {}
+        Horizontal::Pointwise => parts.push("horizontal fusion: independent pointwise kernels that read the same tensor are one launch".into()),
+        Horizontal::GroupedGemm => parts.push("horizontal fusion: independent kernels that read the same tensor are one launch, matmuls as a grouped GEMM".into()),
+    }
+    let b = f.effective_budgets();
+    let mut budgets = Vec::new();
+    if let Some(n) = b.ops_limit() {
+        budgets.push(format!("{n} ops"));
+    }
+    if let Some(n) = b.tensors {
+        budgets.push(format!("{n} tensors"));
+    }
+    if let Some(n) = b.registers {
+        budgets.push(format!("{n} registers per thread"));
+    }
+    if !budgets.is_empty() {
+        parts.push(format!("budgets per kernel: {}", budgets.join(", ")));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    let mut out = match Fuser::of(f).filter(|&p| p != Fuser::Seed) {
+        Some(p) => format!("fusion as `--fuser {}`:\n", p.as_str()),
+        None => String::new(),
+    };
+    for p in parts {
+        out += &p;
+        out.push('\n');
+    }
+    out.push('\n');
     out
 }
 

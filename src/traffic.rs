@@ -176,19 +176,22 @@ impl Scratch {
     }
 }
 
-/// Calls `read` for each distinct external read of the kernel made of `members` (in
-/// first-seen order; a whole read covers the tensor's slices, and each distinct slice is
-/// read once) and `write` for each member output that leaves it. `inside(o)`: whether op
-/// `o` belongs to the kernel.
+/// Calls `read` for each distinct external read of the kernel made of `members` and the
+/// `copies` it recomputes (in first-seen order; a whole read covers the tensor's slices, and
+/// each distinct slice is read once) and `write` for each member output that leaves it (a
+/// copy writes nothing). `inside(o)`: whether op `o` is computed in the kernel (member or
+/// copy); `reads_back(c, o)`: whether consumer `c`, outside, reads `o`'s output from HBM
+/// rather than computing it again.
 fn visit(
     g: &Graph,
-    members: &[OpId],
+    (members, copies): (&[OpId], &[OpId]),
     inside: impl Fn(OpId) -> bool,
+    reads_back: impl Fn(OpId, OpId) -> bool,
     s: &mut Scratch,
     mut read: impl FnMut(Read),
     mut write: impl FnMut(Write),
 ) {
-    for &o in members {
+    for &o in members.iter().chain(copies) {
         let op = g.op(o);
         for (j, u) in op.inputs.iter().enumerate() {
             if g.producer(u.tensor).is_some_and(&inside) {
@@ -268,8 +271,9 @@ fn visit(
     for &o in members {
         let t = g.op(o).output;
         let consumers = g.consumers(t);
-        let leaves =
-            g.is_output(t) || consumers.is_empty() || consumers.iter().any(|&c| !inside(c));
+        let leaves = g.is_output(t)
+            || consumers.is_empty()
+            || consumers.iter().any(|&c| !inside(c) && reads_back(c, o));
         if leaves {
             write(Write {
                 tensor: t,
@@ -288,10 +292,12 @@ fn group_traffic_in(
     let mut reads = Vec::new();
     let mut writes = Vec::new();
     let (mut bytes_read, mut bytes_written) = (Some(0u64), Some(0u64));
+    let copies = &plan.groups[group].recomputed;
     visit(
         g,
-        &plan.groups[group].ops,
-        |o| plan.group_of[o.index()] == group,
+        (&plan.groups[group].ops, copies),
+        |o| plan.group_of[o.index()] == group || copies.binary_search(&o).is_ok(),
+        |c, o| plan.reads_back(c, o),
         s,
         |r| {
             bytes_read = bytes_read.and_then(|b| b.checked_add(r.bytes));
@@ -338,8 +344,9 @@ pub(crate) fn alone_bytes(g: &Graph, o: OpId, s: &mut Scratch) -> Result<(u64, u
     let (mut read, mut written) = (Some(0u64), Some(0u64));
     visit(
         g,
-        &[o],
+        (&[o], &[]),
         |p| p == o,
+        |_, _| true,
         s,
         |r| read = read.and_then(|b| b.checked_add(r.bytes)),
         |w| written = written.and_then(|b| b.checked_add(w.bytes)),

@@ -186,7 +186,7 @@ fn run_plan(g: &Graph, run: &Run) -> FusionPlan {
             group_of[o.index()] = k;
             ops.push(o);
         }
-        groups.push(FusionGroup { ops });
+        groups.push(FusionGroup::of(ops));
     }
     for &o in &g.topo {
         if group_of[o.index()] != usize::MAX {
@@ -213,6 +213,8 @@ fn run_plan(g: &Graph, run: &Run) -> FusionPlan {
         group_of,
         flash: Vec::new(),
         epilogues: Vec::new(),
+        recomputes: Vec::new(),
+        horizontal: Vec::new(),
     }
 }
 

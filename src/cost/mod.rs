@@ -344,7 +344,14 @@ pub fn plan_cost(
         .groups
         .iter()
         .zip(groups)
-        .map(|(grp, tr)| kernel_cost(g, &grp.ops, tr, hw, launch))
+        .map(|(grp, tr)| {
+            // A kernel that recomputes ops (`--policy recompute`) does their FLOPs too.
+            if grp.recomputed.is_empty() {
+                kernel_cost(g, &grp.ops, tr, hw, launch)
+            } else {
+                kernel_cost(g, &grp.computed(), tr, hw, launch)
+            }
+        })
         .collect();
     PlanCost {
         flops: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.flops)),

@@ -2,23 +2,48 @@
 //! reason for every boundary. [`find_fusion_groups_with`] adds the FlashAttention pass
 //! ([`flash`]), which is off by default.
 
+pub mod budget;
+pub mod dominator;
 pub mod epilogue;
 pub mod flash;
+pub mod horizontal;
 pub mod policy;
+pub mod preset;
 mod reason;
+pub mod recompute;
 pub mod whatif;
 
+pub use budget::{Budget, BudgetHit, Budgets};
 pub use flash::AttentionPattern;
-pub use policy::Policy;
+pub use horizontal::{Horizontal, HorizontalMerge};
+pub use policy::{MatmulEpilogue, Policy};
+pub use preset::Fuser;
 pub use reason::{FusedBy, Reason};
 
 use crate::graph::{Graph, OpId, TensorId};
 use crate::types::OpKind;
 
 /// One kernel: its ops in execution order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FusionGroup {
     pub ops: Vec<OpId>,
+    /// Ops of other kernels that this kernel computes again (`--policy recompute`), sorted by
+    /// id; empty otherwise. Each op belongs to exactly one group's `ops`.
+    pub recomputed: Vec<OpId>,
+}
+
+impl FusionGroup {
+    /// A kernel of `ops` that recomputes nothing.
+    pub fn of(ops: Vec<OpId>) -> FusionGroup {
+        FusionGroup {
+            ops,
+            recomputed: Vec::new(),
+        }
+    }
+    /// Every op the kernel runs: its members, then its copies.
+    pub fn computed(&self) -> Vec<OpId> {
+        self.ops.iter().chain(&self.recomputed).copied().collect()
+    }
 }
 
 /// A producer → consumer edge that fusion did not remove, and why.
@@ -31,6 +56,8 @@ pub struct Boundary {
     /// The edge that breaks `reason` when it is another edge of the kernel the merge would
     /// make (only under policies other than `boundary`: [`policy::Members::cross_edge_reason`]).
     pub via: Option<(OpId, OpId)>,
+    /// For `budget-exceeded`: the budget, what the merged kernel would need and the limit.
+    pub budget: Option<BudgetHit>,
 }
 
 #[derive(Clone, Debug)]
@@ -47,6 +74,12 @@ pub struct FusionPlan {
     /// The edges fused as reduction epilogues, in the order the greedy pass fused them;
     /// empty unless the plan was made with [`FusionOptions::reduction_epilogue`].
     pub epilogues: Vec<FusedEdge>,
+    /// Under `--policy recompute`: the edges into a kernel that computes its producer again
+    /// (one per copy; the producer's own kernel is that of its first consumer), in the order
+    /// the greedy pass met them; empty otherwise.
+    pub recomputes: Vec<FusedEdge>,
+    /// Under `--horizontal`: the launches that merged independent kernels; empty otherwise.
+    pub horizontal: Vec<HorizontalMerge>,
 }
 
 /// How to group. The default is SPEC §2 exactly.
@@ -61,6 +94,27 @@ pub struct FusionOptions {
     pub policy: Policy,
     /// Let elementwise work on a reduced value join the reduction's kernel ([`epilogue`]).
     pub reduction_epilogue: bool,
+    /// What may follow a matmul in its kernel ([`MatmulEpilogue`]).
+    pub matmul_epilogue: MatmulEpilogue,
+    /// Merge independent kernels that read the same tensor into one launch ([`horizontal`]).
+    pub horizontal: Horizontal,
+    /// The limits of one kernel ([`budget`]); none by default.
+    pub budgets: Budgets,
+    /// Keep a tensor with several readers on chip when its paths reconverge through cheap ops
+    /// ([`dominator`], TVM's choice).
+    pub diamonds: bool,
+}
+
+impl FusionOptions {
+    /// The budgets in force: those set, and under `--policy store` the ops budget of
+    /// Inductor, which that policy has always carried.
+    pub fn effective_budgets(&self) -> Budgets {
+        let mut b = self.budgets;
+        if self.policy == Policy::Store && b.ops.is_none() {
+            b.ops = Some(budget::DEFAULT_OPS);
+        }
+        b
+    }
 }
 
 /// An edge inside a FlashAttention kernel: the FlashAttention pass keeps it on chip.
@@ -91,12 +145,28 @@ impl FusionPlan {
     pub fn flash_kernel(&self, group: usize) -> Option<&FlashKernel> {
         self.flash.iter().find(|f| f.group == group)
     }
+    /// Whether op `c` reads `o`'s output from HBM: it is in another kernel, which does not
+    /// compute `o` again.
+    pub fn reads_back(&self, c: OpId, o: OpId) -> bool {
+        let k = self.group_of[c.index()];
+        k != self.group_of[o.index()] && self.groups[k].recomputed.binary_search(&o).is_err()
+    }
+    /// The FLOPs the copies of `--policy recompute` add, over all kernels.
+    pub fn recomputed_flops(&self, g: &Graph) -> u64 {
+        self.groups
+            .iter()
+            .flat_map(|k| &k.recomputed)
+            .fold(0u64, |a, &o| {
+                a.saturating_add(crate::cost::flops::op_flops(g, o).0)
+            })
+    }
 }
 
-/// Union-find over ops with each root's matmul count; iterative path halving.
+/// Union-find over ops with each root's matmul count and size; iterative path halving.
 struct Groups {
     parent: Vec<u32>,
     matmuls: Vec<u32>,
+    size: Vec<u32>,
 }
 
 impl Groups {
@@ -113,6 +183,7 @@ impl Groups {
         if ra != rb {
             self.parent[rb] = ra as u32;
             self.matmuls[ra] += self.matmuls[rb];
+            self.size[ra] += self.size[rb];
         }
     }
 }
@@ -177,8 +248,33 @@ pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
 /// The greedy pass of SPEC §2, with each of `patterns` merged into one kernel beforehand,
 /// rule 4 as `opts.policy` says and rule 2 relaxed for reduction epilogues when asked.
 fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> FusionPlan {
+    let plan = greedy_once(g, patterns, opts);
+    if opts.policy != Policy::Recompute || plan.recomputes.is_empty() {
+        return plan;
+    }
+    // The duplication rule is local (recompute.rs); the plan it makes must also pay as a
+    // whole, or the plan without copies stands.
+    let plain = greedy_once(
+        g,
+        patterns,
+        FusionOptions {
+            policy: Policy::Boundary,
+            ..opts
+        },
+    );
+    let total = |p: &FusionPlan| crate::traffic::plan_traffic(g, p).map(|(_, t)| t.total);
+    match (total(&plan), total(&plain)) {
+        (Ok(a), Ok(b)) if a < b => plan,
+        _ => plain,
+    }
+}
+
+/// [`greedy`] without the check that recomputing pays.
+fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> FusionPlan {
     let policy = opts.policy;
+    let budgets = opts.effective_budgets();
     let mut epilogues = Vec::new();
+    let mut recomputes = Vec::new();
     let n = g.ops.len();
     let mut uf = Groups {
         parent: (0..n as u32).collect(),
@@ -187,9 +283,22 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> Fusi
             .iter()
             .map(|o| u32::from(o.kind == OpKind::Matmul))
             .collect(),
+        size: vec![1; n],
     };
-    // Group members, for the cycle check of policies that fuse through materialized tensors.
-    let mut members = (policy != Policy::Boundary).then(|| policy::Members::new(g));
+    // Tensors inside a reconverging diamond, exempt from rule 4 (`diamonds`).
+    let exempt = opts.diamonds.then(|| dominator::exempt(g));
+    // Merges through a materialized tensor can bring in other edges and close cycles: the
+    // store policy and diamonds check every merge.
+    let checked = policy == Policy::Store || opts.diamonds;
+    // Group members, for those checks and for the budgets.
+    let mut members = (checked || budgets.any()).then(|| policy::Members::new(g));
+    // Under recompute: which ops are duplicated, whether each has its home kernel yet, and
+    // the copies each union-find root computes.
+    let dup = (policy == Policy::Recompute)
+        .then(|| recompute::Duplication::choose(g, opts.matmul_epilogue));
+    let mut placed = vec![false; if dup.is_some() { n } else { 0 }];
+    let mut copies: Vec<Vec<OpId>> = vec![Vec::new(); if dup.is_some() { n } else { 0 }];
+    let mut closure = Vec::new();
     // Each pattern becomes one kernel, which counts as one matmul.
     for p in patterns {
         for o in p.ops() {
@@ -229,13 +338,58 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> Fusi
             if gp == gc {
                 continue;
             }
+            let duplicated = dup.as_ref().is_some_and(|d| d.dup[p.index()]);
+            if duplicated && placed[p.index()] {
+                // A copy of `p` (and the duplicated ops it reads) joins `c`'s kernel.
+                let reason = if consumer.kind == OpKind::Matmul {
+                    Some(Reason::MatmulStartsGroup)
+                } else if consumer.kind == OpKind::Reduction && uf.matmuls[gc] > 0 {
+                    Some(Reason::ReductionAfterMatmul)
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    boundaries.push(Boundary {
+                        producer: p,
+                        consumer: c,
+                        tensor: producer.output,
+                        reason,
+                        via: None,
+                        budget: None,
+                    });
+                    continue;
+                }
+                if let Some(d) = &dup {
+                    d.closure(g, p, &mut closure);
+                }
+                // Duplicates and ops that become members later go at the end.
+                copies[gc].extend(closure.iter().filter(|q| uf.find(q.index()) != gc));
+                recomputes.push(FusedEdge {
+                    producer: p,
+                    consumer: c,
+                    tensor: producer.output,
+                    fused_by: FusedBy::Recompute,
+                    overrides: Some(Reason::Materialized),
+                });
+                continue;
+            }
             let merged_matmuls = uf.matmuls[gp] + uf.matmuls[gc];
-            // Rule 6 (acyclic groups) cannot break under this policy: fused edges carry
-            // tensors with one consumer, so every group is an in-tree whose root is its only
-            // member read from outside, and a path out of the root cannot come back in. A
-            // FlashAttention pattern is such an in-tree too (its intermediates have one
-            // consumer each), so the argument holds with the pass on.
+            let materialized_here =
+                match &dup {
+                    // Under recompute a duplicated op's tensor is never written, and a tensor is
+                    // read back by every kernel that holds a copy of its reader.
+                    Some(d) => {
+                        !duplicated && (d.readers[p.index()] >= 2 || g.is_output(producer.output))
+                    }
+                    None => materialized(g, producer.output),
+                } && !exempt.as_ref().is_some_and(|e| e[producer.output.index()]);
+            // Rule 6 (acyclic groups) cannot break under boundary or recompute: fused edges
+            // carry tensors with one reading kernel, so every group is an in-tree whose root
+            // is its only member read from outside, and a path out of the root cannot come
+            // back in. A FlashAttention pattern is such an in-tree too (its intermediates
+            // have one consumer each), so the argument holds with the pass on.
             let mut via = None;
+            let mut budget = None;
             let mut into_reduction = None;
             let reason = if consumer.kind == OpKind::Matmul {
                 Some(Reason::MatmulStartsGroup)
@@ -245,19 +399,35 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> Fusi
                 Some(Reason::AfterReduction)
             } else if consumer.kind == OpKind::Reduction && merged_matmuls > 0 {
                 Some(Reason::ReductionAfterMatmul)
-            } else if policy == Policy::Boundary && materialized(g, producer.output) {
+            } else if policy != Policy::Store && materialized_here {
                 Some(Reason::Materialized)
             } else if merged_matmuls > 1 {
                 Some(Reason::SecondMatmul)
-            } else if let Some(Err((r, edge))) = members.as_ref().map(|m| {
-                m.cross_edge_reason(g, gp, gc, merged_matmuls, |o| uf.find(o.index()))
-                    .map(|e| into_reduction = e)
+            } else if merged_matmuls > 0
+                && !opts.matmul_epilogue.allows(
+                    g,
+                    p,
+                    c,
+                    uf.size[gp] + uf.size[gc],
+                    uf.matmuls[gp] > 0,
+                )
+            {
+                Some(Reason::MatmulEpilogue)
+            } else if let Some(Err((r, edge))) = members.as_mut().filter(|_| checked).map(|m| {
+                m.cross_edge_reason(g, gp, gc, merged_matmuls, opts.reduction_epilogue, |o| {
+                    uf.find(o.index())
+                })
+                .map(|e| into_reduction = e)
             }) {
                 via = (edge != (p, c)).then_some(edge);
                 Some(r)
-            } else if members.as_ref().is_some_and(|m| m.over_budget(gp, gc)) {
+            } else if let Some(hit) = members
+                .as_ref()
+                .and_then(|m| m.over_budget(g, &budgets, gp, gc))
+            {
+                budget = Some(hit);
                 Some(Reason::BudgetExceeded)
-            } else if let Some(m) = members.as_mut()
+            } else if let Some(m) = members.as_mut().filter(|_| checked)
                 && m.would_cycle(g, gp, gc, |o| uf.find(o.index()))
             {
                 // Rule 6: only reachable when rule 4 let a materialized edge through.
@@ -272,11 +442,37 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> Fusi
                     tensor: producer.output,
                     reason,
                     via,
+                    budget,
                 }),
                 None => {
                     uf.union(gp, gc);
                     if let Some(m) = members.as_mut() {
                         m.merge(gp, gc, into_reduction);
+                    }
+                    if duplicated {
+                        // Its home kernel: the copies go to the other consumers.
+                        placed[p.index()] = true;
+                    }
+                    if !copies.is_empty() && !copies[gc].is_empty() {
+                        let mut moved = std::mem::take(&mut copies[gc]);
+                        if moved.len() > copies[gp].len() {
+                            std::mem::swap(&mut moved, &mut copies[gp]);
+                        }
+                        copies[gp].extend(moved);
+                    }
+                    // Other reduction → elementwise edges the merge put inside (store).
+                    if let Some(m) = members.as_mut().filter(|_| checked) {
+                        for (rp, rc) in m.epilogue_edges.drain(..) {
+                            if (rp, rc) != (p, c) {
+                                epilogues.push(FusedEdge {
+                                    producer: rp,
+                                    consumer: rc,
+                                    tensor: g.op(rp).output,
+                                    fused_by: FusedBy::ReductionEpilogue,
+                                    overrides: Some(Reason::AfterReduction),
+                                });
+                            }
+                        }
                     }
                     if producer.kind == OpKind::Reduction {
                         epilogues.push(FusedEdge {
@@ -316,18 +512,33 @@ fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> Fusi
         group_of[o] = rank[root_group[uf.find(o)]];
     }
     let mut slots: Vec<Option<Vec<OpId>>> = members.into_iter().map(Some).collect();
-    let groups = order
+    let mut groups: Vec<FusionGroup> = order
         .iter()
-        .map(|&i| FusionGroup {
-            ops: slots[i].take().unwrap_or_default(),
-        })
+        .map(|&i| FusionGroup::of(slots[i].take().unwrap_or_default()))
         .collect();
-    FusionPlan {
+    for (r, mut list) in copies.into_iter().enumerate() {
+        if list.is_empty() {
+            continue;
+        }
+        let k = group_of[r];
+        list.retain(|q| group_of[q.index()] != k);
+        list.sort_unstable();
+        list.dedup();
+        groups[k].recomputed = list;
+    }
+    let plan = FusionPlan {
         groups,
         boundaries,
         group_of,
         flash: Vec::new(),
         epilogues,
+        recomputes,
+        horizontal: Vec::new(),
+    };
+    if opts.horizontal == Horizontal::Off {
+        plan
+    } else {
+        horizontal::merge(g, plan, opts.horizontal, &budgets)
     }
 }
 
@@ -340,7 +551,7 @@ pub fn unfused(g: &Graph) -> FusionPlan {
         .enumerate()
         .map(|(k, &o)| {
             group_of[o.index()] = k;
-            FusionGroup { ops: vec![o] }
+            FusionGroup::of(vec![o])
         })
         .collect();
     FusionPlan {
@@ -349,6 +560,8 @@ pub fn unfused(g: &Graph) -> FusionPlan {
         group_of,
         flash: Vec::new(),
         epilogues: Vec::new(),
+        recomputes: Vec::new(),
+        horizontal: Vec::new(),
     }
 }
 

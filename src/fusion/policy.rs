@@ -4,6 +4,9 @@
 //!
 //! - `boundary` (the default, SPEC §2): the edge is a kernel boundary. Every group is then an
 //!   in-tree, so no merge can create a cycle and no check runs.
+//! - `recompute` (XLA's choice): a cheap producer is computed again in each consumer's kernel
+//!   ([`super::recompute`]); its tensor is never written. Groups stay in-trees, so no cycle
+//!   check runs.
 //! - `store` (TorchInductor's choice, `torch/_inductor/scheduler.py`: a buffer with other
 //!   readers is still stored when its producer fuses into one reader): the producer joins the
 //!   consumer's kernel and the tensor is still written for the readers outside it. The fused
@@ -25,21 +28,83 @@ pub enum Policy {
     Boundary,
     /// Fuse through a materialized tensor and still store it for the other readers.
     Store,
+    /// Compute a cheap elementwise producer again in each consumer's kernel when that saves
+    /// traffic ([`super::recompute`]).
+    Recompute,
 }
 
 impl Policy {
+    pub const ALL: &'static [Policy] = &[Policy::Boundary, Policy::Store, Policy::Recompute];
     pub fn as_str(self) -> &'static str {
         match self {
             Policy::Boundary => "boundary",
             Policy::Store => "store",
+            Policy::Recompute => "recompute",
         }
     }
 }
 
+/// What may join a matmul's kernel after it (`--matmul-epilogue`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum MatmulEpilogue {
+    /// Elementwise and reshape ops (SPEC §2: a matmul epilogue).
+    #[default]
+    Elementwise,
+    /// Only a bias add (a vector broadcast over the rows) and views: what a cuBLAS call with
+    /// a bias takes, and what TorchInductor's default mode does (`addmm`, every other
+    /// epilogue in a Triton kernel of its own: `torch/_inductor/lowering.py`, `tuned_addmm`).
+    Bias,
+    /// Nothing but views: the matmul is a library call on its own.
+    None,
+}
+
+impl MatmulEpilogue {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatmulEpilogue::Elementwise => "elementwise",
+            MatmulEpilogue::Bias => "bias",
+            MatmulEpilogue::None => "none",
+        }
+    }
+
+    /// Whether the edge `p → c` may join two kernels (`size` ops together, at least one
+    /// holding a matmul; `p_has_matmul`: `p`'s kernel does) under this setting. Views
+    /// (reshape, permute) are free in any kernel.
+    pub(crate) fn allows(self, g: &Graph, p: OpId, c: OpId, size: u32, p_has_matmul: bool) -> bool {
+        let view = |o: OpId| matches!(g.op(o).kind, OpKind::Reshape | OpKind::Permute);
+        match self {
+            MatmulEpilogue::Elementwise => true,
+            _ if p_has_matmul && view(c) => true,
+            MatmulEpilogue::None => false,
+            MatmulEpilogue::Bias => {
+                p_has_matmul && size == 2 && g.op(p).kind == OpKind::Matmul && is_bias_add(g, p, c)
+            }
+        }
+    }
+}
+
+/// Whether `c` adds a vector, broadcast over the rows, to the output of `p`.
+pub(crate) fn is_bias_add(g: &Graph, p: OpId, c: OpId) -> bool {
+    let op = g.op(c);
+    let out = g.op(p).output;
+    if op.kind != OpKind::Elementwise || op.func.as_deref() != Some("add") || op.inputs.len() != 2 {
+        return false;
+    }
+    let cols = g.tensor(out).shape.last().copied().unwrap_or(0);
+    op.inputs.iter().any(|u| {
+        u.tensor != out && {
+            let shape = crate::cost::flops::use_shape(g, u);
+            shape.last() == Some(&cols) && shape.iter().rev().skip(1).all(|&d| d == 1)
+        }
+    }) && op.inputs.iter().any(|u| u.tensor == out)
+}
+
 /// Inductor's `max_fusion_size` (`torch/_inductor/config.py`: 64 nodes per fused kernel):
-/// the ops-per-kernel budget of the `store` policy. It also bounds the work of every check
-/// below, which walks a kernel's members: without it a million-op chain would be quadratic.
-pub const MAX_FUSION_SIZE: usize = 64;
+/// the ops-per-kernel budget of the `store` policy unless another is set. It also bounds the
+/// work of every check below, which walks a kernel's members: without it a million-op chain
+/// would be quadratic.
+pub const MAX_FUSION_SIZE: usize = super::budget::DEFAULT_OPS as usize;
 
 /// The members of every group while the greedy pass merges them (kept only under policies
 /// that fuse through materialized tensors), and the scratch of the checks.
@@ -55,6 +120,9 @@ pub(crate) struct Members {
     seen: Vec<u32>,
     epoch: u32,
     stack: Vec<OpId>,
+    /// The reduction → elementwise edges the last [`Members::cross_edge_reason`] let into the
+    /// merged kernel as reduction epilogues.
+    pub(crate) epilogue_edges: Vec<(OpId, OpId)>,
 }
 
 impl Members {
@@ -70,6 +138,7 @@ impl Members {
             seen: vec![0; g.ops.len()],
             epoch: 0,
             stack: Vec::new(),
+            epilogue_edges: Vec::new(),
         }
     }
 
@@ -86,10 +155,16 @@ impl Members {
         self.into_reduction[from] = None;
     }
 
-    /// The budget: whether one kernel for the groups rooted at `a` and `b` would hold more
-    /// than [`MAX_FUSION_SIZE`] ops.
-    pub(crate) fn over_budget(&self, a: usize, b: usize) -> bool {
-        self.lists[a].len() + self.lists[b].len() > MAX_FUSION_SIZE
+    /// The first of `budgets` that one kernel for the groups rooted at `a` and `b` would
+    /// break ([`super::budget`]).
+    pub(crate) fn over_budget(
+        &self,
+        g: &Graph,
+        budgets: &super::Budgets,
+        a: usize,
+        b: usize,
+    ) -> Option<super::BudgetHit> {
+        budgets.check(g, &self.lists[a], &self.lists[b], &self.pos)
     }
 
     /// The lowest rule of SPEC §2 that one kernel for the groups rooted at `a` and `b` (with
@@ -99,14 +174,16 @@ impl Members {
     /// ops of the merged kernel brings in other edges (a reduction `r` of `t` and an op `c`
     /// of `t` and `r`'s output: fusing `t` into `r` and then `c` would put `r → c`, rule 2,
     /// inside one kernel), so every edge between the two groups is checked, from the smaller
-    /// group's side. `root` gives an op's union-find root.
+    /// group's side (rule 2 giving way to a reduction epilogue when `reduction_epilogue`).
+    /// `root` gives an op's union-find root.
     #[allow(clippy::type_complexity)]
     pub(crate) fn cross_edge_reason(
-        &self,
+        &mut self,
         g: &Graph,
         a: usize,
         b: usize,
         matmuls: u32,
+        reduction_epilogue: bool,
         mut root: impl FnMut(OpId) -> usize,
     ) -> Result<Option<(OpId, OpId)>, (Reason, (OpId, OpId))> {
         let (small, big) = if self.lists[a].len() <= self.lists[b].len() {
@@ -116,14 +193,21 @@ impl Members {
         };
         let mut worst: Option<(Reason, (OpId, OpId))> = None;
         let mut into_reduction = self.into_reduction[a].or(self.into_reduction[b]);
+        self.epilogue_edges.clear();
+        let epilogue_edges = &mut self.epilogue_edges;
         let mut edge = |m: OpId, s: OpId, worst: &mut Option<(Reason, (OpId, OpId))>| {
             let (producer, consumer) = (g.op(m).kind, g.op(s).kind);
             if consumer == OpKind::Reduction {
                 into_reduction.get_or_insert((m, s));
             }
+            if producer == OpKind::Reduction && consumer != OpKind::Matmul {
+                epilogue_edges.push((m, s));
+            }
             let reason = if consumer == OpKind::Matmul {
                 Some(Reason::MatmulStartsGroup)
-            } else if producer == OpKind::Reduction {
+            } else if producer == OpKind::Reduction
+                && !(reduction_epilogue && super::epilogue::fits(g, m, s))
+            {
                 Some(Reason::AfterReduction)
             } else {
                 None

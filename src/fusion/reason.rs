@@ -17,9 +17,12 @@ pub enum Reason {
     SecondMatmul,
     /// Rule 6: the merged kernel would depend on itself.
     WouldCreateCycle,
-    /// Not a rule of SPEC §2: the merged kernel would exceed a fusion budget (under `--policy
-    /// store`, [`super::policy::MAX_FUSION_SIZE`] ops per kernel). Ranks after the rules.
+    /// Not a rule of SPEC §2: the merged kernel would exceed a fusion budget
+    /// ([`super::budget`]; the boundary names it). Ranks after the rules.
     BudgetExceeded,
+    /// Not a rule of SPEC §2: the matmul takes only the epilogues `--matmul-epilogue` allows
+    /// (a bias add under `bias`, as cuBLAS and Inductor's default mode). Ranks last.
+    MatmulEpilogue,
 }
 
 impl Reason {
@@ -31,6 +34,7 @@ impl Reason {
         Reason::SecondMatmul,
         Reason::WouldCreateCycle,
         Reason::BudgetExceeded,
+        Reason::MatmulEpilogue,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -41,6 +45,7 @@ impl Reason {
             Reason::SecondMatmul => "second-matmul",
             Reason::WouldCreateCycle => "would-create-cycle",
             Reason::BudgetExceeded => "budget-exceeded",
+            Reason::MatmulEpilogue => "matmul-epilogue",
         }
     }
     pub fn from_name(name: &str) -> Option<Reason> {
@@ -98,9 +103,12 @@ impl Reason {
             ),
             Reason::BudgetExceeded => write!(
                 f,
-                "one kernel for `{producer}` and `{consumer}` would hold more than {} ops (the \
-                 ops-per-kernel budget, Inductor's max_fusion_size)",
-                super::policy::MAX_FUSION_SIZE
+                "one kernel for `{producer}` and `{consumer}` would exceed a fusion budget"
+            ),
+            Reason::MatmulEpilogue => write!(
+                f,
+                "`{consumer}` would join a matmul's kernel, and the matmul takes no such \
+                 epilogue here (only a bias add under `--matmul-epilogue bias`)"
             ),
         }
     }
@@ -117,14 +125,22 @@ pub enum FusedBy {
     /// `--reduction-epilogue`: elementwise work on a reduced value, in the reduction's kernel
     /// ([`super::epilogue`]).
     ReductionEpilogue,
+    /// `--policy recompute`: the producer is computed again in the consumer's kernel
+    /// ([`super::recompute`]).
+    Recompute,
 }
 
 impl FusedBy {
-    pub const ALL: &'static [FusedBy] = &[FusedBy::FlashAttention, FusedBy::ReductionEpilogue];
+    pub const ALL: &'static [FusedBy] = &[
+        FusedBy::FlashAttention,
+        FusedBy::ReductionEpilogue,
+        FusedBy::Recompute,
+    ];
     pub fn as_str(self) -> &'static str {
         match self {
             FusedBy::FlashAttention => "flash-attention",
             FusedBy::ReductionEpilogue => "reduction-epilogue",
+            FusedBy::Recompute => "recompute",
         }
     }
 }

@@ -15,7 +15,9 @@
 //! - `edge_saves`: the current plan's traffic minus that of the same plan with the producer's
 //!   and the consumer's kernels made one (what this edge alone is worth).
 
-use super::{Boundary, FusionOptions, FusionPlan, Policy, Reason, find_fusion_groups_with};
+use super::{
+    Boundary, FusionOptions, FusionPlan, MatmulEpilogue, Policy, Reason, find_fusion_groups_with,
+};
 use crate::graph::{Graph, OpId, Origin};
 use crate::traffic::{GroupTraffic, group_traffic, plan_traffic};
 use crate::types::OpKind;
@@ -55,6 +57,28 @@ pub const CHANGES: &[Change] = &[
         wanted: |_| true,
     },
     Change {
+        flag: "--policy recompute",
+        relaxes: &[Reason::Materialized],
+        apply: |o| {
+            (o.policy != Policy::Recompute).then_some(FusionOptions {
+                policy: Policy::Recompute,
+                ..o
+            })
+        },
+        wanted: |_| true,
+    },
+    Change {
+        flag: "--fuse-diamonds",
+        relaxes: &[Reason::Materialized],
+        apply: |o| {
+            (!o.diamonds).then_some(FusionOptions {
+                diamonds: true,
+                ..o
+            })
+        },
+        wanted: |_| true,
+    },
+    Change {
         flag: "--reduction-epilogue",
         relaxes: &[Reason::AfterReduction],
         apply: |o| {
@@ -80,6 +104,17 @@ pub const CHANGES: &[Change] = &[
             })
         },
         wanted: |g| !super::flash::detect(g).is_empty(),
+    },
+    Change {
+        flag: "--matmul-epilogue elementwise",
+        relaxes: &[Reason::MatmulEpilogue],
+        apply: |o| {
+            (o.matmul_epilogue != MatmulEpilogue::Elementwise).then_some(FusionOptions {
+                matmul_epilogue: MatmulEpilogue::Elementwise,
+                ..o
+            })
+        },
+        wanted: |g| g.ops.iter().any(|o| o.kind == OpKind::Matmul),
     },
 ];
 
@@ -131,15 +166,14 @@ pub struct Values {
     pub reduction_input_shape: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub epilogue_fits: Option<bool>,
-    /// `reduction-after-matmul`, `second-matmul`: the matmuls of the two kernels.
+    /// `reduction-after-matmul`, `second-matmul`, `matmul-epilogue`: the matmuls of the two
+    /// kernels.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matmuls: Option<Vec<String>>,
-    /// `budget-exceeded`: the ops of the producer's and the consumer's kernels, and the
-    /// budget.
+    /// `budget-exceeded`: the ops of the producer's and the consumer's kernels (the budget,
+    /// what the merge needs and the limit are the boundary's `budget`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kernel_ops: Option<[usize; 2]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub budget: Option<usize>,
 }
 
 /// Names listed at most in [`Values`] (a tensor may have a million consumers, each edge a
@@ -168,18 +202,24 @@ pub struct WhatIf {
 /// costs linear time.
 const EDGE_WORK: usize = 4_000_000;
 
-/// A candidate: its flags, its options, and (once planned) its plan's `group_of` and total.
+/// Whether `plan` keeps the edge of `b` on chip: its two ops share a kernel, or the
+/// consumer's kernel computes the producer again (`--policy recompute`).
+fn fuses(plan: &FusionPlan, b: &Boundary) -> bool {
+    !plan.reads_back(b.consumer, b.producer)
+}
+
+/// A candidate: its flags, its options, and (once planned) its plan and fused total.
 struct Candidate {
     flags: Vec<&'static str>,
     opts: FusionOptions,
     relaxes: Vec<Reason>,
-    planned: Option<(Vec<usize>, u64)>,
+    planned: Option<(FusionPlan, u64)>,
     /// The reasons of its plan's boundaries, by edge (what is left when it does not fuse).
     boundaries: HashMap<(OpId, OpId), Reason>,
 }
 
 impl Candidate {
-    fn plan(&mut self, g: &Graph) -> Option<&(Vec<usize>, u64)> {
+    fn plan(&mut self, g: &Graph) -> Option<&(FusionPlan, u64)> {
         if self.planned.is_none() {
             let plan = find_fusion_groups_with(g, self.opts);
             let total = plan_traffic(g, &plan).ok()?.1.total;
@@ -188,7 +228,7 @@ impl Candidate {
                 .iter()
                 .map(|b| ((b.producer, b.consumer), b.reason))
                 .collect();
-            self.planned = Some((plan.group_of, total));
+            self.planned = Some((plan, total));
         }
         self.planned.as_ref()
     }
@@ -253,11 +293,11 @@ pub fn what_if(
             if !relevant {
                 continue;
             }
-            let Some((group_of, _)) = cand.plan(g) else {
+            let Some((cand_plan, _)) = cand.plan(g) else {
                 continue;
             };
             for (b, f) in boundaries.iter().zip(found.iter_mut()) {
-                if f.is_none() && group_of[b.producer.index()] == group_of[b.consumer.index()] {
+                if f.is_none() && fuses(cand_plan, b) {
                     *f = Some(tier);
                 }
             }
@@ -286,9 +326,8 @@ pub fn what_if(
             let best = tiers[tier]
                 .iter()
                 .filter_map(|c| {
-                    let (group_of, t) = c.planned.as_ref()?;
-                    (group_of[b.producer.index()] == group_of[b.consumer.index()])
-                        .then_some((c, *t))
+                    let (cand_plan, t) = c.planned.as_ref()?;
+                    fuses(cand_plan, b).then_some((c, *t))
                 })
                 .min_by_key(|&(_, t)| t);
             let Some((cand, cand_total)) = best else {
@@ -348,7 +387,21 @@ impl Merger {
         }
         let keep = p.groups[a].ops.len();
         p.groups[a].ops.extend_from_slice(&moved);
+        // The copies either kernel computed (`--policy recompute`), but of its own ops.
+        let copies = p.groups[a].recomputed.clone();
+        if !copies.is_empty() || !p.groups[b].recomputed.is_empty() {
+            let mut all: Vec<OpId> = copies
+                .iter()
+                .chain(&p.groups[b].recomputed)
+                .copied()
+                .filter(|o| p.group_of[o.index()] != a)
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            p.groups[a].recomputed = all;
+        }
         let merged = group_traffic(g, p, a);
+        p.groups[a].recomputed = copies;
         p.groups[a].ops.truncate(keep);
         for o in &moved {
             p.group_of[o.index()] = b;
@@ -409,7 +462,7 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
             v.consumer_shape = Some(g.tensor(g.op(vc).output).shape.clone());
             v.epilogue_fits = Some(super::epilogue::fits(g, vp, vc));
         }
-        Reason::ReductionAfterMatmul | Reason::SecondMatmul => {
+        Reason::ReductionAfterMatmul | Reason::SecondMatmul | Reason::MatmulEpilogue => {
             let mut m: Vec<OpId> = matmuls_of(plan, g, gp).collect();
             if gc != gp {
                 m.extend(matmuls_of(plan, g, gc));
@@ -419,7 +472,6 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
         }
         Reason::BudgetExceeded => {
             v.kernel_ops = Some([plan.groups[gp].ops.len(), plan.groups[gc].ops.len()]);
-            v.budget = Some(super::policy::MAX_FUSION_SIZE);
         }
         Reason::MatmulStartsGroup | Reason::WouldCreateCycle => {}
     }
@@ -509,11 +561,23 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
         }
         Reason::BudgetExceeded => {
             let [a, k] = v.kernel_ops.unwrap_or_default();
-            format!(
-                "the kernels hold {a} and {k} ops, over the budget of {} per kernel",
-                v.budget.unwrap_or_default()
-            )
+            match b.budget {
+                Some(hit) => format!(
+                    "the kernels hold {a} and {k} ops, and one kernel for both would need {} {} \
+                     against a budget of {}",
+                    hit.needed,
+                    hit.budget.counts(),
+                    hit.limit
+                ),
+                None => format!("the kernels hold {a} and {k} ops"),
+            }
         }
+        Reason::MatmulEpilogue => format!(
+            "`{c}` ({}) would join the kernel of the matmul{} {}",
+            v.consumer_kind,
+            if m.len() > 1 { "s" } else { "" },
+            names(m, m.len())
+        ),
     };
     through + &body
 }
@@ -561,7 +625,23 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
         Reason::ReductionAfterMatmul => "matmul epilogues are elementwise or reshape only".into(),
         Reason::SecondMatmul => "a kernel holds at most one matmul".into(),
         Reason::WouldCreateCycle => "one kernel for both would depend on itself".into(),
-        Reason::BudgetExceeded => "no option raises the ops-per-kernel budget".into(),
+        Reason::BudgetExceeded => match b.budget {
+            Some(hit) => format!(
+                "the merge needs a budget of at least {} {} (`{} {}`)",
+                hit.needed,
+                hit.budget.counts(),
+                match hit.budget {
+                    super::Budget::Ops => "--max-kernel-ops",
+                    super::Budget::Tensors => "--max-kernel-tensors",
+                    super::Budget::Registers => "--max-registers",
+                },
+                hit.needed
+            ),
+            None => "no option raises the budget".into(),
+        },
+        Reason::MatmulEpilogue => {
+            "the matmul takes only the epilogues `--matmul-epilogue` allows".into()
+        }
         Reason::Materialized => generic,
     };
     format!("no option fuses this edge: {why}")
@@ -732,17 +812,11 @@ mod tests {
         let shared = "graph s {\n  input x: [64, 256]\n  op s = reduction.sum(x, axis = -1) -> m: [64, 1]\n  op a = elementwise.exp(m) -> y\n  op b = elementwise.neg(m) -> z\n}\n";
         let (w, lines, v) = run(shared, &Options::default());
         assert_eq!(lines[0].0, "s→a");
-        // Only the pair of both could fuse it (and today does not: under `--policy store`
-        // the cross-edge check of `policy.rs` treats every edge out of a reduction as rule 2,
-        // epilogue or not).
-        assert!(
-            w.hints[0]
-                .fix
-                .as_ref()
-                .is_none_or(|f| f.options == ["--policy store", "--reduction-epilogue"]),
-            "{:?}",
-            w.hints[0]
-        );
+        // A policy that fuses through `m` and reduction epilogues together do.
+        let f = w.hints[0].fix.as_ref().expect("a pair fuses it");
+        assert_eq!(f.options.len(), 2, "{f:?}");
+        assert!(f.options.contains(&"--reduction-epilogue"), "{f:?}");
+        assert!(lines[0].1.contains("this edge fuses"), "{}", lines[0].1);
         assert_eq!(v[0].epilogue_fits, Some(true));
     }
 

@@ -690,6 +690,9 @@ fn analyse(
     let mut options = Options::default();
     options.overrides.extend(cfg.set.iter().cloned());
     options.allow = cfg.allow.clone();
+    if let Some(f) = cfg.fuser {
+        options.set_fusion(f.options());
+    }
     options.flash_attention = cfg.flash_attention;
     let hardware = cfg
         .hardware

@@ -1,0 +1,144 @@
+//! `fgraph analyze --compare`: one graph planned under every compiler preset and policy, side
+//! by side — kernels, launches, HBM traffic, FLOPs (recomputed ones included) and estimated
+//! time. The library returns the rows; [`human`] renders the table and the JSON report
+//! carries them under `compare`.
+
+use crate::cost::{Hardware, LaunchMode, plan_cost};
+use crate::fusion::{Fuser, FusionOptions, Horizontal, Policy, find_fusion_groups_with};
+use crate::graph::Graph;
+use crate::traffic::{Overflow, compare_with_unfused, unfused_traffic};
+use serde::Serialize;
+
+/// One strategy's plan of the graph.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// How the strategy is asked for on the command line.
+    pub strategy: String,
+    /// Kernels the vertical passes made (before horizontal merges).
+    pub kernels: usize,
+    /// Launches: kernels after horizontal merges.
+    pub launches: usize,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    pub total_bytes: u64,
+    pub flops: u64,
+    /// Estimated time on the run's hardware, in microseconds.
+    pub time_us: f64,
+    /// Whether this is the plan the rest of the report shows.
+    pub current: bool,
+}
+
+/// The strategies compared, each with its flags: the policies alone, then the presets.
+pub fn strategies() -> Vec<(String, FusionOptions)> {
+    let mut v: Vec<(String, FusionOptions)> = Vec::new();
+    for &p in Policy::ALL {
+        v.push((
+            format!("--policy {}", p.as_str()),
+            FusionOptions {
+                policy: p,
+                ..FusionOptions::default()
+            },
+        ));
+    }
+    v.push((
+        "--reduction-epilogue".into(),
+        FusionOptions {
+            reduction_epilogue: true,
+            ..FusionOptions::default()
+        },
+    ));
+    v.push((
+        "--horizontal".into(),
+        FusionOptions {
+            horizontal: Horizontal::Pointwise,
+            ..FusionOptions::default()
+        },
+    ));
+    for &f in Fuser::ALL {
+        if f != Fuser::Seed {
+            v.push((format!("--fuser {}", f.as_str()), f.options()));
+        }
+    }
+    v
+}
+
+/// Every strategy of [`strategies`] (with `current`'s FlashAttention choice), and `current`
+/// itself when it is none of them.
+pub fn rows(
+    g: &Graph,
+    current: &FusionOptions,
+    hw: &Hardware,
+    launch: LaunchMode,
+) -> Result<Vec<Row>, Overflow> {
+    let unfused = unfused_traffic(g)?;
+    let mut list = strategies();
+    for (_, o) in &mut list {
+        o.flash_attention = current.flash_attention;
+    }
+    if !list.iter().any(|(_, o)| o == current) {
+        list.push(("(this run's flags)".into(), *current));
+    }
+    let flash = if current.flash_attention {
+        " --flash-attention"
+    } else {
+        ""
+    };
+    list.into_iter()
+        .map(|(name, opts)| {
+            let plan = find_fusion_groups_with(g, opts);
+            let traffic = compare_with_unfused(g, &plan, unfused)?;
+            let cost = plan_cost(g, &plan, &traffic.groups, hw, launch);
+            let merged: usize = plan.horizontal.iter().map(|h| h.parts.len() - 1).sum();
+            Ok(Row {
+                strategy: format!("{name}{flash}"),
+                kernels: plan.groups.len() + merged,
+                launches: plan.groups.len(),
+                bytes_read: traffic.fused.bytes_read,
+                bytes_written: traffic.fused.bytes_written,
+                total_bytes: traffic.fused.total,
+                flops: cost.flops,
+                time_us: cost.time_s * 1e6,
+                current: opts == *current,
+            })
+        })
+        .collect()
+}
+
+/// The table of `analyze --compare`.
+pub fn human(graph: &str, rows: &[Row], hw: &Hardware) -> String {
+    let mut out = format!(
+        "graph `{graph}` under each fusion strategy (time estimated on {}):\n\n",
+        hw.description
+    );
+    let w = rows
+        .iter()
+        .map(|r| r.strategy.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    out += &format!(
+        "  {:<w$}  {:>7}  {:>8}  {:>22}  {:>14}  {:>12}\n",
+        "strategy", "kernels", "launches", "HBM traffic (bytes)", "FLOPs", "time"
+    );
+    let best = rows.iter().map(|r| r.total_bytes).min().unwrap_or(0);
+    for r in rows {
+        out += &format!(
+            "{} {:<w$}  {:>7}  {:>8}  {:>22}  {:>14}  {:>12}{}\n",
+            if r.current { "*" } else { " " },
+            r.strategy,
+            r.kernels,
+            r.launches,
+            crate::report::group_digits(r.total_bytes),
+            crate::report::group_digits(r.flops),
+            crate::report::fmt_time(r.time_us / 1e6),
+            if r.total_bytes == best {
+                "  least traffic"
+            } else {
+                ""
+            }
+        );
+    }
+    out +=
+        "\n* the plan this run reports (--fuser, --policy and the other fusion flags choose it)\n";
+    out
+}

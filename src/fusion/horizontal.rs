@@ -1,0 +1,352 @@
+//! Horizontal fusion (`--horizontal`): kernels with no path between them that read the same
+//! tensor become one launch, which reads that tensor once.
+//!
+//! TorchInductor fuses nodes that share reads and have no dependency between them
+//! ("horizontal" fusion: `Scheduler.can_fuse_horizontal` in `torch/_inductor/scheduler.py`),
+//! and XLA fuses sibling consumers of one operand into a multi-output fusion
+//! (`xla/service/gpu/multi_output_fusion.cc`). The vertical plan ([`super::greedy`]) is made
+//! first; then, for each tensor read from HBM by several kernels, in the order of the graph,
+//! the readers are merged into the first one while
+//! - neither is reachable from the other (a launch cannot wait for itself);
+//! - both are pointwise kernels (no matmul), or both hold matmuls and `grouped-gemm` was asked
+//!   for (one grouped GEMM launch for the Q/K/V or gate/up projections of one input);
+//! - the merged launch stays within the budgets in force ([`super::budget`]).
+//!
+//! Each merge is reported with the kernels it joined, the tensors they now read once, and the
+//! bytes and launches saved (the traffic of the parts minus that of the merged launch).
+
+use super::{Budgets, FusionGroup, FusionPlan};
+use crate::graph::{Graph, OpId, TensorId};
+use crate::types::OpKind;
+use serde::Serialize;
+
+/// Which kernels horizontal fusion may merge (`--horizontal`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Horizontal {
+    /// No horizontal fusion (SPEC §2).
+    #[default]
+    Off,
+    /// Kernels without a matmul.
+    Pointwise,
+    /// Pointwise kernels, and kernels with matmuls with each other (a grouped GEMM).
+    GroupedGemm,
+}
+
+impl Horizontal {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Horizontal::Off => "off",
+            Horizontal::Pointwise => "pointwise",
+            Horizontal::GroupedGemm => "grouped-gemm",
+        }
+    }
+}
+
+/// One launch made of independent kernels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HorizontalMerge {
+    /// Its index in [`FusionPlan::groups`].
+    pub group: usize,
+    /// The ops of each kernel it joined, in the order they were merged.
+    pub parts: Vec<Vec<OpId>>,
+    /// The tensors more than one part reads, now read once.
+    pub shared: Vec<TensorId>,
+    /// Fused traffic of the parts as separate kernels minus that of the merged launch.
+    pub bytes_saved: u64,
+}
+
+/// At most this many merges are tried per plan: each try searches the kernel graph.
+pub const MAX_TRIES: usize = 4096;
+
+/// `plan` with independent kernels that share a read merged as `mode` allows.
+pub(crate) fn merge(
+    g: &Graph,
+    plan: FusionPlan,
+    mode: Horizontal,
+    budgets: &Budgets,
+) -> FusionPlan {
+    let k = plan.groups.len();
+    if k < 2 {
+        return plan;
+    }
+    // Kernel graph: each kernel's successors (kernels that read what it writes).
+    let computes = |grp: usize, o: OpId| {
+        plan.group_of[o.index()] == grp || plan.groups[grp].recomputed.binary_search(&o).is_ok()
+    };
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); k];
+    // Tensor → kernels that read it from HBM, in kernel order.
+    let mut readers: Vec<(TensorId, usize)> = Vec::new();
+    for (grp, group) in plan.groups.iter().enumerate() {
+        for &o in group.ops.iter().chain(&group.recomputed) {
+            for u in &g.op(o).inputs {
+                match g.producer(u.tensor) {
+                    Some(p) if computes(grp, p) => {}
+                    Some(p) => {
+                        let from = plan.group_of[p.index()];
+                        if !succ[from].contains(&grp) {
+                            succ[from].push(grp);
+                        }
+                        readers.push((u.tensor, grp));
+                    }
+                    None => readers.push((u.tensor, grp)),
+                }
+            }
+        }
+    }
+    readers.sort_unstable();
+    readers.dedup();
+    let matmuls: Vec<bool> = plan
+        .groups
+        .iter()
+        .map(|grp| grp.ops.iter().any(|&o| g.op(o).kind == OpKind::Matmul))
+        .collect();
+    let eligible = |a: usize, b: usize| match mode {
+        Horizontal::Off => false,
+        Horizontal::Pointwise => !matmuls[a] && !matmuls[b],
+        Horizontal::GroupedGemm => matmuls[a] == matmuls[b],
+    };
+    let mut pos = vec![0usize; g.ops.len()];
+    for (i, &o) in g.topo.iter().enumerate() {
+        pos[o.index()] = i;
+    }
+    // Union-find over kernels; each root's member kernels.
+    let mut parent: Vec<usize> = (0..k).collect();
+    let find = |parent: &mut Vec<usize>, mut x: usize| {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    };
+    let mut parts: Vec<Vec<usize>> = (0..k).map(|i| vec![i]).collect();
+    let mut ops_of: Vec<Vec<OpId>> = plan.groups.iter().map(|grp| grp.ops.clone()).collect();
+    let mut seen = vec![0u32; k];
+    let mut epoch = 0u32;
+    let mut tries = 0usize;
+    let mut i = 0;
+    while i < readers.len() {
+        let t = readers[i].0;
+        let mut j = i;
+        while j < readers.len() && readers[j].0 == t {
+            j += 1;
+        }
+        let group_readers: Vec<usize> = readers[i..j].iter().map(|&(_, r)| r).collect();
+        i = j;
+        if group_readers.len() < 2 {
+            continue;
+        }
+        for idx in 1..group_readers.len() {
+            let b0 = group_readers[idx];
+            // The first reader this one may join.
+            for &a0 in &group_readers[..idx] {
+                let (a, b) = (find(&mut parent, a0), find(&mut parent, b0));
+                if a == b || !eligible(a0, b0) || !eligible(a, b) {
+                    continue;
+                }
+                tries += 1;
+                if tries > MAX_TRIES {
+                    return rebuild(g, plan, &mut parent, &parts);
+                }
+                epoch = epoch.wrapping_add(1).max(1);
+                if reaches(&succ, &parts, &mut parent, &mut seen, epoch, a, b)
+                    || reaches(&succ, &parts, &mut parent, &mut seen, epoch, b, a)
+                {
+                    continue;
+                }
+                let mut merged_budget = budgets.check(g, &ops_of[a], &ops_of[b], &pos);
+                if !budgets.any() {
+                    merged_budget = None;
+                }
+                if merged_budget.is_some() {
+                    continue;
+                }
+                parent[b] = a;
+                let moved = std::mem::take(&mut parts[b]);
+                parts[a].extend(moved);
+                let moved = std::mem::take(&mut ops_of[b]);
+                ops_of[a].extend(moved);
+                break;
+            }
+        }
+    }
+    rebuild(g, plan, &mut parent, &parts)
+}
+
+/// Whether any kernel of the merged kernel rooted at `to` is reachable from the one rooted
+/// at `from` (iterative; every kernel of a merged root counts as one node).
+fn reaches(
+    succ: &[Vec<usize>],
+    parts: &[Vec<usize>],
+    parent: &mut [usize],
+    seen: &mut [u32],
+    epoch: u32,
+    from: usize,
+    to: usize,
+) -> bool {
+    let root = |parent: &mut [usize], mut x: usize| {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    };
+    let mut stack: Vec<usize> = parts[from].clone();
+    for &x in &stack {
+        seen[x] = epoch;
+    }
+    while let Some(x) = stack.pop() {
+        for &s in &succ[x] {
+            let r = root(parent, s);
+            if r == to {
+                return true;
+            }
+            if r == from {
+                continue;
+            }
+            for &m in &parts[r] {
+                if seen[m] != epoch {
+                    seen[m] = epoch;
+                    stack.push(m);
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The plan with kernels merged as `parent` says, in the order of their last ops, with the
+/// merges described.
+fn rebuild(g: &Graph, plan: FusionPlan, parent: &mut [usize], parts: &[Vec<usize>]) -> FusionPlan {
+    let k = plan.groups.len();
+    let root = |parent: &mut [usize], mut x: usize| {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    };
+    if (0..k).all(|i| parent[i] == i) {
+        return plan;
+    }
+    let mut pos = vec![0usize; g.ops.len()];
+    for (i, &o) in g.topo.iter().enumerate() {
+        pos[o.index()] = i;
+    }
+    // Old kernels are in the order of their last ops; a merged one sits at its last part.
+    let mut last_of_root = vec![0usize; k];
+    for i in 0..k {
+        let r = root(parent, i);
+        last_of_root[r] = last_of_root[r].max(i);
+    }
+    let mut roots: Vec<usize> = (0..k).filter(|&i| root(parent, i) == i).collect();
+    roots.sort_by_key(|&r| last_of_root[r]);
+    let mut new_index = vec![0usize; k];
+    for (n, &r) in roots.iter().enumerate() {
+        new_index[r] = n;
+    }
+    let old_traffic: Vec<u64> = (0..k)
+        .map(|i| {
+            if parts[root(parent, i)].len() > 1 {
+                crate::traffic::group_traffic(g, &plan, i)
+                    .map(|t| t.bytes_read.saturating_add(t.bytes_written))
+                    .unwrap_or(0)
+            } else {
+                0
+            }
+        })
+        .collect();
+    let mut groups: Vec<FusionGroup> = Vec::with_capacity(roots.len());
+    // (new index, the ops of each part, what each part computes, traffic of the parts apart)
+    type Merge = (usize, Vec<Vec<OpId>>, Vec<Vec<OpId>>, u64);
+    let mut merges: Vec<Merge> = Vec::new();
+    for &r in &roots {
+        let mut ops: Vec<OpId> = parts[r]
+            .iter()
+            .flat_map(|&i| plan.groups[i].ops.iter().copied())
+            .collect();
+        ops.sort_by_key(|o| pos[o.index()]);
+        let mut recomputed: Vec<OpId> = parts[r]
+            .iter()
+            .flat_map(|&i| plan.groups[i].recomputed.iter().copied())
+            .collect();
+        recomputed.sort_unstable();
+        recomputed.dedup();
+        if parts[r].len() > 1 {
+            let part_ops = parts[r]
+                .iter()
+                .map(|&i| plan.groups[i].ops.clone())
+                .collect();
+            let computed = parts[r]
+                .iter()
+                .map(|&i| plan.groups[i].computed())
+                .collect();
+            let before = parts[r].iter().map(|&i| old_traffic[i]).sum();
+            merges.push((new_index[r], part_ops, computed, before));
+        }
+        groups.push(FusionGroup { ops, recomputed });
+    }
+    let mut group_of = plan.group_of.clone();
+    for slot in group_of.iter_mut() {
+        *slot = new_index[root(parent, *slot)];
+    }
+    let mut out = FusionPlan {
+        groups,
+        group_of,
+        ..plan
+    };
+    // A copy of an op that is now a member of the same launch is no copy.
+    for grp in &mut out.groups {
+        let k = out.group_of[grp.ops[0].index()];
+        grp.recomputed.retain(|o| out.group_of[o.index()] != k);
+    }
+    let group_of = &out.group_of;
+    out.recomputes
+        .retain(|e| group_of[e.producer.index()] != group_of[e.consumer.index()]);
+    let mut horizontal = Vec::new();
+    for (n, part_ops, computed, before) in merges {
+        let after = crate::traffic::group_traffic(g, &out, n)
+            .map(|t| t.bytes_read.saturating_add(t.bytes_written))
+            .unwrap_or(0);
+        let shared = shared_reads(g, &out, n, &computed);
+        horizontal.push(HorizontalMerge {
+            group: n,
+            parts: part_ops,
+            shared,
+            bytes_saved: before.saturating_sub(after),
+        });
+    }
+    out.horizontal = horizontal;
+    out
+}
+
+/// The tensors read from HBM by more than one of `parts` (what each kernel merged into group
+/// `n` of `plan` computes), in first-read order.
+fn shared_reads(g: &Graph, plan: &FusionPlan, n: usize, parts: &[Vec<OpId>]) -> Vec<TensorId> {
+    let mut count: Vec<(TensorId, usize)> = Vec::new();
+    for part in parts {
+        let mut mine: Vec<TensorId> = Vec::new();
+        for &o in part {
+            for u in &g.op(o).inputs {
+                let inside = g.producer(u.tensor).is_some_and(|p| {
+                    plan.group_of[p.index()] == n
+                        || plan.groups[n].recomputed.binary_search(&p).is_ok()
+                });
+                if !inside && !mine.contains(&u.tensor) {
+                    mine.push(u.tensor);
+                }
+            }
+        }
+        for t in mine {
+            match count.iter_mut().find(|(x, _)| *x == t) {
+                Some(e) => e.1 += 1,
+                None => count.push((t, 1)),
+            }
+        }
+    }
+    count
+        .into_iter()
+        .filter(|&(_, c)| c > 1)
+        .map(|(t, _)| t)
+        .collect()
+}

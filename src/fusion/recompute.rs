@@ -1,0 +1,207 @@
+//! `--policy recompute` (XLA's choice): a cheap producer whose output several kernels read is
+//! computed again inside each of them instead of being written once and read back.
+//!
+//! XLA's instruction fusion duplicates a producer into its consumers' fusions when it is
+//! cheap (elementwise, broadcasts, reshapes; never a reduction or a dot) and fuses it into
+//! all of its consumers or none (`xla/service/instruction_fusion.cc`: `ComputeGloballyUnfusible`
+//! and `InstructionFusion::ShouldFuse`). This module decides which ops are duplicated; the
+//! greedy pass ([`super::greedy`]) then places each duplicated op in its first consumer's
+//! kernel (its home) and a copy, with the duplicated ops it reads, in every other consumer's
+//! kernel ([`super::FusionGroup::recomputed`]). Its tensor is never written (unless it is a
+//! graph output, which is never duplicated) and the copies' FLOPs are the price.
+//!
+//! An op `p` with output `t` is duplicated when
+//! - its kind is cheap: elementwise, reshape, permute or expand;
+//! - `t` is not a graph output, and no consumer of `t` is a matmul (rule 1: the copy could
+//!   not join it, so `t` would be written anyway), a `gather` or an `update` (which read
+//!   part of a tensor, or write into it in place);
+//! - `k`, the number of kernels that read `t`, is 2 to [`MAX_COPIES`] (a consumer that is
+//!   itself duplicated counts once per copy);
+//! - it saves traffic: without copies, `p`'s kernel reads its inputs once (an input whose
+//!   producer fuses into `p`, such as a matmul whose epilogue `p` is, costs nothing), writes
+//!   `t` and the `k` kernels read it back: `Σ read + (k + 1) · |t|`. With copies, each of the
+//!   `k` kernels reads every input (and an input that was fused must now be written once):
+//!   `Σ k · |u| (+ |u|)`. A unary op on a graph input always passes (`2 · |t|` against
+//!   `4 · |t|` for `k = 2`); an op that is a matmul's epilogue does not.
+//!
+//! The rule is local, so the plan it makes is checked as a whole: if its fused traffic is
+//! not below the plan without copies, that plan stands ([`super::greedy`]).
+//!
+//! Decided in reverse topological order, so a duplicated op's producers see one reader per
+//! copy, and chains of cheap ops are duplicated whole when each step pays. A copy computes at
+//! most [`MAX_CLOSURE`] ops; an op whose copies would compute more is not duplicated.
+
+use super::MatmulEpilogue;
+use crate::graph::{Graph, OpId};
+use crate::types::OpKind;
+
+/// No op is computed in more kernels than this: duplication through a ladder of diamonds
+/// would otherwise double at every rung.
+pub const MAX_COPIES: u64 = 8;
+
+/// Whether ops of `kind` are cheap enough to compute twice.
+pub fn cheap(kind: OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Elementwise | OpKind::Reshape | OpKind::Permute | OpKind::Expand
+    )
+}
+
+/// The most ops one copy computes (its op and the duplicated ops it reads).
+pub const MAX_CLOSURE: u64 = 64;
+
+/// Kernels that read `p`'s output: one per copy of each consumer.
+fn readers_of(g: &Graph, p: OpId, copies: &[u64]) -> u64 {
+    g.consumers(g.op(p).output)
+        .iter()
+        .fold(0u64, |a, c| a.saturating_add(copies[c.index()]))
+}
+
+/// Whether `q`'s output, read only by `p`, stays inside `p`'s kernel when `p` is not
+/// duplicated (the rules of SPEC §2 for that one edge).
+fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue) -> bool {
+    let t = g.op(q).output;
+    if g.is_output(t) || g.consumers(t).len() != 1 {
+        return false;
+    }
+    match g.op(q).kind {
+        OpKind::Reduction => false,
+        OpKind::Matmul => match epilogue {
+            MatmulEpilogue::Elementwise => true,
+            MatmulEpilogue::Bias => super::policy::is_bias_add(g, q, p),
+            MatmulEpilogue::None => false,
+        },
+        _ => true,
+    }
+}
+
+/// The decision for a graph.
+#[derive(Clone, Debug)]
+pub(crate) struct Duplication {
+    /// Whether each op is duplicated into its consumers' kernels.
+    pub dup: Vec<bool>,
+    /// The number of kernels that read each op's output (a duplicated consumer counts once
+    /// per copy): the `materialized` test of rule 4 under this policy is `readers ≥ 2`.
+    pub readers: Vec<u64>,
+}
+
+impl Duplication {
+    pub(crate) fn choose(g: &Graph, epilogue: MatmulEpilogue) -> Duplication {
+        let n = g.ops.len();
+        let mut dup = vec![false; n];
+        let mut copies = vec![1u64; n];
+        let mut readers = vec![0u64; n];
+        let reads_a_matmul = |c: OpId| {
+            g.op(c).inputs.iter().any(|u| {
+                g.producer(u.tensor)
+                    .is_some_and(|q| g.op(q).kind == OpKind::Matmul)
+            })
+        };
+        for &p in g.topo.iter().rev() {
+            let op = g.op(p);
+            let t = op.output;
+            let consumers = g.consumers(t);
+            let k = readers_of(g, p, &copies);
+            readers[p.index()] = k;
+            if !cheap(op.kind)
+                || g.is_output(t)
+                || !(2..=MAX_COPIES).contains(&k)
+                || consumers.iter().any(|&c| {
+                    matches!(g.op(c).kind, OpKind::Matmul | OpKind::Update | OpKind::Gather)
+                })
+                // A consumer that may join a matmul's kernel could refuse the copy when the
+                // matmul takes only some epilogues.
+                || (epilogue != MatmulEpilogue::Elementwise
+                    && consumers.iter().any(|&c| reads_a_matmul(c)))
+            {
+                continue;
+            }
+            // Bytes of `p`'s inputs without copies (read once, or nothing where the
+            // producer fuses into `p`) and with them (read by each copy, and written first
+            // where the producer fused into `p` before).
+            let (mut without, mut with) = (0u64, 0u64);
+            for (j, u) in op.inputs.iter().enumerate() {
+                if op.inputs[..j].iter().any(|v| v.tensor == u.tensor) {
+                    continue;
+                }
+                let bytes = g.use_bytes(u);
+                with = with.saturating_add(k.saturating_mul(bytes));
+                if g.producer(u.tensor)
+                    .is_some_and(|q| fuses_into(g, q, p, epilogue))
+                {
+                    with = with.saturating_add(bytes);
+                } else {
+                    without = without.saturating_add(bytes);
+                }
+            }
+            // `t` is written once and each reader reads what it reads of it.
+            let out = g.tensor(t).bytes;
+            let read_back = consumers.iter().fold(0u64, |a, &c| {
+                let op_c = g.op(c);
+                let once = op_c
+                    .inputs
+                    .iter()
+                    .filter(|u| u.tensor == t)
+                    .map(|u| g.use_bytes(u))
+                    .max()
+                    .unwrap_or(0);
+                a.saturating_add(copies[c.index()].saturating_mul(once))
+            });
+            let without = without.saturating_add(out).saturating_add(read_back);
+            if with < without {
+                dup[p.index()] = true;
+                copies[p.index()] = k;
+            }
+        }
+        // A copy computes its op and the duplicated ops it reads: at most MAX_CLOSURE of
+        // them (counted with repeats through diamonds, so never under).
+        let mut size = vec![0u64; n];
+        let mut capped = false;
+        for &p in &g.topo {
+            if !dup[p.index()] {
+                continue;
+            }
+            let mut s = 1u64;
+            for q in g.predecessors(p) {
+                if dup[q.index()] {
+                    s = s.saturating_add(size[q.index()]);
+                }
+            }
+            if s > MAX_CLOSURE {
+                dup[p.index()] = false;
+                capped = true;
+            } else {
+                size[p.index()] = s;
+            }
+        }
+        if capped {
+            // Readers as the final choice makes them.
+            for &p in g.topo.iter().rev() {
+                let k = readers_of(g, p, &copies);
+                readers[p.index()] = k;
+                copies[p.index()] = if dup[p.index()] { k } else { 1 };
+            }
+        }
+        Duplication { dup, readers }
+    }
+
+    /// `p` and the duplicated ops it reads, transitively: what a copy of `p` computes.
+    pub(crate) fn closure(&self, g: &Graph, p: OpId, out: &mut Vec<OpId>) {
+        out.clear();
+        out.push(p);
+        let mut seen = std::collections::HashSet::from([p]);
+        let mut i = 0;
+        while i < out.len() {
+            let o = out[i];
+            i += 1;
+            for u in &g.op(o).inputs {
+                if let Some(q) = g.producer(u.tensor)
+                    && self.dup[q.index()]
+                    && seen.insert(q)
+                {
+                    out.push(q);
+                }
+            }
+        }
+    }
+}

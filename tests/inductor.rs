@@ -1,0 +1,451 @@
+//! fgraph's fused plans against what `torch.compile` (TorchInductor, default mode) really
+//! launched on an H100, for the graphs of `validation/inductor/` (docs/VALIDATION.md §15).
+//!
+//! `validation/inductor/h100-inductor.json` was written by `validation/inductor/measure.py`:
+//! for every graph, the launches of Inductor's generated `call()` in order, each a Triton
+//! kernel or an extern (cuBLAS) kernel with the fgraph ops it computes (the PyTorch program
+//! names every variable after its fgraph op, so Inductor's "source nodes" are op names), and
+//! the CUDA kernels the profiler saw in one call. No GPU is needed here: the test runs
+//! `fgraph analyze FILE --format json` with [`FUSER_ARGS`] on each graph and compares
+//! fgraph's kernels (its `groups`) with Inductor's:
+//!
+//! - the kernel count of each graph, fgraph's against Inductor's launches;
+//! - per pair of ops: together in one fgraph kernel iff together in one Inductor kernel.
+//!
+//! It prints a table (`cargo test --test inductor -- --nocapture`) and asserts the totals
+//! against the floors below, so that a change which makes fgraph agree less with Inductor
+//! fails here. When agreement improves, raise the floors to the printed figures.
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The options that make fgraph plan as TorchInductor does.
+const FUSER_ARGS: &[&str] = &["--policy", "store", "--reduction-epilogue"];
+
+/// Floors of the totals over all graphs (what the options above gave when the data were
+/// recorded): graphs whose kernel count equals Inductor's, graphs whose grouping is
+/// Inductor's (every pair of compared ops agrees), and pairs of ops that agree.
+const FLOOR_SAME_COUNT: usize = 6;
+const FLOOR_SAME_GROUPING: usize = 6;
+const FLOOR_AGREEING_PAIRS: usize = 1190;
+/// Ceiling of the sum over graphs of |fgraph's kernel count - Inductor's|.
+const CEILING_COUNT_GAP: usize = 14;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn data() -> Value {
+    let path = root().join("validation/inductor/h100-inductor.json");
+    let text = std::fs::read_to_string(&path).expect("validation/inductor/h100-inductor.json");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|s| s.as_str().expect("string").to_string())
+        .collect()
+}
+
+/// fgraph's plan of one graph: its kernels as lists of op names, and every op with its kind.
+struct FgraphPlan {
+    kernels: Vec<Vec<String>>,
+    kinds: BTreeMap<String, String>,
+}
+
+fn fgraph_plan(file: &Path) -> FgraphPlan {
+    let out = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .arg("analyze")
+        .arg(file)
+        .args(["--format", "json"])
+        .args(FUSER_ARGS)
+        .output()
+        .expect("run fgraph");
+    assert!(
+        out.status.success(),
+        "fgraph analyze {} {:?} failed: {}",
+        file.display(),
+        FUSER_ARGS,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let kernels = v["groups"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}: no groups (errors?)", file.display()))
+        .iter()
+        .map(|g| strings(&g["ops"]))
+        .collect();
+    let kinds = v["ops"]
+        .as_array()
+        .expect("ops")
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().expect("name").to_string(),
+                o["kind"].as_str().expect("kind").to_string(),
+            )
+        })
+        .collect();
+    FgraphPlan { kernels, kinds }
+}
+
+/// Inductor's plan of one graph as recorded: its launches (each the set of fgraph ops it
+/// computes) and the ops compared.
+struct InductorPlan {
+    kernels: Vec<BTreeSet<String>>,
+    /// The ops the pairwise comparison covers, each with the kernels that compute it.
+    where_: BTreeMap<String, BTreeSet<usize>>,
+    /// Layout ops that no launch computes: reshape, permute, slice and expand that Inductor
+    /// turned into index arithmetic or strides of the launch that reads them (a `view`,
+    /// e.g. the head split before a batched matmul). fgraph counts a layout op as free
+    /// inside a kernel, and puts it in a kernel all the same, so "same kernel as X" means
+    /// nothing on Inductor's side: these ops are left out of the pairs.
+    views: Vec<String>,
+}
+
+fn inductor_plan(g: &Value) -> InductorPlan {
+    let mut kernels: Vec<BTreeSet<String>> = g["kernels"]
+        .as_array()
+        .expect("kernels")
+        .iter()
+        .map(|k| strings(&k["ops"]).into_iter().collect())
+        .collect();
+    let mut views = Vec::new();
+    for o in g["ops_in_no_kernel"].as_array().expect("ops_in_no_kernel") {
+        let op = o["op"].as_str().expect("op").to_string();
+        let consumers: Vec<usize> = o["consumer_kernels"]
+            .as_array()
+            .expect("consumer_kernels")
+            .iter()
+            .map(|i| i.as_u64().expect("index") as usize)
+            .collect();
+        match (o["reason"].as_str().expect("reason"), consumers.as_slice()) {
+            // An op whose FX node a pattern rewrite replaced (softmax(x * c) becomes one
+            // softmax with the scale inside): its work runs in the kernel of its reader,
+            // which Inductor's names do not say; it is counted there.
+            ("rewritten", [k]) => {
+                kernels[*k].insert(op);
+            }
+            ("view", _) => views.push(op),
+            (reason, ks) => panic!(
+                "{}: `{op}` in no kernel ({reason}, read by {ks:?})",
+                g["name"]
+            ),
+        }
+    }
+    let mut where_: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    for (i, k) in kernels.iter().enumerate() {
+        for op in k {
+            where_.entry(op.clone()).or_default().insert(i);
+        }
+    }
+    InductorPlan {
+        kernels,
+        where_,
+        views,
+    }
+}
+
+/// The comparison of one graph.
+#[derive(Debug, Default, PartialEq)]
+struct Comparison {
+    fgraph_kernels: usize,
+    inductor_kernels: usize,
+    pairs: usize,
+    agreeing: usize,
+    /// Pairs fgraph puts in one kernel and Inductor does not, and the reverse.
+    only_fgraph: Vec<(String, String)>,
+    only_inductor: Vec<(String, String)>,
+}
+
+/// Every pair of compared ops: in one fgraph kernel iff in one Inductor kernel. An op that
+/// Inductor computes in several kernels (a cheap pointwise op inlined into each of its
+/// readers, recomputed: GPT-2's bias add and residual) is "with" every op of each of them.
+fn compare(fgraph: &[Vec<String>], inductor: &InductorPlan) -> Comparison {
+    let mut group_of: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, k) in fgraph.iter().enumerate() {
+        for op in k {
+            group_of.insert(op, i);
+        }
+    }
+    let ops: Vec<&String> = inductor.where_.keys().collect();
+    let mut c = Comparison {
+        fgraph_kernels: fgraph.len(),
+        inductor_kernels: inductor.kernels.len(),
+        ..Comparison::default()
+    };
+    for (i, a) in ops.iter().enumerate() {
+        for b in &ops[i + 1..] {
+            let f = group_of[a.as_str()] == group_of[b.as_str()];
+            let t = !inductor.where_[*a].is_disjoint(&inductor.where_[*b]);
+            c.pairs += 1;
+            match (f, t) {
+                (true, false) => c.only_fgraph.push((a.to_string(), b.to_string())),
+                (false, true) => c.only_inductor.push((a.to_string(), b.to_string())),
+                _ => c.agreeing += 1,
+            }
+        }
+    }
+    c
+}
+
+struct Row {
+    name: String,
+    comparison: Comparison,
+    fgraph: Vec<Vec<String>>,
+    inductor: Vec<String>,
+}
+
+fn rows() -> Vec<Row> {
+    let data = data();
+    let mut rows = Vec::new();
+    for g in data["graphs"].as_array().expect("graphs") {
+        let name = g["name"].as_str().expect("name").to_string();
+        let file = root().join(g["fgraph_file"].as_str().expect("fgraph_file"));
+        let fgraph = fgraph_plan(&file);
+        // The graph is the one measured: the same ops.
+        let measured: BTreeSet<String> = strings(&g["fgraph_ops"]).into_iter().collect();
+        let now: BTreeSet<String> = fgraph.kinds.keys().cloned().collect();
+        assert_eq!(
+            now,
+            measured,
+            "{name}: the ops of {} changed since it was measured",
+            file.display()
+        );
+        let inductor = inductor_plan(g);
+        for v in &inductor.views {
+            let kind = fgraph.kinds[v].as_str();
+            assert!(
+                ["reshape", "permute", "slice", "expand"].contains(&kind),
+                "{name}: `{v}` is in no Inductor kernel but is a {kind}"
+            );
+        }
+        let comparison = compare(&fgraph.kernels, &inductor);
+        let described = g["kernels"]
+            .as_array()
+            .expect("kernels")
+            .iter()
+            .map(|k| {
+                format!(
+                    "{} [{}]",
+                    k["name"]
+                        .as_str()
+                        .expect("name")
+                        .trim_start_matches("extern_kernels."),
+                    strings(&k["ops"]).join(", ")
+                )
+            })
+            .collect();
+        rows.push(Row {
+            name,
+            comparison,
+            fgraph: fgraph.kernels,
+            inductor: described,
+        });
+    }
+    rows
+}
+
+#[test]
+fn every_graph_is_measured_and_the_measurement_is_sound() {
+    let data = data();
+    let graphs = data["graphs"].as_array().expect("graphs");
+    assert!(data["failed"].as_array().expect("failed").is_empty());
+    let mut files = BTreeSet::new();
+    for e in std::fs::read_dir(root().join("validation/inductor")).expect("validation/inductor") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "fgraph") {
+            files.insert(format!(
+                "validation/inductor/{}",
+                p.file_name().unwrap().to_string_lossy()
+            ));
+        }
+    }
+    let measured: BTreeSet<String> = graphs
+        .iter()
+        .map(|g| g["fgraph_file"].as_str().expect("file").to_string())
+        .collect();
+    assert_eq!(
+        files, measured,
+        "every validation/inductor/*.fgraph is measured, and only those"
+    );
+    assert!(graphs.len() >= 12);
+    for g in graphs {
+        let name = g["name"].as_str().expect("name");
+        // The compiled function computed what eager does.
+        assert_eq!(g["matches_eager"], Value::Bool(true), "{name}");
+        // Inductor's plan is what ran: one CUDA kernel per launch of call(), in order (a
+        // Triton kernel by its name; an extern matmul as a cuBLAS kernel). Memsets and
+        // device-to-device copies (cuBLAS's addmm with a full-size addend copies it into the
+        // output first) are not kernels of the plan and are counted apart.
+        let plan: Vec<&str> = g["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["name"].as_str().unwrap())
+            .collect();
+        let launched: Vec<String> = strings(&g["cuda_kernels"])
+            .into_iter()
+            .filter(|n| !n.starts_with("Memcpy") && !n.starts_with("Memset"))
+            .collect();
+        assert_eq!(
+            plan.len(),
+            launched.len(),
+            "{name}: {plan:?} vs {launched:?}"
+        );
+        assert_eq!(g["cuda_kernel_count"].as_u64(), Some(launched.len() as u64));
+        for (p, l) in plan.iter().zip(&launched) {
+            if p.starts_with("triton_") {
+                assert_eq!(p, l, "{name}");
+            } else {
+                assert!(
+                    l.starts_with("nvjet") || l.contains("gemm"),
+                    "{name}: {p} ran as {l}"
+                );
+            }
+        }
+        // Every computed op is an op of the graph, and every op is placed.
+        let ops: BTreeSet<String> = strings(&g["fgraph_ops"]).into_iter().collect();
+        let mut placed = BTreeSet::new();
+        for k in g["kernels"].as_array().unwrap() {
+            for op in strings(&k["ops"]) {
+                assert!(ops.contains(&op), "{name}: {op}");
+                placed.insert(op);
+            }
+        }
+        for o in g["ops_in_no_kernel"].as_array().unwrap() {
+            placed.insert(o["op"].as_str().unwrap().to_string());
+        }
+        assert_eq!(
+            placed, ops,
+            "{name}: every op is in a kernel or listed as in none"
+        );
+    }
+}
+
+#[test]
+fn fgraph_plans_agree_with_inductor_at_least_as_recorded() {
+    let rows = rows();
+    println!(
+        "fgraph {} against torch.compile (Inductor) on the H100\n",
+        FUSER_ARGS.join(" ")
+    );
+    println!(
+        "{:<20} {:>7} {:>8} {:>13} {:>9}  differences",
+        "graph", "fgraph", "inductor", "pairs agree", "grouping"
+    );
+    let (mut same_count, mut same_grouping, mut agreeing, mut pairs, mut gap) = (0, 0, 0, 0, 0);
+    let (mut total_f, mut total_i) = (0, 0);
+    for r in &rows {
+        let c = &r.comparison;
+        let same = c.agreeing == c.pairs;
+        same_count += usize::from(c.fgraph_kernels == c.inductor_kernels);
+        same_grouping += usize::from(same);
+        agreeing += c.agreeing;
+        pairs += c.pairs;
+        gap += c.fgraph_kernels.abs_diff(c.inductor_kernels);
+        total_f += c.fgraph_kernels;
+        total_i += c.inductor_kernels;
+        let mut diff = Vec::new();
+        if let Some((a, b)) = c.only_fgraph.first() {
+            diff.push(format!(
+                "{} fused only by fgraph (e.g. {a}+{b})",
+                c.only_fgraph.len()
+            ));
+        }
+        if let Some((a, b)) = c.only_inductor.first() {
+            diff.push(format!(
+                "{} fused only by Inductor (e.g. {a}+{b})",
+                c.only_inductor.len()
+            ));
+        }
+        println!(
+            "{:<20} {:>7} {:>8} {:>6}/{:<6} {:>9}  {}",
+            r.name,
+            c.fgraph_kernels,
+            c.inductor_kernels,
+            c.agreeing,
+            c.pairs,
+            if same { "same" } else { "differs" },
+            diff.join("; ")
+        );
+    }
+    println!(
+        "\ntotal: fgraph {total_f} kernels, Inductor {total_i}; same count {same_count}/{n}, \
+         same grouping {same_grouping}/{n}, pairs agreeing {agreeing}/{pairs}, count gap {gap}",
+        n = rows.len()
+    );
+    println!("\nper graph, fgraph's kernels and Inductor's launches:");
+    for r in &rows {
+        println!(
+            "{}\n  fgraph:   {:?}\n  inductor: {}",
+            r.name,
+            r.fgraph,
+            r.inductor.join(" | ")
+        );
+    }
+    assert!(
+        same_count >= FLOOR_SAME_COUNT,
+        "graphs with Inductor's kernel count: {same_count} < {FLOOR_SAME_COUNT}"
+    );
+    assert!(
+        same_grouping >= FLOOR_SAME_GROUPING,
+        "graphs with Inductor's grouping: {same_grouping} < {FLOOR_SAME_GROUPING}"
+    );
+    assert!(
+        agreeing >= FLOOR_AGREEING_PAIRS,
+        "agreeing pairs: {agreeing} < {FLOOR_AGREEING_PAIRS}"
+    );
+    assert!(
+        gap <= CEILING_COUNT_GAP,
+        "kernel count gap: {gap} > {CEILING_COUNT_GAP}"
+    );
+}
+
+/// The comparison itself, on plans made up for it: it must see a difference.
+#[test]
+fn the_comparison_counts_what_differs() {
+    let ops = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    let plan = |ks: Vec<BTreeSet<String>>| {
+        let mut where_: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+        for (i, k) in ks.iter().enumerate() {
+            for op in k {
+                where_.entry(op.clone()).or_default().insert(i);
+            }
+        }
+        InductorPlan {
+            kernels: ks,
+            where_,
+            views: Vec::new(),
+        }
+    };
+    // Identical groupings: every pair agrees.
+    let f = vec![ops(&["mm"]), ops(&["bias", "relu"])];
+    let c = compare(&f, &plan(vec![set(&["mm"]), set(&["bias", "relu"])]));
+    assert_eq!(
+        (c.fgraph_kernels, c.inductor_kernels, c.pairs, c.agreeing),
+        (2, 2, 3, 3)
+    );
+    // fgraph fuses the epilogue into the matmul, Inductor does not.
+    let f = vec![ops(&["mm", "bias", "relu"])];
+    let c = compare(&f, &plan(vec![set(&["mm"]), set(&["bias", "relu"])]));
+    assert_eq!(
+        (
+            c.pairs,
+            c.agreeing,
+            c.only_fgraph.len(),
+            c.only_inductor.len()
+        ),
+        (3, 1, 2, 0)
+    );
+    // Inductor recomputes `a` in both of its readers' kernels; fgraph stores it once.
+    let f = vec![ops(&["a", "b"]), ops(&["c"])];
+    let c = compare(&f, &plan(vec![set(&["a", "b"]), set(&["a", "c"])]));
+    assert_eq!(c.only_inductor, vec![("a".to_string(), "c".to_string())]);
+    assert_eq!((c.pairs, c.agreeing), (3, 2));
+}
