@@ -170,10 +170,6 @@ pub struct Values {
     /// kernels.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matmuls: Option<Vec<String>>,
-    /// `budget-exceeded`: the ops of the producer's and the consumer's kernels (the budget,
-    /// what the merge needs and the limit are the boundary's `budget`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kernel_ops: Option<[usize; 2]>,
 }
 
 /// Names listed at most in [`Values`] (a tensor may have a million consumers, each edge a
@@ -470,10 +466,9 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
             m.sort();
             v.matmuls = Some(m.into_iter().map(|o| g.op(o).name.clone()).collect());
         }
-        Reason::BudgetExceeded => {
-            v.kernel_ops = Some([plan.groups[gp].ops.len(), plan.groups[gc].ops.len()]);
-        }
-        Reason::MatmulStartsGroup | Reason::WouldCreateCycle => {}
+        // `budget-exceeded`: the budget, what the merge needs and the limit are the
+        // boundary's own `budget`.
+        Reason::MatmulStartsGroup | Reason::WouldCreateCycle | Reason::BudgetExceeded => {}
     }
     v
 }
@@ -559,19 +554,15 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
         Reason::WouldCreateCycle => {
             format!("a path leaves `{p}`'s kernel and comes back into `{c}`'s")
         }
-        Reason::BudgetExceeded => {
-            let [a, k] = v.kernel_ops.unwrap_or_default();
-            match b.budget {
-                Some(hit) => format!(
-                    "the kernels hold {a} and {k} ops, and one kernel for both would need {} {} \
-                     against a budget of {}",
-                    hit.needed,
-                    hit.budget.counts(),
-                    hit.limit
-                ),
-                None => format!("the kernels hold {a} and {k} ops"),
-            }
-        }
+        Reason::BudgetExceeded => match b.budget {
+            Some(hit) => format!(
+                "one kernel for `{p}` and `{c}` would need {} {} against a limit of {}",
+                hit.needed,
+                hit.budget.counts(),
+                hit.limit
+            ),
+            None => format!("one kernel for `{p}` and `{c}` would exceed a budget"),
+        },
         Reason::MatmulEpilogue => format!(
             "`{c}` ({}) would join the kernel of the matmul{} {}",
             v.consumer_kind,
