@@ -38,6 +38,11 @@ pub struct Change {
     pub wanted: fn(&Graph) -> bool,
 }
 
+/// Ops above which the engine does not try the changes whose planning can take quadratic
+/// time on some shapes (a long chain of diamonds: every merge's checks walk the kernels
+/// without an ops budget to bound them), so that `analyze` stays fast by default.
+pub const SLOW_PLAN_OPS: usize = 5_000;
+
 /// Every option change the engine tries, in order of preference when two fuse an edge and
 /// save as much. One entry per option: a policy that fuses through materialized tensors is
 /// `Change { flag: "--policy NAME", relaxes: &[Reason::Materialized], apply: |o| (o.policy
@@ -65,7 +70,7 @@ pub const CHANGES: &[Change] = &[
                 ..o
             })
         },
-        wanted: |_| true,
+        wanted: |g| g.ops.len() <= SLOW_PLAN_OPS,
     },
     Change {
         flag: "--fuse-diamonds",
@@ -76,7 +81,7 @@ pub const CHANGES: &[Change] = &[
                 ..o
             })
         },
-        wanted: |_| true,
+        wanted: |g| g.ops.len() <= SLOW_PLAN_OPS,
     },
     Change {
         flag: "--reduction-epilogue",
