@@ -205,8 +205,17 @@ fn check_text_inspecting(
                     } else {
                         (g, Expansion::default())
                     };
+                    // Assertions are read before the semantic pass consumes the tree.
+                    let mut asserted = Vec::new();
+                    let assertions = crate::assertions::collect(
+                        &g,
+                        &opts.overrides,
+                        &expansion.instances,
+                        &mut asserted,
+                    );
                     let checked = check_graph(g, &opts.overrides);
                     let mut found = checked.diagnostics;
+                    found.append(&mut asserted);
                     let written_ops = checked.ops;
                     let graph = checked.graph.filter(|graph| {
                         let bad = bindings(graph, &expansion);
@@ -215,6 +224,13 @@ fn check_text_inspecting(
                         ok
                     });
                     let analysis = graph.and_then(|graph| analyze(graph, span, opts, &mut found));
+                    if let Some(a) = &analysis {
+                        found.extend(crate::assertions::check(
+                            &assertions,
+                            a,
+                            &expansion.instances,
+                        ));
+                    }
                     diags.extend(expansion.attribute(found));
                     graphs.push(GraphReport {
                         name: name.to_string(),
@@ -237,6 +253,14 @@ fn check_text_inspecting(
                     }
                     let mut found = Vec::new();
                     let (g, expansion) = expand::standalone(b, &blocks, &arena, &mut found);
+                    // A block on its own has no plan: its assertions' names are checked, and
+                    // the assertions are evaluated where the block is instantiated.
+                    crate::assertions::collect(
+                        &g,
+                        &Default::default(),
+                        &expansion.instances,
+                        &mut found,
+                    );
                     found.extend(check_graph(g, &Default::default()).diagnostics);
                     found.retain(|d| !expand::standalone_noise(b, d));
                     diags.extend(expansion.attribute(found));

@@ -738,7 +738,12 @@ fn render_analysis(
             _ => true,
         })
         .collect();
-    let analysis = if diags.iter().any(|d| d.is_error()) {
+    // A failed or malformed assertion is an error, but the plan it was checked against is
+    // sound: it is still shown.
+    let analysis = if diags
+        .iter()
+        .any(|d| d.is_error() && !crate::assertions::is_assertion_code(d.code))
+    {
         None
     } else {
         chosen.and_then(|g| g.analysis.as_ref())

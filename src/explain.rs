@@ -34,6 +34,8 @@ texts!(
     "bad-block",
     "bad-instance",
     "bad-import",
+    "bad-assertion",
+    "assertion-failed",
     "matmul-starts-group",
     "after-reduction",
     "reduction-after-matmul",

@@ -11,7 +11,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::Span;
 use crate::syntax::ast::{
-    Arg, BinOp, BlockAst, Expr, File, GraphAst, ImportAst, Stmt, StmtKind, TypeAst,
+    Arg, AssertKind, BinOp, BlockAst, Expr, File, GraphAst, ImportAst, Stmt, StmtKind, TypeAst,
 };
 
 /// A top-level item of a file.
@@ -253,6 +253,38 @@ impl<'a> Printer<'a> {
                     r.output.name
                 )
             }
+            StmtKind::Assert(a) => match &a.kind {
+                AssertKind::Predicate {
+                    not, name, args, ..
+                } => {
+                    let args: Vec<&str> = args.iter().map(|n| n.name).collect();
+                    format!(
+                        "assert {}{}({})",
+                        if not.is_some() { "not " } else { "" },
+                        name.name,
+                        args.join(", ")
+                    )
+                }
+                AssertKind::Compare {
+                    measure,
+                    op,
+                    value,
+                    unit,
+                    ..
+                } => {
+                    let mut s = format!(
+                        "assert {} {} {}",
+                        measure.name,
+                        op.as_str(),
+                        self.expr(value)
+                    );
+                    if let Some(u) = unit {
+                        s += " ";
+                        s += u.name;
+                    }
+                    s
+                }
+            },
             StmtKind::Op(op) => {
                 let mut s = format!("op {} = {}", op.name.name, op.kind.name);
                 if let Some(f) = &op.func {

@@ -10,6 +10,7 @@
 
 pub mod analysis;
 mod api;
+pub mod assertions;
 pub mod cli;
 pub mod compare;
 pub mod config;

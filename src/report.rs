@@ -458,14 +458,15 @@ impl FusionJson {
             horizontal: f.horizontal,
             diamonds: f.diamonds,
             budgets: f.effective_budgets(),
-            recomputes: (f.policy == Policy::Recompute).then(|| {
+            recomputes: matches!(f.policy, Policy::Recompute | Policy::Inline).then(|| {
                 a.plan
                     .recomputes
                     .iter()
                     .map(|e| FusedEdgeJson::new(g, e))
                     .collect()
             }),
-            recomputed_flops: (f.policy == Policy::Recompute).then(|| a.plan.recomputed_flops(g)),
+            recomputed_flops: matches!(f.policy, Policy::Recompute | Policy::Inline)
+                .then(|| a.plan.recomputed_flops(g)),
             horizontal_merges: (f.horizontal != Horizontal::Off).then(|| {
                 a.plan
                     .horizontal
@@ -1669,27 +1670,19 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
             );
         }
     }
-    if !a.plan.epilogues.is_empty() {
-        out += "\nreduction epilogues (edges kept in the reduction's kernel by --reduction-epilogue):\n";
-        for e in a.plan.epilogues.iter().take(200) {
-            out += &format!(
-                "  {} → {} via `{}` [reduction-epilogue, overrides after-reduction]\n",
-                g.op(e.producer).name,
-                g.op(e.consumer).name,
-                g.tensor(e.tensor).name
-            );
-        }
-    }
+    fused_edges(
+        &mut out,
+        g,
+        "reduction epilogues (edges kept in the reduction's kernel by --reduction-epilogue)",
+        &a.plan.epilogues,
+    );
+    fused_edges(
+        &mut out,
+        g,
+        "recomputed (edges whose producer runs again in the consumer's kernel)",
+        &a.plan.recomputes,
+    );
     if !a.plan.recomputes.is_empty() {
-        out += "\nrecomputed (edges whose producer runs again in the consumer's kernel, --policy recompute):\n";
-        for e in a.plan.recomputes.iter().take(200) {
-            out += &format!(
-                "  {} → {} via `{}` [recompute, overrides materialized]\n",
-                g.op(e.producer).name,
-                g.op(e.consumer).name,
-                g.tensor(e.tensor).name
-            );
-        }
         out += &format!("  the copies add {}\n", flops(a.plan.recomputed_flops(g)));
     }
     if !a.plan.horizontal.is_empty() {
@@ -1723,6 +1716,27 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
     out
 }
 
+/// A section listing edges an option fused (at most 200), each with the rule it overrides.
+fn fused_edges(out: &mut String, g: &Graph, title: &str, edges: &[crate::fusion::FusedEdge]) {
+    if edges.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{title}:");
+    for e in edges.iter().take(200) {
+        let overrides = e
+            .overrides
+            .map_or(String::new(), |r| format!(", overrides {r}"));
+        let _ = writeln!(
+            out,
+            "  {} → {} via `{}` [{}{overrides}]",
+            g.op(e.producer).name,
+            g.op(e.consumer).name,
+            g.tensor(e.tensor).name,
+            e.fused_by
+        );
+    }
+}
+
 /// The lines that say how the plan was made, when not by SPEC §2's default rules.
 fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
     use crate::fusion::{Fuser, Horizontal, MatmulEpilogue, Policy};
@@ -1737,6 +1751,12 @@ fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
         Policy::Recompute => parts.push(
             "fusion policy `recompute`: a cheap producer read by several kernels is computed \
              again in each of them when that saves traffic"
+                .to_string(),
+        ),
+        Policy::Inline => parts.push(
+            "fusion policy `inline`: a cheap pointwise producer is computed again in every \
+             reader's kernel (unless it reads more than 4 tensors or a matmul reads it); other \
+             shared tensors join a reader's kernel and are still written for the others"
                 .to_string(),
         ),
     }
@@ -1754,6 +1774,11 @@ fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
         MatmulEpilogue::Bias => {
             parts.push("matmul epilogues: a bias add only (as a cuBLAS call with bias)".into())
         }
+        MatmulEpilogue::Addmm => parts.push(
+            "matmul epilogues: an add, as Inductor's addmm (unless every reader of the sum is \
+             elementwise)"
+                .into(),
+        ),
         MatmulEpilogue::None => {
             parts.push("matmul epilogues: none (a matmul is a kernel of its own)".into())
         }

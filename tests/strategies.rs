@@ -206,9 +206,9 @@ fn matmul_epilogue_bias_keeps_only_the_bias_add() {
 fn presets_bundle_their_choices() {
     assert_eq!(Fuser::Seed.options(), Default::default());
     let i = Fuser::Inductor.options();
-    assert_eq!(i.policy, Policy::Store);
+    assert_eq!(i.policy, Policy::Inline);
     assert!(i.reduction_epilogue);
-    assert_eq!(i.matmul_epilogue, MatmulEpilogue::Bias);
+    assert_eq!(i.matmul_epilogue, MatmulEpilogue::Addmm);
     assert_eq!(i.horizontal, Horizontal::Pointwise);
     assert_eq!(Fuser::Xla.options().policy, Policy::Recompute);
     for &f in Fuser::ALL {
@@ -372,4 +372,88 @@ fn diamonds_fuse_a_fork_that_reconverges_through_cheap_ops() {
     let mm = "graph m {\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  op mm = matmul(x, w) -> t\n  op b = elementwise.gelu(t) -> u\n  op c = elementwise.mul(t, u) -> y\n}\n";
     assert_eq!(groups(&analyse(mm, &tvm)), ["mm b c"]);
     assert_eq!(groups(&analyse(mm, &Options::default())), ["mm", "b c"]);
+}
+
+#[test]
+fn inline_and_addmm_follow_inductor() {
+    // GPT-2's tail: `o_bias` and `res1` are inlined into both readers of `res1` (the
+    // LayerNorm and the last residual add) and never written.
+    let src = "graph t {\n  dtype f16\n  input x: [128, 256]\n  input h: [128, 256]\n  weight b: [256]\n  weight g: [256]\n  op ob = elementwise.add(h, b) -> o\n  op res1 = elementwise.add(o, x) -> r\n  op mean = reduction.mean(r) -> m: [128, 1]\n  op center = elementwise.sub(r, m) -> c\n  op scale = elementwise.mul(c, g) -> y\n  op res2 = elementwise.add(r, y) -> z\n  output z\n}\n";
+    let mut o = Options::default();
+    o.set_fusion(Fuser::Inductor.options());
+    let a = analyse(src, &o);
+    assert_eq!(
+        groups(&a),
+        ["ob res1 mean center scale res2"],
+        "one kernel: res2 reads y"
+    );
+    // Without reduction epilogues the LayerNorm's tail is its own kernel, and `res1` (two
+    // readers, two tensors read) is computed again there rather than read back.
+    let a = analyse(src, &with(|o| o.policy = Policy::Inline));
+    assert_eq!(groups(&a), ["ob res1 mean", "center scale res2 + ob res1"]);
+    assert!(a.traffic.fused.total < analyse(src, &Options::default()).traffic.fused.total);
+    // addmm: the add joins a 2-D matmul unless every reader of the sum is elementwise.
+    let mm = |reader: &str| {
+        format!(
+            "graph m {{\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  weight w2: [64, 64]\n  weight b: [64]\n  op mm = matmul(x, w) -> y\n  op bias = elementwise.add(y, b) -> z\n  {reader}\n}}\n"
+        )
+    };
+    let addmm = with(|o| o.matmul_epilogue = MatmulEpilogue::Addmm);
+    let a = analyse(&mm("op act = elementwise.relu(z) -> out"), &addmm);
+    assert_eq!(groups(&a), ["mm", "bias act"]);
+    let a = analyse(&mm("op next = matmul(z, w2) -> out"), &addmm);
+    assert_eq!(groups(&a), ["mm bias", "next"]);
+    // A batched matmul is a bmm: no addmm.
+    let bmm = "graph b {\n  dtype f16\n  input x: [4, 64, 64]\n  input y: [4, 64, 64]\n  input r: [4, 64, 64]\n  op mm = matmul(x, y) -> s\n  op add = elementwise.add(s, r) -> t\n  output t\n}\n";
+    assert_eq!(groups(&analyse(bmm, &addmm)), ["mm", "add"]);
+}
+
+#[test]
+fn the_picture_labels_a_recomputed_read() {
+    let dir = scratch("dot");
+    let (code, _, err) = fgraph(
+        &[
+            "analyze",
+            "d.fgraph",
+            "--policy",
+            "recompute",
+            "--dot",
+            "p.dot",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let dot = std::fs::read_to_string(dir.join("p.dot")).expect("dot");
+    assert!(
+        dot.contains("\"t:t\" -> \"op:c\" [label=\"recomputed\""),
+        "{dot}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_storing_strategy_refuses_a_merge_that_would_create_a_cycle() {
+    // a → m (a matmul, its own kernel) → c, and a → c: one kernel for a and c would feed m
+    // and wait for it. `a` is not inlined (a matmul reads it), so it is stored.
+    let src = "graph c {\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op m = matmul(t, w) -> u\n  op c = elementwise.add(t, u) -> y\n}\n";
+    for opts in [
+        with(|o| o.policy = Policy::Store),
+        with(|o| o.policy = Policy::Inline),
+        with(|o| o.set_fusion(Fuser::Inductor.options())),
+    ] {
+        let a = analyse(src, &opts);
+        assert_eq!(groups(&a), ["a", "m c"]);
+        assert!(
+            boundaries(&a).contains(&"a→c would-create-cycle".to_string()),
+            "{:?}",
+            boundaries(&a)
+        );
+    }
+    // Diamonds: the fork `a` reconverges at `c` only through the matmul, which is not
+    // injective: no diamond, a plain boundary.
+    let a = analyse(src, &with(|o| o.diamonds = true));
+    assert_eq!(
+        boundaries(&a),
+        ["a→m matmul-starts-group", "a→c materialized"]
+    );
 }

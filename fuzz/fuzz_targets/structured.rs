@@ -10,7 +10,8 @@
 //! time in ordering, fusion, the FlashAttention pass, traffic and the cost model. One op in
 //! sixteen is rendered without that care ("chaos": any tensor, earlier or later, any count,
 //! any view), and rare selector values give bad params, dims and names, so the error paths
-//! are reached too.
+//! are reached too. Fusion assertions on the graph's ops and tensors hold or fail against the
+//! plan of the options drawn.
 //!
 //! Asserts, besides `common::exercise`'s invariants: the rendering always parses, and `fmt`
 //! keeps every diagnostic and every traffic figure.
@@ -217,6 +218,15 @@ enum Stmt {
         count: u8,
         arg: u8,
         s: u8,
+    },
+    /// A fusion assertion (`form % 6`: `fused`, `unfused`, `materialized`, `not
+    /// materialized`, `kernels CMP n`, `traffic CMP n UNIT`) on ops and tensors of the graph;
+    /// a name of 255 is unknown, and two equal names are named twice.
+    Assert {
+        form: u8,
+        a: u8,
+        b: u8,
+        bound: u8,
     },
 }
 
@@ -454,6 +464,34 @@ struct GraphRender {
 }
 
 impl GraphRender {
+    /// `assert ...` of `Stmt::Assert`.
+    fn assertion(&mut self, form: u8, a: u8, b: u8, bound: u8) {
+        let op = |i: u8| {
+            if i == 255 || self.ops == 0 {
+                "nope".to_string()
+            } else {
+                format!("o{}", usize::from(i) % self.ops)
+            }
+        };
+        let cmp = ["<=", "<", "==", ">=", ">"][usize::from(b) % 5];
+        let unit = [
+            "", " B", " KB", " MB", " GB", " TB", " KiB", " MiB", " GiB", " TiB",
+        ][usize::from(a) % 10];
+        let text = match form % 6 {
+            0 => format!("fused({}, {})", op(a), op(b)),
+            1 => format!("unfused({}, {})", op(a), op(b)),
+            2 => format!("materialized({})", self.any_tensor(a)),
+            3 => format!(
+                "not materialized({}, {})",
+                self.any_tensor(a),
+                self.any_tensor(b)
+            ),
+            4 => format!("kernels {cmp} {}", bound % 16),
+            _ => format!("traffic {cmp} {bound}{unit}"),
+        };
+        let _ = writeln!(self.out, "  assert {text}");
+    }
+
     fn any_tensor(&self, i: u8) -> String {
         if i == 255 {
             "nope".to_string()
@@ -847,6 +885,7 @@ fn render_graph(g: &GraphDesc, src: &mut String) {
             Stmt::Allow(w) => {
                 let _ = writeln!(r.out, "  // fgraph: allow({})", w.code());
             }
+            Stmt::Assert { form, a, b, bound } => r.assertion(*form, *a, *b, *bound),
             Stmt::Repeat { count, arg, s } => {
                 let input = if r.seen == 0 {
                     "x".to_string()

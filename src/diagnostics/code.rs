@@ -59,6 +59,8 @@ codes! {
     BadBlock = "bad-block", Error;
     BadInstance = "bad-instance", Error;
     BadImport = "bad-import", Error;
+    BadAssertion = "bad-assertion", Error;
+    AssertionFailed = "assertion-failed", Error;
     UnusedTensor = "unused-tensor", Warning;
     DtypeMismatch = "dtype-mismatch", Warning;
     LargeIntermediate = "large-intermediate", Warning;

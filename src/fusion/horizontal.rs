@@ -8,9 +8,14 @@
 //! first; then, for each tensor read from HBM by several kernels, in the order of the graph,
 //! the readers are merged into the first one while
 //! - neither is reachable from the other (a launch cannot wait for itself);
-//! - both are pointwise kernels (no matmul), or both hold matmuls and `grouped-gemm` was asked
-//!   for (one grouped GEMM launch for the Q/K/V or gate/up projections of one input);
+//! - both are pointwise kernels (no matmul) over loops of the same size (the elements of the
+//!   last op's output, or of a reduction's input: Inductor's Triton backend fuses only
+//!   matching sizes), or both hold matmuls and `grouped-gemm` was asked for (one grouped
+//!   GEMM launch for the Q/K/V or gate/up projections of one input, any sizes);
 //! - the merged launch stays within the budgets in force ([`super::budget`]).
+//!
+//! The work is bounded: at most [`MAX_TRIES`] merges are tried, each search visits at most
+//! [`MAX_SEARCH`] kernels (past that the merge is refused).
 //!
 //! Each merge is reported with the kernels it joined, the tensors they now read once, and the
 //! bytes and launches saved (the traffic of the parts minus that of the merged launch).
@@ -59,6 +64,10 @@ pub struct HorizontalMerge {
 /// At most this many merges are tried per plan: each try searches the kernel graph.
 pub const MAX_TRIES: usize = 4096;
 
+/// At most this many kernels are visited by one search; a search that would visit more
+/// answers "reachable", and the merge is not made.
+pub const MAX_SEARCH: usize = 20_000;
+
 /// `plan` with independent kernels that share a read merged as `mode` allows.
 pub(crate) fn merge(
     g: &Graph,
@@ -101,10 +110,28 @@ pub(crate) fn merge(
         .iter()
         .map(|grp| grp.ops.iter().any(|&o| g.op(o).kind == OpKind::Matmul))
         .collect();
+    // The loop size of each kernel: the elements of its last op's output (of its input for
+    // a reduction). Pointwise kernels share a launch only when their loops are the same.
+    let domain: Vec<u64> = plan
+        .groups
+        .iter()
+        .map(|grp| {
+            grp.ops.last().map_or(0, |&o| {
+                let op = g.op(o);
+                let t = match (op.kind, op.inputs.first()) {
+                    (OpKind::Reduction, Some(u)) => u.tensor,
+                    _ => op.output,
+                };
+                g.tensor(t).shape.iter().product::<u64>()
+            })
+        })
+        .collect();
     let eligible = |a: usize, b: usize| match mode {
         Horizontal::Off => false,
-        Horizontal::Pointwise => !matmuls[a] && !matmuls[b],
-        Horizontal::GroupedGemm => matmuls[a] == matmuls[b],
+        Horizontal::Pointwise => !matmuls[a] && !matmuls[b] && domain[a] == domain[b],
+        Horizontal::GroupedGemm => {
+            matmuls[a] == matmuls[b] && (matmuls[a] || domain[a] == domain[b])
+        }
     };
     let mut pos = vec![0usize; g.ops.len()];
     for (i, &o) in g.topo.iter().enumerate() {
@@ -112,13 +139,6 @@ pub(crate) fn merge(
     }
     // Union-find over kernels; each root's member kernels.
     let mut parent: Vec<usize> = (0..k).collect();
-    let find = |parent: &mut Vec<usize>, mut x: usize| {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    };
     let mut parts: Vec<Vec<usize>> = (0..k).map(|i| vec![i]).collect();
     let mut ops_of: Vec<Vec<OpId>> = plan.groups.iter().map(|grp| grp.ops.clone()).collect();
     let mut seen = vec![0u32; k];
@@ -140,7 +160,7 @@ pub(crate) fn merge(
             let b0 = group_readers[idx];
             // The first reader this one may join.
             for &a0 in &group_readers[..idx] {
-                let (a, b) = (find(&mut parent, a0), find(&mut parent, b0));
+                let (a, b) = (root(&mut parent, a0), root(&mut parent, b0));
                 if a == b || !eligible(a0, b0) || !eligible(a, b) {
                     continue;
                 }
@@ -154,11 +174,7 @@ pub(crate) fn merge(
                 {
                     continue;
                 }
-                let mut merged_budget = budgets.check(g, &ops_of[a], &ops_of[b], &pos);
-                if !budgets.any() {
-                    merged_budget = None;
-                }
-                if merged_budget.is_some() {
+                if budgets.check(g, &ops_of[a], &ops_of[b], &pos).is_some() {
                     continue;
                 }
                 parent[b] = a;
@@ -173,8 +189,18 @@ pub(crate) fn merge(
     rebuild(g, plan, &mut parent, &parts)
 }
 
+/// The root of kernel `x` in the union-find `parent` (path halving).
+fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
 /// Whether any kernel of the merged kernel rooted at `to` is reachable from the one rooted
-/// at `from` (iterative; every kernel of a merged root counts as one node).
+/// at `from` (iterative; every kernel of a merged root counts as one node). A search past
+/// [`MAX_SEARCH`] kernels says yes: the merge is refused rather than the run slowed.
 fn reaches(
     succ: &[Vec<usize>],
     parts: &[Vec<usize>],
@@ -184,18 +210,16 @@ fn reaches(
     from: usize,
     to: usize,
 ) -> bool {
-    let root = |parent: &mut [usize], mut x: usize| {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    };
     let mut stack: Vec<usize> = parts[from].clone();
     for &x in &stack {
         seen[x] = epoch;
     }
+    let mut visited = 0usize;
     while let Some(x) = stack.pop() {
+        visited += 1;
+        if visited > MAX_SEARCH {
+            return true;
+        }
         for &s in &succ[x] {
             let r = root(parent, s);
             if r == to {
@@ -219,13 +243,6 @@ fn reaches(
 /// merges described.
 fn rebuild(g: &Graph, plan: FusionPlan, parent: &mut [usize], parts: &[Vec<usize>]) -> FusionPlan {
     let k = plan.groups.len();
-    let root = |parent: &mut [usize], mut x: usize| {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    };
     if (0..k).all(|i| parent[i] == i) {
         return plan;
     }

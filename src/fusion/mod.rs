@@ -106,11 +106,11 @@ pub struct FusionOptions {
 }
 
 impl FusionOptions {
-    /// The budgets in force: those set, and under `--policy store` the ops budget of
-    /// Inductor, which that policy has always carried.
+    /// The budgets in force: those set, and under `--policy store` or `inline` the ops
+    /// budget of Inductor, which those policies carry.
     pub fn effective_budgets(&self) -> Budgets {
         let mut b = self.budgets;
-        if self.policy == Policy::Store && b.ops.is_none() {
+        if matches!(self.policy, Policy::Store | Policy::Inline) && b.ops.is_none() {
             b.ops = Some(budget::DEFAULT_OPS);
         }
         b
@@ -188,6 +188,45 @@ impl Groups {
     }
 }
 
+/// Under `inline`: whether `c` is an `expand` of a value computed by `p` (not a layout op of
+/// a tensor read from HBM). Inductor stores such a value and expands it in a kernel of its
+/// own (the `repeat_kv` copy of a Llama layer).
+fn realizes(g: &Graph, p: OpId, c: OpId) -> bool {
+    let layout = |k: OpKind| {
+        matches!(
+            k,
+            OpKind::Reshape | OpKind::Permute | OpKind::Expand | OpKind::Slice
+        )
+    };
+    if g.op(c).kind != OpKind::Expand {
+        return false;
+    }
+    // Walk back through layout ops to the op that computes the value.
+    let mut q = p;
+    for _ in 0..64 {
+        let op = g.op(q);
+        if !layout(op.kind) {
+            return !matches!(op.kind, OpKind::Matmul | OpKind::Reduction);
+        }
+        match op.inputs.first().and_then(|u| g.producer(u.tensor)) {
+            Some(next) => q = next,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Whether `c` loops over as many elements as `p` writes (a reduction loops over its input).
+fn same_loop(g: &Graph, p: OpId, c: OpId) -> bool {
+    let elements = |t: TensorId| g.tensor(t).shape.iter().product::<u64>();
+    let op = g.op(c);
+    let looped = match (op.kind, op.inputs.first()) {
+        (OpKind::Reduction, Some(u)) => u.tensor,
+        _ => op.output,
+    };
+    elements(g.op(p).output) == elements(looped)
+}
+
 /// A tensor that must be written to HBM whatever the grouping: two or more consumers, or a
 /// graph output (rule 4).
 pub fn materialized(g: &Graph, t: TensorId) -> bool {
@@ -249,7 +288,7 @@ pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
 /// rule 4 as `opts.policy` says and rule 2 relaxed for reduction epilogues when asked.
 fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> FusionPlan {
     let plan = greedy_once(g, patterns, opts);
-    if opts.policy != Policy::Recompute || plan.recomputes.is_empty() {
+    if opts.policy != Policy::Recompute {
         return plan;
     }
     // The duplication rule is local (recompute.rs); the plan it makes must also pay as a
@@ -289,15 +328,19 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
     let exempt = opts.diamonds.then(|| dominator::exempt(g));
     // Merges through a materialized tensor can bring in other edges and close cycles: the
     // store policy and diamonds check every merge.
-    let checked = policy == Policy::Store || opts.diamonds;
+    let stores = matches!(policy, Policy::Store | Policy::Inline);
+    let checked = stores || opts.diamonds;
     // Group members, for those checks and for the budgets.
     let mut members = (checked || budgets.any()).then(|| policy::Members::new(g));
     // Under recompute: which ops are duplicated, whether each has its home kernel yet, and
     // the copies each union-find root computes.
-    let dup = (policy == Policy::Recompute)
-        .then(|| recompute::Duplication::choose(g, opts.matmul_epilogue));
+    let dup = matches!(policy, Policy::Recompute | Policy::Inline)
+        .then(|| recompute::Duplication::choose(g, opts.matmul_epilogue, policy == Policy::Inline));
     let mut placed = vec![false; if dup.is_some() { n } else { 0 }];
     let mut copies: Vec<Vec<OpId>> = vec![Vec::new(); if dup.is_some() { n } else { 0 }];
+    // For each duplicated op, an op of every kernel that holds a copy of it (for the cycle
+    // check: such a kernel reads what the op reads).
+    let mut holders: Vec<Vec<OpId>> = vec![Vec::new(); if dup.is_some() { n } else { 0 }];
     let mut closure = Vec::new();
     // Each pattern becomes one kernel, which counts as one matmul.
     for p in patterns {
@@ -341,8 +384,24 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             let duplicated = dup.as_ref().is_some_and(|d| d.dup[p.index()]);
             if duplicated && placed[p.index()] {
                 // A copy of `p` (and the duplicated ops it reads) joins `c`'s kernel.
+                if let Some(d) = &dup {
+                    d.closure(g, p, &mut closure);
+                }
+                // Rule 2 inside the kernel: a copy may read a reduction of the kernel only
+                // as a reduction epilogue.
+                let after_reduction = closure.iter().any(|&q| {
+                    g.op(q).inputs.iter().any(|u| {
+                        g.producer(u.tensor).is_some_and(|r| {
+                            g.op(r).kind == OpKind::Reduction
+                                && uf.find(r.index()) == gc
+                                && !(opts.reduction_epilogue && epilogue::fits(g, r, q))
+                        })
+                    })
+                });
                 let reason = if consumer.kind == OpKind::Matmul {
                     Some(Reason::MatmulStartsGroup)
+                } else if after_reduction {
+                    Some(Reason::AfterReduction)
                 } else if consumer.kind == OpKind::Reduction && uf.matmuls[gc] > 0 {
                     Some(Reason::ReductionAfterMatmul)
                 } else {
@@ -359,11 +418,11 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                     });
                     continue;
                 }
-                if let Some(d) = &dup {
-                    d.closure(g, p, &mut closure);
-                }
                 // Duplicates and ops that become members later go at the end.
                 copies[gc].extend(closure.iter().filter(|q| uf.find(q.index()) != gc));
+                for &q in &closure {
+                    holders[q.index()].push(c);
+                }
                 recomputes.push(FusedEdge {
                     producer: p,
                     consumer: c,
@@ -399,7 +458,12 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 Some(Reason::AfterReduction)
             } else if consumer.kind == OpKind::Reduction && merged_matmuls > 0 {
                 Some(Reason::ReductionAfterMatmul)
-            } else if policy != Policy::Store && materialized_here {
+            } else if (materialized_here
+                && (!stores || (policy == Policy::Inline && !same_loop(g, p, c))))
+                || (policy == Policy::Inline && realizes(g, p, c))
+            {
+                // Under `inline`, a stored tensor is fused into a reader only when they loop
+                // over the same elements (Inductor's Triton backend fuses matching sizes).
                 Some(Reason::Materialized)
             } else if merged_matmuls > 1 {
                 Some(Reason::SecondMatmul)
@@ -421,6 +485,23 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             }) {
                 via = (edge != (p, c)).then_some(edge);
                 Some(r)
+            } else if !copies.is_empty()
+                && [gp, gc].iter().any(|&k| {
+                    copies[k].iter().any(|&q| {
+                        g.op(q).inputs.iter().any(|u| {
+                            g.producer(u.tensor).is_some_and(|r| {
+                                let kr = uf.find(r.index());
+                                g.op(r).kind == OpKind::Reduction
+                                    && (kr == gp || kr == gc)
+                                    && !(opts.reduction_epilogue && epilogue::fits(g, r, q))
+                            })
+                        })
+                    })
+                })
+            {
+                // Rule 2 through a copy: the merged kernel would recompute, after one of its
+                // reductions, an op that reads the reduced value.
+                Some(Reason::AfterReduction)
             } else if let Some(hit) = members
                 .as_ref()
                 .and_then(|m| m.over_budget(g, &budgets, gp, gc))
@@ -428,7 +509,14 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 budget = Some(hit);
                 Some(Reason::BudgetExceeded)
             } else if let Some(m) = members.as_mut().filter(|_| checked)
-                && m.would_cycle(g, gp, gc, |o| uf.find(o.index()))
+                && m.would_cycle(
+                    g,
+                    gp,
+                    gc,
+                    |o| uf.find(o.index()),
+                    |r, o| copies.get(r).is_some_and(|l| l.contains(&o)),
+                    &holders,
+                )
             {
                 // Rule 6: only reachable when rule 4 let a materialized edge through.
                 Some(Reason::WouldCreateCycle)
@@ -526,6 +614,8 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
         list.dedup();
         groups[k].recomputed = list;
     }
+    // A copy that ended in the kernel of its original (a later merge joined them) is none.
+    recomputes.retain(|e| group_of[e.producer.index()] != group_of[e.consumer.index()]);
     let plan = FusionPlan {
         groups,
         boundaries,

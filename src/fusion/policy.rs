@@ -31,15 +31,25 @@ pub enum Policy {
     /// Compute a cheap elementwise producer again in each consumer's kernel when that saves
     /// traffic ([`super::recompute`]).
     Recompute,
+    /// TorchInductor's: a cheap pointwise producer is inlined into (computed again in) every
+    /// reader's kernel unless it reads many tensors or a matmul reads it; every other
+    /// shared tensor is handled as under `store`.
+    Inline,
 }
 
 impl Policy {
-    pub const ALL: &'static [Policy] = &[Policy::Boundary, Policy::Store, Policy::Recompute];
+    pub const ALL: &'static [Policy] = &[
+        Policy::Boundary,
+        Policy::Store,
+        Policy::Recompute,
+        Policy::Inline,
+    ];
     pub fn as_str(self) -> &'static str {
         match self {
             Policy::Boundary => "boundary",
             Policy::Store => "store",
             Policy::Recompute => "recompute",
+            Policy::Inline => "inline",
         }
     }
 }
@@ -55,6 +65,10 @@ pub enum MatmulEpilogue {
     /// a bias takes, and what TorchInductor's default mode does (`addmm`, every other
     /// epilogue in a Triton kernel of its own: `torch/_inductor/lowering.py`, `tuned_addmm`).
     Bias,
+    /// TorchInductor's `addmm` rule (`fx_passes/post_grad.py`): an add of a tensor that
+    /// broadcasts to the output of a 2-D matmul (a bias or a residual) joins the cuBLAS call,
+    /// unless every reader of the sum is elementwise (then the add goes with its readers).
+    Addmm,
     /// Nothing but views: the matmul is a library call on its own.
     None,
 }
@@ -64,6 +78,7 @@ impl MatmulEpilogue {
         match self {
             MatmulEpilogue::Elementwise => "elementwise",
             MatmulEpilogue::Bias => "bias",
+            MatmulEpilogue::Addmm => "addmm",
             MatmulEpilogue::None => "none",
         }
     }
@@ -75,12 +90,75 @@ impl MatmulEpilogue {
         let view = |o: OpId| matches!(g.op(o).kind, OpKind::Reshape | OpKind::Permute);
         match self {
             MatmulEpilogue::Elementwise => true,
+            // A matmul's output read through strides (a reshape, or a permute) needs no
+            // kernel; a reshape of a permuted output needs a copy, which Inductor makes a
+            // kernel of its own.
+            MatmulEpilogue::Addmm if p_has_matmul && view(c) => {
+                !(g.op(c).kind == OpKind::Reshape && g.op(p).kind == OpKind::Permute)
+            }
             _ if p_has_matmul && view(c) => true,
             MatmulEpilogue::None => false,
             MatmulEpilogue::Bias => {
                 p_has_matmul && size == 2 && g.op(p).kind == OpKind::Matmul && is_bias_add(g, p, c)
             }
+            MatmulEpilogue::Addmm => {
+                p_has_matmul && size == 2 && g.op(p).kind == OpKind::Matmul && is_addmm(g, p, c)
+            }
         }
+    }
+}
+
+/// Whether Inductor turns matmul `p` and add `c` into one `addmm`: `p` is a 2-D matmul (its
+/// second operand has rank 2: batched products are `bmm`), `c` adds to `p`'s output a tensor
+/// of the same dtype that broadcasts to it, and not every reader of the sum is elementwise
+/// (`should_prefer_unfused_addmm`; a sum nothing reads, a graph output, qualifies).
+pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId) -> bool {
+    let (mm, op) = (g.op(p), g.op(c));
+    let out = mm.output;
+    if mm.kind != OpKind::Matmul
+        || op.kind != OpKind::Elementwise
+        || op.func.as_deref() != Some("add")
+        || op.inputs.len() != 2
+        || mm
+            .inputs
+            .get(1)
+            .is_none_or(|u| crate::cost::flops::use_shape(g, u).len() != 2)
+    {
+        return false;
+    }
+    let shape = &g.tensor(out).shape;
+    let addend_fits = op.inputs.iter().any(|u| {
+        u.tensor != out && g.tensor(u.tensor).dtype == g.tensor(out).dtype && {
+            let a = crate::cost::flops::use_shape(g, u);
+            a.len() <= shape.len()
+                && a.iter()
+                    .rev()
+                    .zip(shape.iter().rev())
+                    .all(|(&x, &y)| x == y || x == 1)
+        }
+    });
+    let readers = g.consumers(op.output);
+    addend_fits
+        && op.inputs.iter().any(|u| u.tensor == out)
+        && (readers.is_empty() || readers.iter().any(|&r| !pointwise_use(g, r, op.output)))
+}
+
+/// Whether Inductor sees reader `r` of `t` as a pointwise use: an elementwise op, or a
+/// LayerNorm or softmax of a 16-bit tensor, which Inductor decomposes into ops whose first
+/// use of `t` is a pointwise upcast to f32 (measured: the seed transformer's `out_proj +
+/// x` read by a LayerNorm stays out of the matmul, docs/VALIDATION.md §15). An RMSNorm is
+/// one fused op (`_fused_rms_norm`) in PyTorch 2.11: not pointwise.
+fn pointwise_use(g: &Graph, r: OpId, t: crate::graph::TensorId) -> bool {
+    let op = g.op(r);
+    match op.kind {
+        OpKind::Elementwise => true,
+        OpKind::Reduction => {
+            matches!(
+                op.func.as_deref(),
+                Some("layernorm" | "softmax" | "log_softmax")
+            ) && g.tensor(t).dtype.bytes() == 2
+        }
+        _ => false,
     }
 }
 
@@ -252,13 +330,21 @@ impl Members {
     /// only at the op it visits, so every op after the last member (in topological order) is
     /// still a group of its own, and a path through one never comes back: the search stays
     /// before the last member. `root` gives an op's union-find root.
+    /// Under the policies that recompute: `recomputes(r, m)` says whether the group rooted at
+    /// `r` computes `m` again, so that an edge from `m` into it carries no dependency, and
+    /// `holders[s]` lists an op of each group that holds a copy of `s`: that group reads what
+    /// `s` reads, so an edge into `s` leads into it too.
     pub(crate) fn would_cycle(
         &mut self,
         g: &Graph,
         a: usize,
         b: usize,
         mut root: impl FnMut(OpId) -> usize,
+        recomputes: impl Fn(usize, OpId) -> bool,
+        holders: &[Vec<OpId>],
     ) -> bool {
+        let no_holders: &[OpId] = &[];
+        let held = |s: OpId| holders.get(s.index()).map_or(no_holders, Vec::as_slice);
         let last = self.lists[a]
             .iter()
             .chain(&self.lists[b])
@@ -276,20 +362,27 @@ impl Members {
             for k in 0..self.lists[r0].len() {
                 let m = self.lists[r0][k];
                 for &s in g.successors(m) {
-                    let r = root(s);
-                    if r != a && r != b {
-                        self.reach(s, r, last);
+                    for &t in std::iter::once(&s).chain(held(s)) {
+                        let r = root(t);
+                        if r != a && r != b && !recomputes(r, m) {
+                            self.reach(t, r, last);
+                        }
                     }
                 }
             }
         }
         while let Some(x) = self.stack.pop() {
             for &s in g.successors(x) {
-                let r = root(s);
-                if r == a || r == b {
-                    return true;
+                for &t in std::iter::once(&s).chain(held(s)) {
+                    let r = root(t);
+                    if recomputes(r, x) {
+                        continue;
+                    }
+                    if r == a || r == b {
+                        return true;
+                    }
+                    self.reach(t, r, last);
                 }
-                self.reach(s, r, last);
             }
         }
         false

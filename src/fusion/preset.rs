@@ -5,7 +5,7 @@
 //! | preset | policy | reduction epilogues | matmul epilogue | horizontal | budgets | follows |
 //! |---|---|---|---|---|---|---|
 //! | `seed` | boundary | no | elementwise | off | none | SPEC §2 |
-//! | `inductor` | store | yes | bias | pointwise | 64 ops | `torch/_inductor/scheduler.py` (fuses a buffer's producer into a reader and still stores it for the others; `can_fuse_horizontal`), `codegen/triton.py` (a whole norm or softmax in one persistent reduction), `lowering.py` (`mm`/`addmm` go to cuBLAS: a bias add is the only epilogue), `config.py` (`max_fusion_size = 64`) |
+//! | `inductor` | inline | yes | addmm | pointwise, equal sizes | 64 ops | `torch/_inductor/graph.py` and `ir.py` (a pointwise value is inlined into every reader unless it reads more than `realize_reads_threshold = 4` tensors or an extern kernel reads it), `scheduler.py` (fuses a realized buffer's producer into a reader and still stores it; two independent kernels only when they share reads and `codegen/simd.py` accepts their sizes), `codegen/triton.py` (a whole norm or softmax in one persistent reduction), `fx_passes/post_grad.py` (`mm` + add is `addmm` unless every reader of the sum is pointwise), `config.py` (`max_fusion_size = 64`); checked against `torch.compile` on an H100, `docs/VALIDATION.md` §15 |
 //! | `xla` | recompute | no | elementwise | pointwise | 96 tensors (and 64 ops) | `xla/service/instruction_fusion.cc` (duplicates cheap producers into every consumer), `gpu/multi_output_fusion.cc` (sibling fusion), `gpu/gpu_fusible.h` (`kMaxOperandsAndOutputsPerFusion = 96`), `gpu/transforms/gemm_fusion.cc` (elementwise epilogues join a Triton GEMM) |
 //! | `tvm` | boundary, with diamonds | no | elementwise | off | 256 ops | `src/relay/transforms/fuse_ops.cc` (a post-dominator-tree fusion of injective ops into `kOutEWiseFusable` ops such as dense, and into reductions: [`super::dominator`]; `max_fuse_depth = 256`) |
 //!
@@ -49,9 +49,9 @@ impl Fuser {
         match self {
             Fuser::Seed => FusionOptions::default(),
             Fuser::Inductor => FusionOptions {
-                policy: Policy::Store,
+                policy: Policy::Inline,
                 reduction_epilogue: true,
-                matmul_epilogue: MatmulEpilogue::Bias,
+                matmul_epilogue: MatmulEpilogue::Addmm,
                 horizontal: Horizontal::Pointwise,
                 budgets: Budgets {
                     ops: Some(super::budget::DEFAULT_OPS),

@@ -47,6 +47,10 @@ pub fn cheap(kind: OpKind) -> bool {
     )
 }
 
+/// TorchInductor's `realize_reads_threshold` (`torch/_inductor/config.py`): a pointwise value
+/// with several readers that reads more tensors than this is stored instead of inlined.
+pub const INLINE_MAX_READS: usize = 4;
+
 /// The most ops one copy computes (its op and the duplicated ops it reads).
 pub const MAX_CLOSURE: u64 = 64;
 
@@ -69,6 +73,7 @@ fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue) -> bool {
         OpKind::Matmul => match epilogue {
             MatmulEpilogue::Elementwise => true,
             MatmulEpilogue::Bias => super::policy::is_bias_add(g, q, p),
+            MatmulEpilogue::Addmm => super::policy::is_addmm(g, q, p),
             MatmulEpilogue::None => false,
         },
         _ => true,
@@ -86,7 +91,9 @@ pub(crate) struct Duplication {
 }
 
 impl Duplication {
-    pub(crate) fn choose(g: &Graph, epilogue: MatmulEpilogue) -> Duplication {
+    /// `inline`: TorchInductor's rule instead of XLA's (no traffic test; at most
+    /// [`INLINE_MAX_READS`] distinct tensors read).
+    pub(crate) fn choose(g: &Graph, epilogue: MatmulEpilogue, inline: bool) -> Duplication {
         let n = g.ops.len();
         let mut dup = vec![false; n];
         let mut copies = vec![1u64; n];
@@ -114,6 +121,19 @@ impl Duplication {
                 || (epilogue != MatmulEpilogue::Elementwise
                     && consumers.iter().any(|&c| reads_a_matmul(c)))
             {
+                continue;
+            }
+            if inline {
+                let mut reads = 0usize;
+                for (j, u) in op.inputs.iter().enumerate() {
+                    if op.inputs[..j].iter().all(|v| v.tensor != u.tensor) {
+                        reads += 1;
+                    }
+                }
+                if reads <= INLINE_MAX_READS {
+                    dup[p.index()] = true;
+                    copies[p.index()] = k;
+                }
                 continue;
             }
             // Bytes of `p`'s inputs without copies (read once, or nothing where the

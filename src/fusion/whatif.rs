@@ -73,6 +73,17 @@ pub const CHANGES: &[Change] = &[
         wanted: |g| g.ops.len() <= SLOW_PLAN_OPS,
     },
     Change {
+        flag: "--policy inline",
+        relaxes: &[Reason::Materialized],
+        apply: |o| {
+            (o.policy != Policy::Inline).then_some(FusionOptions {
+                policy: Policy::Inline,
+                ..o
+            })
+        },
+        wanted: |g| g.ops.len() <= SLOW_PLAN_OPS,
+    },
+    Change {
         flag: "--fuse-diamonds",
         relaxes: &[Reason::Materialized],
         apply: |o| {

@@ -6,7 +6,7 @@ use crate::analysis::{Analysis, FileReport, GraphReport, Options, fmt_bytes};
 use crate::cost::{self, Hardware, LaunchMode};
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix, Span};
 use crate::graph::{Origin, TensorId};
-use crate::syntax::ast::{Arg, Expr, Ident, StmtKind, TypeAst};
+use crate::syntax::ast::{Arg, AssertKind, Expr, Ident, StmtKind, TypeAst};
 // hashbrown's default hasher (foldhash): the index is rebuilt on every change, and SipHash
 // was 7% of the time from an edit to published diagnostics.
 use hashbrown::HashMap;
@@ -200,6 +200,21 @@ impl Index {
                         expr_names(value, &mut names);
                     }
                     StmtKind::Dtype(_) => {}
+                    StmtKind::Assert(a) => match &a.kind {
+                        AssertKind::Predicate { name, args, .. } => {
+                            let kind = match crate::assertions::Predicate::from_name(name.name) {
+                                Some(p) if p.names_tensors() => Some(SymbolKind::Tensor),
+                                Some(_) => Some(SymbolKind::Op),
+                                None => None,
+                            };
+                            if let Some(kind) = kind {
+                                for n in args {
+                                    add(&mut ix, kind, n, None, "");
+                                }
+                            }
+                        }
+                        AssertKind::Compare { value, .. } => expr_names(value, &mut names),
+                    },
                     StmtKind::Repeat(r) => {
                         add(
                             &mut ix,
@@ -1020,6 +1035,42 @@ mod tests {
             [": f16[4, 8]", "kernel 1", ": f16[4, 8]", "kernel 1"]
         );
         assert_eq!(hints[0].0, at("-> y", 0) + 4);
+    }
+
+    #[test]
+    fn names_in_assertions_resolve_and_rename_with_their_op_or_tensor() {
+        let src = "graph g {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> y\n  op b = elementwise.exp(y) -> z\n  param K = 2\n  assert fused(a, b)\n  assert not materialized(y)\n  assert kernels <= K\n}\n";
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, Options::default(), hw);
+        assert!(
+            m.report.diagnostics.is_empty(),
+            "{:?}",
+            m.report.diagnostics
+        );
+        let in_assert = src.find("fused(a").expect("assert") + "fused(".len();
+        let s = m
+            .index
+            .at(in_assert)
+            .expect("the op in the assertion resolves");
+        let sym = m.index.symbol(s);
+        assert_eq!(sym.kind, SymbolKind::Op);
+        assert_eq!(sym.def.map(|d| d.start), src.find("op a").map(|i| i + 3));
+        assert_eq!(sym.occurrences.len(), 2);
+        let (_, h) = m.hover(in_assert).expect("hover");
+        assert!(
+            h.starts_with("**op** `a`") && h.contains("**kernel 1"),
+            "{h}"
+        );
+        let edits = m.rename(in_assert, "first").expect("rename");
+        assert_eq!(edits.len(), 2);
+        // A tensor in `materialized` is the tensor; a bound's param is the param.
+        let t = src.find("materialized(y").expect("assert") + "materialized(".len();
+        let s = m.index.at(t).expect("resolves");
+        assert_eq!(m.index.symbol(s).kind, SymbolKind::Tensor);
+        assert_eq!(m.rename(t, "hidden").expect("rename").len(), 3);
+        let k = src.find("<= K").expect("assert") + 3;
+        let s = m.index.at(k).expect("resolves");
+        assert_eq!(m.index.symbol(s).kind, SymbolKind::Param);
     }
 
     #[test]

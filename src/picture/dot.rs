@@ -6,8 +6,9 @@
 //!   (fused away) is a small dashed note inside its kernel; one that goes through HBM (an
 //!   input, a weight, or a tensor its kernel writes) is a filled cylinder outside every kernel.
 //! - An edge from an op to the tensor it writes, or from a tensor to an op that reads it, is
-//!   labelled with the bytes moved through HBM (`on chip` inside a kernel); an edge that is a
-//!   fusion boundary is red and labelled with its reason code.
+//!   labelled with the bytes moved through HBM (`on chip` inside a kernel, `recomputed` when
+//!   the reading kernel computes the tensor again); an edge that is a fusion boundary is red
+//!   and labelled with its reason code.
 //! - A graph of [`SUMMARY_OPS`] ops or more is drawn as one node per kernel instead, with an
 //!   edge per pair of kernels that pass tensors, labelled with their bytes and the reasons.
 
@@ -163,7 +164,13 @@ pub fn dot(a: &Analysis, cost: Option<&CostReport>) -> String {
                     .sum();
                 let on_chip = !in_hbm(u.tensor)
                     || (read == 0 && g.producer(u.tensor).is_some_and(|p| grp.ops.contains(&p)));
-                let mut label = if on_chip {
+                // A producer this kernel computes again (`--policy recompute`, `inline`).
+                let recomputed = g
+                    .producer(u.tensor)
+                    .is_some_and(|p| grp.recomputed.binary_search(&p).is_ok());
+                let mut label = if recomputed {
+                    "recomputed".into()
+                } else if on_chip {
                     "on chip".into()
                 } else {
                     bytes(read)

@@ -794,6 +794,8 @@ impl<'a, 's> Sema<'a, 's> {
                 StmtKind::Op(op) => self.declare_op(op, i as u32, st.span),
                 // Expanded into its instances' statements before this pass (syntax::expand).
                 StmtKind::Repeat(_) => {}
+                // Checked against the fusion plan once the graph is built (crate::assertions).
+                StmtKind::Assert(_) => {}
             }
             let count = self.diags.len() - start;
             if count > 0 {

@@ -187,6 +187,84 @@ pub enum StmtKind<'s> {
     Op(OpStmt<'s>),
     /// `repeat N name = block(args) -> out`.
     Repeat(Box<RepeatStmt<'s>>),
+    /// `assert fused(a, b)`, `assert kernels <= 9`: a fact about the fusion plan, checked by
+    /// [`crate::assertions`].
+    Assert(Box<AssertStmt<'s>>),
+}
+
+/// `assert PREDICATE(names)`, `assert not PREDICATE(names)` or `assert MEASURE CMP VALUE
+/// [UNIT]`. Predicate, measure and unit are kept as written and checked by
+/// [`crate::assertions`], as kinds and dtypes are checked after parsing.
+#[derive(Debug)]
+pub struct AssertStmt<'s> {
+    pub kind: AssertKind<'s>,
+    /// Set by block expansion: the index of the instance (in `Expansion::instances`) whose
+    /// block holds the assertion; `None` for a graph's own.
+    pub instance: Option<usize>,
+}
+
+#[derive(Debug)]
+pub enum AssertKind<'s> {
+    /// `fused(a, b)`, `not materialized(t)`.
+    Predicate {
+        /// The span of `not`, when negated.
+        not: Option<Span>,
+        name: Ident<'s>,
+        args: Vec<Ident<'s>>,
+        /// The names as written in the source: in an instance of a block, `args` are renamed
+        /// to the instance's names (`layers.3.proj`), and messages quote these.
+        written: Vec<&'s str>,
+    },
+    /// `kernels <= 9`, `traffic < 300 MB`.
+    Compare {
+        measure: Ident<'s>,
+        op: CmpOp,
+        op_span: Span,
+        value: Expr<'s>,
+        unit: Option<Ident<'s>>,
+    },
+}
+
+/// The comparison of an assertion's measure with its bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Le,
+    Lt,
+    Eq,
+    Ge,
+    Gt,
+}
+
+impl CmpOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Le => "<=",
+            CmpOp::Lt => "<",
+            CmpOp::Eq => "==",
+            CmpOp::Ge => ">=",
+            CmpOp::Gt => ">",
+        }
+    }
+    pub fn from_symbol(s: &str) -> Option<CmpOp> {
+        Some(match s {
+            "<=" => CmpOp::Le,
+            "<" => CmpOp::Lt,
+            "==" => CmpOp::Eq,
+            ">=" => CmpOp::Ge,
+            ">" => CmpOp::Gt,
+            _ => return None,
+        })
+    }
+    /// Whether `actual OP bound` holds.
+    pub fn holds<T: Ord>(self, actual: T, bound: T) -> bool {
+        match self {
+            CmpOp::Le => actual <= bound,
+            CmpOp::Lt => actual < bound,
+            CmpOp::Eq => actual == bound,
+            CmpOp::Ge => actual >= bound,
+            CmpOp::Gt => actual > bound,
+        }
+    }
 }
 
 /// `repeat COUNT name = BLOCK(args) -> output`: COUNT instances of BLOCK, named `name.0` to

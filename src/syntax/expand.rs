@@ -540,6 +540,49 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
             StmtKind::Output(names) => {
                 StmtKind::Output(names.iter().map(|n| self.ident(scope, n)).collect())
             }
+            // Names are renamed as the ops and tensors they name are, so an assertion in a
+            // block is checked in each instance, against that instance's ops.
+            StmtKind::Assert(a) => {
+                let kind = match &a.kind {
+                    AssertKind::Predicate {
+                        not,
+                        name,
+                        args,
+                        written,
+                    } => AssertKind::Predicate {
+                        written: written.clone(),
+                        not: not.map(|s| scope.span(s)),
+                        name: Ident {
+                            name: name.name,
+                            span: scope.span(name.span),
+                        },
+                        args: args.iter().map(|n| self.ident(scope, n)).collect(),
+                    },
+                    AssertKind::Compare {
+                        measure,
+                        op,
+                        op_span,
+                        value,
+                        unit,
+                    } => AssertKind::Compare {
+                        measure: Ident {
+                            name: measure.name,
+                            span: scope.span(measure.span),
+                        },
+                        op: *op,
+                        op_span: scope.span(*op_span),
+                        value: self.expr(scope, value),
+                        unit: unit.map(|u| Ident {
+                            name: u.name,
+                            span: scope.span(u.span),
+                        }),
+                    },
+                };
+                StmtKind::Assert(Box::new(AssertStmt {
+                    kind,
+                    instance: scope.instance,
+                }))
+            }
             StmtKind::Op(op) => {
                 let block = (op.func.is_none() && OpKind::from_name(op.kind.name).is_none())
                     .then(|| self.blocks.get(op.kind.name))

@@ -683,6 +683,53 @@ impl<'s> Driver<'s> {
                     output: output.ok_or_else(|| self.expected_error(base, &[]))?,
                 }))
             }
+            Rule::assert_stmt => {
+                it.next(); // kw_assert
+                let body = it.next().ok_or_else(|| self.expected_error(base, &[]))?;
+                let rule = body.as_rule();
+                let mut parts = body.into_inner().peekable();
+                let kind = if rule == Rule::assert_pred {
+                    let not = match parts.peek() {
+                        Some(p) if p.as_rule() == Rule::kw_not => {
+                            parts.next().map(|p| self.span(&p, base))
+                        }
+                        _ => None,
+                    };
+                    let name = self.ident(parts.next(), base)?;
+                    let args: Vec<Ident<'s>> = parts
+                        .map(|p| self.ident(Some(p), base))
+                        .collect::<Result<_>>()?;
+                    let written = args.iter().map(|a: &Ident<'s>| a.name).collect();
+                    AssertKind::Predicate {
+                        not,
+                        name,
+                        args,
+                        written,
+                    }
+                } else {
+                    let measure = self.ident(parts.next(), base)?;
+                    let cmp = parts.next().ok_or_else(|| self.expected_error(base, &[]))?;
+                    let op_span = self.span(&cmp, base);
+                    let op = CmpOp::from_symbol(cmp.as_str())
+                        .ok_or_else(|| self.expected_error(op_span.start, &[]))?;
+                    let value = self.expr_opt(parts.next(), base)?;
+                    let unit = parts.next().map(|p| Ident {
+                        name: p.as_str(),
+                        span: self.span(&p, base),
+                    });
+                    AssertKind::Compare {
+                        measure,
+                        op,
+                        op_span,
+                        value,
+                        unit,
+                    }
+                };
+                StmtKind::Assert(Box::new(AssertStmt {
+                    kind,
+                    instance: None,
+                }))
+            }
             Rule::output_stmt => StmtKind::Output(
                 it.skip(1)
                     .map(|p| self.ident(Some(p), base))
@@ -1022,6 +1069,13 @@ fn readable(rules: &[Rule]) -> Vec<String> {
             Rule::kw_block | Rule::block_head => &["`block`"],
             Rule::kw_import | Rule::import_stmt => &["`import`"],
             Rule::kw_repeat | Rule::repeat_stmt => &["`repeat`"],
+            Rule::kw_assert | Rule::assert_stmt => &["`assert`"],
+            Rule::kw_not => &["`not`"],
+            Rule::assert_pred | Rule::assert_cmp => {
+                &["an assertion such as `fused(a, b)` or `kernels <= 9`"]
+            }
+            Rule::cmp => &["a comparison (`<=`, `<`, `==`, `>=`, `>`)"],
+            Rule::unit => &["a unit (`B`, `KB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`, ...)"],
             Rule::path => &["a quoted path"],
             Rule::kw_param | Rule::param_stmt => &["`param`"],
             Rule::kw_dtype | Rule::dtype_stmt => &["`dtype`"],
@@ -1150,7 +1204,10 @@ mod tests {
                     ));
                 }
             }
-            s.push_str(&format!("  output t{ops}\n}}\n\n"));
+            s.push_str(&format!(
+                "  output t{ops}\n  assert fused(o1, o{ops})\n  assert not materialized(t1)\n  \
+                 assert kernels <= N * 2\n}}\n\n"
+            ));
         }
         s
     }

@@ -1,5 +1,5 @@
 //! What the targets share: the option header that turns leading input bytes into `--set`,
-//! `--allow` and `--flash-attention`, and [`exercise`], which runs everything the library
+//! `--allow`, `--flash-attention` and `--fuser`, and [`exercise`], which runs everything the library
 //! offers after checking a file and asserts the invariants every result must satisfy.
 
 #![allow(dead_code)]
@@ -72,7 +72,10 @@ pub fn split(data: &[u8]) -> (Options, &[u8]) {
             opts.allow.push(code);
         }
     }
-    opts.flash_attention = h[0] & 0x20 != 0;
+    // The top two bits pick the fusion strategy: SPEC §2, or a compiler preset.
+    let flash = h[0] & 0x20 != 0;
+    opts.set_fusion(fgraph::fusion::Fuser::ALL[usize::from(h[0] >> 6)].options());
+    opts.flash_attention = flash;
     (opts, file)
 }
 
