@@ -297,14 +297,20 @@ impl OpReport<'_> {
                     (Some(f), None) => format!(" [{f}]"),
                     _ => String::new(),
                 };
+                let (p, c, t) = (
+                    &g.op(e.producer).name,
+                    &g.op(e.consumer).name,
+                    &g.tensor(e.tensor).name,
+                );
+                let k = a.plan.group_of[e.consumer.index()] + 1;
+                let how = if *fused_by == Some(FusedBy::Recompute) {
+                    format!("kernel {k} computes `{p}` again{by}")
+                } else {
+                    format!("fused in kernel {k}{by}")
+                };
                 let _ = writeln!(
                     out,
-                    "  {} → {} via `{}`: fused in kernel {}{by}, `{}` stays on chip for this edge",
-                    g.op(e.producer).name,
-                    g.op(e.consumer).name,
-                    g.tensor(e.tensor).name,
-                    a.plan.group_of[e.consumer.index()] + 1,
-                    g.tensor(e.tensor).name
+                    "  {p} → {c} via `{t}`: {how}, `{t}` stays on chip for this edge"
                 );
             }
         }
