@@ -44,43 +44,26 @@ pub struct Change {
 pub const SLOW_PLAN_OPS: usize = 5_000;
 
 /// Every option change the engine tries, in order of preference when two fuse an edge and
-/// save as much. One entry per option: a policy that fuses through materialized tensors is
-/// `Change { flag: "--policy NAME", relaxes: &[Reason::Materialized], apply: |o| (o.policy
-/// != Policy::NAME).then_some(FusionOptions { policy: Policy::NAME, ..o }) }`; a change that
-/// fuses no producer → consumer edge (horizontal fusion) needs no entry. Pairs of entries
-/// that set one setting twice are skipped.
+/// save as much. One entry per option (a policy: `apply: |o| policy(o, Policy::NAME)`); a
+/// change that fuses no producer → consumer edge (horizontal fusion) needs none. Pairs of
+/// entries that set one setting twice are skipped.
 pub const CHANGES: &[Change] = &[
     Change {
         flag: "--policy store",
         relaxes: &[Reason::Materialized],
-        apply: |o| {
-            (o.policy != Policy::Store).then_some(FusionOptions {
-                policy: Policy::Store,
-                ..o
-            })
-        },
+        apply: |o| policy(o, Policy::Store),
         wanted: |_| true,
     },
     Change {
         flag: "--policy recompute",
         relaxes: &[Reason::Materialized],
-        apply: |o| {
-            (o.policy != Policy::Recompute).then_some(FusionOptions {
-                policy: Policy::Recompute,
-                ..o
-            })
-        },
+        apply: |o| policy(o, Policy::Recompute),
         wanted: |g| g.ops.len() <= SLOW_PLAN_OPS,
     },
     Change {
         flag: "--policy inline",
         relaxes: &[Reason::Materialized],
-        apply: |o| {
-            (o.policy != Policy::Inline).then_some(FusionOptions {
-                policy: Policy::Inline,
-                ..o
-            })
-        },
+        apply: |o| policy(o, Policy::Inline),
         wanted: |g| g.ops.len() <= SLOW_PLAN_OPS,
     },
     Change {
@@ -98,10 +81,11 @@ pub const CHANGES: &[Change] = &[
         flag: "--reduction-epilogue",
         relaxes: &[Reason::AfterReduction],
         apply: |o| {
-            (!o.reduction_epilogue).then_some(FusionOptions {
+            let on = FusionOptions {
                 reduction_epilogue: true,
                 ..o
-            })
+            };
+            (!o.reduction_epilogue).then_some(on)
         },
         wanted: |g| g.ops.iter().any(|o| o.kind == OpKind::Reduction),
     },
@@ -114,10 +98,11 @@ pub const CHANGES: &[Change] = &[
             Reason::SecondMatmul,
         ],
         apply: |o| {
-            (!o.flash_attention).then_some(FusionOptions {
+            let on = FusionOptions {
                 flash_attention: true,
                 ..o
-            })
+            };
+            (!o.flash_attention).then_some(on)
         },
         wanted: |g| !super::flash::detect(g).is_empty(),
     },
@@ -125,14 +110,20 @@ pub const CHANGES: &[Change] = &[
         flag: "--matmul-epilogue elementwise",
         relaxes: &[Reason::MatmulEpilogue],
         apply: |o| {
-            (o.matmul_epilogue != MatmulEpilogue::Elementwise).then_some(FusionOptions {
+            let all = FusionOptions {
                 matmul_epilogue: MatmulEpilogue::Elementwise,
                 ..o
-            })
+            };
+            (o.matmul_epilogue != MatmulEpilogue::Elementwise).then_some(all)
         },
         wanted: |g| g.ops.iter().any(|o| o.kind == OpKind::Matmul),
     },
 ];
+
+/// `o` under policy `p`; `None` when it is under `p` already.
+fn policy(o: FusionOptions, p: Policy) -> Option<FusionOptions> {
+    (o.policy != p).then_some(FusionOptions { policy: p, ..o })
+}
 
 /// `opts` with the changes of [`CHANGES`] named by `flags` made, in order; `None` for a flag
 /// that is not there or a change the options have already.
