@@ -108,7 +108,8 @@ impl Reason {
             Reason::MatmulEpilogue => write!(
                 f,
                 "`{consumer}` would join a matmul's kernel, and the matmul takes no such \
-                 epilogue here (only a bias add under `--matmul-epilogue bias`)"
+                 epilogue under this `--matmul-epilogue` (bias: a bias add only; addmm: an add \
+                 unless every reader of the sum is elementwise; none: no epilogue)"
             ),
         }
     }
