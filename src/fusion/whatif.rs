@@ -6,14 +6,14 @@
 //! made under; when no single change fuses an edge, pairs of them are tried. Each candidate
 //! is planned once for the whole graph (not once per boundary), and only when some boundary
 //! breaks a rule the candidate relaxes; an edge fuses under a candidate when its producer and
-//! consumer are in one group of the candidate's plan. The bytes are SPEC §3's, counted by
-//! [`crate::traffic`]:
+//! consumer are in one group of the candidate's plan, or the consumer's kernel computes the
+//! producer again. The bytes are SPEC §3's, counted by [`crate::traffic`]:
 //!
-//! - `plan_saves`: the fused total of the current plan minus that of the candidate's plan
-//!   (what passing the option changes, over every edge it fuses; negative if the plan moves
-//!   more);
-//! - `edge_saves`: the current plan's traffic minus that of the same plan with the producer's
-//!   and the consumer's kernels made one (what this edge alone is worth).
+//! - [`Fix::saves_bytes`]: the fused total of the current plan minus that of the candidate's
+//!   plan (what passing the option changes, over every edge it fuses; negative if the plan
+//!   moves more);
+//! - [`Fix::edge_saves_bytes`]: the current plan's traffic minus that of the same plan with
+//!   the producer's and the consumer's kernels made one (what this edge alone is worth).
 
 use super::{
     Boundary, FusionOptions, FusionPlan, MatmulEpilogue, Policy, Reason, find_fusion_groups_with,
