@@ -243,6 +243,15 @@ pub struct CostArgs {
     /// side (kernels, launches, HBM traffic, FLOPs, time) instead of the list of kernels.
     #[arg(long, conflicts_with = "summary")]
     pub compare: bool,
+    /// Report one op instead of the whole plan: its kernel, every edge into and out of it
+    /// (fused, or a boundary with its rule and the smallest change that fuses it) and its
+    /// tensor's line of the ledger.
+    #[arg(long, value_name = "OP")]
+    pub explain: Option<String>,
+    /// Add the per-tensor ledger: for every tensor, the kernels that write and read it,
+    /// whether it is in HBM and why, and the bytes (they add up to the fused traffic).
+    #[arg(long)]
+    pub ledger: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -739,6 +748,11 @@ fn render_analysis(
     } else {
         chosen.and_then(|g| g.analysis.as_ref())
     };
+    // `--explain OP`: the op is looked up before anything is written.
+    let explained = match (&cost_args.explain, analysis) {
+        (Some(name), Some(a)) => Some((a, crate::explain_op::find(&a.graph, name).map_err(Usage)?)),
+        _ => None,
+    };
     // The cost model: estimates for both plans and the attention comparison.
     let launch = cost_args.launch;
     let cost_of = |a: &crate::analysis::Analysis| {
@@ -749,7 +763,7 @@ fn render_analysis(
         let att = cost::attention(a, hw, launch).ok()?;
         Some((c, att))
     };
-    let mut json = (common.format == Format::Json).then(|| {
+    let mut json = (common.format == Format::Json && explained.is_none()).then(|| {
         let dj = diags
             .iter()
             .map(|d| render::json(d, &report.source))
@@ -841,6 +855,11 @@ fn render_analysis(
             }
         }
     }
+    if let Some((a, op)) = explained {
+        explain_op(report, &diags, a, op, common, io);
+        written?;
+        return Ok(exit_code(&diags, common.deny_warnings));
+    }
     match common.format {
         Format::Json => {
             if let Some(mut obj) = json.take() {
@@ -853,6 +872,12 @@ fn render_analysis(
                 }
                 if let Some(a) = analysis.filter(|_| cost_args.compare) {
                     obj.compare = crate::compare::rows(&a.graph, &a.fusion, hw, launch).ok();
+                }
+                if let Some(a) = analysis.filter(|_| cost_args.ledger) {
+                    obj.ledger = Some(crate::ledger::LedgerJson::new(
+                        &a.graph,
+                        &crate::ledger::ledger(a),
+                    ));
                 }
                 // `write_json` buffers itself: no `BufWriter` needed.
                 let _ = if head_written {
@@ -895,6 +920,10 @@ fn render_analysis(
                     (None, None) => report::human(a),
                 };
                 let _ = write!(io.out, "{text}");
+                if cost_args.ledger {
+                    let entries = crate::ledger::ledger(a);
+                    let _ = write!(io.out, "{}", crate::ledger::human(a, &entries));
+                }
             } else if f == Format::Human {
                 let _ = write!(io.err, "{}", summary(&diags, 1));
             }
@@ -906,6 +935,42 @@ fn render_analysis(
     }
     written?;
     Ok(code)
+}
+
+/// `analyze --explain OP`: the report of op `op` of a graph that checked clean, after its
+/// diagnostics.
+fn explain_op(
+    report: &FileReport,
+    diags: &[&Diagnostic],
+    a: &crate::analysis::Analysis,
+    op: crate::graph::OpId,
+    common: &Common,
+    io: &mut Io<'_>,
+) {
+    let r = crate::explain_op::report(a, op);
+    match common.format {
+        Format::Json => {
+            let dj = diags
+                .iter()
+                .map(|d| render::json(d, &report.source))
+                .collect();
+            let _ = serde_json::to_writer(&mut *io.out, &r.json(dj));
+            let _ = writeln!(io.out);
+        }
+        Format::Sarif => {
+            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
+            let _ = writeln!(
+                io.out,
+                "{}",
+                render::sarif(&[(owned.as_slice(), &report.source)])
+            );
+        }
+        f => {
+            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
+            print_diagnostics(&owned, &report.source, f, io);
+            let _ = write!(io.out, "{}", r.human());
+        }
+    }
 }
 
 /// The configuration files of a run, each read once.

@@ -10,7 +10,7 @@ use crate::cost::roofline::{fmt_num, si};
 use crate::cost::{
     AttentionReport, Bound, CostReport, Hardware, KernelCost, LaunchMode, OpCost, PlanSummary, Unit,
 };
-use crate::fusion::{Boundary, Reason};
+use crate::fusion::{Boundary, Reason, whatif};
 use crate::graph::{Graph, OpId, TensorId, TensorUse};
 use crate::traffic::{Read, Traffic, Write};
 use serde::{Serialize, Serializer};
@@ -551,18 +551,27 @@ struct BoundaryJson<'a> {
     /// For `budget-exceeded`: which budget, what the kernel would need, the limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     budget: Option<crate::fusion::BudgetHit>,
+    /// The values the rule involves ([`whatif::Values`]).
+    values: whatif::Values,
+    /// The smallest option change that fuses the edge; null when no option does.
+    smallest_change: Option<&'a whatif::Fix>,
+    /// The values and the smallest change (or why there is none) in words.
+    hint: String,
 }
 
-/// The boundaries of a plan, each with its explanation.
+/// The boundaries of a plan, each with its explanation and what would fuse it.
 pub struct BoundariesJson<'a> {
     graph: &'a Graph,
+    plan: &'a crate::fusion::FusionPlan,
     boundaries: &'a [Boundary],
+    /// One per boundary ([`whatif::what_if`]).
+    hints: Vec<whatif::Hint>,
 }
 
 impl Serialize for BoundariesJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let g = self.graph;
-        s.collect_seq(self.boundaries.iter().map(|b| {
+        s.collect_seq(self.boundaries.iter().zip(&self.hints).map(|(b, h)| {
             BoundaryJson {
                 producer: &g.op(b.producer).name,
                 consumer: &g.op(b.consumer).name,
@@ -574,9 +583,29 @@ impl Serialize for BoundariesJson<'_> {
                     .via
                     .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]),
                 budget: b.budget,
+                values: h.values(g, self.plan, b),
+                smallest_change: h.fix.as_ref(),
+                hint: h.sentence(g, self.plan, b),
             }
         }))
     }
+}
+
+/// The what-if of an analysis's plan ([`whatif::what_if`]): one hint per boundary.
+pub fn hints(a: &Analysis) -> whatif::WhatIf {
+    hints_upto(a, usize::MAX)
+}
+
+/// [`hints`] for the first `limit` boundaries only.
+pub fn hints_upto(a: &Analysis, limit: usize) -> whatif::WhatIf {
+    whatif::what_if(
+        &a.graph,
+        a.fusion,
+        &a.plan,
+        &a.traffic.groups,
+        a.traffic.fused.total,
+        limit,
+    )
 }
 
 #[derive(Serialize)]
@@ -655,6 +684,10 @@ pub struct AnalysisJson<'a> {
     /// `--compare`: the graph under every fusion strategy (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compare: Option<Vec<crate::compare::Row>>,
+    /// With `--ledger`: every tensor, where it lives and the bytes each kernel moves for it
+    /// (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ledger: Option<crate::ledger::LedgerJson<'a>>,
 }
 
 impl<'a> AnalysisJson<'a> {
@@ -686,6 +719,7 @@ impl<'a> AnalysisJson<'a> {
                 attention: None,
                 summary: None,
                 compare: None,
+                ledger: None,
             };
         };
         let g = &a.graph;
@@ -698,7 +732,9 @@ impl<'a> AnalysisJson<'a> {
             }),
             boundaries: Some(BoundariesJson {
                 graph: g,
+                plan: &a.plan,
                 boundaries: &a.plan.boundaries,
+                hints: hints(a).hints,
             }),
             traffic: Some(TrafficJson {
                 unfused: a.traffic.unfused,
@@ -719,6 +755,7 @@ impl<'a> AnalysisJson<'a> {
             attention: None,
             summary: None,
             compare: None,
+            ledger: None,
         }
     }
 
@@ -1111,9 +1148,9 @@ impl<'w> JsonOut<'w> {
     }
 
     fn boundaries(&mut self, b: &BoundariesJson<'_>) -> std::io::Result<()> {
-        let g = b.graph;
+        let (g, plan) = (b.graph, b.plan);
         self.buf.push(b'[');
-        self.list(b.boundaries, |out, b| {
+        self.list(b.boundaries.iter().zip(&b.hints), |out, (b, h)| {
             out.raw(b"{\"producer\":");
             out.str(&g.op(b.producer).name);
             out.raw(b",\"consumer\":");
@@ -1138,6 +1175,12 @@ impl<'w> JsonOut<'w> {
                 out.raw(b",\"budget\":");
                 out.serde(hit)?;
             }
+            out.raw(b",\"values\":");
+            out.serde(&h.values(g, plan, b))?;
+            out.raw(b",\"smallest_change\":");
+            out.serde(&h.fix)?;
+            out.raw(b",\"hint\":");
+            out.str(&h.sentence(g, plan, b));
             out.buf.push(b'}');
             out.spill()
         })?;
@@ -1260,6 +1303,10 @@ impl<'w> JsonOut<'w> {
         if let Some(c) = &j.compare {
             self.raw(b",\"compare\":");
             self.serde(c)?;
+        }
+        if let Some(l) = &j.ledger {
+            self.raw(b",\"ledger\":");
+            self.serde(l)?;
         }
         self.buf.push(b'}');
         Ok(())
@@ -1610,14 +1657,11 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
     }
     out += &totals(a, cost);
     if !a.plan.boundaries.is_empty() {
-        out += "\nboundaries (edges that stay in HBM, and why):\n";
-        for b in a.plan.boundaries.iter().take(200) {
-            let (p, c, tn) = (
-                &g.op(b.producer).name,
-                &g.op(b.consumer).name,
-                &g.tensor(b.tensor).name,
-            );
-            out += &format!("  {p} → {c} via `{tn}` [{}]: {}\n", b.reason, explain(g, b));
+        out += "\nboundaries (edges that stay in HBM, why, and the smallest change that fuses \
+                 them):\n";
+        let w = hints_upto(a, 200);
+        for (b, h) in a.plan.boundaries.iter().zip(&w.hints).take(200) {
+            boundary_lines(&mut out, g, &a.plan, b, h, "  ");
         }
         if a.plan.boundaries.len() > 200 {
             out += &format!(
@@ -1771,6 +1815,30 @@ fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
     }
     out.push('\n');
     out
+}
+
+/// A boundary in the human report: the edge, its rule and why, then (indented) the values
+/// and the smallest change that fuses it.
+pub(crate) fn boundary_lines(
+    out: &mut String,
+    g: &Graph,
+    plan: &crate::fusion::FusionPlan,
+    b: &Boundary,
+    h: &whatif::Hint,
+    indent: &str,
+) {
+    let (p, c, tn) = (
+        &g.op(b.producer).name,
+        &g.op(b.consumer).name,
+        &g.tensor(b.tensor).name,
+    );
+    let _ = writeln!(
+        out,
+        "{indent}{p} → {c} via `{tn}` [{}]: {}",
+        b.reason,
+        explain(g, b)
+    );
+    let _ = writeln!(out, "{indent}  {}", h.sentence(g, plan, b));
 }
 
 /// The traffic of both plans and, with a cost model, the estimated times.
@@ -2016,6 +2084,12 @@ mod tests {
                     );
                     let Some(a) = &g.analysis else { continue };
                     same(&AnalysisJson::new(&g.name, Some(a), diags.clone()), name);
+                    let mut with_ledger = AnalysisJson::new(&g.name, Some(a), diags.clone());
+                    with_ledger.ledger = Some(crate::ledger::LedgerJson::new(
+                        &a.graph,
+                        &crate::ledger::ledger(a),
+                    ));
+                    same(&with_ledger, name);
                     // Names that need escaping.
                     same(
                         &AnalysisJson::new("\t\u{1}\"\\é\u{7f}", Some(a), diags.clone()),

@@ -1072,6 +1072,41 @@ proptest! {
         }
     }
 
+    /// Explanations (issue 13, item 7): every smallest change the what-if engine names fuses
+    /// its edge when made, and its bytes are the fused totals of the two plans, exactly; the
+    /// per-tensor ledger adds up to the fused traffic.
+    #[test]
+    fn what_if_changes_fuse_their_edges_and_the_ledger_adds_up(
+        raw in raw_graph(),
+        policy in 0usize..4,
+        epilogue in any::<bool>(),
+    ) {
+        let case = run_case(&raw)?;
+        let opts = Options {
+            policy: fgraph::fusion::Policy::ALL[policy],
+            reduction_epilogue: epilogue,
+            ..Options::default()
+        };
+        let report = check_file("gen.fgraph", case.src.as_bytes(), &opts);
+        let a = report.graphs[0].analysis.as_ref().expect("analysis");
+        let f = a.traffic.fused;
+        let (w, rd) = fgraph::ledger::totals(&fgraph::ledger::ledger(a));
+        prop_assert_eq!((w, rd), (f.bytes_written, f.bytes_read), "ledger in\n{}", case.src);
+        let hints = fgraph::report::hints(a).hints;
+        prop_assert_eq!(hints.len(), a.plan.boundaries.len());
+        for (b, h) in a.plan.boundaries.iter().zip(&hints) {
+            let Some(fix) = &h.fix else { continue };
+            let changed = fgraph::fusion::whatif::apply(a.fusion, &fix.options).expect("known flags");
+            let plan = fgraph::find_fusion_groups_with(&a.graph, changed);
+            let ctx = format!("{:?} on op{} -> op{} in\n{}", fix.options, b.producer.0, b.consumer.0, case.src);
+            // One kernel, or the consumer's kernel computes the producer again.
+            prop_assert!(!plan.reads_back(b.consumer, b.producer), "{}", ctx);
+            let t = fgraph::traffic::compare(&a.graph, &plan).expect("traffic");
+            prop_assert_eq!(fix.plan_total, t.fused.total, "{}", ctx);
+            prop_assert_eq!(fix.saves_bytes, f.total as i64 - t.fused.total as i64, "{}", ctx);
+        }
+    }
+
     /// Property 5: checking the same source twice gives the same plan, traffic and diagnostics.
     #[test]
     fn analysis_is_deterministic(raw in raw_graph()) {

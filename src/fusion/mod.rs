@@ -11,6 +11,7 @@ pub mod policy;
 pub mod preset;
 mod reason;
 pub mod recompute;
+pub mod whatif;
 
 pub use budget::{Budget, BudgetHit, Budgets};
 pub use flash::AttentionPattern;

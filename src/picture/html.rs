@@ -187,17 +187,20 @@ pub fn html(
         "<h2>Boundaries</h2>\n<p>Edges that stay in HBM, and why ({}).</p>\n<ul id=\"boundaries\">",
         a.plan.boundaries.len()
     );
-    for b in &a.plan.boundaries {
+    let hints = crate::report::hints(a).hints;
+    for (b, h) in a.plan.boundaries.iter().zip(&hints) {
         let text = crate::explain::text(b.reason.as_str()).unwrap_or("");
         let _ = writeln!(
             o,
             "<li>{} → {} via <code>{}</code> <span class=\"reason\">[{}]</span>: {}\
+             <br><span class=\"hint\">{}</span>\
              <details><summary>fgraph explain {}</summary><pre>{}</pre></details></li>",
             esc(&g.op(b.producer).name),
             esc(&g.op(b.consumer).name),
             esc(&g.tensor(b.tensor).name),
             b.reason,
             esc(&crate::report::explain(g, b)),
+            esc(&h.sentence(g, &a.plan, b)),
             b.reason,
             esc(text)
         );
