@@ -180,13 +180,13 @@ impl Scratch {
 /// `copies` it recomputes (in first-seen order; a whole read covers the tensor's slices, and
 /// each distinct slice is read once) and `write` for each member output that leaves it (a
 /// copy writes nothing). `inside(o)`: whether op `o` is computed in the kernel (member or
-/// copy); `reads_back(c, o)`: whether consumer `c`, outside, reads `o`'s output from HBM
-/// rather than computing it again.
+/// copy); `leaves(o)`: whether a reader in another kernel reads member `o`'s output from
+/// HBM rather than computing it again.
 fn visit(
     g: &Graph,
     (members, copies): (&[OpId], &[OpId]),
     inside: impl Fn(OpId) -> bool,
-    reads_back: impl Fn(OpId, OpId) -> bool,
+    leaves: impl Fn(OpId) -> bool,
     s: &mut Scratch,
     mut read: impl FnMut(Read),
     mut write: impl FnMut(Write),
@@ -270,11 +270,7 @@ fn visit(
     s.clear();
     for &o in members {
         let t = g.op(o).output;
-        let consumers = g.consumers(t);
-        let leaves = g.is_output(t)
-            || consumers.is_empty()
-            || consumers.iter().any(|&c| !inside(c) && reads_back(c, o));
-        if leaves {
+        if g.is_output(t) || g.consumers(t).is_empty() || leaves(o) {
             write(Write {
                 tensor: t,
                 bytes: op_write_bytes(g, g.op(o)),
@@ -283,10 +279,12 @@ fn visit(
     }
 }
 
+/// `holders`: [`FusionPlan::copy_holders`] when the plan has copies.
 fn group_traffic_in(
     g: &Graph,
     plan: &FusionPlan,
     group: usize,
+    holders: Option<&[Vec<usize>]>,
     s: &mut Scratch,
 ) -> Result<GroupTraffic, Overflow> {
     let mut reads = Vec::new();
@@ -297,7 +295,13 @@ fn group_traffic_in(
         g,
         (&plan.groups[group].ops, copies),
         |o| plan.group_of[o.index()] == group || copies.binary_search(&o).is_ok(),
-        |c, o| plan.reads_back(c, o),
+        |o| match holders {
+            Some(h) => plan.read_elsewhere(g, o, h),
+            None => g
+                .consumers(g.op(o).output)
+                .iter()
+                .any(|&c| plan.reads_back(c, o)),
+        },
         s,
         |r| {
             bytes_read = bytes_read.and_then(|b| b.checked_add(r.bytes));
@@ -318,7 +322,8 @@ fn group_traffic_in(
 
 /// The traffic of one group of `plan`.
 pub fn group_traffic(g: &Graph, plan: &FusionPlan, group: usize) -> Result<GroupTraffic, Overflow> {
-    group_traffic_in(g, plan, group, &mut Scratch::sparse())
+    let holders = has_copies(plan).then(|| plan.copy_holders(g.ops.len()));
+    group_traffic_in(g, plan, group, holders.as_deref(), &mut Scratch::sparse())
 }
 
 /// Bytes read and written by op `o` run as a kernel of its own (the unfused plan).
@@ -346,12 +351,17 @@ pub(crate) fn alone_bytes(g: &Graph, o: OpId, s: &mut Scratch) -> Result<(u64, u
         g,
         (&[o], &[]),
         |p| p == o,
-        |_, _| true,
+        |p| g.consumers(g.op(p).output).iter().any(|&c| c != p),
         s,
         |r| read = read.and_then(|b| b.checked_add(r.bytes)),
         |w| written = written.and_then(|b| b.checked_add(w.bytes)),
     );
     Ok((read.ok_or(Overflow)?, written.ok_or(Overflow)?))
+}
+
+/// Whether any kernel of `plan` computes another kernel's op again.
+fn has_copies(plan: &FusionPlan) -> bool {
+    plan.groups.iter().any(|k| !k.recomputed.is_empty())
 }
 
 /// Totals of the unfused plan (every op alone, `saved_by_fusion` 0) without building it.
@@ -381,8 +391,9 @@ pub fn plan_traffic(
     plan: &FusionPlan,
 ) -> Result<(Vec<GroupTraffic>, Traffic), Overflow> {
     let mut s = Scratch::dense(g);
+    let holders = has_copies(plan).then(|| plan.copy_holders(g.ops.len()));
     let groups = (0..plan.groups.len())
-        .map(|k| group_traffic_in(g, plan, k, &mut s))
+        .map(|k| group_traffic_in(g, plan, k, holders.as_deref(), &mut s))
         .collect::<Result<Vec<_>, _>>()?;
     let bytes_read = checked_sum(groups.iter().map(|t| t.bytes_read))?;
     let bytes_written = checked_sum(groups.iter().map(|t| t.bytes_written))?;

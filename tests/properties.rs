@@ -1066,6 +1066,16 @@ proptest! {
             prop_assert!(t.fused.total <= base.traffic.fused.total,
                 "recompute {} > boundary {} in\n{}", t.fused.total, base.traffic.fused.total, case.src);
         }
+        // Every tensor a kernel reads from HBM was written there by its producer's kernel.
+        for gt in &t.groups {
+            for rd in &gt.reads {
+                if let Some(p) = a.graph.producer(rd.tensor) {
+                    let home = &t.groups[label[p.index()]];
+                    prop_assert!(home.writes.iter().any(|w| w.tensor == rd.tensor),
+                        "`{}` read but never written in\n{}", a.graph.tensor(rd.tensor).name, case.src);
+                }
+            }
+        }
         for h in &plan.horizontal {
             prop_assert!(h.parts.len() >= 2);
             prop_assert!(!h.shared.is_empty());

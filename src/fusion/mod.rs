@@ -151,6 +151,30 @@ impl FusionPlan {
         let k = self.group_of[c.index()];
         k != self.group_of[o.index()] && self.groups[k].recomputed.binary_search(&o).is_err()
     }
+    /// For each op, the kernels that compute it again (`--policy recompute`, `inline`);
+    /// empty lists when there are no copies.
+    pub fn copy_holders(&self, n_ops: usize) -> Vec<Vec<usize>> {
+        let mut h = vec![Vec::new(); n_ops];
+        for (k, grp) in self.groups.iter().enumerate() {
+            for &o in &grp.recomputed {
+                h[o.index()].push(k);
+            }
+        }
+        h
+    }
+    /// Whether `o`'s output must leave its kernel for a reader: a consumer in another kernel
+    /// that does not compute `o` again, or a copy of a consumer in a kernel that does not
+    /// compute `o` (`holders` from [`FusionPlan::copy_holders`]).
+    pub fn read_elsewhere(&self, g: &Graph, o: OpId, holders: &[Vec<usize>]) -> bool {
+        let k = self.group_of[o.index()];
+        g.consumers(g.op(o).output).iter().any(|&c| {
+            self.reads_back(c, o)
+                || holders.get(c.index()).is_some_and(|hs| {
+                    hs.iter()
+                        .any(|&h| h != k && self.groups[h].recomputed.binary_search(&o).is_err())
+                })
+        })
+    }
     /// The FLOPs the copies of `--policy recompute` add, over all kernels.
     pub fn recomputed_flops(&self, g: &Graph) -> u64 {
         self.groups
