@@ -106,11 +106,14 @@ pub struct FusionOptions {
 }
 
 impl FusionOptions {
-    /// The budgets in force: those set, and under `--policy store` or `inline` the ops
-    /// budget of Inductor, which those policies carry.
+    /// The budgets in force: those set, and under `--policy store` or `inline` or with
+    /// diamonds the ops budget of Inductor: those strategies check every merge by walking
+    /// the kernels' members, and the budget keeps that linear.
     pub fn effective_budgets(&self) -> Budgets {
         let mut b = self.budgets;
-        if matches!(self.policy, Policy::Store | Policy::Inline) && b.ops.is_none() {
+        if (matches!(self.policy, Policy::Store | Policy::Inline) || self.diamonds)
+            && b.ops.is_none()
+        {
             b.ops = Some(budget::DEFAULT_OPS);
         }
         b

@@ -38,12 +38,6 @@ pub struct Change {
     pub wanted: fn(&Graph) -> bool,
 }
 
-/// Ops above which the engine does not try the changes whose planning can take quadratic
-/// time on some shapes (`--fuse-diamonds`: a chain of 4,000 diamonds, 16,000 ops, takes
-/// 1.6 s and one of 60,000 diamonds more than 100 s, spent in the greedy pass's walks over
-/// successors), so that `analyze` stays fast by default. Raise it when the pass is linear.
-pub const SLOW_PLAN_OPS: usize = 5_000;
-
 /// Every option change the engine tries, in order of preference when two fuse an edge and
 /// save as much. One entry per option (a policy: `apply: |o| policy(o, Policy::NAME)`); a
 /// change that fuses no producer → consumer edge (horizontal fusion) needs none. Pairs of
@@ -76,7 +70,7 @@ pub const CHANGES: &[Change] = &[
                 ..o
             })
         },
-        wanted: |g| g.ops.len() <= SLOW_PLAN_OPS,
+        wanted: |_| true,
     },
     Change {
         flag: "--reduction-epilogue",
