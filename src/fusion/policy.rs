@@ -108,8 +108,10 @@ impl MatmulEpilogue {
     }
 }
 
-/// Whether Inductor turns matmul `p` and add `c` into one `addmm`: `p` is a 2-D matmul (its
-/// second operand has rank 2: batched products are `bmm`), `c` adds to `p`'s output a tensor
+/// Whether Inductor turns matmul `p` and add `c` into one `addmm`: `p` is a 2-D matmul (both
+/// operands of rank 2: batched products are `bmm`, and a `[B, S, D]` activation times a
+/// weight is a view, an `mm` and a view, which the pattern does not match through), `c` adds
+/// to `p`'s output a tensor
 /// of the same dtype that broadcasts to it, and not every reader of the sum is elementwise
 /// (`should_prefer_unfused_addmm`; a sum nothing reads, a graph output, qualifies).
 pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId) -> bool {
@@ -119,10 +121,12 @@ pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId) -> bool {
         || op.kind != OpKind::Elementwise
         || op.func.as_deref() != Some("add")
         || op.inputs.len() != 2
+        || mm.inputs.len() < 2
         || mm
             .inputs
-            .get(1)
-            .is_none_or(|u| crate::cost::flops::use_shape(g, u).len() != 2)
+            .iter()
+            .take(2)
+            .any(|u| crate::cost::flops::use_shape(g, u).len() != 2)
     {
         return false;
     }
