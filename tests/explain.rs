@@ -2,32 +2,10 @@
 //! `analyze --explain OP` and `analyze --ledger`.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn fgraph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fgraph"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run fgraph")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited, not killed by a signal")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::*;
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_str(&stdout(o)).expect("json")
