@@ -239,6 +239,10 @@ pub struct CostArgs {
     /// the model total, instead of the list of kernels.
     #[arg(long)]
     pub summary: bool,
+    /// Under every boundary, the smallest change that would fuse it and the bytes it would
+    /// save (always in JSON; `--explain OP` gives one op's).
+    #[arg(long)]
+    pub hints: bool,
     /// Plan the graph under every fusion policy and compiler preset and show them side by
     /// side (kernels, launches, HBM traffic, FLOPs, time) instead of the list of kernels.
     #[arg(long, conflicts_with = "summary")]
@@ -916,7 +920,9 @@ fn render_analysis(
                     (_, Some(s)) => {
                         report::human_summary(a, &s, costs.as_ref().map(|x| (&x.1, &x.2)))
                     }
-                    (Some((_, c, att)), None) => report::human_with_cost(a, Some((c, att))),
+                    (Some((_, c, att)), None) => {
+                        report::human_report(a, Some((c, att)), cost_args.hints)
+                    }
                     (None, None) => report::human(a),
                 };
                 let _ = write!(io.out, "{text}");

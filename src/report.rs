@@ -1581,6 +1581,17 @@ fn same_estimate(a: &KernelCost, b: &KernelCost) -> bool {
 
 /// The human report with the cost model's estimate when one is given.
 pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
+    human_report(a, cost, false)
+}
+
+/// [`human_with_cost`], with the smallest change that fuses each boundary under it when
+/// `hints` (`analyze --hints`; off by default, so that the default report stays the seed's,
+/// SPEC §8).
+pub fn human_report(
+    a: &Analysis,
+    cost: Option<(&CostReport, &AttentionReport)>,
+    hints: bool,
+) -> String {
     let g = &a.graph;
     let mut out = String::new();
     let n_ops = g.ops.len();
@@ -1656,12 +1667,33 @@ pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport
         }
     }
     out += &totals(a, cost);
-    if !a.plan.boundaries.is_empty() {
+    if !a.plan.boundaries.is_empty() && hints {
         out += "\nboundaries (edges that stay in HBM, why, and the smallest change that fuses \
                  them):\n";
         let w = hints_upto(a, 200);
         for (b, h) in a.plan.boundaries.iter().zip(&w.hints).take(200) {
             boundary_lines(&mut out, g, &a.plan, b, h, "  ");
+        }
+        if a.plan.boundaries.len() > 200 {
+            out += &format!(
+                "  … {} more (see --format json)\n",
+                a.plan.boundaries.len() - 200
+            );
+        }
+    } else if !a.plan.boundaries.is_empty() {
+        out += "\nboundaries (edges that stay in HBM, and why):\n";
+        for b in a.plan.boundaries.iter().take(200) {
+            let (p, c, tn) = (
+                &g.op(b.producer).name,
+                &g.op(b.consumer).name,
+                &g.tensor(b.tensor).name,
+            );
+            let _ = writeln!(
+                out,
+                "  {p} → {c} via `{tn}` [{}]: {}",
+                b.reason,
+                explain(g, b)
+            );
         }
         if a.plan.boundaries.len() > 200 {
             out += &format!(

@@ -25,7 +25,7 @@ const DIAMOND: &str = "graph d {\n  input x: [64, 64]\n  op a = elementwise.relu
 fn every_boundary_says_what_would_fuse_it() {
     let f = temp_file("diamond.fgraph", DIAMOND);
     let f = f.to_str().expect("utf-8");
-    let o = fgraph(&["analyze", f]);
+    let o = fgraph(&["analyze", "--hints", f]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
         stdout(&o).contains(
@@ -35,6 +35,13 @@ fn every_boundary_says_what_would_fuse_it() {
         "{}",
         stdout(&o)
     );
+    // Without `--hints` the human report is the seed's (SPEC §8): no hint lines.
+    let plain = stdout(&fgraph(&["analyze", f]));
+    assert!(
+        plain.contains("boundaries (edges that stay in HBM, and why):\n"),
+        "{plain}"
+    );
+    assert!(!plain.contains("this edge fuses"), "{plain}");
     let v = json(&fgraph(&["analyze", "--format", "json", f]));
     let b = &v["boundaries"][0];
     // The keys of SPEC §6 are still there, beside the new ones.
