@@ -3,7 +3,6 @@
 //! decide, `fmt` keeps them, and the shipped examples' assertions hold.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 mod common;
 use common::*;
@@ -252,26 +251,6 @@ fn assert_is_not_reserved_and_syntax_errors_name_what_was_expected() {
             "{src}: {err}"
         );
     }
-}
-
-fn fgraph_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run fgraph");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
 }
 
 /// The example of the manual's section on assertions holds, and each explain text's example

@@ -1,7 +1,7 @@
 //! The binary end to end: exit codes (SPEC §6), formats, usage errors.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 mod common;
 use common::*;
@@ -1009,26 +1009,6 @@ fn reduction_epilogue_makes_rmsnorm_one_kernel() {
 
 // ---------------------------------------------------------------------------------------
 // Standard input (issue 14, item 3).
-
-fn fgraph_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run fgraph");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
 
 const MESSY: &str = "graph g{\ninput x:[4]   // keep me\nop a=elementwise.relu(x)->y\n}\n";
 const TIDY: &str = "graph g {\n  input x: [4] // keep me\n  op a = elementwise.relu(x) -> y\n}\n";

@@ -282,17 +282,14 @@ fn rows_of(data: &Value) -> Vec<Row> {
     rows
 }
 
-#[test]
-fn every_graph_is_measured_and_the_measurement_is_sound() {
-    let data = data();
-    let graphs = data["graphs"].as_array().expect("graphs");
-    assert!(data["failed"].as_array().expect("failed").is_empty());
+/// Every `DIR/*.fgraph` has a recorded graph in `graphs`, and no recorded graph lacks one.
+fn assert_every_file_measured(dir: &str, graphs: &[Value]) {
     let mut files = BTreeSet::new();
-    for e in std::fs::read_dir(root().join("validation/inductor")).expect("validation/inductor") {
+    for e in std::fs::read_dir(root().join(dir)).expect(dir) {
         let p = e.expect("entry").path();
         if p.extension().is_some_and(|x| x == "fgraph") {
             files.insert(format!(
-                "validation/inductor/{}",
+                "{dir}/{}",
                 p.file_name().unwrap().to_string_lossy()
             ));
         }
@@ -303,8 +300,16 @@ fn every_graph_is_measured_and_the_measurement_is_sound() {
         .collect();
     assert_eq!(
         files, measured,
-        "every validation/inductor/*.fgraph is measured, and only those"
+        "every {dir}/*.fgraph is measured, and only those"
     );
+}
+
+#[test]
+fn every_graph_is_measured_and_the_measurement_is_sound() {
+    let data = data();
+    let graphs = data["graphs"].as_array().expect("graphs");
+    assert!(data["failed"].as_array().expect("failed").is_empty());
+    assert_every_file_measured("validation/inductor", graphs);
     assert!(graphs.len() >= 12);
     for g in graphs {
         let name = g["name"].as_str().expect("name");
@@ -514,24 +519,7 @@ fn every_held_out_graph_is_measured_and_the_measurement_is_sound() {
     let data = heldout_data();
     let graphs = data["graphs"].as_array().expect("graphs");
     assert!(data["failed"].as_array().expect("failed").is_empty());
-    let mut files = BTreeSet::new();
-    for e in std::fs::read_dir(root().join("validation/inductor/heldout")).expect("heldout/") {
-        let p = e.expect("entry").path();
-        if p.extension().is_some_and(|x| x == "fgraph") {
-            files.insert(format!(
-                "validation/inductor/heldout/{}",
-                p.file_name().unwrap().to_string_lossy()
-            ));
-        }
-    }
-    let measured: BTreeSet<String> = graphs
-        .iter()
-        .map(|g| g["fgraph_file"].as_str().expect("file").to_string())
-        .collect();
-    assert_eq!(
-        files, measured,
-        "every heldout/*.fgraph is measured, and only those"
-    );
+    assert_every_file_measured("validation/inductor/heldout", graphs);
     assert_eq!(graphs.len(), HELDOUT_GRAPHS);
     for g in graphs {
         let name = g["name"].as_str().expect("name");

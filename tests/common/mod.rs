@@ -38,3 +38,24 @@ pub fn temp_file_in(tag: &str, name: &str, text: &str) -> PathBuf {
     std::fs::write(&p, text).expect("write temp file");
     p
 }
+
+/// `fgraph ARGS` with `input` on its standard input.
+pub fn fgraph_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run fgraph");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait")
+}
