@@ -233,6 +233,11 @@ pub struct CostArgs {
     /// and time from coefficients fitted on a real GPU, shown beside the compulsory numbers.
     #[arg(long, value_enum, default_value_t = cost::TrafficModel::Compulsory)]
     pub traffic_model: cost::TrafficModel,
+    /// With `--traffic-model hardware`: the attention kernel that FlashAttention kernels are
+    /// priced as: `default` (PyTorch's default on the GPU: cuDNN's on an H100) or one the
+    /// hardware file names (`flash2`: FlashAttention-2's own kernel).
+    #[arg(long, value_name = "NAME")]
+    pub attention_kernel: Option<String>,
     #[command(flatten)]
     pub fusion: FusionArgs,
     /// For a graph built from blocks: one line per instance (each layer) and per block, and
@@ -415,7 +420,7 @@ fn preset(name: &str) -> Result<Hardware, Usage> {
 /// The GPU the cost model uses: `--hardware-file`, `--hardware`, or the default; with
 /// `--traffic-model hardware`, one that carries the hardware model's coefficients.
 fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
-    let hw = hardware_description(args)?;
+    let mut hw = hardware_description(args)?;
     if args.traffic_model == cost::TrafficModel::Hardware && hw.model.is_none() {
         return Err(Usage(format!(
             "--traffic-model hardware: GPU `{}` has no hardware-model coefficients (`model` in \
@@ -423,6 +428,18 @@ fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
              \"Calibrating another GPU\"",
             hw.name
         )));
+    }
+    if let Some(name) = &args.attention_kernel {
+        if args.traffic_model != cost::TrafficModel::Hardware {
+            return Err(Usage(
+                "--attention-kernel prices kernels under the hardware model: add \
+                 `--traffic-model hardware`"
+                    .into(),
+            ));
+        }
+        if let Some(m) = &hw.model {
+            hw.model = Some(m.with_attention_kernel(name).map_err(Usage)?);
+        }
     }
     Ok(hw)
 }

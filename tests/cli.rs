@@ -871,6 +871,97 @@ fn traffic_model_hardware_prices_a_flash_attention_kernel_as_attention() {
 }
 
 #[test]
+fn attention_kernel_picks_the_coefficients_of_the_kernel_that_runs() {
+    // validation/attention.fgraph under --flash-attention: cuDNN's kernel (the default on an
+    // H100, measured 417 µs) and FlashAttention-2's (`flash2`, measured 779 µs; VALIDATION §14).
+    let time = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            "--format",
+            "json",
+            "--traffic-model",
+            "hardware",
+            "--flash-attention",
+            "validation/attention.fgraph",
+        ];
+        args.extend_from_slice(extra);
+        let o = fgraph(&args);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+        let m = &v["cost"]["hardware_model"];
+        (
+            m["kernel_us"].as_f64().expect("kernel_us"),
+            m["source"].as_str().expect("source").to_string(),
+        )
+    };
+    let (cudnn, src) = time(&[]);
+    let (default, _) = time(&["--attention-kernel", "default"]);
+    let (flash2, src2) = time(&["--attention-kernel", "flash2"]);
+    assert_eq!(cudnn, default);
+    assert!((400.0..520.0).contains(&cudnn), "{cudnn}");
+    assert!((640.0..900.0).contains(&flash2), "{flash2}");
+    assert!(
+        !src.contains("flash2") && src2.ends_with("(attention kernel `flash2`)"),
+        "{src2}"
+    );
+    // An unknown kernel names the known ones; the option needs the hardware model.
+    let o = fgraph(&[
+        "analyze",
+        "--traffic-model",
+        "hardware",
+        "--attention-kernel",
+        "flash3",
+        "validation/attention.fgraph",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("knows default, flash2"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fgraph(&[
+        "analyze",
+        "--attention-kernel",
+        "flash2",
+        "validation/attention.fgraph",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("--traffic-model hardware"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn traffic_model_hardware_runs_tf32_matmuls_on_the_tensor_cores() {
+    // 4,096³ with TF32 on measured 383–391 µs (validation/gpu/h100-calib-c), with it off
+    // (FFMA) 2,728–2,737 µs: `tf32` operands say which runs.
+    let kernel_us = |dtype: &str| {
+        let src = format!(
+            "graph t {{\n  input a: {dtype}[4096, 4096]\n  input b: {dtype}[4096, 4096]\n  op mm = matmul(a, b) -> c\n  output c\n}}\n"
+        );
+        let f = temp_file(&format!("mm-{dtype}.fgraph"), &src);
+        let o = fgraph(&[
+            "analyze",
+            "--format",
+            "json",
+            "--traffic-model",
+            "hardware",
+            f.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+        v["cost"]["hardware_model"]["kernel_us"]
+            .as_f64()
+            .expect("kernel_us")
+    };
+    let (tf32, f32) = (kernel_us("tf32"), kernel_us("f32"));
+    assert!((300.0..470.0).contains(&tf32), "{tf32}");
+    assert!((2200.0..3300.0).contains(&f32), "{f32}");
+}
+
+#[test]
 fn traffic_model_hardware_needs_a_calibrated_gpu() {
     let o = fgraph(&[
         "analyze",
@@ -894,6 +985,9 @@ fn traffic_model_hardware_needs_a_calibrated_gpu() {
     for key in [
         "mm_f32_efficiency",
         "attention",
+        "attention_kernels",
+        "flash2",
+        "tf32_peak_fraction",
         "head_dim_half",
         "softmax_row_scale",
     ] {

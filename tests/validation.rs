@@ -1200,6 +1200,8 @@ fn calib_predictions(c: &CalibCase, m: &HwModel, hw: &Hardware) -> Option<[(f64,
             k,
             n,
             elem_bytes: if c.dtype == "f32" { 4 } else { 2 },
+            // An f32 matmul with TF32 on is what a graph writes with `tf32` operands.
+            tf32: c.tf32,
         };
         let p = m.matmul(&s, 0, c.write, hw, 0.0);
         Some([
@@ -1300,21 +1302,30 @@ fn hardware_model_accuracy() -> BTreeMap<String, Stats> {
     // Batch b (validation/gpu/h100-calib-b), taken by another script in another process,
     // never fitted: 77 GEMMs and 40 single-kernel memory-bound cases.
     out.extend(case_accuracy(batch_b().iter(), "batch-b", &m, &hw));
-    // Batch c (validation/gpu/h100-calib-c): the attention coefficients, the f32 matmul
-    // efficiency and the softmax row-length factors were fitted on its cases whose index is 0
-    // or 3 mod 4 (cuDNN's attention kernel, TF32 off); FlashAttention-2's kernel (forced) and
-    // the TF32 matmuls are reported apart: the graph cannot say which of them runs.
+    // Batch c (validation/gpu/h100-calib-c): the attention coefficients (cuDNN's kernel and,
+    // under `--attention-kernel flash2`, FlashAttention-2's), the f32 matmul efficiency and
+    // the softmax row-length factors were fitted on its cases whose index is 0 or 3 mod 4;
+    // the TF32 matmuls (`tf32` operands) were never fitted: the datasheet's TF32 peak with the
+    // 16-bit matmuls' efficiency.
     let c = batch_c();
-    let (fa2, tf32): (Vec<&CalibCase>, Vec<&CalibCase>) = (
-        c.iter().filter(|c| c.family == "flash").collect(),
-        c.iter().filter(|c| c.tf32).collect(),
-    );
+    let flash2 = m
+        .with_attention_kernel("flash2")
+        .expect("flash2 coefficients");
+    let tf32: Vec<&CalibCase> = c.iter().filter(|c| c.tf32).collect();
     let main = |c: &&CalibCase| c.family != "flash" && !c.tf32;
     for (part, fitted) in [("fitted", true), ("held-out", false)] {
         let chosen = c.iter().filter(main).filter(|c| is_fit(c) == fitted);
         out.extend(case_accuracy(chosen, &format!("batch-c-{part}"), &m, &hw));
+        let fa2 = c
+            .iter()
+            .filter(|c| c.family == "flash" && is_fit(c) == fitted);
+        out.extend(case_accuracy(
+            fa2,
+            &format!("batch-c-flash2-{part}"),
+            &flash2,
+            &hw,
+        ));
     }
-    out.extend(case_accuracy(fa2.into_iter(), "batch-c-flash2", &m, &hw));
     out.extend(case_accuracy(tf32.into_iter(), "batch-c-tf32", &m, &hw));
     // The runs of measured.csv with L2 flushed: every kernel, then every run as a whole.
     let mut e: BTreeMap<String, Vec<f64>> = BTreeMap::new();
@@ -1329,7 +1340,7 @@ fn hardware_model_accuracy() -> BTreeMap<String, Stats> {
             let ops = &c.plan.groups[k].ops;
             let tr = &c.predicted[k];
             let flash = c.plan.flash_kernel(k).map(|f| &f.pattern);
-            let p = hwmodel::predict(&m, g, ops, tr, flash, &preset, 0.0);
+            let p = hwmodel::predict(&model_of_run(&c.run, &m), g, ops, tr, flash, &preset, 0.0);
             let est = cost::kernel_cost(g, ops, tr, &preset, LaunchMode::Graph);
             let measured_us = kernel.time_ns as f64 / 1e3;
             run_time += measured_us;
@@ -1369,6 +1380,17 @@ fn hardware_model_accuracy() -> BTreeMap<String, Stats> {
         out.insert(k, stats(&v, tol));
     }
     out
+}
+
+/// The hardware model a run is priced with: the `flash` run forced FlashAttention-2's kernel,
+/// which `--attention-kernel flash2` selects.
+fn model_of_run(run: &Run, m: &HwModel) -> HwModel {
+    if run.mode == "flash" {
+        m.with_attention_kernel("flash2")
+            .expect("flash2 coefficients")
+    } else {
+        m.clone()
+    }
 }
 
 fn recorded_accuracy() -> BTreeMap<String, Stats> {
@@ -1445,6 +1467,7 @@ fn hardware_model_terms_of_batch_c() {
             k,
             n: 4096,
             elem_bytes: 4,
+            tf32: false,
         };
         let p = m.matmul(&s, 0, 32 * 4096 * 4096 * 4, &hw, 0.0);
         2.0 * 32.0 * 4096.0 * 4096.0 * k as f64 / p.compute_s
@@ -1518,7 +1541,7 @@ fn print_hardware_model_misses() {
         for (k, kernel) in c.run.kernels.iter().enumerate() {
             let flash = c.plan.flash_kernel(k).map(|f| &f.pattern);
             let p = hwmodel::predict(
-                &m,
+                &model_of_run(&c.run, &m),
                 g,
                 &c.plan.groups[k].ops,
                 &c.predicted[k],

@@ -41,6 +41,11 @@ use crate::graph::{Graph, OpId};
 use crate::traffic::GroupTraffic;
 use crate::types::OpKind;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn half() -> f64 {
+    0.5
+}
 
 /// The coefficients of one memory-bound kernel family.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,8 +100,18 @@ pub struct HwModel {
     pub mm_bandwidth_efficiency: f64,
     /// Fraction of the f32 peak a full wave of an f32 (FFMA, TF32 off) matmul reaches.
     pub mm_f32_efficiency: f64,
-    /// FlashAttention kernels.
+    /// FlashAttention kernels: the kernel this GPU's PyTorch runs by default (cuDNN's on an
+    /// H100).
     pub attention: AttentionCoeffs,
+    /// Other attention kernels by name (`--attention-kernel NAME` prices the FlashAttention
+    /// kernels with these instead), e.g. `flash2` for FlashAttention-2's own kernel.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attention_kernels: BTreeMap<String, AttentionCoeffs>,
+    /// The dense TF32 tensor-core peak as a fraction of the dense 16-bit one: a matmul on
+    /// `tf32` operands runs at `peak_f16 · tf32_peak_fraction · mm_efficiency · …` (0.5 on
+    /// the A100, H100 and H200 datasheets: 156 of 312, 495 of 989 TFLOP/s).
+    #[serde(default = "half")]
+    pub tf32_peak_fraction: f64,
     pub families: Families,
     /// `[cols, rate factor, bandwidth factor]` knots, cols ascending: a softmax over rows of
     /// `cols` runs at `families.softmax.elements_per_s · rate factor` and
@@ -137,7 +152,8 @@ impl Family {
 /// The output tiles the model chooses from, largest first (M × N).
 const TILES: [(u64, u64); 3] = [(256, 128), (128, 128), (128, 64)];
 
-/// A matmul's problem size: `batch` products of `[m, k] × [k, n]`, `elem_bytes` per element.
+/// A matmul's problem size: `batch` products of `[m, k] × [k, n]`, `elem_bytes` per element;
+/// `tf32` when its operands are `tf32` (4 bytes, run on the tensor cores).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatmulShape {
     pub batch: u64,
@@ -145,6 +161,7 @@ pub struct MatmulShape {
     pub k: u64,
     pub n: u64,
     pub elem_bytes: u64,
+    pub tf32: bool,
 }
 
 impl MatmulShape {
@@ -213,6 +230,15 @@ impl HwModel {
                 kv_half: 416.0,
                 head_dim_half: 56.0,
             },
+            attention_kernels: BTreeMap::from([(
+                "flash2".to_string(),
+                AttentionCoeffs {
+                    efficiency: 0.83,
+                    kv_half: 768.0,
+                    head_dim_half: 104.0,
+                },
+            )]),
+            tf32_peak_fraction: 0.5,
             families: Families {
                 elementwise: fam(0.93, 866e9, 0.0),
                 reduction: fam(0.94, 1780e9, 10.0),
@@ -251,13 +277,18 @@ impl HwModel {
         pos("mm_efficiency", self.mm_efficiency)?;
         pos("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
         pos("mm_f32_efficiency", self.mm_f32_efficiency)?;
-        pos("attention.efficiency", self.attention.efficiency)?;
-        for (k, v) in [
-            ("attention.kv_half", self.attention.kv_half),
-            ("attention.head_dim_half", self.attention.head_dim_half),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(format!("`model.{k}` must be zero or more, found {v}"));
+        pos("tf32_peak_fraction", self.tf32_peak_fraction)?;
+        let attention = std::iter::once(("attention".to_string(), &self.attention)).chain(
+            self.attention_kernels
+                .iter()
+                .map(|(name, a)| (format!("attention_kernels.{name}"), a)),
+        );
+        for (key, a) in attention {
+            pos(&format!("{key}.efficiency"), a.efficiency)?;
+            for (k, v) in [("kv_half", a.kv_half), ("head_dim_half", a.head_dim_half)] {
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err(format!("`model.{key}.{k}` must be zero or more, found {v}"));
+                }
             }
         }
         let mut last = 0.0;
@@ -297,6 +328,27 @@ impl HwModel {
             }
         }
         Ok(())
+    }
+
+    /// This model with attention kernel `name` (a key of `attention_kernels`) as the one
+    /// FlashAttention kernels take; an error (a sentence listing the names) when there is no
+    /// such kernel.
+    pub fn with_attention_kernel(&self, name: &str) -> Result<HwModel, String> {
+        let Some(a) = self.attention_kernels.get(name) else {
+            let mut known: Vec<&str> = self.attention_kernels.keys().map(String::as_str).collect();
+            known.insert(0, "default");
+            if name == "default" {
+                return Ok(self.clone());
+            }
+            return Err(format!(
+                "unknown attention kernel `{name}`: this GPU's hardware model knows {}",
+                known.join(", ")
+            ));
+        };
+        let mut m = self.clone();
+        m.attention = *a;
+        m.source = format!("{} (attention kernel `{name}`)", self.source);
+        Ok(m)
     }
 
     fn family(&self, f: Family) -> FamilyCoeffs {
@@ -365,13 +417,21 @@ impl HwModel {
         let wave_eff = tiles / (waves * sms_f);
         let k = s.k as f64;
         let unit = super::Unit::for_matmul_bytes(s.elem_bytes);
-        let eff = if unit == super::Unit::F32 {
+        let (peak, eff) = if s.tf32 {
+            // TF32 runs on the tensor cores, at a fraction of the 16-bit peak.
+            (
+                hw.peak(super::Unit::Tensor16) * self.tf32_peak_fraction,
+                self.mm_efficiency * wave_eff * k / (k + self.mm_k_half),
+            )
+        } else if unit == super::Unit::F32 {
             // FFMA on the CUDA cores: no tensor-core pipeline fill.
-            self.mm_f32_efficiency * wave_eff
+            (hw.peak(unit), self.mm_f32_efficiency * wave_eff)
         } else {
-            self.mm_efficiency * wave_eff * k / (k + self.mm_k_half)
+            (
+                hw.peak(unit),
+                self.mm_efficiency * wave_eff * k / (k + self.mm_k_half),
+            )
         };
-        let peak = hw.peak(unit);
         let compute_s = s.flops() / (peak * eff);
         let memory_s = (read + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
         finish(Family::Matmul, read, written, compute_s, memory_s, launch_s)
@@ -480,6 +540,7 @@ pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
         k: a_shape[a_shape.len() - 1],
         n: out[out.len() - 1],
         elem_bytes: g.tensor(a.tensor).dtype.bytes(),
+        tf32: g.tensor(a.tensor).dtype == crate::types::Dtype::Tf32,
     })
 }
 

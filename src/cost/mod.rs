@@ -117,7 +117,7 @@ pub enum TrafficModel {
     /// SPEC §3: every tensor once per kernel, datasheet peaks (the default).
     #[default]
     Compulsory,
-    /// [`hwmodel`]: matmul tile re-reads through L2, achieved bandwidth and efficiency
+    /// The `hwmodel` module: matmul tile re-reads through L2, achieved bandwidth and efficiency
     /// fitted on a real GPU, shown beside the compulsory numbers.
     Hardware,
 }

@@ -20,7 +20,10 @@ Batch c (../h100-calib-c: FlashAttention forward, f32 matmuls, softmax over rows
 - attention (one FlashAttention forward kernel): max(flops / (peak * a * wave_eff * L / (L + l0)
   * D / (D + d0)), bytes / (bw * b)), tiles = batch * heads * ceil(S / 128) query blocks, L the
   keys each query block visits (S; S / 2 when causal), D the head dim. Fitted: a, l0, d0 on
-  cuDNN's kernel (PyTorch's default on an H100); FlashAttention-2's (forced) fit is printed.
+  cuDNN's kernel (PyTorch's default on an H100) and, as attention_kernels.flash2 (`--attention-kernel
+  flash2`), on FlashAttention-2's (forced).
+- TF32 matmuls (`tf32` operands): the 16-bit matmul time at tf32_peak_fraction (0.5, the
+  datasheets') of the 16-bit peak. Not fitted; reported.
 - f32 matmuls (FFMA, TF32 off): the matmul time with the f32 peak and efficiency f32_e * wave_eff
   (no K term: FFMA has no tensor-core pipeline to fill). Fitted: f32_e.
 - softmax: the family's elements_per_s and bandwidth_efficiency (fitted on 4,096-wide rows)
@@ -86,14 +89,17 @@ def mm_reads(B, M, K, N, e, W, L2, p):
     return comp + B * extra * (1 - h)
 
 
-def mm_time(B, M, K, N, e, m, reads):
+def mm_time(B, M, K, N, e, m, reads, tf32=False):
     if min(M, N) > 64:
         tM, tN = tile(B, M, N)
         tiles = B * math.ceil(M / tM) * math.ceil(N / tN)
     else:
         tiles = B * math.ceil(N / 128) * math.ceil(M / 64)
     waves = math.ceil(tiles / SMS)
-    if e == 4:  # FFMA: the f32 peak, no K term
+    if tf32:  # tensor cores at the TF32 peak, the 16-bit efficiency
+        eff = m["mm_efficiency"] * tiles / (waves * SMS) * K / (K + m["mm_k_half"])
+        compute = 2 * B * M * N * K / (PEAK * m["tf32_peak_fraction"] * eff)
+    elif e == 4:  # FFMA: the f32 peak, no K term
         eff = m["mm_f32_efficiency"] * tiles / (waves * SMS)
         compute = 2 * B * M * N * K / (PEAK_F32 * eff)
     else:
@@ -221,6 +227,10 @@ def main():
     m["mm_f32_efficiency"] = best[1]
     m["attention"] = fit_attention([d for d in fitc if d["family"] == "cudnn"], m["mm_bandwidth_efficiency"])
     fa2 = fit_attention([d for d in fitc if d["family"] == "flash"], m["mm_bandwidth_efficiency"])
+    # `--attention-kernel flash2` prices FlashAttention kernels with FlashAttention-2's own fit.
+    m["attention_kernels"] = {"flash2": fa2}
+    # TF32's dense peak is half the 16-bit one on the A100/H100/H200 datasheets (not fitted).
+    m["tf32_peak_fraction"] = 0.5
     knots = []
     sm = [d for d in fitc if d["family"] == "softmax" and d["dram_read"] < 1.5 * int(d["read"])]
     for cols in (256, 512, 1024, 2048, 4096, 8192, 32768):
@@ -257,7 +267,10 @@ def main():
         smx = [mem_time(d, fams["softmax"], knots) / d["time_us"] - 1 for d in cc if d["family"] == "softmax"]
         print(part, "batch c: f32 gemm time", stats(f32), "attention (cuDNN) time", stats(at),
               "FlashAttention-2 with its own fit", stats(fa), "softmax time", stats(smx))
-    print("FlashAttention-2 (sdpa_kernel(FLASH_ATTENTION)) coefficients:", fa2)
+    tf = [d for d in c if d["family"] == "tf32"]
+    print("TF32 matmuls (never fitted) time", stats([mm_time(*dims_c(d), m, mm_reads(*dims_c(d), W, L2, p), tf32=True)
+                                                   / d["time_us"] - 1 for d in tf]))
+    print("FlashAttention-2 (sdpa_kernel(FLASH_ATTENTION)) coefficients (attention_kernels.flash2):", fa2)
 
 
 if __name__ == "__main__":
