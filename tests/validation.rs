@@ -1472,11 +1472,12 @@ fn hardware_model_terms_of_batch_c() {
         let p = m.matmul(&s, 0, 32 * 4096 * 4096 * 4, &hw, 0.0);
         2.0 * 32.0 * 4096.0 * 4096.0 * k as f64 / p.compute_s
     };
-    // (32 · 16 · 32 tiles of 256 × 128 are 124.1 waves of 132: a wave efficiency of 0.993.)
+    // (32 · 22 · 22 tiles of 192 × 192 are 117.3 waves of 132: a wave efficiency of 0.994,
+    // above 256 × 128's 0.993.)
     let full = hw.peak(cost::Unit::F32) * m.mm_f32_efficiency;
     assert!((f32_time(128) / f32_time(4096) - 1.0).abs() < 1e-9);
     let r = f32_time(128) / full;
-    assert!((r - 0.993).abs() < 1e-3, "{r}");
+    assert!((r - 0.9943).abs() < 1e-4, "{r}");
     // The FlashAttention runs' kernel takes the attention family; its unfused runs do not.
     for c in compared() {
         for (k, _) in c.run.kernels.iter().enumerate() {
@@ -1552,6 +1553,20 @@ fn print_hardware_model_misses() {
             let us = kernel.time_ns as f64 / 1e3;
             t += us;
             p_sum += p.kernel_s * 1e6;
+            let read = kernel.read as f64;
+            if c.predicted[k].bytes_read > 1_000_000
+                && (p.dram_read as f64 / read - 1.0).abs() > 0.15
+            {
+                println!(
+                    "{} kernel {k} {} [{}]: model reads {:.1} MB ({}), measured {:.1} MB",
+                    c.run.label(),
+                    kernel.ops.join("+"),
+                    &kernel.name[..kernel.name.len().min(40)],
+                    p.dram_read as f64 / 1e6,
+                    p.family.as_str(),
+                    read / 1e6
+                );
+            }
             if us > 20.0 && (p.kernel_s * 1e6 / us - 1.0).abs() > 0.2 {
                 println!(
                     "{} kernel {k} {} [{}]: model {:.1} µs ({}), measured {us:.1} µs",

@@ -20,7 +20,8 @@
 //!   operand bytes (a gradual curve, not a cut-off).
 //! - Matmul time: `max(flops / (peak · mm_efficiency · wave_eff · K / (K + mm_k_half)),
 //!   (reads + writes) / (bandwidth · mm_bandwidth_efficiency))`, `wave_eff = tiles / (waves ·
-//!   sms)` (wave quantization). A matmul whose unit is f32 (FFMA, TF32 off) runs at the f32
+//!   sms)` (wave quantization) of the fullest-waved of cuBLAS's large tiles (256×128,
+//!   128×256, 192×192). A matmul whose unit is f32 (FFMA, TF32 off) runs at the f32
 //!   peak with `mm_f32_efficiency · wave_eff` (no K term: there is no tensor-core pipeline to
 //!   fill).
 //! - A FlashAttention kernel (`--flash-attention`'s, [`crate::fusion::FlashKernel`]): its two
@@ -82,6 +83,48 @@ pub struct AttentionCoeffs {
     pub head_dim_half: f64,
 }
 
+/// A row-wise kernel's extra passes over its input (`norm_reread`, `softmax_reread`): a
+/// LayerNorm reads each row for its statistics and again to normalise it, PyTorch's
+/// block-per-row softmax for its max, its sum and its output. A pass that comes after the
+/// first misses the caches with probability `row(row_bytes) · total(input_bytes)`, each a
+/// gradual curve `1 / (1 + (half / x)^exponent)`: rows too long to stay in L1 while their
+/// block works on them, and an input too large for L2 to keep the rows of the blocks in
+/// flight (measured: LayerNorm's 16 KB rows re-read 50% of a 134 MB input, 94% of a 537 MB
+/// one; 8 KB rows 6–22%).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RereadCoeffs {
+    /// Passes over the input after the first.
+    pub passes: f64,
+    /// Row bytes at which half of a later pass misses.
+    pub row_bytes: f64,
+    pub row_exponent: f64,
+    /// Input bytes at which half of a later pass misses.
+    pub input_bytes: f64,
+    pub input_exponent: f64,
+}
+
+impl RereadCoeffs {
+    /// The fraction of a later pass that reads DRAM.
+    pub fn miss(&self, row_bytes: f64, input_bytes: f64) -> f64 {
+        let curve = |x: f64, half: f64, e: f64| {
+            if x <= 0.0 {
+                0.0
+            } else {
+                1.0 / (1.0 + (half / x).powf(e))
+            }
+        };
+        curve(row_bytes, self.row_bytes, self.row_exponent)
+            * curve(input_bytes, self.input_bytes, self.input_exponent)
+    }
+
+    /// The DRAM bytes the later passes read over an input of `input_bytes` in rows of
+    /// `row_bytes`.
+    pub fn extra_reads(&self, row_bytes: f64, input_bytes: f64) -> f64 {
+        self.passes * input_bytes * self.miss(row_bytes, input_bytes)
+    }
+}
+
 /// The hardware model's coefficients (the `model` object of a hardware file).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,6 +163,12 @@ pub struct HwModel {
     /// length picks PyTorch's kernel (a warp per row up to 2,048 columns, a block per row
     /// above) and its occupancy.
     pub softmax_row_scale: Vec<[f64; 3]>,
+    /// The extra passes of norms (LayerNorm, RMSNorm) that miss the caches; none: read once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub norm_reread: Option<RereadCoeffs>,
+    /// The extra passes of softmaxes over long rows that miss the caches; none: read once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub softmax_reread: Option<RereadCoeffs>,
     /// Where the coefficients come from.
     pub source: String,
 }
@@ -151,6 +200,10 @@ impl Family {
 
 /// The output tiles the model chooses from, largest first (M × N).
 const TILES: [(u64, u64); 3] = [(256, 128), (128, 128), (128, 64)];
+
+/// The large tiles whose wave fill sets a matmul's time (M × N; cuBLAS's `nvjet_sm90`
+/// kernels on an H100).
+const WAVE_TILES: [(u64, u64); 3] = [(256, 128), (128, 256), (192, 192)];
 
 /// A matmul's problem size: `batch` products of `[m, k] × [k, n]`, `elem_bytes` per element;
 /// `tf32` when its operands are `tf32` (4 bytes, run on the tensor cores).
@@ -191,6 +244,29 @@ impl MatmulShape {
     }
     fn skinny(&self) -> bool {
         self.m <= 64 || self.n <= 64
+    }
+    /// `tiles / (waves · sms)` of the tiling the time takes: of [`WAVE_TILES`] those that
+    /// fill one wave, the one whose last wave is fullest (cuBLAS's large kernels come in
+    /// these tiles and its heuristics avoid a nearly empty last wave: 3,072² runs 192×192
+    /// tiles, 256 of them in two full waves, not 288 of 256×128 in three); else the tiling of
+    /// [`MatmulShape::tiles`].
+    fn wave_eff(&self, sms: f64) -> f64 {
+        let eff = |tiles: f64| tiles / ((tiles / sms).ceil().max(1.0) * sms);
+        let best = if self.skinny() {
+            None
+        } else {
+            WAVE_TILES
+                .iter()
+                .map(|&(tm, tn)| {
+                    self.batch as f64
+                        * self.m.div_ceil(tm).max(1) as f64
+                        * self.n.div_ceil(tn).max(1) as f64
+                })
+                .filter(|&tiles| tiles >= sms)
+                .map(eff)
+                .max_by(f64::total_cmp)
+        };
+        best.unwrap_or_else(|| eff(self.tiles(sms).2))
     }
 }
 
@@ -243,7 +319,7 @@ impl HwModel {
                 elementwise: fam(0.93, 866e9, 0.0),
                 reduction: fam(0.94, 1780e9, 10.0),
                 softmax: fam(0.73, 316e9, 3.0),
-                norm: fam(0.67, 562e9, 5.0),
+                norm: fam(0.84, 750e9, 6.0),
             },
             softmax_row_scale: vec![
                 [256.0, 1.932, 1.275],
@@ -252,12 +328,27 @@ impl HwModel {
                 [2048.0, 1.32, 1.231],
                 [4096.0, 1.0, 1.0],
                 [8192.0, 0.785, 0.785],
-                [32768.0, 1.625, 1.0],
+                [32768.0, 1.625, 1.189],
             ],
+            norm_reread: Some(RereadCoeffs {
+                passes: 1.0,
+                row_bytes: 13777.0,
+                row_exponent: 4.0,
+                input_bytes: 38054628.0,
+                input_exponent: 4.0,
+            }),
+            softmax_reread: Some(RereadCoeffs {
+                passes: 2.0,
+                row_bytes: 110218.0,
+                row_exponent: 8.0,
+                input_bytes: 64e6,
+                input_exponent: 3.0,
+            }),
             source: "fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 \
                      or 3 mod 4 in validation/gpu/h100-calib/cases.csv and (attention, f32 \
-                     matmuls, softmax row length) validation/gpu/h100-calib-c/cases.csv (H100 \
-                     80GB HBM3, ncu, L2 flushed)"
+                     matmuls, softmax row length) validation/gpu/h100-calib-c/cases.csv, and \
+                     (norm and softmax re-reads, norm rate) the fit part of \
+                     validation/gpu/h100-heldout-d (H100 80GB HBM3, ncu, L2 flushed)"
                 .into(),
         }
     }
@@ -301,6 +392,21 @@ impl HwModel {
                 ));
             }
             last = cols;
+        }
+        for (key, r) in [
+            ("norm_reread", &self.norm_reread),
+            ("softmax_reread", &self.softmax_reread),
+        ] {
+            let Some(r) = r else { continue };
+            for (k, v) in [
+                ("passes", r.passes),
+                ("row_bytes", r.row_bytes),
+                ("row_exponent", r.row_exponent),
+                ("input_bytes", r.input_bytes),
+                ("input_exponent", r.input_exponent),
+            ] {
+                pos(&format!("{key}.{k}"), v)?;
+            }
         }
         if !(self.mm_k_half.is_finite() && self.mm_k_half >= 0.0) {
             return Err(format!(
@@ -411,10 +517,7 @@ impl HwModel {
     ) -> Prediction {
         let sms = hw.sms.unwrap_or(132);
         let read = self.matmul_reads(s, sms) + other_read as f64;
-        let sms_f = f64::from(sms.max(1));
-        let (_, _, tiles) = s.tiles(sms_f);
-        let waves = (tiles / sms_f).ceil().max(1.0);
-        let wave_eff = tiles / (waves * sms_f);
+        let wave_eff = s.wave_eff(f64::from(sms.max(1)));
         let k = s.k as f64;
         let unit = super::Unit::for_matmul_bytes(s.elem_bytes);
         let (peak, eff) = if s.tf32 {
@@ -474,7 +577,9 @@ impl HwModel {
     }
 
     /// A memory-bound kernel of `family` moving `read + written` bytes over `elements`; for a
-    /// softmax, `cols` is its row length when known.
+    /// softmax or a norm, `cols` is its row length when known. `read` is taken as the input
+    /// of a row-wise kernel (its rows are `cols · read / elements` bytes): a norm or softmax
+    /// reads it again where `norm_reread` or `softmax_reread` says.
     #[allow(clippy::too_many_arguments)]
     pub fn memory(
         &self,
@@ -486,15 +591,56 @@ impl HwModel {
         hw: &super::Hardware,
         launch_s: f64,
     ) -> Prediction {
+        self.memory_kernel(family, read, written, elements, cols, true, hw, launch_s)
+    }
+
+    /// [`HwModel::memory`]; `native` says the kernel is PyTorch's own norm or softmax kernel
+    /// (the op alone), which re-reads its input, where a compiler's fused kernel (Inductor's
+    /// `triton_red_fused_add_native_layer_norm`: measured reading its inputs once) does not.
+    #[allow(clippy::too_many_arguments)]
+    fn memory_kernel(
+        &self,
+        family: Family,
+        read: u64,
+        written: u64,
+        elements: u64,
+        cols: Option<u64>,
+        native: bool,
+        hw: &super::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
         let c = self.family(family);
-        let bytes = read as f64 + written as f64;
         let (rate, bw) = match (family, cols) {
             (Family::Softmax, Some(cols)) => self.softmax_scale(cols),
             _ => (1.0, 1.0),
         };
-        let memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency * bw);
-        let compute_s = elements as f64 / (c.elements_per_s * rate);
-        let mut p = finish(family, read as f64, written, compute_s, memory_s, launch_s);
+        let reread = match family {
+            Family::Softmax => self.softmax_reread,
+            Family::Norm => self.norm_reread,
+            _ => None,
+        };
+        let read = read as f64
+            + match (reread, cols) {
+                (Some(r), Some(cols)) if native && elements > 0 => {
+                    let row_bytes = cols as f64 * read as f64 / elements as f64;
+                    r.extra_reads(row_bytes, read as f64)
+                }
+                _ => 0.0,
+            };
+        // A block per row (norms; softmaxes over rows longer than 2,048): fewer rows than
+        // SMs leave SMs idle.
+        let busy = match (family, cols) {
+            (Family::Norm, Some(cols)) | (Family::Softmax, Some(cols @ 2049..)) if cols > 0 => {
+                let rows = (elements / cols).max(1);
+                (rows as f64 / f64::from(hw.sms.unwrap_or(132).max(1))).min(1.0)
+            }
+            _ => 1.0,
+        }
+        .max(f64::MIN_POSITIVE);
+        let bytes = read + written as f64;
+        let memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency * bw) / busy;
+        let compute_s = elements as f64 / (c.elements_per_s * rate) / busy;
+        let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
         p.kernel_s += c.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
         p
@@ -570,12 +716,19 @@ fn family_of(g: &Graph, ops: &[OpId]) -> Family {
     family
 }
 
-/// The row length of the softmaxes among `ops` (the largest one's, along its axis).
-fn softmax_cols(g: &Graph, ops: &[OpId]) -> Option<u64> {
+/// The row length of the row-wise ops of `family` (softmax or norm) among `ops`: the
+/// largest one's extent along its axis.
+fn row_cols(g: &Graph, ops: &[OpId], family: Family) -> Option<u64> {
     ops.iter()
         .filter(|&&o| {
             let op = g.op(o);
-            op.kind == OpKind::Reduction && op.func.as_deref() == Some("softmax")
+            let f = op.func.as_deref().unwrap_or("");
+            op.kind == OpKind::Reduction
+                && match family {
+                    Family::Softmax => f == "softmax",
+                    Family::Norm => f.ends_with("norm"),
+                    _ => false,
+                }
         })
         .filter_map(|&o| {
             let op = g.op(o);
@@ -679,12 +832,23 @@ pub fn predict(
             launch_s,
         );
     }
-    model.memory(
+    // One row-wise op with nothing else computed (views aside) is PyTorch's own kernel.
+    let computed = ops
+        .iter()
+        .filter(|&&o| {
+            !matches!(
+                g.op(o).kind,
+                OpKind::Reshape | OpKind::Permute | OpKind::Expand | OpKind::Slice
+            )
+        })
+        .count();
+    model.memory_kernel(
         family,
         traffic.bytes_read,
         traffic.bytes_written,
         elements,
-        softmax_cols(g, ops),
+        row_cols(g, ops, family),
+        computed == 1,
         hw,
         launch_s,
     )

@@ -89,21 +89,39 @@ def mm_reads(B, M, K, N, e, W, L2, p):
     return comp + B * extra * (1 - h)
 
 
-def mm_time(B, M, K, N, e, m, reads, tf32=False):
-    if min(M, N) > 64:
+# The tiles cuBLAS's large kernels use (nvjet_sm90 256x128, 128x256, 192x192): of those that
+# fill a wave, the one whose last wave is fullest sets the time's wave efficiency.
+WAVE_TILES = ((256, 128), (128, 256), (192, 192))
+
+
+def wave_eff(B, M, N):
+    """tiles / (waves * SMS) of the output tiling the time takes."""
+    if min(M, N) <= 64:
+        tiles = B * math.ceil(N / 128) * math.ceil(M / 64)
+        return tiles / (math.ceil(tiles / SMS) * SMS)
+    best = None
+    for tM, tN in WAVE_TILES:
+        tiles = B * math.ceil(M / tM) * math.ceil(N / tN)
+        if tiles >= SMS:
+            eff = tiles / (math.ceil(tiles / SMS) * SMS)
+            best = eff if best is None else max(best, eff)
+    if best is None:
         tM, tN = tile(B, M, N)
         tiles = B * math.ceil(M / tM) * math.ceil(N / tN)
-    else:
-        tiles = B * math.ceil(N / 128) * math.ceil(M / 64)
-    waves = math.ceil(tiles / SMS)
+        best = tiles / (math.ceil(tiles / SMS) * SMS)
+    return best
+
+
+def mm_time(B, M, K, N, e, m, reads, tf32=False):
+    we = wave_eff(B, M, N)
     if tf32:  # tensor cores at the TF32 peak, the 16-bit efficiency
-        eff = m["mm_efficiency"] * tiles / (waves * SMS) * K / (K + m["mm_k_half"])
+        eff = m["mm_efficiency"] * we * K / (K + m["mm_k_half"])
         compute = 2 * B * M * N * K / (PEAK * m["tf32_peak_fraction"] * eff)
     elif e == 4:  # FFMA: the f32 peak, no K term
-        eff = m["mm_f32_efficiency"] * tiles / (waves * SMS)
+        eff = m["mm_f32_efficiency"] * we
         compute = 2 * B * M * N * K / (PEAK_F32 * eff)
     else:
-        eff = m["mm_efficiency"] * tiles / (waves * SMS) * K / (K + m["mm_k_half"])
+        eff = m["mm_efficiency"] * we * K / (K + m["mm_k_half"])
         compute = 2 * B * M * N * K / (PEAK * eff)
     memory = (reads + B * M * N * e) / (BW * m["mm_bandwidth_efficiency"])
     return max(compute, memory) * 1e6
@@ -123,11 +141,46 @@ def row_scale(knots, cols):
     return knots[-1][1], knots[-1][2]
 
 
-def mem_time(c, f, knots=None):
-    b = int(c["read"]) + int(c["write"])
+def miss(rr, row_bytes, input_bytes):
+    """The fraction of a row-wise kernel's later pass that reads DRAM (RereadCoeffs::miss)."""
+    curve = lambda x, half, e: 0.0 if x <= 0 else 1 / (1 + (half / x) ** e)
+    return curve(row_bytes, rr["row_bytes"], rr["row_exponent"]) * curve(input_bytes, rr["input_bytes"], rr["input_exponent"])
+
+
+def mem_reads(c, rr=None):
+    """A memory-bound case's DRAM reads: its input, plus a norm's or softmax's later passes
+    where they miss (rr: norm_reread or softmax_reread)."""
+    read = int(c["read"])
+    if not rr:
+        return read
     elems = int(c["rows"]) * int(c["cols"])
-    rs, bs = row_scale(knots, int(c["cols"])) if knots else (1.0, 1.0)
-    return max(b / (BW * f["bandwidth_efficiency"] * bs), elems / (f["elements_per_s"] * rs)) * 1e6 + f["overhead_us"]
+    return read + rr["passes"] * read * miss(rr, int(c["cols"]) * read / elems, read)
+
+
+def fit_reread(ds, passes):
+    """norm_reread / softmax_reread on `ds`' reads: least squares on log(predicted / measured)."""
+    best = None
+    for rb in [1024 * 2 ** (i / 4) for i in range(0, 37)]:  # 1 KB .. 512 KB
+        for re in (1, 2, 3, 4, 6, 8, 12):
+            for ib in [4e6 * 2 ** (i / 4) for i in range(0, 37)]:  # 4 MB .. 1 GB
+                for ie in (0.5, 1, 1.5, 2, 3, 4):
+                    rr = dict(passes=passes, row_bytes=round(rb), row_exponent=re, input_bytes=round(ib), input_exponent=ie)
+                    s = sum(math.log(mem_reads(d, rr) / d["dram_read"]) ** 2 for d in ds)
+                    if best is None or s < best[0] - 1e-12:
+                        best = (s, rr)
+    return best[1]
+
+
+def mem_time(c, f, knots=None, rr=None):
+    b = mem_reads(c, rr) + int(c["write"])
+    rows, cols = int(c["rows"]), int(c["cols"])
+    elems = rows * cols
+    rs, bs = row_scale(knots, cols) if knots else (1.0, 1.0)
+    # A block per row (norms; softmaxes over rows longer than 2,048): fewer rows than SMs
+    # leave SMs idle.
+    fam = FAMILY.get(c["family"])
+    u = min(1.0, rows / SMS) if fam == "norm" or (fam == "softmax" and cols > 2048) else 1.0
+    return max(b / (BW * f["bandwidth_efficiency"] * bs), elems / (f["elements_per_s"] * rs)) / u * 1e6 + f["overhead_us"]
 
 
 def load_c():
@@ -137,6 +190,26 @@ def load_c():
     fl = parse(os.path.join(d, "ncu_flushed.csv"))
     return [dict(c, index=i, dram_read=sum(val(k, "dram__bytes_read.sum") for k in ks),
                  time_us=sum(val(k, "gpu__time_duration.sum") for k in ks)) for i, (c, ks) in enumerate(zip(cs, fl))]
+
+
+def load_d(part="fit"):
+    """Batch d (../h100-heldout-d): its cases of `part` (`fit`: taken to fit the re-read
+    terms; `heldout`: never fitted), each with its kernels' DRAM reads and ncu time summed."""
+    d = os.path.join(HERE, "..", "h100-heldout-d")
+    if not os.path.exists(os.path.join(d, "measured.csv")):
+        return []
+    cases = {c["case"]: c for c in json.load(open(os.path.join(d, "cases.json")))}
+    out = {}
+    for r in csv.DictReader(open(os.path.join(d, "measured.csv"))):
+        if r["part"] != part:
+            continue
+        c = out.setdefault(r["case"], dict(cases[r["case"]], dram_read=0, time_us=0.0))
+        c["dram_read"] += int(r["dram_read"])
+        c["time_us"] += int(r["duration_ns"]) / 1e3
+    for i, c in enumerate(out.values()):
+        c["index"] = i
+        c["family"] = {"layernorm": "layernorm", "rmsnorm": "rmsnorm"}.get(c["family"], c["family"])
+    return list(out.values())
 
 
 def attn_time(bh, S, D, causal, e, a, bw_eff):
@@ -202,20 +275,31 @@ def main():
                 if best is None or s < best[0]:
                     best = (s, mm)
     m.update(best[1])
+    # The later passes of norms and softmaxes that miss (reads), fitted before the families'
+    # times, which take them as bytes moved.
+    # On the fitted halves of the calibration and batch c, and batch d's fit part (norms of 6-64
+    # KB rows, softmaxes of 16k-131k columns).
+    c = load_c()
+    dfit = [d for d in load_d() if d["kind"] == "memory"]
+    rows = fit([d for d in data if d["kind"] == "memory"] + [d for d in c if d["family"] == "softmax"]) + dfit
+    rr = {"norm": fit_reread([d for d in rows if FAMILY[d["family"]] == "norm"], 1),
+          "softmax": fit_reread([d for d in rows if d["family"] == "softmax"], 2)}
+    m["norm_reread"], m["softmax_reread"] = rr["norm"], rr["softmax"]
     fams = {}
     for F in ("elementwise", "reduction", "softmax", "norm"):
         ds = [d for d in data if d["kind"] == "memory" and FAMILY[d["family"]] == F and d["family"] != "transpose_copy"]
+        # Batch d's fit part (norms only) is fitted whole; the calibration's fitted half.
+        extra = [d for d in dfit if FAMILY[d["family"]] == F and F == "norm"]
         best = None
         for eff in [x / 100 for x in range(40, 111, 1)]:
             for rate in [float('%.3g' % (1e10 * 10 ** (i / 16))) for i in range(0, 49)]:
                 for t0 in (0, 1, 2, 3, 4, 5, 6, 8, 10):
                     f = dict(bandwidth_efficiency=eff, elements_per_s=rate, overhead_us=t0)
-                    s = sum(math.log(mem_time(d, f) / d["time_us"]) ** 2 for d in fit(ds))
+                    s = sum(math.log(mem_time(d, f, rr=rr.get(F)) / d["time_us"]) ** 2 for d in fit(ds) + extra)
                     if best is None or s < best[0]:
                         best = (s, f)
         fams[F] = best[1]
     m["families"] = fams
-    c = load_c()
     fitc = [d for d in c if is_fit(d) and d["time_us"] > 20]
     best = None
     for e in [x / 100 for x in range(30, 101)]:
@@ -232,7 +316,7 @@ def main():
     # TF32's dense peak is half the 16-bit one on the A100/H100/H200 datasheets (not fitted).
     m["tf32_peak_fraction"] = 0.5
     knots = []
-    sm = [d for d in fitc if d["family"] == "softmax" and d["dram_read"] < 1.5 * int(d["read"])]
+    sm = [d for d in fitc if d["family"] == "softmax"]
     for cols in (256, 512, 1024, 2048, 4096, 8192, 32768):
         if cols == 4096:
             knots.append([cols, 1.0, 1.0])
@@ -241,7 +325,7 @@ def main():
         # factors 2^(i/20); nearest 1 first, so a factor that does not bind stays near 1
         for i, j in sorted(((i, j) for i in range(-40, 41) for j in range(-10, 11)), key=lambda t: (abs(t[0]) + abs(t[1]), t)):
             f, b = round(2 ** (i / 20), 3), round(2 ** (j / 20), 3)
-            s = sum(math.log(mem_time(d, fams["softmax"], [[cols, f, b]]) / d["time_us"]) ** 2
+            s = sum(math.log(mem_time(d, fams["softmax"], [[cols, f, b]], rr["softmax"]) / d["time_us"]) ** 2
                     for d in sm if int(d["cols"]) == cols)
             if best is None or s < best[0] - 1e-9:
                 best = (s, f, b)
@@ -249,7 +333,8 @@ def main():
     m["softmax_row_scale"] = knots
     m["source"] = ("fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 or 3 mod 4 in "
                    "validation/gpu/h100-calib/cases.csv and (attention, f32 matmuls, softmax row length) "
-                   "validation/gpu/h100-calib-c/cases.csv (H100 80GB HBM3, ncu, L2 flushed)")
+                   "validation/gpu/h100-calib-c/cases.csv, and (norm and softmax re-reads, norm rate) the fit part of "
+                   "validation/gpu/h100-heldout-d (H100 80GB HBM3, ncu, L2 flushed)")
     json.dump(m, open(os.path.join(HERE, "fit.json"), "w"), indent=2)
     print(json.dumps(m, indent=2))
     for part, sel in (("fitted", 0), ("held-out", 1)):
@@ -258,13 +343,15 @@ def main():
         tm = [mm_time(*dims(d), m, mm_reads(*dims(d), W, L2, p)) / d["time_us"] - 1 for d in g if d["time_us"] > 20]
         comp = [int(d["read"]) / d["dram_read"] - 1 for d in g]
         mem = [d for d in data if d["kind"] == "memory" and is_fit(d) == (sel == 0) and d["family"] != "transpose_copy"]
-        mt = [mem_time(d, fams[FAMILY[d["family"]]]) / d["time_us"] - 1 for d in mem if d["time_us"] > 20]
-        print(part, "gemm reads", stats(rd), "compulsory", stats(comp), "gemm time", stats(tm), "memory time", stats(mt))
+        mt = [mem_time(d, fams[FAMILY[d["family"]]], rr=rr.get(FAMILY[d["family"]])) / d["time_us"] - 1 for d in mem if d["time_us"] > 20]
+        mr = [mem_reads(d, rr.get(FAMILY[d["family"]])) / d["dram_read"] - 1 for d in mem + [d for d in c if is_fit(d) == (sel == 0) and d["family"] == "softmax"] if int(d["read"]) > 1e6]
+        print(part, "gemm reads", stats(rd), "compulsory", stats(comp), "gemm time", stats(tm), "memory time", stats(mt),
+              "memory reads (calibration and batch c softmax)", stats(mr))
         cc = [d for d in c if is_fit(d) == (sel == 0) and d["time_us"] > 20]
         f32 = [mm_time(*dims_c(d), m, mm_reads(*dims_c(d), W, L2, p)) / d["time_us"] - 1 for d in cc if d["family"] == "f32"]
         at = [attn_time(*attn_args(d), m["attention"], m["mm_bandwidth_efficiency"]) / d["time_us"] - 1 for d in cc if d["family"] == "cudnn"]
         fa = [attn_time(*attn_args(d), fa2, m["mm_bandwidth_efficiency"]) / d["time_us"] - 1 for d in cc if d["family"] == "flash"]
-        smx = [mem_time(d, fams["softmax"], knots) / d["time_us"] - 1 for d in cc if d["family"] == "softmax"]
+        smx = [mem_time(d, fams["softmax"], knots, rr["softmax"]) / d["time_us"] - 1 for d in cc if d["family"] == "softmax"]
         print(part, "batch c: f32 gemm time", stats(f32), "attention (cuDNN) time", stats(at),
               "FlashAttention-2 with its own fit", stats(fa), "softmax time", stats(smx))
     tf = [d for d in c if d["family"] == "tf32"]
