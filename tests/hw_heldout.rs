@@ -731,3 +731,23 @@ fn record_batch_d_accuracy() {
     let text = serde_json::to_string_pretty(&accuracy()).unwrap();
     std::fs::write(root().join(DIR).join("accuracy.json"), text + "\n").unwrap();
 }
+
+#[test]
+#[ignore = "prints every kernel of batch d's layers with both models' predictions"]
+fn print_batch_d_layers() {
+    for layer in LAYERS {
+        for mode in ["compiled", "eager"] {
+            let (ks, total) = layer_kernels(layer, mode);
+            println!("{layer} {mode}: measured {total:.1} µs");
+            for k in &ks {
+                let (h, c) = k.pred.map_or((f64::NAN, f64::NAN), |p| (p.time_us, p.comp_us));
+                println!(
+                    "  {:>8.1} µs  model {h:>8.1}  compulsory {c:>8.1}  [{}] {}",
+                    k.time_us,
+                    k.ops,
+                    &k.names[0][..k.names[0].len().min(60)]
+                );
+            }
+        }
+    }
+}

@@ -668,7 +668,10 @@ fn finish(
     }
 }
 
-/// The problem size of matmul op `o`, from its output and first operand.
+/// The problem size of matmul op `o`, from its output and operands. A batched activation
+/// times one weight (`[B, S, D] · [D, N]`, the second operand without batch dimensions or
+/// with all of them 1) is one GEMM of `B · S` rows, as PyTorch runs it (validation/gpu/
+/// h100-heldout-d: the layers' projections read the weight once), not `B` products.
 pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
     let op = g.op(o);
     let a = op.inputs.first()?;
@@ -680,9 +683,19 @@ pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
     let batch = out[..out.len() - 2]
         .iter()
         .try_fold(1u64, |acc, &d| acc.checked_mul(d))?;
+    let m = out[out.len() - 2];
+    let shared_weight = op.inputs.get(1).is_some_and(|b| {
+        let b_shape = use_shape(g, b);
+        b_shape.len() >= 2 && b_shape[..b_shape.len() - 2].iter().all(|&d| d == 1)
+    });
+    let (batch, m) = if shared_weight && batch > 1 {
+        (1, batch.checked_mul(m)?)
+    } else {
+        (batch, m)
+    };
     Some(MatmulShape {
         batch,
-        m: out[out.len() - 2],
+        m,
         k: a_shape[a_shape.len() - 1],
         n: out[out.len() - 1],
         elem_bytes: g.tensor(a.tensor).dtype.bytes(),
