@@ -238,6 +238,10 @@ pub struct CostArgs {
     /// hardware file names (`flash2`: FlashAttention-2's own kernel).
     #[arg(long, value_name = "NAME")]
     pub attention_kernel: Option<String>,
+    /// With `--traffic-model hardware`: the FlashAttention kernels are causal
+    /// (`is_causal=True`), which visit half the key blocks: half the FLOPs and time.
+    #[arg(long)]
+    pub causal_attention: bool,
     #[command(flatten)]
     pub fusion: FusionArgs,
     /// For a graph built from blocks: one line per instance (each layer) and per block, and
@@ -429,17 +433,21 @@ fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
             hw.name
         )));
     }
-    if let Some(name) = &args.attention_kernel {
-        if args.traffic_model != cost::TrafficModel::Hardware {
-            return Err(Usage(
-                "--attention-kernel prices kernels under the hardware model: add \
-                 `--traffic-model hardware`"
-                    .into(),
-            ));
+    for (flag, given) in [
+        ("--attention-kernel", args.attention_kernel.is_some()),
+        ("--causal-attention", args.causal_attention),
+    ] {
+        if given && args.traffic_model != cost::TrafficModel::Hardware {
+            return Err(Usage(format!(
+                "{flag} prices kernels under the hardware model: add `--traffic-model hardware`"
+            )));
         }
-        if let Some(m) = &hw.model {
-            hw.model = Some(m.with_attention_kernel(name).map_err(Usage)?);
-        }
+    }
+    if let (Some(name), Some(m)) = (&args.attention_kernel, &hw.model) {
+        hw.model = Some(m.with_attention_kernel(name).map_err(Usage)?);
+    }
+    if let (true, Some(m)) = (args.causal_attention, &hw.model) {
+        hw.model = Some(m.with_causal_attention());
     }
     Ok(hw)
 }

@@ -904,6 +904,12 @@ fn attention_kernel_picks_the_coefficients_of_the_kernel_that_runs() {
         !src.contains("flash2") && src2.ends_with("(attention kernel `flash2`)"),
         "{src2}"
     );
+    // A causal kernel (`is_causal`) visits half the key blocks: about half the time.
+    let (causal, src3) = time(&["--causal-attention"]);
+    assert!(
+        (0.35..0.6).contains(&(causal / cudnn)) && src3.ends_with("(causal attention)"),
+        "{causal} against {cudnn}: {src3}"
+    );
     // An unknown kernel names the known ones; the option needs the hardware model.
     let o = fgraph(&[
         "analyze",
@@ -919,18 +925,20 @@ fn attention_kernel_picks_the_coefficients_of_the_kernel_that_runs() {
         "{}",
         stderr(&o)
     );
-    let o = fgraph(&[
-        "analyze",
-        "--attention-kernel",
-        "flash2",
-        "validation/attention.fgraph",
-    ]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("--traffic-model hardware"),
-        "{}",
-        stderr(&o)
-    );
+    for flag in [
+        &["--attention-kernel", "flash2"][..],
+        &["--causal-attention"],
+    ] {
+        let mut args = vec!["analyze", "validation/attention.fgraph"];
+        args.extend_from_slice(flag);
+        let o = fgraph(&args);
+        assert_eq!(code(&o), 2);
+        assert!(
+            stderr(&o).contains("--traffic-model hardware"),
+            "{}",
+            stderr(&o)
+        );
+    }
 }
 
 #[test]

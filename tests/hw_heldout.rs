@@ -223,7 +223,11 @@ struct Pred {
 }
 
 fn predict_plan(g: &Graph, plan: &FusionPlan) -> Vec<Pred> {
-    let (m, hw) = model();
+    predict_plan_with(g, plan, &model().0)
+}
+
+fn predict_plan_with(g: &Graph, plan: &FusionPlan, m: &HwModel) -> Vec<Pred> {
+    let hw = model().1;
     let (traffic, _) = plan_traffic(g, plan).expect("traffic");
     traffic
         .iter()
@@ -231,7 +235,7 @@ fn predict_plan(g: &Graph, plan: &FusionPlan) -> Vec<Pred> {
         .map(|(k, tr)| {
             let ops = plan.groups[k].computed();
             let fl = plan.flash_kernel(k).map(|f| &f.pattern);
-            let p = hwmodel::predict(&m, g, &ops, tr, fl, &hw, 0.0);
+            let p = hwmodel::predict(m, g, &ops, tr, fl, &hw, 0.0);
             let est = cost::kernel_cost(g, &ops, tr, &hw, LaunchMode::Graph);
             Pred {
                 read: p.dram_read as f64,
@@ -246,7 +250,13 @@ fn predict_plan(g: &Graph, plan: &FusionPlan) -> Vec<Pred> {
 
 fn case_prediction(c: &Case) -> Pred {
     let a = analyse(&c.graph(), c.attention(), false);
-    let p = predict_plan(&a.graph, &a.plan);
+    // An `is_causal` attention is what `--causal-attention` prices.
+    let m = if c.case.ends_with("_causal") {
+        model().0.with_causal_attention()
+    } else {
+        model().0
+    };
+    let p = predict_plan_with(&a.graph, &a.plan, &m);
     assert_eq!(p.len(), 1, "{}: one kernel", c.case);
     p[0]
 }
@@ -740,7 +750,9 @@ fn print_batch_d_layers() {
             let (ks, total) = layer_kernels(layer, mode);
             println!("{layer} {mode}: measured {total:.1} µs");
             for k in &ks {
-                let (h, c) = k.pred.map_or((f64::NAN, f64::NAN), |p| (p.time_us, p.comp_us));
+                let (h, c) = k
+                    .pred
+                    .map_or((f64::NAN, f64::NAN), |p| (p.time_us, p.comp_us));
                 println!(
                     "  {:>8.1} µs  model {h:>8.1}  compulsory {c:>8.1}  [{}] {}",
                     k.time_us,

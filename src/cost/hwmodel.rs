@@ -143,6 +143,11 @@ pub struct HwModel {
     pub mm_bandwidth_efficiency: f64,
     /// Fraction of the f32 peak a full wave of an f32 (FFMA, TF32 off) matmul reaches.
     pub mm_f32_efficiency: f64,
+    /// Fraction of the tensor peak a full wave of large-K tiles reaches when K or N is not a
+    /// multiple of 16 bytes: cuBLAS cannot use its TMA (Hopper) kernels and falls back to
+    /// older `mma.sync` CUTLASS ones; none: as aligned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mm_unaligned_efficiency: Option<f64>,
     /// FlashAttention kernels: the kernel this GPU's PyTorch runs by default (cuDNN's on an
     /// H100).
     pub attention: AttentionCoeffs,
@@ -171,6 +176,10 @@ pub struct HwModel {
     pub softmax_reread: Option<RereadCoeffs>,
     /// Where the coefficients come from.
     pub source: String,
+    /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
+    /// (`is_causal`), which visit half the key blocks.
+    #[serde(skip)]
+    pub causal_attention: bool,
 }
 
 /// Which coefficients a kernel takes.
@@ -245,6 +254,12 @@ impl MatmulShape {
     fn skinny(&self) -> bool {
         self.m <= 64 || self.n <= 64
     }
+    /// Whether the rows of both operands and of the output start on 16-byte boundaries (K
+    /// and N multiples of 16 bytes), which cuBLAS's TMA kernels need.
+    pub fn aligned(&self) -> bool {
+        let row = |d: u64| d.saturating_mul(self.elem_bytes).is_multiple_of(16);
+        row(self.k) && row(self.n)
+    }
     /// `tiles / (waves · sms)` of the tiling the time takes: of [`WAVE_TILES`] those that
     /// fill one wave, the one whose last wave is fullest (cuBLAS's large kernels come in
     /// these tiles and its heuristics avoid a nearly empty last wave: 3,072² runs 192×192
@@ -301,6 +316,7 @@ impl HwModel {
             mm_k_half: 256.0,
             mm_bandwidth_efficiency: 0.75,
             mm_f32_efficiency: 0.74,
+            mm_unaligned_efficiency: None,
             attention: AttentionCoeffs {
                 efficiency: 0.99,
                 kv_half: 416.0,
@@ -309,9 +325,9 @@ impl HwModel {
             attention_kernels: BTreeMap::from([(
                 "flash2".to_string(),
                 AttentionCoeffs {
-                    efficiency: 0.83,
-                    kv_half: 768.0,
-                    head_dim_half: 104.0,
+                    efficiency: 0.53,
+                    kv_half: 576.0,
+                    head_dim_half: 40.0,
                 },
             )]),
             tf32_peak_fraction: 0.5,
@@ -344,6 +360,7 @@ impl HwModel {
                 input_bytes: 64e6,
                 input_exponent: 3.0,
             }),
+            causal_attention: false,
             source: "fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 \
                      or 3 mod 4 in validation/gpu/h100-calib/cases.csv and (attention, f32 \
                      matmuls, softmax row length) validation/gpu/h100-calib-c/cases.csv, and \
@@ -369,6 +386,9 @@ impl HwModel {
         pos("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
         pos("mm_f32_efficiency", self.mm_f32_efficiency)?;
         pos("tf32_peak_fraction", self.tf32_peak_fraction)?;
+        if let Some(e) = self.mm_unaligned_efficiency {
+            pos("mm_unaligned_efficiency", e)?;
+        }
         let attention = std::iter::once(("attention".to_string(), &self.attention)).chain(
             self.attention_kernels
                 .iter()
@@ -457,6 +477,16 @@ impl HwModel {
         Ok(m)
     }
 
+    /// This model with FlashAttention kernels priced as causal ones (`is_causal`: half the
+    /// key blocks and half the FLOPs), as `--causal-attention` asks.
+    pub fn with_causal_attention(&self) -> HwModel {
+        HwModel {
+            causal_attention: true,
+            source: format!("{} (causal attention)", self.source),
+            ..self.clone()
+        }
+    }
+
     fn family(&self, f: Family) -> FamilyCoeffs {
         match f {
             Family::Softmax => self.families.softmax,
@@ -530,10 +560,11 @@ impl HwModel {
             // FFMA on the CUDA cores: no tensor-core pipeline fill.
             (hw.peak(unit), self.mm_f32_efficiency * wave_eff)
         } else {
-            (
-                hw.peak(unit),
-                self.mm_efficiency * wave_eff * k / (k + self.mm_k_half),
-            )
+            let e = match self.mm_unaligned_efficiency {
+                Some(e) if !s.aligned() => e,
+                _ => self.mm_efficiency,
+            };
+            (hw.peak(unit), e * wave_eff * k / (k + self.mm_k_half))
         };
         let compute_s = s.flops() / (peak * eff);
         let memory_s = (read + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
@@ -775,17 +806,23 @@ pub fn predict(
         && let Some(s) = matmul_shape(g, p.qk)
     {
         // Queries m, keys n, head dim k of Q·Kᵀ; the graph does not say whether the mask is
-        // causal, so every key block is visited (an `is_causal` kernel does half).
+        // causal, so every key block is visited unless `--causal-attention` says the kernel
+        // is an `is_causal` one, which does half.
         let flops: u64 = ops
             .iter()
             .filter(|&&o| g.op(o).kind == OpKind::Matmul)
             .fold(0u64, |a, &o| a.saturating_add(super::op_flops(g, o).0));
+        let (keys, flops) = if model.causal_attention {
+            (s.n.div_ceil(2), flops as f64 / 2.0)
+        } else {
+            (s.n, flops as f64)
+        };
         return model.attention(
             s.batch,
             s.m,
-            s.n,
+            keys,
             s.k,
-            flops as f64,
+            flops,
             (traffic.bytes_read, traffic.bytes_written),
             hw,
             launch_s,

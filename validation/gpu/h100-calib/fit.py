@@ -112,6 +112,11 @@ def wave_eff(B, M, N):
     return best
 
 
+def aligned(K, N, e):
+    """K and N rows on 16-byte boundaries (cuBLAS's TMA kernels need them)."""
+    return K * e % 16 == 0 and N * e % 16 == 0
+
+
 def mm_time(B, M, K, N, e, m, reads, tf32=False):
     we = wave_eff(B, M, N)
     if tf32:  # tensor cores at the TF32 peak, the 16-bit efficiency
@@ -121,7 +126,10 @@ def mm_time(B, M, K, N, e, m, reads, tf32=False):
         eff = m["mm_f32_efficiency"] * we
         compute = 2 * B * M * N * K / (PEAK_F32 * eff)
     else:
-        eff = m["mm_efficiency"] * we * K / (K + m["mm_k_half"])
+        e0 = m["mm_efficiency"]
+        if m.get("mm_unaligned_efficiency") and not aligned(K, N, e):
+            e0 = m["mm_unaligned_efficiency"]
+        eff = e0 * we * K / (K + m["mm_k_half"])
         compute = 2 * B * M * N * K / (PEAK * eff)
     memory = (reads + B * M * N * e) / (BW * m["mm_bandwidth_efficiency"])
     return max(compute, memory) * 1e6
@@ -192,10 +200,11 @@ def load_c():
                  time_us=sum(val(k, "gpu__time_duration.sum") for k in ks)) for i, (c, ks) in enumerate(zip(cs, fl))]
 
 
-def load_d(part="fit"):
-    """Batch d (../h100-heldout-d): its cases of `part` (`fit`: taken to fit the re-read
-    terms; `heldout`: never fitted), each with its kernels' DRAM reads and ncu time summed."""
-    d = os.path.join(HERE, "..", "h100-heldout-d")
+def load_d(part="fit", folder="h100-heldout-d"):
+    """Batch d (../h100-heldout-d), or another batch in its format (batch e: ../h100-calib-e):
+    its cases of `part` (`fit`: taken to fit terms; `heldout`: never fitted), each with its
+    kernels' DRAM reads and ncu time summed."""
+    d = os.path.join(HERE, "..", folder)
     if not os.path.exists(os.path.join(d, "measured.csv")):
         return []
     cases = {c["case"]: c for c in json.load(open(os.path.join(d, "cases.json")))}
@@ -208,6 +217,8 @@ def load_d(part="fit"):
         c["time_us"] += int(r["duration_ns"]) / 1e3
     for i, c in enumerate(out.values()):
         c["index"] = i
+        if c["kind"] == "attention":  # batch d's B is the batch, N the heads: batch c's layout
+            c["B"], c["N"] = c["B"] * c["N"], c["M"]
         c["family"] = {"layernorm": "layernorm", "rmsnorm": "rmsnorm"}.get(c["family"], c["family"])
     return list(out.values())
 
@@ -310,7 +321,8 @@ def main():
             best = (s, e)
     m["mm_f32_efficiency"] = best[1]
     m["attention"] = fit_attention([d for d in fitc if d["family"] == "cudnn"], m["mm_bandwidth_efficiency"])
-    fa2 = fit_attention([d for d in fitc if d["family"] == "flash"], m["mm_bandwidth_efficiency"])
+    fa2 = fit_attention([d for d in fitc if d["family"] == "flash"]
+                        + [d for d in load_d() if d["family"] == "flash" and d["time_us"] > 20], m["mm_bandwidth_efficiency"])
     # `--attention-kernel flash2` prices FlashAttention kernels with FlashAttention-2's own fit.
     m["attention_kernels"] = {"flash2": fa2}
     # TF32's dense peak is half the 16-bit one on the A100/H100/H200 datasheets (not fitted).
