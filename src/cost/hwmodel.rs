@@ -141,6 +141,10 @@ pub struct HwModel {
     pub mm_k_half: f64,
     /// Fraction of the bandwidth a memory-bound matmul reaches.
     pub mm_bandwidth_efficiency: f64,
+    /// Fixed microseconds per matmul kernel (start-up and tail: a small GEMM takes 4–6 µs
+    /// whatever its size).
+    #[serde(default)]
+    pub mm_overhead_us: f64,
     /// Fraction of the f32 peak a full wave of an f32 (FFMA, TF32 off) matmul reaches.
     pub mm_f32_efficiency: f64,
     /// Fraction of the tensor peak a full wave of large-K tiles reaches when K or N is not a
@@ -312,11 +316,12 @@ impl HwModel {
             raster_width: 40.0,
             l2_effective_bytes: 34e6,
             l2_hit_exponent: 1.5,
-            mm_efficiency: 0.82,
-            mm_k_half: 256.0,
-            mm_bandwidth_efficiency: 0.75,
+            mm_efficiency: 0.84,
+            mm_k_half: 128.0,
+            mm_bandwidth_efficiency: 0.81,
+            mm_overhead_us: 3.75,
             mm_f32_efficiency: 0.74,
-            mm_unaligned_efficiency: None,
+            mm_unaligned_efficiency: Some(0.18),
             attention: AttentionCoeffs {
                 efficiency: 0.99,
                 kv_half: 416.0,
@@ -332,10 +337,10 @@ impl HwModel {
             )]),
             tf32_peak_fraction: 0.5,
             families: Families {
-                elementwise: fam(0.93, 866e9, 0.0),
-                reduction: fam(0.94, 1780e9, 10.0),
+                elementwise: fam(0.93, 866e9, 2.75),
+                reduction: fam(0.94, 1780e9, 6.0),
                 softmax: fam(0.73, 316e9, 3.0),
-                norm: fam(0.84, 750e9, 6.0),
+                norm: fam(0.84, 750e9, 5.75),
             },
             softmax_row_scale: vec![
                 [256.0, 1.932, 1.275],
@@ -427,6 +432,12 @@ impl HwModel {
             ] {
                 pos(&format!("{key}.{k}"), v)?;
             }
+        }
+        if !(self.mm_overhead_us.is_finite() && self.mm_overhead_us >= 0.0) {
+            return Err(format!(
+                "`model.mm_overhead_us` must be zero or more, found {}",
+                self.mm_overhead_us
+            ));
         }
         if !(self.mm_k_half.is_finite() && self.mm_k_half >= 0.0) {
             return Err(format!(
@@ -568,7 +579,10 @@ impl HwModel {
         };
         let compute_s = s.flops() / (peak * eff);
         let memory_s = (read + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
-        finish(Family::Matmul, read, written, compute_s, memory_s, launch_s)
+        let mut p = finish(Family::Matmul, read, written, compute_s, memory_s, launch_s);
+        p.kernel_s += self.mm_overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        p
     }
 
     /// A FlashAttention forward kernel: `batch` (batch × heads) products of `queries` ×
@@ -873,7 +887,7 @@ pub fn predict(
         let compute_s = flops as f64 / (hw.peak(unit) * model.mm_efficiency);
         let memory_s = traffic.bytes_read.saturating_add(traffic.bytes_written) as f64
             / (hw.bandwidth * model.mm_bandwidth_efficiency);
-        return finish(
+        let mut p = finish(
             Family::Matmul,
             traffic.bytes_read as f64,
             traffic.bytes_written,
@@ -881,6 +895,9 @@ pub fn predict(
             memory_s,
             launch_s,
         );
+        p.kernel_s += model.mm_overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        return p;
     }
     // One row-wise op with nothing else computed (views aside) is PyTorch's own kernel.
     let computed = ops
