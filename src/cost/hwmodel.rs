@@ -17,23 +17,29 @@
 //!   `c = min(tiles_n, raster_width)` tile columns and `r = sms / c` rows, so each A panel is
 //!   re-read `tiles_n / c` times and each B panel `tiles_m / r` times; a re-read hits L2 with
 //!   probability `1 / (1 + (ws / l2_effective_bytes)^l2_hit_exponent)`, `ws` being one batch's
-//!   operand bytes (a gradual curve, not a cut-off).
-//! - Matmul time: `max(flops / (peak · mm_efficiency · wave_eff · K / (K + mm_k_half)),
-//!   (reads + writes) / (bandwidth · mm_bandwidth_efficiency))`, `wave_eff = tiles / (waves ·
+//!   operand bytes (a gradual curve, not a cut-off). A batched activation times one weight
+//!   (`[B, S, D] · [D, N]`) is one GEMM of `B · S` rows ([`matmul_shape`]).
+//! - Matmul time: `max(flops / (peak · e · wave_eff · K / (K + mm_k_half)), (reads + writes) /
+//!   (bandwidth · mm_bandwidth_efficiency)) + mm_overhead_us`, `wave_eff = tiles / (waves ·
 //!   sms)` (wave quantization) of the fullest-waved of cuBLAS's large tiles (256×128,
-//!   128×256, 192×192). A matmul whose unit is f32 (FFMA, TF32 off) runs at the f32
-//!   peak with `mm_f32_efficiency · wave_eff` (no K term: there is no tensor-core pipeline to
-//!   fill).
+//!   128×256, 192×192), `e = mm_efficiency`, or `mm_unaligned_efficiency` when K or N is off
+//!   16 bytes (cuBLAS's `mma.sync` fallbacks). `tf32` operands run at the 16-bit peak times
+//!   `tf32_peak_fraction`; f32 ones (FFMA, TF32 off) at the f32 peak with
+//!   `mm_f32_efficiency · wave_eff` (no K term: there is no tensor-core pipeline to fill).
 //! - A FlashAttention kernel (`--flash-attention`'s, [`crate::fusion::FlashKernel`]): its two
 //!   matmuls' FLOPs at `peak · attention.efficiency · wave_eff · L / (L + attention.kv_half) ·
 //!   D / (D + attention.head_dim_half)`, one tile per 128 queries of each batch and head, `L`
 //!   the keys, `D` the head dim; memory as a matmul's, on the counted bytes.
+//!   `--attention-kernel NAME` takes `attention_kernels[NAME]` instead
+//!   ([`HwModel::with_attention_kernel`]), `--causal-attention` half the keys and FLOPs.
 //! - Memory-bound kernels, by family (elementwise, reduction, softmax, norm): `max(bytes /
-//!   (bandwidth · bandwidth_efficiency), elements / elements_per_s) + overhead_us`: small
-//!   kernels pay a fixed start-up, and softmax and norms are limited by their arithmetic per
-//!   element before bandwidth. A softmax's elements per second and bandwidth efficiency are
-//!   the family's times two factors by row length (`softmax_row_scale`, log-linear in
-//!   `log(cols)` between knots): the row length picks PyTorch's kernel and its occupancy.
+//!   (bandwidth · bandwidth_efficiency), elements / elements_per_s) / busy + overhead_us`:
+//!   small kernels pay a fixed start-up, and softmax and norms are limited by their arithmetic
+//!   per element before bandwidth. A softmax's elements per second and bandwidth efficiency
+//!   are the family's times two factors by row length (`softmax_row_scale`, log-linear in
+//!   `log(cols)` between knots): the row length picks PyTorch's kernel and its occupancy. A
+//!   norm or softmax alone in its kernel (PyTorch's own) reads its input again where its later
+//!   passes miss ([`RereadCoeffs`]), and runs a block per row: `busy = min(1, rows / sms)`.
 //! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
 
 use super::flops::use_shape;
@@ -919,4 +925,118 @@ pub fn predict(
         hw,
         launch_s,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Options, check_file};
+    use crate::cost::Hardware;
+
+    fn h100() -> (HwModel, Hardware) {
+        let hw = Hardware::preset("h100").expect("preset");
+        (hw.model.clone().expect("calibrated"), hw)
+    }
+
+    /// The hardware model's prediction for each kernel of `src`'s plan.
+    fn kernels(src: &str, model: &HwModel) -> Vec<Prediction> {
+        let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let hw = h100().1;
+        a.plan
+            .groups
+            .iter()
+            .zip(&a.traffic.groups)
+            .map(|(grp, tr)| predict(model, &a.graph, &grp.ops, tr, None, &hw, 0.0))
+            .collect()
+    }
+
+    #[test]
+    fn rereads_follow_row_and_input_size_and_only_in_pytorch_s_own_kernel() {
+        let r = h100().0.norm_reread.expect("norm re-reads");
+        // Small inputs and short rows stay on chip; long rows of a large input miss.
+        assert!(r.miss(16384.0, 4e6) < 0.01);
+        assert!(r.miss(4096.0, 1e9) < 0.05);
+        assert!(r.miss(32768.0, 1e9) > 0.9);
+        // A LayerNorm alone over 32,768 × 8,192 f16 (16 KB rows, 537 MB) reads its input
+        // again (measured 1.94×, batch b; the curves give 1.67×); fused after an add it reads
+        // each input once.
+        let (m, _) = h100();
+        let ln = "graph g {\n  input x: f16[32768, 8192]\n  weight w: f16[8192]\n  op n = reduction.layernorm(x, w) -> y: [32768, 8192]\n  output y\n}\n";
+        let p = kernels(ln, &m);
+        let input = 32768.0 * 8192.0 * 2.0;
+        assert!(
+            (1.6..2.0).contains(&(p[0].dram_read as f64 / input)),
+            "{p:?}"
+        );
+        let fused = "graph g {\n  input x: f16[32768, 8192]\n  input r: f16[32768, 8192]\n  weight w: f16[8192]\n  op a = elementwise.add(x, r) -> s\n  op n = reduction.layernorm(s, w) -> y: [32768, 8192]\n  output y\n}\n";
+        let p = kernels(fused, &m);
+        assert_eq!(p.len(), 1);
+        assert!(p[0].dram_read as f64 / (2.0 * input) < 1.01, "{p:?}");
+    }
+
+    #[test]
+    fn matmul_terms() {
+        let (m, hw) = h100();
+        let shape = |batch, mm, k, n| MatmulShape {
+            batch,
+            m: mm,
+            k,
+            n,
+            elem_bytes: 2,
+            tf32: false,
+        };
+        // 3,072³ fills two waves of 192 × 192 tiles (256 tiles): 0.97, not 256 × 128's 0.73.
+        let s = shape(1, 3072, 3072, 3072);
+        assert!((s.wave_eff(132.0) - 256.0 / 264.0).abs() < 1e-9);
+        // K or N off 16 bytes: the fallback efficiency.
+        assert!(s.aligned() && !shape(1, 3072, 3071, 3072).aligned());
+        assert!(!shape(1, 3072, 3072, 3076).aligned() && shape(1, 3071, 3072, 3072).aligned());
+        let t = |s: &MatmulShape| m.matmul(s, 0, 0, &hw, 0.0).kernel_s;
+        let ratio = t(&shape(1, 4096, 4092, 4096)) / t(&shape(1, 4096, 4096, 4096));
+        assert!((3.5..5.5).contains(&ratio), "{ratio}");
+        // A tiny GEMM costs at least the start-up floor.
+        assert!(t(&shape(1, 128, 64, 128)) >= m.mm_overhead_us * 1e-6);
+    }
+
+    #[test]
+    fn a_batched_activation_times_one_weight_is_one_gemm() {
+        let src = "graph g {\n  input x: f16[4, 512, 1024]\n  weight w: f16[1024, 4096]\n  op mm = matmul(x, w) -> y\n  output y\n}\n";
+        let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let s = matmul_shape(&a.graph, OpId(0)).expect("shape");
+        assert_eq!((s.batch, s.m, s.k, s.n), (1, 2048, 1024, 4096));
+        // Batched on both sides it stays batched.
+        let src = "graph g {\n  input x: f16[4, 512, 1024]\n  input w: f16[4, 1024, 512]\n  op mm = matmul(x, w) -> y\n  output y\n}\n";
+        let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let s = matmul_shape(&a.graph, OpId(0)).expect("shape");
+        assert_eq!((s.batch, s.m), (4, 512));
+    }
+
+    #[test]
+    fn attention_options_and_validation() {
+        let (m, _) = h100();
+        assert_eq!(m.with_attention_kernel("default").expect("default"), m);
+        let f = m.with_attention_kernel("flash2").expect("flash2");
+        assert_eq!(f.attention, m.attention_kernels["flash2"]);
+        let e = m.with_attention_kernel("fa3").expect_err("unknown");
+        assert!(e.contains("default, flash2"), "{e}");
+        assert!(m.with_causal_attention().causal_attention);
+        let mut bad = m.clone();
+        bad.mm_overhead_us = -1.0;
+        assert!(
+            bad.validate()
+                .expect_err("negative")
+                .contains("mm_overhead_us")
+        );
+        let mut bad = m.clone();
+        bad.norm_reread.as_mut().expect("re-reads").row_bytes = 0.0;
+        assert!(
+            bad.validate()
+                .expect_err("zero")
+                .contains("norm_reread.row_bytes")
+        );
+    }
 }
