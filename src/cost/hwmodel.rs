@@ -74,6 +74,16 @@ pub struct Families {
     pub reduction: FamilyCoeffs,
     pub softmax: FamilyCoeffs,
     pub norm: FamilyCoeffs,
+    /// PyTorch's non-vectorized elementwise kernels: an op alone in its kernel that broadcasts
+    /// an input, casts to a wider type or copies a layout in contiguous runs
+    /// (`elementwise_kernel`, `unrolled_elementwise_kernel`: ~400 G elements/s); none: priced
+    /// as `elementwise`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scalar: Option<FamilyCoeffs>,
+    /// A lone permute that moves the innermost axis, which PyTorch makes contiguous with a
+    /// transposing copy (~120 G elements/s); none: priced as `elementwise`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_copy: Option<FamilyCoeffs>,
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -347,6 +357,8 @@ impl HwModel {
                 reduction: fam(0.94, 1780e9, 6.0),
                 softmax: fam(0.73, 316e9, 3.0),
                 norm: fam(0.84, 750e9, 5.75),
+                scalar: Some(fam(0.66, 422e9, 4.5)),
+                layout_copy: Some(fam(0.28, 115e9, 1.0)),
             },
             softmax_row_scale: vec![
                 [256.0, 1.932, 1.275],
@@ -374,9 +386,11 @@ impl HwModel {
             causal_attention: false,
             source: "fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 \
                      or 3 mod 4 in validation/gpu/h100-calib/cases.csv and (attention, f32 \
-                     matmuls, softmax row length) validation/gpu/h100-calib-c/cases.csv, and \
-                     (norm and softmax re-reads, norm rate) the fit part of \
-                     validation/gpu/h100-heldout-d (H100 80GB HBM3, ncu, L2 flushed)"
+                     matmuls, softmax row length) validation/gpu/h100-calib-c/cases.csv, (norm \
+                     and softmax re-reads, norm rate, FlashAttention-2) the fit part of \
+                     validation/gpu/h100-heldout-d, (start-up floors, misaligned GEMMs) \
+                     validation/gpu/h100-calib-e and (PyTorch's non-vectorized kernels) \
+                     validation/gpu/h100-calib-g (H100 80GB HBM3, ncu, L2 flushed)"
                 .into(),
         }
     }
@@ -452,12 +466,18 @@ impl HwModel {
             ));
         }
         let f = &self.families;
+        let optional = [("scalar", f.scalar), ("layout_copy", f.layout_copy)]
+            .into_iter()
+            .filter_map(|(k, c)| Some((k, c?)));
         for (name, c) in [
             ("elementwise", f.elementwise),
             ("reduction", f.reduction),
             ("softmax", f.softmax),
             ("norm", f.norm),
-        ] {
+        ]
+        .into_iter()
+        .chain(optional)
+        {
             pos(
                 &format!("families.{name}.bandwidth_efficiency"),
                 c.bandwidth_efficiency,
@@ -642,12 +662,16 @@ impl HwModel {
         hw: &super::Hardware,
         launch_s: f64,
     ) -> Prediction {
-        self.memory_kernel(family, read, written, elements, cols, true, hw, launch_s)
+        self.memory_kernel(
+            family, read, written, elements, cols, true, None, hw, launch_s,
+        )
     }
 
     /// [`HwModel::memory`]; `native` says the kernel is PyTorch's own norm or softmax kernel
     /// (the op alone), which re-reads its input, where a compiler's fused kernel (Inductor's
-    /// `triton_red_fused_add_native_layer_norm`: measured reading its inputs once) does not.
+    /// `triton_red_fused_add_native_layer_norm`: measured reading its inputs once) does not;
+    /// `scalar` that it is one of PyTorch's non-vectorized elementwise kernels
+    /// ([`scalar_kernel`]) and which.
     #[allow(clippy::too_many_arguments)]
     fn memory_kernel(
         &self,
@@ -657,10 +681,17 @@ impl HwModel {
         elements: u64,
         cols: Option<u64>,
         native: bool,
+        scalar: Option<ScalarKernel>,
         hw: &super::Hardware,
         launch_s: f64,
     ) -> Prediction {
-        let c = self.family(family);
+        let f = &self.families;
+        let c = match scalar {
+            Some(ScalarKernel::Scalar) => f.scalar,
+            Some(ScalarKernel::LayoutCopy) => f.layout_copy,
+            None => None,
+        }
+        .unwrap_or_else(|| self.family(family));
         let (rate, bw) = match (family, cols) {
             (Family::Softmax, Some(cols)) => self.softmax_scale(cols),
             _ => (1.0, 1.0),
@@ -778,6 +809,56 @@ fn family_of(g: &Graph, ops: &[OpId]) -> Family {
         };
     }
     family
+}
+
+/// PyTorch's non-vectorized elementwise kernels ([`scalar_kernel`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarKernel {
+    /// A broadcast, a widening cast or a copy of contiguous runs: `families.scalar`.
+    Scalar,
+    /// A transpose: `families.layout_copy`.
+    LayoutCopy,
+}
+
+/// Which of PyTorch's non-vectorized elementwise kernels the kernel made of `ops` is, if any:
+/// a lone permute that moves the innermost axis (a transpose: `layout_copy`), or a lone
+/// reshape or other permute (a copy of contiguous runs), or a lone elementwise op that
+/// broadcasts an input of more than one element (`x + b`, `b` of shape `[N]`:
+/// `elementwise_kernel`) or casts to a wider type (f16 to f32: `unrolled_elementwise_kernel`),
+/// all three `scalar`.
+pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
+    let [o] = ops else {
+        return None;
+    };
+    let op = g.op(*o);
+    match op.kind {
+        // A permute that moves the innermost axis is a transpose (strided element by
+        // element); one that keeps it, or a reshape that has to copy, copies runs of it.
+        OpKind::Permute => {
+            let dims = op.list_attr("dims").unwrap_or(&[]);
+            let innermost = i64::try_from(dims.len()).ok()? - 1;
+            Some(if dims.last() == Some(&innermost) {
+                ScalarKernel::Scalar
+            } else {
+                ScalarKernel::LayoutCopy
+            })
+        }
+        OpKind::Reshape => Some(ScalarKernel::Scalar),
+        OpKind::Elementwise => {
+            let out = g.tensor(op.output);
+            op.inputs
+                .iter()
+                .any(|u| {
+                    let t = g.tensor(u.tensor);
+                    let shape = use_shape(g, u);
+                    let elems = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
+                    (shape != out.shape && elems.is_some_and(|n| n > 1))
+                        || t.dtype.bytes() < out.dtype.bytes()
+                })
+                .then_some(ScalarKernel::Scalar)
+        }
+        _ => None,
+    }
 }
 
 /// The row length of the row-wise ops of `family` (softmax or norm) among `ops`: the
@@ -922,6 +1003,7 @@ pub fn predict(
         elements,
         row_cols(g, ops, family),
         computed == 1,
+        scalar_kernel(g, ops).filter(|_| family == Family::Elementwise),
         hw,
         launch_s,
     )

@@ -45,7 +45,7 @@ FAMILY = {"add": "elementwise", "gelu": "elementwise", "transpose_copy": "elemen
           "sum_rows": "reduction", "softmax": "softmax", "layernorm": "norm", "rmsnorm": "norm",
           # batch d and e's names
           "mul": "elementwise", "silu": "elementwise", "where": "elementwise", "cat": "elementwise",
-          "cast": "elementwise", "bias_add": "elementwise", "sum": "reduction"}
+          "cast": "elementwise", "bias_add": "elementwise", "sum": "reduction", "transpose": "elementwise"}
 
 
 def is_fit(d):
@@ -206,7 +206,8 @@ def load_c():
 def scalar_kernel(d):
     """PyTorch's non-vectorized kernels: a broadcast bias add (`elementwise_kernel`) and a cast
     to a wider type (`unrolled_elementwise_kernel`)."""
-    return d["family"] == "bias_add" or (d["family"] == "cast" and d.get("out_dtype") == "f32" and d["dtype"] != "f32")
+    return d["family"] in ("bias_add", "transpose") or (
+        d["family"] == "cast" and d.get("out_dtype") == "f32" and d["dtype"] != "f32")
 
 
 def load_d(part="fit", folder="h100-heldout-d"):
@@ -356,6 +357,24 @@ def main():
             f = best[1]
         fams[F] = f
     m["families"] = fams
+    # PyTorch's non-vectorized elementwise kernels, each class a family of its own fitted on
+    # batch g (2 MB-1 GB) and batch e's small ones: broadcasts and widening casts
+    # (`elementwise_kernel`, `unrolled_elementwise_kernel`: limited by ~400 G elements/s), and
+    # layout copies (a transpose made contiguous: strided, ~125 G elements/s).
+    g_small = load_d("fit", "h100-calib-g") + small
+    for key, ds in (("scalar", [d for d in g_small if scalar_kernel(d) and d["family"] != "transpose"]),
+                    ("layout_copy", [d for d in g_small if d["family"] == "transpose"])):
+        if not ds:
+            continue
+        best = None
+        for eff in [x / 100 for x in range(20, 101, 2)]:
+            for rate in [float('%.3g' % (1e10 * 10 ** (i / 16))) for i in range(0, 49)]:
+                for t0 in [x / 2 for x in range(0, 17)]:
+                    g = dict(bandwidth_efficiency=eff, elements_per_s=rate, overhead_us=t0)
+                    s = sum(math.log(mem_time(d, g) / d["time_us"]) ** 2 for d in ds)
+                    if best is None or s < best[0]:
+                        best = (s, g)
+        fams[key] = best[1]
     fitc = [d for d in c if is_fit(d) and d["time_us"] > 20]
     best = None
     for e in [x / 100 for x in range(30, 101)]:
@@ -390,8 +409,10 @@ def main():
     m["softmax_row_scale"] = knots
     m["source"] = ("fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 or 3 mod 4 in "
                    "validation/gpu/h100-calib/cases.csv and (attention, f32 matmuls, softmax row length) "
-                   "validation/gpu/h100-calib-c/cases.csv, and (norm and softmax re-reads, norm rate) the fit part of "
-                   "validation/gpu/h100-heldout-d (H100 80GB HBM3, ncu, L2 flushed)")
+                   "validation/gpu/h100-calib-c/cases.csv, (norm and softmax re-reads, norm rate, FlashAttention-2) the "
+                   "fit part of validation/gpu/h100-heldout-d, (start-up floors, misaligned GEMMs) "
+                   "validation/gpu/h100-calib-e and (PyTorch's non-vectorized kernels) validation/gpu/h100-calib-g "
+                   "(H100 80GB HBM3, ncu, L2 flushed)")
     json.dump(m, open(os.path.join(HERE, "fit.json"), "w"), indent=2)
     print(json.dumps(m, indent=2))
     for part, sel in (("fitted", 0), ("held-out", 1)):
