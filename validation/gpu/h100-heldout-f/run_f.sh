@@ -16,10 +16,10 @@ cat "$out/env.txt"
 log="$out/log.txt"
 t0=$(date +%s)
 echo "== ncu cases" >> "$log"
-timeout 150 ncu --metrics $M --clock-control none --cache-control all --profile-from-start off --csv \
+timeout 140 ncu --metrics $M --clock-control none --cache-control all --profile-from-start off --csv \
   --log-file "$out/ncu_cases.csv" python3 cases_f.py --profile >> "$log" 2>&1; echo "ncu cases rc=$? $(( $(date +%s) - t0 ))s" | tee -a "$log"
 echo "== layers prep" >> "$log"
-timeout 120 python3 cases_f.py --layers-prep "$out" >> "$log" 2>&1; echo "prep rc=$? $(( $(date +%s) - t0 ))s" | tee -a "$log"
+timeout 110 python3 cases_f.py --layers-prep "$out" >> "$log" 2>&1; echo "prep rc=$? $(( $(date +%s) - t0 ))s" | tee -a "$log"
 echo "== ncu layers" >> "$log"
 TORCHINDUCTOR_COMPILE_THREADS=1 timeout 150 ncu --nvtx --metrics $M --clock-control none --cache-control all \
   --profile-from-start off --csv --log-file "$out/ncu_layers.csv" python3 cases_f.py --layers-profile >> "$log" 2>&1
