@@ -20,9 +20,9 @@
 //!   operand bytes (a gradual curve, not a cut-off). A batched activation times one weight
 //!   (`[B, S, D] · [D, N]`) is one GEMM of `B · S` rows ([`matmul_shape`]).
 //! - Matmul time: `max(flops / (peak · e · wave_eff · K / (K + mm_k_half)), (reads + writes) /
-//!   (bandwidth · mm_bandwidth_efficiency)) + mm_overhead_us`, `wave_eff = tiles / (waves ·
-//!   sms)` (wave quantization) of the fullest-waved of cuBLAS's large tiles (256×128,
-//!   128×256, 192×192), `e = mm_efficiency`, or `mm_unaligned_efficiency` when K or N is off
+//!   (bandwidth · mm_bandwidth_efficiency)) + mm_overhead_us`, `wave_eff = (tiles / (waves ·
+//!   sms))^mm_wave_exponent` (wave quantization, softened: persistent kernels) of the
+//!   fullest-waved of cuBLAS's large tiles (256×128, 128×256, 192×192), `e = mm_efficiency`, or `mm_unaligned_efficiency` when K or N is off
 //!   16 bytes (cuBLAS's `mma.sync` fallbacks). `tf32` operands run at the 16-bit peak times
 //!   `tf32_peak_fraction`; f32 ones (FFMA, TF32 off) at the f32 peak with
 //!   `mm_f32_efficiency · wave_eff` (no K term: there is no tensor-core pipeline to fill).
@@ -52,6 +52,10 @@ use std::collections::BTreeMap;
 
 fn half() -> f64 {
     0.5
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 /// The coefficients of one memory-bound kernel family.
@@ -161,6 +165,11 @@ pub struct HwModel {
     /// whatever its size).
     #[serde(default)]
     pub mm_overhead_us: f64,
+    /// How much of wave quantization a matmul pays: its time takes `wave_eff^mm_wave_exponent`
+    /// (1: a last wave costs as much as a full one; less: cuBLAS's persistent kernels start
+    /// the next wave's tiles as SMs free up).
+    #[serde(default = "one")]
+    pub mm_wave_exponent: f64,
     /// Fraction of the f32 peak a full wave of an f32 (FFMA, TF32 off) matmul reaches.
     pub mm_f32_efficiency: f64,
     /// Fraction of the tensor peak a full wave of large-K tiles reaches when K or N is not a
@@ -333,11 +342,12 @@ impl HwModel {
             l2_effective_bytes: 34e6,
             l2_hit_exponent: 1.5,
             mm_efficiency: 0.84,
-            mm_k_half: 128.0,
-            mm_bandwidth_efficiency: 0.81,
-            mm_overhead_us: 3.75,
-            mm_f32_efficiency: 0.74,
-            mm_unaligned_efficiency: Some(0.18),
+            mm_k_half: 256.0,
+            mm_bandwidth_efficiency: 0.84,
+            mm_overhead_us: 4.25,
+            mm_wave_exponent: 0.25,
+            mm_f32_efficiency: 0.73,
+            mm_unaligned_efficiency: Some(0.16),
             attention: AttentionCoeffs {
                 efficiency: 0.99,
                 kv_half: 416.0,
@@ -410,6 +420,7 @@ impl HwModel {
         pos("mm_efficiency", self.mm_efficiency)?;
         pos("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
         pos("mm_f32_efficiency", self.mm_f32_efficiency)?;
+        pos("mm_wave_exponent", self.mm_wave_exponent)?;
         pos("tf32_peak_fraction", self.tf32_peak_fraction)?;
         if let Some(e) = self.mm_unaligned_efficiency {
             pos("mm_unaligned_efficiency", e)?;
@@ -584,7 +595,9 @@ impl HwModel {
     ) -> Prediction {
         let sms = hw.sms.unwrap_or(132);
         let read = self.matmul_reads(s, sms) + other_read as f64;
-        let wave_eff = s.wave_eff(f64::from(sms.max(1)));
+        let wave_eff = s
+            .wave_eff(f64::from(sms.max(1)))
+            .powf(self.mm_wave_exponent);
         let k = s.k as f64;
         let unit = super::Unit::for_matmul_bytes(s.elem_bytes);
         let (peak, eff) = if s.tf32 {
