@@ -307,7 +307,7 @@ def main():
                         best = (s, mm)
         m = best[1]
         best = None
-        for o in [x / 4 for x in range(0, 25)]:
+        for o in [x / 4 for x in range(0, 25)] if e_gem else [0]:
             mm = dict(m, mm_overhead_us=o)
             s = sum(math.log(mm_time(*dims(d), mm, mm_reads(*dims(d), W, L2, p)) / d["time_us"]) ** 2
                     for d in e_gem if aligned(int(d["K"]), int(d["N"]), 2))
@@ -315,13 +315,14 @@ def main():
                 best = (s, o)
         m["mm_overhead_us"] = best[1]
     best = None
-    for u in [x / 100 for x in range(4, 61)]:
+    for u in [x / 100 for x in range(4, 61)] if e_gem else []:
         mm = dict(m, mm_unaligned_efficiency=u)
         s = sum(math.log(mm_time(*dims(d), mm, mm_reads(*dims(d), W, L2, p)) / d["time_us"]) ** 2
                 for d in e_gem if not aligned(int(d["K"]), int(d["N"]), 2))
         if best is None or s < best[0]:
             best = (s, u)
-    m["mm_unaligned_efficiency"] = best[1]
+    if best is not None:  # batch e measured misaligned GEMMs
+        m["mm_unaligned_efficiency"] = best[1]
     # The later passes of norms and softmaxes that miss (reads), fitted before the families'
     # times, which take them as bytes moved.
     # On the fitted halves of the calibration and batch c, and batch d's fit part (norms of 6-64
