@@ -1956,6 +1956,20 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
         fmt_time(c.fused.time_s),
         c.speedup
     );
+    if let Some(m) = &c.hardware_model {
+        // The fused plan's total under `--traffic-model hardware`, and where its numbers come
+        // from (the `model` lines above are per kernel).
+        out += &format!(
+            "  hardware model: fused {} in kernels + {} of launches = {}, DRAM reads {}B, writes \
+             {}B\n    coefficients: {}\n",
+            fmt_time(m.kernel_s),
+            fmt_time(m.time_s - m.kernel_s),
+            fmt_time(m.time_s),
+            si(m.dram_read as f64),
+            si(m.dram_written as f64),
+            m.source
+        );
+    }
     if !att.patterns.is_empty() || !att.misses.is_empty() {
         out += "\nattention (matmul → softmax → matmul, which the rules alone cannot fuse):\n";
     }

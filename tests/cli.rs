@@ -805,6 +805,12 @@ fn traffic_model_hardware_adds_the_model_beside_the_compulsory_figures() {
         out.contains("DRAM reads 60.2 MB (1.43× the counted reads)"),
         "{out}"
     );
+    // The total under the model, and where its coefficients come from.
+    assert!(
+        out.contains("  hardware model: fused ")
+            && out.contains("    coefficients: fitted by validation/gpu/h100-calib/fit.py"),
+        "{out}"
+    );
 
     let o = fgraph(&[
         "analyze",
