@@ -180,6 +180,33 @@ pub fn exercise_cost(name: &str, a: &Analysis, hw: &Hardware, launch: LaunchMode
         c.unfused.time_s,
         hw.name
     );
+    // The hardware model where the GPU has one, as `--traffic-model hardware` runs it, and
+    // under `--attention-kernel flash2` and `--causal-attention`: every figure a number.
+    let mut c = c;
+    if let Some(m) = &hw.model {
+        let variants = [
+            Some(m.clone()),
+            m.with_attention_kernel("flash2").ok(),
+            Some(m.with_causal_attention()),
+        ];
+        for model in variants.into_iter().flatten() {
+            let hw = Hardware {
+                model: Some(model),
+                ..hw.clone()
+            };
+            let mut with_model = c.clone();
+            with_model.hardware = hw;
+            cost::with_hardware_model(&mut with_model, a).expect("a calibrated GPU");
+            let r = with_model.hardware_model.as_ref().expect("the model's report");
+            assert_eq!(r.kernels.len(), a.plan.groups.len());
+            for k in &r.kernels {
+                for v in [k.compute_s, k.memory_s, k.kernel_s, k.time_s] {
+                    assert!(v >= 0.0, "hardware model time {v} on {}", with_model.hardware.name);
+                }
+            }
+            c = with_model;
+        }
+    }
     let json = AnalysisJson::new(name, Some(a), Vec::new()).with_cost(a, &c, &att);
     let text = serde_json::to_string(&json).expect("the cost report serialises");
     let _: serde_json::Value = serde_json::from_str(&text).expect("the JSON parses back");
