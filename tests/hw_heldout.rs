@@ -1,5 +1,5 @@
 //! Held-out batch d (validation/gpu/h100-heldout-d, docs/VALIDATION.md §16): the hardware
-//! model (`--traffic-model hardware`, src/cost/hwmodel.rs) against kernels and whole layers
+//! model (`--traffic-model hardware`, src/cost/hwmodel/) against kernels and whole layers
 //! that were drawn at random (cases.py, seed 20261125) and measured on the lent H100 after its
 //! predictions were committed (predictions.json). No GPU: everything is read from the
 //! committed measured.csv.

@@ -1,6 +1,6 @@
 //! Held-out batch f (validation/gpu/h100-heldout-f, docs/VALIDATION.md §17): a second
 //! pre-registered check of the hardware model (`--traffic-model hardware`,
-//! src/cost/hwmodel.rs) as it stood at fgraph 27c52e0, on kernels and whole layers drawn
+//! src/cost/hwmodel/) as it stood at fgraph 27c52e0, on kernels and whole layers drawn
 //! afresh (cases_f.py, seed 20261126; layers_f.py) and measured on the lent H100 after the
 //! predictions were committed (predictions.json). No GPU: everything is read from the
 //! committed measured.csv.

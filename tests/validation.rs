@@ -989,7 +989,7 @@ fn print_tables() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The hardware model (`--traffic-model hardware`, src/cost/hwmodel.rs) against the
+// The hardware model (`--traffic-model hardware`, src/cost/hwmodel/) against the
 // calibration cases (validation/gpu/h100-calib: fitted and held-out halves) and against every
 // kernel of the runs above, which the fit never saw. The figures it must keep are recorded in
 // validation/gpu/h100-calib/accuracy.json; `cargo test --test validation -- --ignored

@@ -1,10 +1,10 @@
 """Fits the hardware traffic model's H100 coefficients (issue 11) on the cases whose index is 0 or 3 mod 4 in
 cases.csv and reports on the odd-numbered (held-out) ones. Writes fit.json, whose numbers the
-`h100` preset carries (src/cost/hwmodel.rs; tests/validation.rs checks they agree).
+`h100` preset carries (src/cost/hwmodel/; tests/validation.rs checks they agree).
 
     python3 validation/gpu/h100-calib/fit.py      # from anywhere; prints the statistics
 
-The model (docs/cost-model.md, "The hardware model"; src/cost/hwmodel.rs is the same
+The model (docs/cost-model.md, "The hardware model"; src/cost/hwmodel/ is the same
 arithmetic in Rust):
 - matmul DRAM reads: compulsory when M or N <= 64 (skinny/decode: each operand streams once);
   otherwise output tiles of 256x128, or 128x128 or 128x64 when the larger ones fill no wave, a wave of `sms` tiles covering c = min(tiles_n, W) tile

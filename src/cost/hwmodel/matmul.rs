@@ -1,0 +1,237 @@
+//! The hardware model's matmul and FlashAttention kernels (part of [`super`]): what they read
+//! through L2 and how long they take.
+//!
+//! - Matmul DRAM reads: compulsory when M or N ≤ 64 (skinny/decode shapes stream each operand
+//!   once, split-K or not). Otherwise output tiles of 256×128 (128×128 or 128×64 when the
+//!   larger ones do not fill one wave); a wave of `sms` tiles covers
+//!   `c = min(tiles_n, raster_width)` tile columns and `r = sms / c` rows, so each A panel is
+//!   re-read `tiles_n / c` times and each B panel `tiles_m / r` times; a re-read hits L2 with
+//!   probability `1 / (1 + (ws / l2_effective_bytes)^l2_hit_exponent)`, `ws` being one batch's
+//!   operand bytes (a gradual curve, not a cut-off). A batched activation times one weight
+//!   (`[B, S, D] · [D, N]`) is one GEMM of `B · S` rows ([`matmul_shape`]).
+//! - Matmul time: `max(flops / (peak · e · wave_eff · K / (K + mm_k_half)), (reads + writes) /
+//!   (bandwidth · mm_bandwidth_efficiency)) + mm_overhead_us`, `wave_eff = (tiles / (waves ·
+//!   sms))^mm_wave_exponent` (wave quantization, softened: persistent kernels) of the
+//!   fullest-waved of cuBLAS's large tiles (256×128, 128×256, 192×192), `e = mm_efficiency`, or `mm_unaligned_efficiency` when K or N is off
+//!   16 bytes (cuBLAS's `mma.sync` fallbacks). `tf32` operands run at the 16-bit peak times
+//!   `tf32_peak_fraction`; f32 ones (FFMA, TF32 off) at the f32 peak with
+//!   `mm_f32_efficiency · wave_eff` (no K term: there is no tensor-core pipeline to fill).
+//! - A FlashAttention kernel (`--flash-attention`'s, [`crate::fusion::FlashKernel`]): its two
+//!   matmuls' FLOPs at `peak · attention.efficiency · wave_eff · L / (L + attention.kv_half) ·
+//!   D / (D + attention.head_dim_half)`, one tile per 128 queries of each batch and head, `L`
+//!   the keys, `D` the head dim; memory as a matmul's, on the counted bytes.
+//!   `--attention-kernel NAME` takes `attention_kernels[NAME]` instead
+//!   ([`HwModel::with_attention_kernel`]), `--causal-attention` half the keys and FLOPs.
+
+use super::{Family, HwModel, Prediction, finish};
+use crate::cost::flops::use_shape;
+use crate::graph::{Graph, OpId};
+
+/// The output tiles the model chooses from, largest first (M × N).
+const TILES: [(u64, u64); 3] = [(256, 128), (128, 128), (128, 64)];
+
+/// The large tiles whose wave fill sets a matmul's time (M × N; cuBLAS's `nvjet_sm90`
+/// kernels on an H100).
+const WAVE_TILES: [(u64, u64); 3] = [(256, 128), (128, 256), (192, 192)];
+
+/// A matmul's problem size: `batch` products of `[m, k] × [k, n]`, `elem_bytes` per element;
+/// `tf32` when its operands are `tf32` (4 bytes, run on the tensor cores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatmulShape {
+    pub batch: u64,
+    pub m: u64,
+    pub k: u64,
+    pub n: u64,
+    pub elem_bytes: u64,
+    pub tf32: bool,
+}
+
+impl MatmulShape {
+    fn flops(&self) -> f64 {
+        2.0 * self.batch as f64 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+    /// Output tiles along M and N and in all, on a GPU of `sms` SMs: the largest of
+    /// [`TILES`] that still fills one wave, else the smallest (cuBLAS picks smaller tiles for
+    /// small problems); skinny shapes: 64 × 128.
+    fn tiles(&self, sms: f64) -> (f64, f64, f64) {
+        let count = |tm: u64, tn: u64| {
+            (
+                self.m.div_ceil(tm).max(1) as f64,
+                self.n.div_ceil(tn).max(1) as f64,
+            )
+        };
+        let (tm, tn) = if self.skinny() {
+            count(64, 128)
+        } else {
+            TILES
+                .iter()
+                .map(|&(a, b)| count(a, b))
+                .find(|(tm, tn)| self.batch as f64 * tm * tn >= sms)
+                .unwrap_or_else(|| count(TILES[2].0, TILES[2].1))
+        };
+        (tm, tn, self.batch as f64 * tm * tn)
+    }
+    fn skinny(&self) -> bool {
+        self.m <= 64 || self.n <= 64
+    }
+    /// Whether the rows of both operands and of the output start on 16-byte boundaries (K
+    /// and N multiples of 16 bytes), which cuBLAS's TMA kernels need.
+    pub fn aligned(&self) -> bool {
+        let row = |d: u64| d.saturating_mul(self.elem_bytes).is_multiple_of(16);
+        row(self.k) && row(self.n)
+    }
+    /// `tiles / (waves · sms)` of the tiling the time takes: of [`WAVE_TILES`] those that
+    /// fill one wave, the one whose last wave is fullest (cuBLAS's large kernels come in
+    /// these tiles and its heuristics avoid a nearly empty last wave: 3,072² runs 192×192
+    /// tiles, 256 of them in two full waves, not 288 of 256×128 in three); else the tiling of
+    /// [`MatmulShape::tiles`].
+    pub(super) fn wave_eff(&self, sms: f64) -> f64 {
+        let eff = |tiles: f64| tiles / ((tiles / sms).ceil().max(1.0) * sms);
+        let best = if self.skinny() {
+            None
+        } else {
+            WAVE_TILES
+                .iter()
+                .map(|&(tm, tn)| {
+                    self.batch as f64
+                        * self.m.div_ceil(tm).max(1) as f64
+                        * self.n.div_ceil(tn).max(1) as f64
+                })
+                .filter(|&tiles| tiles >= sms)
+                .map(eff)
+                .max_by(f64::total_cmp)
+        };
+        best.unwrap_or_else(|| eff(self.tiles(sms).2))
+    }
+}
+
+impl HwModel {
+    /// Predicted DRAM bytes a matmul reads of its two operands on a GPU of `sms` SMs.
+    pub fn matmul_reads(&self, s: &MatmulShape, sms: u32) -> f64 {
+        let a = s.m as f64 * s.k as f64 * s.elem_bytes as f64;
+        let b = s.k as f64 * s.n as f64 * s.elem_bytes as f64;
+        let compulsory = s.batch as f64 * (a + b);
+        if s.skinny() {
+            return compulsory;
+        }
+        let sms = f64::from(sms.max(1));
+        let (tiles_m, tiles_n, _) = s.tiles(sms);
+        let c = tiles_n.min(self.raster_width);
+        let r = (sms / c).min(tiles_m).max(1.0);
+        let extra = a * ((tiles_n / c).max(1.0) - 1.0) + b * ((tiles_m / r).max(1.0) - 1.0);
+        let hit = 1.0 / (1.0 + ((a + b) / self.l2_effective_bytes).powf(self.l2_hit_exponent));
+        compulsory + s.batch as f64 * extra * (1.0 - hit)
+    }
+
+    /// A matmul kernel: its operands' reads from the tiling, `other_read` (epilogue inputs)
+    /// and `written` as counted.
+    pub fn matmul(
+        &self,
+        s: &MatmulShape,
+        other_read: u64,
+        written: u64,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let sms = hw.sms.unwrap_or(132);
+        let read = self.matmul_reads(s, sms) + other_read as f64;
+        let wave_eff = s
+            .wave_eff(f64::from(sms.max(1)))
+            .powf(self.mm_wave_exponent);
+        let k = s.k as f64;
+        let unit = crate::cost::Unit::for_matmul_bytes(s.elem_bytes);
+        let (peak, eff) = if s.tf32 {
+            // TF32 runs on the tensor cores, at a fraction of the 16-bit peak.
+            (
+                hw.peak(crate::cost::Unit::Tensor16) * self.tf32_peak_fraction,
+                self.mm_efficiency * wave_eff * k / (k + self.mm_k_half),
+            )
+        } else if unit == crate::cost::Unit::F32 {
+            // FFMA on the CUDA cores: no tensor-core pipeline fill.
+            (hw.peak(unit), self.mm_f32_efficiency * wave_eff)
+        } else {
+            let e = match self.mm_unaligned_efficiency {
+                Some(e) if !s.aligned() => e,
+                _ => self.mm_efficiency,
+            };
+            (hw.peak(unit), e * wave_eff * k / (k + self.mm_k_half))
+        };
+        let compute_s = s.flops() / (peak * eff);
+        let memory_s = (read + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
+        let mut p = finish(Family::Matmul, read, written, compute_s, memory_s, launch_s);
+        p.kernel_s += self.mm_overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        p
+    }
+
+    /// A FlashAttention forward kernel: `batch` (batch × heads) products of `queries` ×
+    /// `keys` scores of head dim `head_dim`, `flops` in all (the two matmuls), moving `read +
+    /// written` bytes. `keys` is what each query block visits: the key count, or half of it
+    /// for a causal kernel that skips the masked blocks (then `flops` is halved too).
+    #[allow(clippy::too_many_arguments)]
+    pub fn attention(
+        &self,
+        batch: u64,
+        queries: u64,
+        keys: u64,
+        head_dim: u64,
+        flops: f64,
+        (read, written): (u64, u64),
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let sms = f64::from(hw.sms.unwrap_or(132).max(1));
+        let tiles = (batch.max(1) * queries.div_ceil(128).max(1)) as f64;
+        let waves = (tiles / sms).ceil().max(1.0);
+        let a = &self.attention;
+        let (l, d) = (keys as f64, head_dim as f64);
+        let eff =
+            a.efficiency * tiles / (waves * sms) * l / (l + a.kv_half) * d / (d + a.head_dim_half);
+        let compute_s = flops / (hw.peak(crate::cost::Unit::Tensor16) * eff);
+        let memory_s =
+            (read as f64 + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
+        finish(
+            Family::Attention,
+            read as f64,
+            written,
+            compute_s,
+            memory_s,
+            launch_s,
+        )
+    }
+}
+
+/// The problem size of matmul op `o`, from its output and operands. A batched activation
+/// times one weight (`[B, S, D] · [D, N]`, the second operand without batch dimensions or
+/// with all of them 1) is one GEMM of `B · S` rows, as PyTorch runs it (validation/gpu/
+/// h100-heldout-d: the layers' projections read the weight once), not `B` products.
+pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
+    let op = g.op(o);
+    let a = op.inputs.first()?;
+    let a_shape = use_shape(g, a);
+    let out = &g.tensor(op.output).shape;
+    if out.len() < 2 || a_shape.len() < 2 {
+        return None;
+    }
+    let batch = out[..out.len() - 2]
+        .iter()
+        .try_fold(1u64, |acc, &d| acc.checked_mul(d))?;
+    let m = out[out.len() - 2];
+    let shared_weight = op.inputs.get(1).is_some_and(|b| {
+        let b_shape = use_shape(g, b);
+        b_shape.len() >= 2 && b_shape[..b_shape.len() - 2].iter().all(|&d| d == 1)
+    });
+    let (batch, m) = if shared_weight && batch > 1 {
+        (1, batch.checked_mul(m)?)
+    } else {
+        (batch, m)
+    };
+    Some(MatmulShape {
+        batch,
+        m,
+        k: a_shape[a_shape.len() - 1],
+        n: out[out.len() - 1],
+        elem_bytes: g.tensor(a.tensor).dtype.bytes(),
+        tf32: g.tensor(a.tensor).dtype == crate::types::Dtype::Tf32,
+    })
+}

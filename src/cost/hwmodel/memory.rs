@@ -1,0 +1,225 @@
+//! The hardware model's memory-bound kernels (part of [`super`]): families, softmax rows,
+//! norm and softmax re-reads, and PyTorch's non-vectorized elementwise kernels.
+//!
+//! - Memory-bound kernels, by family (elementwise, reduction, softmax, norm): `max(bytes /
+//!   (bandwidth · bandwidth_efficiency), elements / elements_per_s) / busy + overhead_us`:
+//!   small kernels pay a fixed start-up, and softmax and norms are limited by their arithmetic
+//!   per element before bandwidth. A softmax's elements per second and bandwidth efficiency
+//!   are the family's times two factors by row length (`softmax_row_scale`, log-linear in
+//!   `log(cols)` between knots): the row length picks PyTorch's kernel and its occupancy. A
+//!   norm or softmax alone in its kernel (PyTorch's own) reads its input again where its later
+//!   passes miss ([`RereadCoeffs`]), and runs a block per row: `busy = min(1, rows / sms)`.
+//! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
+
+use super::{Family, HwModel, Prediction, finish};
+use crate::cost::flops::use_shape;
+use crate::graph::{Graph, OpId};
+use crate::types::OpKind;
+
+impl HwModel {
+    /// The factors on a softmax's elements per second and bandwidth efficiency for rows of
+    /// `cols` (1 and 1 with no knots).
+    pub fn softmax_scale(&self, cols: u64) -> (f64, f64) {
+        let k = &self.softmax_row_scale;
+        let (Some(first), Some(last)) = (k.first(), k.last()) else {
+            return (1.0, 1.0);
+        };
+        let c = cols as f64;
+        if c <= first[0] {
+            return (first[1], first[2]);
+        }
+        for w in k.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if c <= b[0] {
+                let t = (c / a[0]).ln() / (b[0] / a[0]).ln();
+                let lerp = |x: f64, y: f64| (x.ln() + t * (y.ln() - x.ln())).exp();
+                return (lerp(a[1], b[1]), lerp(a[2], b[2]));
+            }
+        }
+        (last[1], last[2])
+    }
+
+    /// A memory-bound kernel of `family` moving `read + written` bytes over `elements`; for a
+    /// softmax or a norm, `cols` is its row length when known. `read` is taken as the input
+    /// of a row-wise kernel (its rows are `cols · read / elements` bytes): a norm or softmax
+    /// reads it again where `norm_reread` or `softmax_reread` says.
+    #[allow(clippy::too_many_arguments)]
+    pub fn memory(
+        &self,
+        family: Family,
+        read: u64,
+        written: u64,
+        elements: u64,
+        cols: Option<u64>,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        self.memory_kernel(
+            family, read, written, elements, cols, true, None, hw, launch_s,
+        )
+    }
+
+    /// [`HwModel::memory`]; `native` says the kernel is PyTorch's own norm or softmax kernel
+    /// (the op alone), which re-reads its input, where a compiler's fused kernel (Inductor's
+    /// `triton_red_fused_add_native_layer_norm`: measured reading its inputs once) does not;
+    /// `scalar` that it is one of PyTorch's non-vectorized elementwise kernels
+    /// ([`scalar_kernel`]) and which.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn memory_kernel(
+        &self,
+        family: Family,
+        read: u64,
+        written: u64,
+        elements: u64,
+        cols: Option<u64>,
+        native: bool,
+        scalar: Option<ScalarKernel>,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let f = &self.families;
+        let c = match scalar {
+            Some(ScalarKernel::Scalar) => f.scalar,
+            Some(ScalarKernel::LayoutCopy) => f.layout_copy,
+            None => None,
+        }
+        .unwrap_or_else(|| self.family(family));
+        let (rate, bw) = match (family, cols) {
+            (Family::Softmax, Some(cols)) => self.softmax_scale(cols),
+            _ => (1.0, 1.0),
+        };
+        let reread = match family {
+            Family::Softmax => self.softmax_reread,
+            Family::Norm => self.norm_reread,
+            _ => None,
+        };
+        let read = read as f64
+            + match (reread, cols) {
+                (Some(r), Some(cols)) if native && elements > 0 => {
+                    let row_bytes = cols as f64 * read as f64 / elements as f64;
+                    r.extra_reads(row_bytes, read as f64)
+                }
+                _ => 0.0,
+            };
+        // A block per row (norms; softmaxes over rows longer than 2,048): fewer rows than
+        // SMs leave SMs idle.
+        let busy = match (family, cols) {
+            (Family::Norm, Some(cols)) | (Family::Softmax, Some(cols @ 2049..)) if cols > 0 => {
+                let rows = (elements / cols).max(1);
+                (rows as f64 / f64::from(hw.sms.unwrap_or(132).max(1))).min(1.0)
+            }
+            _ => 1.0,
+        }
+        .max(f64::MIN_POSITIVE);
+        let bytes = read + written as f64;
+        let memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency * bw) / busy;
+        let compute_s = elements as f64 / (c.elements_per_s * rate) / busy;
+        let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
+        p.kernel_s += c.overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        p
+    }
+}
+
+/// The family of a kernel with no matmul: a softmax or a norm anywhere in it decides, then
+/// any other reduction; else elementwise.
+pub(super) fn family_of(g: &Graph, ops: &[OpId]) -> Family {
+    let mut family = Family::Elementwise;
+    for &o in ops {
+        let op = g.op(o);
+        if op.kind != OpKind::Reduction {
+            continue;
+        }
+        let f = op.func.as_deref().unwrap_or("");
+        let this = if f == "softmax" {
+            Family::Softmax
+        } else if f.ends_with("norm") {
+            Family::Norm
+        } else {
+            Family::Reduction
+        };
+        family = match (family, this) {
+            (Family::Softmax, _) | (_, Family::Softmax) => Family::Softmax,
+            (Family::Norm, _) | (_, Family::Norm) => Family::Norm,
+            _ => Family::Reduction,
+        };
+    }
+    family
+}
+
+/// PyTorch's non-vectorized elementwise kernels ([`scalar_kernel`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarKernel {
+    /// A broadcast, a widening cast or a copy of contiguous runs: `families.scalar`.
+    Scalar,
+    /// A transpose: `families.layout_copy`.
+    LayoutCopy,
+}
+
+/// Which of PyTorch's non-vectorized elementwise kernels the kernel made of `ops` is, if any:
+/// a lone permute that moves the innermost axis (a transpose: `layout_copy`), or a lone
+/// reshape or other permute (a copy of contiguous runs), or a lone elementwise op that
+/// broadcasts an input of more than one element (`x + b`, `b` of shape `[N]`:
+/// `elementwise_kernel`) or casts to a wider type (f16 to f32: `unrolled_elementwise_kernel`),
+/// all three `scalar`.
+pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
+    let [o] = ops else {
+        return None;
+    };
+    let op = g.op(*o);
+    match op.kind {
+        // A permute that moves the innermost axis is a transpose (strided element by
+        // element); one that keeps it, or a reshape that has to copy, copies runs of it.
+        OpKind::Permute => {
+            let dims = op.list_attr("dims").unwrap_or(&[]);
+            let innermost = i64::try_from(dims.len()).ok()? - 1;
+            Some(if dims.last() == Some(&innermost) {
+                ScalarKernel::Scalar
+            } else {
+                ScalarKernel::LayoutCopy
+            })
+        }
+        OpKind::Reshape => Some(ScalarKernel::Scalar),
+        OpKind::Elementwise => {
+            let out = g.tensor(op.output);
+            op.inputs
+                .iter()
+                .any(|u| {
+                    let t = g.tensor(u.tensor);
+                    let shape = use_shape(g, u);
+                    let elems = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
+                    (shape != out.shape && elems.is_some_and(|n| n > 1))
+                        || t.dtype.bytes() < out.dtype.bytes()
+                })
+                .then_some(ScalarKernel::Scalar)
+        }
+        _ => None,
+    }
+}
+
+/// The row length of the row-wise ops of `family` (softmax or norm) among `ops`: the
+/// largest one's extent along its axis.
+pub(super) fn row_cols(g: &Graph, ops: &[OpId], family: Family) -> Option<u64> {
+    ops.iter()
+        .filter(|&&o| {
+            let op = g.op(o);
+            let f = op.func.as_deref().unwrap_or("");
+            op.kind == OpKind::Reduction
+                && match family {
+                    Family::Softmax => f == "softmax",
+                    Family::Norm => f.ends_with("norm"),
+                    _ => false,
+                }
+        })
+        .filter_map(|&o| {
+            let op = g.op(o);
+            let shape = use_shape(g, op.inputs.first()?);
+            let rank = shape.len() as i64;
+            let axis = op.int_attr("axis").unwrap_or(-1);
+            let axis = if axis < 0 { axis + rank } else { axis };
+            let cols = *shape.get(usize::try_from(axis).ok()?)?;
+            Some((g.tensor(op.output).bytes, cols))
+        })
+        .max()
+        .map(|(_, cols)| cols)
+}
