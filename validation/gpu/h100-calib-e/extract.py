@@ -28,15 +28,17 @@ def case_ops(c):
     return [c["family"]]
 
 
-def main():
-    cases = parse(os.path.join(HERE, "ncu_cases.csv"))
-    assert len(cases) == len(CASES), (len(cases), len(CASES))
-    with open(os.path.join(HERE, "measured.csv"), "w", newline="") as fh:
+def extract(case_list, folder):
+    """folder/ncu_cases.csv, one region per case of case_list, into folder/measured.csv (batch
+    g's extract.py calls this too)."""
+    cases = parse(os.path.join(folder, "ncu_cases.csv"))
+    assert len(cases) == len(case_list), (len(cases), len(case_list))
+    with open(os.path.join(folder, "measured.csv"), "w", newline="") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["part", "case", "mode", "kernel", "plan_kernel", "ops", "dram_read", "dram_write",
                     "duration_ns", "name"])
         n = 0
-        for c, ks in zip(CASES, cases):
+        for c, ks in zip(case_list, cases):
             assert ks, c["case"]
             for i, k in enumerate(ks):
                 w.writerow([c["part"], c["case"], "kernel", i, "", "+".join(case_ops(c)),
@@ -44,6 +46,10 @@ def main():
                             int(round(val(k, "gpu__time_duration.sum") * 1e3)), k["name"].replace(",", ";")])
                 n += 1
     print(n, "kernels")
+
+
+def main():
+    extract(CASES, HERE)
 
 
 if __name__ == "__main__":

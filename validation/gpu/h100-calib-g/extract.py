@@ -2,49 +2,20 @@
 
   python3 validation/gpu/h100-calib-g/extract.py
 
-Columns (batch d's, ../h100-heldout-d/extract.py): part (`fit`), case (a case of calib_g.py),
-mode (`kernel`), kernel (index in its region), plan_kernel (empty), ops (the fgraph ops the
-case's kernel computes: the family for memory ops, `mm` for GEMMs, `scores+softmax+pv` for
-attention), dram_read, dram_write (bytes), duration_ns (ncu's gpu__time_duration, L2 flushed
-before each kernel), name. Every kernel of a case's region belongs to the case (a GEMM's
-split-K reduction, cuDNN's second kernel, with it).
+Batch e's extractor (../h100-calib-e/extract.py, whose docstring gives the columns) run on
+this folder with calib_g.py's cases.
 """
-import csv
+import importlib.util
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "h100-calib"))
 from calib_g import CASES  # noqa: E402
-from summarize import parse, val  # noqa: E402  (../h100-calib/summarize.py)
 
-
-def case_ops(c):
-    if c["kind"] == "matmul":
-        return ["mm"]
-    if c["kind"] == "attention":
-        return ["scores", "softmax", "pv"]
-    return [c["family"]]
-
-
-def main():
-    cases = parse(os.path.join(HERE, "ncu_cases.csv"))
-    assert len(cases) == len(CASES), (len(cases), len(CASES))
-    with open(os.path.join(HERE, "measured.csv"), "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["part", "case", "mode", "kernel", "plan_kernel", "ops", "dram_read", "dram_write",
-                    "duration_ns", "name"])
-        n = 0
-        for c, ks in zip(CASES, cases):
-            assert ks, c["case"]
-            for i, k in enumerate(ks):
-                w.writerow([c["part"], c["case"], "kernel", i, "", "+".join(case_ops(c)),
-                            int(round(val(k, "dram__bytes_read.sum"))), int(round(val(k, "dram__bytes_write.sum"))),
-                            int(round(val(k, "gpu__time_duration.sum") * 1e3)), k["name"].replace(",", ";")])
-                n += 1
-    print(n, "kernels")
-
+spec = importlib.util.spec_from_file_location("extract_e", os.path.join(HERE, "..", "h100-calib-e", "extract.py"))
+E = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(E)
 
 if __name__ == "__main__":
-    main()
+    E.extract(CASES, HERE)
