@@ -1002,6 +1002,13 @@ fn traffic_model_hardware_needs_a_calibrated_gpu() {
         "attention_kernels",
         "flash2",
         "tf32_peak_fraction",
+        "mm_overhead_us",
+        "mm_wave_exponent",
+        "mm_unaligned_efficiency",
+        "norm_reread",
+        "softmax_reread",
+        "scalar",
+        "layout_copy",
         "head_dim_half",
         "softmax_row_scale",
     ] {
