@@ -197,11 +197,18 @@ pub fn exercise_cost(name: &str, a: &Analysis, hw: &Hardware, launch: LaunchMode
             let mut with_model = c.clone();
             with_model.hardware = hw;
             cost::with_hardware_model(&mut with_model, a).expect("a calibrated GPU");
-            let r = with_model.hardware_model.as_ref().expect("the model's report");
+            let r = with_model
+                .hardware_model
+                .as_ref()
+                .expect("the model's report");
             assert_eq!(r.kernels.len(), a.plan.groups.len());
             for k in &r.kernels {
                 for v in [k.compute_s, k.memory_s, k.kernel_s, k.time_s] {
-                    assert!(v >= 0.0, "hardware model time {v} on {}", with_model.hardware.name);
+                    assert!(
+                        v >= 0.0,
+                        "hardware model time {v} on {}",
+                        with_model.hardware.name
+                    );
                 }
             }
             c = with_model;
