@@ -1,4 +1,5 @@
-//! The seed's data model (`Op`) for Rust users who build graphs without the DSL. Graphs built
+//! The seed's data model (`Op`) and functions (`build_graph`, `estimate_memory_traffic`) for
+//! Rust users who build graphs without the DSL. Graphs built
 //! here go through the same semantic pass as `.fgraph` files.
 
 use crate::diagnostics::{Diagnostic, Span};
@@ -308,5 +309,32 @@ pub fn build_graph_with_outputs(
             }
             Err(GraphError { diagnostics })
         }
+    }
+}
+
+/// The seed's `estimate_memory_traffic`: every op alone (`fused = false`) or the default
+/// grouping (`fused = true`, with `saved_by_fusion` against the unfused total).
+///
+/// ```
+/// use fgraph::{Op, OpKind, External, build_graph, estimate_memory_traffic};
+/// let ops = vec![
+///     Op::new("scale", OpKind::Elementwise, &["x"], "y", &[1024], 4),
+///     Op::new("relu", OpKind::Elementwise, &["y"], "z", &[1024], 4),
+/// ];
+/// let g = build_graph(&ops, &[External::input("x", &[1024], 4)]).unwrap();
+/// let unfused = estimate_memory_traffic(&g, false).unwrap();
+/// let fused = estimate_memory_traffic(&g, true).unwrap();
+/// assert_eq!(unfused.total, 4 * 4096);
+/// assert_eq!(fused.total, 2 * 4096);
+/// assert_eq!(fused.saved_by_fusion, 2 * 4096);
+/// ```
+pub fn estimate_memory_traffic(
+    g: &Graph,
+    fused: bool,
+) -> Result<crate::traffic::Traffic, crate::traffic::Overflow> {
+    if fused {
+        Ok(crate::traffic::compare(g, &crate::fusion::find_fusion_groups(g))?.fused)
+    } else {
+        crate::traffic::unfused_traffic(g)
     }
 }

@@ -14,13 +14,14 @@
 //! its names as it renames the block's ops), is checked against that instance, and is reported
 //! once with the instance labels by [`crate::syntax::expand::Expansion::attribute`].
 
-use crate::analysis::{Analysis, fmt_bytes};
+use crate::analysis::Analysis;
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span, did_you_mean};
 use crate::graph::{Graph, OpId, TensorId};
 use crate::sema::Overrides;
 use crate::sema::expr::{self as eval_expr, Lookup};
 use crate::syntax::ast::{AssertKind, CmpOp, GraphAst, Ident, StmtKind};
 use crate::syntax::expand::Instance;
+use crate::units::fmt_bytes;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// What an assertion over names says.
@@ -884,7 +885,7 @@ impl<'a> Plan<'a> {
                         g.op(p).name,
                         g.op(c).name,
                         b.reason,
-                        crate::report::explain(g, b)
+                        b.explain(g)
                     ),
                     None => "another kernel reads it from HBM".to_string(),
                 }
@@ -1094,7 +1095,7 @@ impl<'a> Plan<'a> {
                     helps.push(format!(
                         "`{pn}` → `{cn}` via `{tn}` is a kernel boundary [{}]: {}",
                         bd.reason,
-                        crate::report::explain(g, bd)
+                        bd.explain(g)
                     ));
                     d = d.with(
                         g.op(c).span,

@@ -1199,8 +1199,8 @@ fn hardware_cmd(name: Option<&str>, format: Format, io: &mut Io<'_>) -> Result<u
             let _ = writeln!(io.out, "{}", text.unwrap_or_default());
         }
         _ => {
+            use crate::units::fmt_num;
             use cost::Unit;
-            use cost::roofline::fmt_num;
             for hw in &list {
                 let _ = writeln!(io.out, "{}  {}", hw.name, hw.description);
                 let _ = writeln!(

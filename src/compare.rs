@@ -128,9 +128,9 @@ pub fn human(graph: &str, rows: &[Row], hw: &Hardware) -> String {
             r.strategy,
             r.kernels,
             r.launches,
-            crate::report::group_digits(r.total_bytes),
-            crate::report::group_digits(r.flops),
-            crate::report::fmt_time(r.time_us / 1e6),
+            crate::units::group_digits(r.total_bytes),
+            crate::units::group_digits(r.flops),
+            crate::units::fmt_time(r.time_us / 1e6),
             if r.total_bytes == best {
                 "  least traffic"
             } else {

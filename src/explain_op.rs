@@ -8,8 +8,9 @@ use crate::fusion::whatif::{Fix, Hint, Values};
 use crate::fusion::{Boundary, FusedBy, Reason};
 use crate::graph::{Graph, OpId, Origin, TensorId};
 use crate::ledger::{self, Entry, EntryJson};
-use crate::report::{InputsJson, OpJson, explain as boundary_explanation, group_digits};
+use crate::report::{InputsJson, OpJson};
 use crate::types::OpKind;
+use crate::units::group_digits;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -353,7 +354,7 @@ impl OpReport<'_> {
                 EdgeState::Boundary(b, h) => {
                     j.reason = Some(b.reason);
                     j.rule = Some(b.reason.rule());
-                    j.explanation = Some(boundary_explanation(g, b));
+                    j.explanation = Some(b.explain(g));
                     j.via = b
                         .via
                         .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]);

@@ -363,7 +363,7 @@ const MAX_ROWS: usize = 500;
 pub fn human(a: &Analysis, entries: &[Entry]) -> String {
     use std::fmt::Write as _;
     let g = &a.graph;
-    let digits = crate::report::group_digits;
+    let digits = crate::units::group_digits;
     let width = entries
         .iter()
         .take(MAX_ROWS)

@@ -36,9 +36,12 @@ pub mod syntax;
 pub mod traffic;
 pub mod transformer;
 pub mod types;
+pub mod units;
 
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file, check_file_owned};
-pub use api::{External, GraphError, Op, build_graph, build_graph_with_outputs};
+pub use api::{
+    External, GraphError, Op, build_graph, build_graph_with_outputs, estimate_memory_traffic,
+};
 pub use cost::{CostReport, Hardware, KernelCost, LaunchMode};
 pub use diagnostics::{Code, Diagnostic, Severity};
 pub use fusion::{
@@ -47,6 +50,6 @@ pub use fusion::{
 };
 pub use graph::{Graph, OpId, TensorId};
 pub use syntax::ast::ExternalKind;
-pub use traffic::{Traffic, TrafficReport, estimate_memory_traffic};
+pub use traffic::{Traffic, TrafficReport};
 pub use transformer::{TransformerAnalysis, analyze_transformer_block};
 pub use types::{Dtype, OpKind};

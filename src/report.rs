@@ -5,14 +5,15 @@
 //! unfused plan's kernels) are views that serialize straight from the [`Graph`], so a
 //! million-op report builds no per-op strings or vectors before it is written.
 
-use crate::analysis::{Analysis, fmt_bytes};
-use crate::cost::roofline::{fmt_num, si};
+use crate::analysis::Analysis;
 use crate::cost::{
     AttentionReport, Bound, CostReport, Hardware, KernelCost, LaunchMode, OpCost, PlanSummary, Unit,
 };
 use crate::fusion::{Boundary, Reason, whatif};
 use crate::graph::{Graph, OpId, TensorId, TensorUse};
 use crate::traffic::{Read, Traffic, Write};
+use crate::units::{fmt_bytes, fmt_num, si};
+pub use crate::units::{fmt_time, group_digits};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::fmt;
@@ -578,7 +579,7 @@ impl Serialize for BoundariesJson<'_> {
                 tensor: &g.tensor(b.tensor).name,
                 reason: b.reason,
                 rule: b.reason.rule(),
-                explanation: explain(g, b),
+                explanation: b.explain(g),
                 via: b
                     .via
                     .map(|(p, c)| [g.op(p).name.as_str(), g.op(c).name.as_str()]),
@@ -1162,7 +1163,7 @@ impl<'w> JsonOut<'w> {
             out.raw(b",\"rule\":");
             out.u64(b.reason.rule().into());
             out.raw(b",\"explanation\":\"");
-            let _ = write_explanation(&mut Escaping(out), g, b);
+            let _ = b.write_explanation(&mut Escaping(out), g);
             out.buf.push(b'"');
             if let Some((p, c)) = b.via {
                 out.raw(b",\"via\":[");
@@ -1353,59 +1354,6 @@ impl AnalysisJson<'_> {
     }
 }
 
-/// Why a boundary stays, in words; for `materialized`, which of the two causes holds.
-pub(crate) fn explain(g: &Graph, b: &crate::fusion::Boundary) -> String {
-    let mut s = String::new();
-    let _ = write_explanation(&mut s, g, b);
-    s
-}
-
-/// [`explain`] written into `f`.
-fn write_explanation(
-    f: &mut dyn fmt::Write,
-    g: &Graph,
-    b: &crate::fusion::Boundary,
-) -> fmt::Result {
-    let (p, c, t) = (
-        &g.op(b.producer).name,
-        &g.op(b.consumer).name,
-        &g.tensor(b.tensor).name,
-    );
-    if let (Reason::BudgetExceeded, Some(hit)) = (b.reason, &b.budget) {
-        return write!(
-            f,
-            "one kernel for `{p}` and `{c}` would need {} {}, over the {} budget of {}",
-            hit.needed,
-            hit.budget.counts(),
-            hit.budget.as_str(),
-            hit.limit
-        );
-    }
-    match b.reason {
-        Reason::Materialized if g.is_output(b.tensor) => write!(
-            f,
-            "`{t}` is a graph output, so it must be written to HBM anyway"
-        ),
-        Reason::Materialized => write!(
-            f,
-            "`{t}` is read by {} ops, so it must be written to HBM anyway",
-            g.consumers(b.tensor).len()
-        ),
-        r => match b.via {
-            Some((vp, vc)) => {
-                let vt = &g.tensor(g.op(vp).output).name;
-                let (vp, vc) = (&g.op(vp).name, &g.op(vc).name);
-                write!(
-                    f,
-                    "one kernel for `{p}` and `{c}` would hold the edge `{vp}` → `{vc}`, and "
-                )?;
-                r.write_explanation(f, vp, vc, vt)
-            }
-            None => r.write_explanation(f, p, c, t),
-        },
-    }
-}
-
 /// Lists at most `max` items, then says how many more there are.
 fn list(items: impl ExactSizeIterator<Item = String>, sep: &str, max: usize) -> String {
     let n = items.len();
@@ -1424,21 +1372,6 @@ pub fn human(a: &Analysis) -> String {
 /// `1.23 GFLOP`.
 fn flops(f: u64) -> String {
     format!("{}FLOP", si(f as f64) + if f >= 1000 { "" } else { " " })
-}
-
-/// `35.93 µs`, `1.234 ms`, `2.5 s`.
-pub fn fmt_time(s: f64) -> String {
-    // An empty sum of f64 is -0.0; show it as 0.
-    let s = s + 0.0;
-    if !s.is_finite() {
-        "-".into()
-    } else if s < 1e-3 {
-        format!("{:.2} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.3} ms", s * 1e3)
-    } else {
-        format!("{s:.3} s")
-    }
 }
 
 fn cost_line(k: &KernelCost) -> String {
@@ -1692,7 +1625,7 @@ pub fn human_report(
                 out,
                 "  {p} → {c} via `{tn}` [{}]: {}",
                 b.reason,
-                explain(g, b)
+                b.explain(g)
             );
         }
         if a.plan.boundaries.len() > 200 {
@@ -1868,7 +1801,7 @@ pub(crate) fn boundary_lines(
         out,
         "{indent}{p} → {c} via `{tn}` [{}]: {}",
         b.reason,
-        explain(g, b)
+        b.explain(g)
     );
     let _ = writeln!(out, "{indent}  {}", h.sentence(g, plan, b));
 }
@@ -2035,12 +1968,6 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
         }
     }
     out
-}
-
-/// `1234567` → `1,234,567`.
-pub fn group_digits(b: u64) -> String {
-    let s = fmt_bytes(b);
-    s.split(' ').next().unwrap_or_default().to_string()
 }
 
 #[cfg(test)]

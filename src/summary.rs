@@ -166,7 +166,7 @@ pub fn summarize(
 
 /// The summary as a table (`analyze --summary`).
 pub fn human(s: &Summary) -> String {
-    use crate::report::{fmt_time, group_digits};
+    use crate::units::{fmt_time, group_digits};
     let width = s
         .instances
         .iter()

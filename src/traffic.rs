@@ -1,7 +1,7 @@
 //! HBM traffic of a fusion plan (SPEC §3): each kernel reads its distinct external inputs once
 //! and writes the member outputs that leave it; tensors internal to a kernel cost nothing.
 
-use crate::fusion::{FusionPlan, find_fusion_groups};
+use crate::fusion::plan::FusionPlan;
 use crate::graph::{Graph, OpId, OpNode, TensorId, TensorUse};
 use crate::types::OpKind;
 use serde::Serialize;
@@ -447,26 +447,29 @@ pub fn compare_with_unfused(
     })
 }
 
-/// The seed's `estimate_memory_traffic`: every op alone (`fused = false`) or the default
-/// grouping (`fused = true`, with `saved_by_fusion` against the unfused total).
-///
-/// ```
-/// use fgraph::{Op, OpKind, External, build_graph, estimate_memory_traffic};
-/// let ops = vec![
-///     Op::new("scale", OpKind::Elementwise, &["x"], "y", &[1024], 4),
-///     Op::new("relu", OpKind::Elementwise, &["y"], "z", &[1024], 4),
-/// ];
-/// let g = build_graph(&ops, &[External::input("x", &[1024], 4)]).unwrap();
-/// let unfused = estimate_memory_traffic(&g, false).unwrap();
-/// let fused = estimate_memory_traffic(&g, true).unwrap();
-/// assert_eq!(unfused.total, 4 * 4096);
-/// assert_eq!(fused.total, 2 * 4096);
-/// assert_eq!(fused.saved_by_fusion, 2 * 4096);
-/// ```
-pub fn estimate_memory_traffic(g: &Graph, fused: bool) -> Result<Traffic, Overflow> {
-    if fused {
-        Ok(compare(g, &find_fusion_groups(g))?.fused)
-    } else {
-        unfused_traffic(g)
+/// HBM bytes each tensor costs under a plan: its write plus every read of it.
+pub fn round_trips(groups: &[GroupTraffic]) -> HashMap<TensorId, u64> {
+    let mut m: HashMap<TensorId, u64> = HashMap::new();
+    for gt in groups {
+        for w in &gt.writes {
+            let e = m.entry(w.tensor).or_default();
+            *e = e.saturating_add(w.bytes);
+        }
+        for r in &gt.reads {
+            let e = m.entry(r.tensor).or_default();
+            *e = e.saturating_add(r.bytes);
+        }
     }
+    m
+}
+
+/// What a FlashAttention kernel saves on one pattern under a plan: the HBM round trips of
+/// the pattern's intermediates (their writes and read-backs), which the kernel keeps on chip.
+pub fn flash_savings(
+    pattern: &crate::fusion::flash::AttentionPattern,
+    trips: &HashMap<TensorId, u64>,
+) -> u64 {
+    pattern.intermediates.iter().fold(0u64, |a, t| {
+        a.saturating_add(trips.get(t).copied().unwrap_or(0))
+    })
 }

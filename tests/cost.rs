@@ -798,7 +798,7 @@ fn roofline_svg_is_valid_and_has_every_kernel() {
                 );
                 assert!(text.contains(&format!(
                     "ridge {} FLOP/B",
-                    cost::roofline::fmt_num(hw.ridge(Unit::Tensor16))
+                    fgraph::units::fmt_num(hw.ridge(Unit::Tensor16))
                 )));
             }
         }

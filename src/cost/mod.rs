@@ -26,11 +26,12 @@ pub use hwmodel::{AttentionCoeffs, Family, HwModel, MatmulShape, Prediction};
 use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
 use crate::fusion::{FusedEdge, FusionOptions, FusionPlan, find_fusion_groups_with};
-use crate::graph::{Graph, OpId, TensorId};
-use crate::traffic::{GroupTraffic, Overflow, Scratch, Traffic, alone_bytes, compare};
+use crate::graph::{Graph, OpId};
+use crate::traffic::{
+    GroupTraffic, Overflow, Scratch, Traffic, alone_bytes, compare, flash_savings, round_trips,
+};
 use crate::types::OpKind;
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// What limits a kernel under the roofline model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -422,30 +423,6 @@ pub fn unfused_cost(g: &Graph, hw: &Hardware, launch: LaunchMode) -> Result<Unfu
         flops,
         bytes,
         time_s,
-    })
-}
-
-/// HBM bytes each tensor costs under a plan: its write plus every read of it.
-pub fn round_trips(groups: &[GroupTraffic]) -> HashMap<TensorId, u64> {
-    let mut m: HashMap<TensorId, u64> = HashMap::new();
-    for gt in groups {
-        for w in &gt.writes {
-            let e = m.entry(w.tensor).or_default();
-            *e = e.saturating_add(w.bytes);
-        }
-        for r in &gt.reads {
-            let e = m.entry(r.tensor).or_default();
-            *e = e.saturating_add(r.bytes);
-        }
-    }
-    m
-}
-
-/// What a FlashAttention kernel saves on one pattern under a plan: the HBM round trips of
-/// the pattern's intermediates (their writes and read-backs), which the kernel keeps on chip.
-pub fn flash_savings(pattern: &AttentionPattern, trips: &HashMap<TensorId, u64>) -> u64 {
-    pattern.intermediates.iter().fold(0u64, |a, t| {
-        a.saturating_add(trips.get(t).copied().unwrap_or(0))
     })
 }
 

@@ -4,6 +4,7 @@
 
 use super::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
+use crate::units::{fmt_num, si};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -32,43 +33,6 @@ pub fn escape(s: &str) -> String {
         }
     }
     out
-}
-
-/// `1.5 T`, `20 G`, `3 k`: a number with an SI prefix.
-pub fn si(v: f64) -> String {
-    if !v.is_finite() || v == 0.0 {
-        return format!("{v}");
-    }
-    const P: [(f64, &str); 8] = [
-        (1e18, "E"),
-        (1e15, "P"),
-        (1e12, "T"),
-        (1e9, "G"),
-        (1e6, "M"),
-        (1e3, "k"),
-        (1.0, ""),
-        (1e-3, "m"),
-    ];
-    for (scale, p) in P {
-        if v.abs() >= scale {
-            let x = v / scale;
-            let digits = if x >= 100.0 {
-                0
-            } else if x >= 10.0 {
-                1
-            } else {
-                2
-            };
-            let s = format!("{x:.digits$}");
-            let s = if s.contains('.') {
-                s.trim_end_matches('0').trim_end_matches('.').to_string()
-            } else {
-                s
-            };
-            return format!("{s} {p}").trim_end().to_string();
-        }
-    }
-    format!("{v:.2e}")
 }
 
 /// Names of a kernel's ops: `matmul1 → bias1 → relu` (at most 6, then a count).
@@ -419,23 +383,4 @@ fn describe(g: &Graph, p: &Point<'_>) -> String {
         k.bound.as_str(),
         fmt_num(k.time_s * 1e6)
     )
-}
-
-/// A number with about four significant digits and no exponent for everyday magnitudes.
-pub fn fmt_num(v: f64) -> String {
-    if !v.is_finite() {
-        return "-".into();
-    }
-    let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if !(1e-3..1e6).contains(&a) {
-        format!("{v:.3e}")
-    } else if a >= 100.0 {
-        format!("{v:.1}")
-    } else if a >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.4}")
-    }
 }

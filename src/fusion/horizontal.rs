@@ -20,6 +20,7 @@
 //! Each merge is reported with the kernels it joined, the tensors they now read once, and the
 //! bytes and launches saved (the traffic of the parts minus that of the merged launch).
 
+pub use super::plan::HorizontalMerge;
 use super::{Budgets, FusionGroup, FusionPlan};
 use crate::graph::{Graph, OpId, TensorId};
 use crate::types::OpKind;
@@ -46,19 +47,6 @@ impl Horizontal {
             Horizontal::GroupedGemm => "grouped-gemm",
         }
     }
-}
-
-/// One launch made of independent kernels.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HorizontalMerge {
-    /// Its index in [`FusionPlan::groups`].
-    pub group: usize,
-    /// The ops of each kernel it joined, in the order they were merged.
-    pub parts: Vec<Vec<OpId>>,
-    /// The tensors more than one part reads, now read once.
-    pub shared: Vec<TensorId>,
-    /// Fused traffic of the parts as separate kernels minus that of the merged launch.
-    pub bytes_saved: u64,
 }
 
 /// At most this many merges are tried per plan: each try searches the kernel graph.

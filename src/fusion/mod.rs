@@ -7,6 +7,8 @@ pub mod dominator;
 pub mod epilogue;
 pub mod flash;
 pub mod horizontal;
+mod options;
+pub mod plan;
 pub mod policy;
 pub mod preset;
 mod reason;
@@ -15,179 +17,15 @@ pub mod whatif;
 
 pub use budget::{Budget, BudgetHit, Budgets};
 pub use flash::AttentionPattern;
-pub use horizontal::{Horizontal, HorizontalMerge};
+pub use horizontal::Horizontal;
+pub use options::FusionOptions;
+pub use plan::{Boundary, FlashKernel, FusedEdge, FusionGroup, FusionPlan, HorizontalMerge};
 pub use policy::{MatmulEpilogue, Policy};
 pub use preset::Fuser;
 pub use reason::{FusedBy, Reason};
 
 use crate::graph::{Graph, OpId, TensorId};
 use crate::types::OpKind;
-
-/// One kernel: its ops in execution order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FusionGroup {
-    pub ops: Vec<OpId>,
-    /// Ops of other kernels that this kernel computes again (`--policy recompute`), sorted by
-    /// id; empty otherwise. Each op belongs to exactly one group's `ops`.
-    pub recomputed: Vec<OpId>,
-}
-
-impl FusionGroup {
-    /// A kernel of `ops` that recomputes nothing.
-    pub fn of(ops: Vec<OpId>) -> FusionGroup {
-        FusionGroup {
-            ops,
-            recomputed: Vec::new(),
-        }
-    }
-    /// Every op the kernel runs: its members, then its copies.
-    pub fn computed(&self) -> Vec<OpId> {
-        self.ops.iter().chain(&self.recomputed).copied().collect()
-    }
-}
-
-/// A producer → consumer edge that fusion did not remove, and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Boundary {
-    pub producer: OpId,
-    pub consumer: OpId,
-    pub tensor: TensorId,
-    pub reason: Reason,
-    /// The edge that breaks `reason` when it is another edge of the kernel the merge would
-    /// make (only under policies other than `boundary`: [`policy::Members::cross_edge_reason`]).
-    pub via: Option<(OpId, OpId)>,
-    /// For `budget-exceeded`: the budget, what the merged kernel would need and the limit.
-    pub budget: Option<BudgetHit>,
-}
-
-#[derive(Clone, Debug)]
-pub struct FusionPlan {
-    /// Groups in the order of their last op.
-    pub groups: Vec<FusionGroup>,
-    /// In the order the greedy pass met them: by consumer, then by argument position.
-    pub boundaries: Vec<Boundary>,
-    /// The index into `groups` of every op.
-    pub group_of: Vec<usize>,
-    /// The FlashAttention kernels of the plan, in group order; empty unless the plan was
-    /// made with [`FusionOptions::flash_attention`].
-    pub flash: Vec<FlashKernel>,
-    /// The edges fused as reduction epilogues, in the order the greedy pass fused them;
-    /// empty unless the plan was made with [`FusionOptions::reduction_epilogue`].
-    pub epilogues: Vec<FusedEdge>,
-    /// Under `--policy recompute`: the edges into a kernel that computes its producer again
-    /// (one per copy; the producer's own kernel is that of its first consumer), in the order
-    /// the greedy pass met them; empty otherwise.
-    pub recomputes: Vec<FusedEdge>,
-    /// Under `--horizontal`: the launches that merged independent kernels; empty otherwise.
-    pub horizontal: Vec<HorizontalMerge>,
-}
-
-/// How to group. The default is SPEC §2 exactly.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FusionOptions {
-    /// Fuse every attention pattern ([`flash::detect`]) into one FlashAttention kernel
-    /// before the greedy pass, which then runs unchanged with that kernel counting as one
-    /// matmul: it starts with a matmul (no prologue on Q, K or V: rule 1), takes elementwise
-    /// and reshape epilogues like any matmul, and never joins a second matmul's kernel.
-    pub flash_attention: bool,
-    /// What rule 4 does with a tensor that must be written anyway ([`policy`]).
-    pub policy: Policy,
-    /// Let elementwise work on a reduced value join the reduction's kernel ([`epilogue`]).
-    pub reduction_epilogue: bool,
-    /// What may follow a matmul in its kernel ([`MatmulEpilogue`]).
-    pub matmul_epilogue: MatmulEpilogue,
-    /// Merge independent kernels that read the same tensor into one launch ([`horizontal`]).
-    pub horizontal: Horizontal,
-    /// The limits of one kernel ([`budget`]); none by default.
-    pub budgets: Budgets,
-    /// Keep a tensor with several readers on chip when its paths reconverge through cheap ops
-    /// ([`dominator`], TVM's choice).
-    pub diamonds: bool,
-}
-
-impl FusionOptions {
-    /// The budgets in force: those set, and under `--policy store` or `inline` or with
-    /// diamonds the ops budget of Inductor: those strategies check every merge by walking
-    /// the kernels' members, and the budget keeps that linear.
-    pub fn effective_budgets(&self) -> Budgets {
-        let mut b = self.budgets;
-        if (matches!(self.policy, Policy::Store | Policy::Inline) || self.diamonds)
-            && b.ops.is_none()
-        {
-            b.ops = Some(budget::DEFAULT_OPS);
-        }
-        b
-    }
-}
-
-/// An edge inside a FlashAttention kernel: the FlashAttention pass keeps it on chip.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FusedEdge {
-    pub producer: OpId,
-    pub consumer: OpId,
-    pub tensor: TensorId,
-    /// Which pass fused it.
-    pub fused_by: FusedBy,
-    /// The boundary the default grouping reports on this edge, if any: the rule the
-    /// FlashAttention pass overrides.
-    pub overrides: Option<Reason>,
-}
-
-/// One FlashAttention kernel of a plan.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FlashKernel {
-    /// Its index in [`FusionPlan::groups`].
-    pub group: usize,
-    pub pattern: AttentionPattern,
-    /// The edges between the pattern's ops, in execution order.
-    pub fused_edges: Vec<FusedEdge>,
-}
-
-impl FusionPlan {
-    /// The FlashAttention kernel that is group `group`, if it is one.
-    pub fn flash_kernel(&self, group: usize) -> Option<&FlashKernel> {
-        self.flash.iter().find(|f| f.group == group)
-    }
-    /// Whether op `c` reads `o`'s output from HBM: it is in another kernel, which does not
-    /// compute `o` again.
-    pub fn reads_back(&self, c: OpId, o: OpId) -> bool {
-        let k = self.group_of[c.index()];
-        k != self.group_of[o.index()] && self.groups[k].recomputed.binary_search(&o).is_err()
-    }
-    /// For each op, the kernels that compute it again (`--policy recompute`, `inline`);
-    /// empty lists when there are no copies.
-    pub fn copy_holders(&self, n_ops: usize) -> Vec<Vec<usize>> {
-        let mut h = vec![Vec::new(); n_ops];
-        for (k, grp) in self.groups.iter().enumerate() {
-            for &o in &grp.recomputed {
-                h[o.index()].push(k);
-            }
-        }
-        h
-    }
-    /// Whether `o`'s output must leave its kernel for a reader: a consumer in another kernel
-    /// that does not compute `o` again, or a copy of a consumer in a kernel that does not
-    /// compute `o` (`holders` from [`FusionPlan::copy_holders`]).
-    pub fn read_elsewhere(&self, g: &Graph, o: OpId, holders: &[Vec<usize>]) -> bool {
-        let k = self.group_of[o.index()];
-        g.consumers(g.op(o).output).iter().any(|&c| {
-            self.reads_back(c, o)
-                || holders.get(c.index()).is_some_and(|hs| {
-                    hs.iter()
-                        .any(|&h| h != k && self.groups[h].recomputed.binary_search(&o).is_err())
-                })
-        })
-    }
-    /// The FLOPs the copies of `--policy recompute` add, over all kernels.
-    pub fn recomputed_flops(&self, g: &Graph) -> u64 {
-        self.groups
-            .iter()
-            .flat_map(|k| &k.recomputed)
-            .fold(0u64, |a, &o| {
-                a.saturating_add(crate::cost::flops::op_flops(g, o).0)
-            })
-    }
-}
 
 /// Union-find over ops with each root's matmul count and size; iterative path halving.
 struct Groups {

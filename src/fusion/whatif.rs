@@ -644,7 +644,7 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
 fn short_bytes(b: u64) -> String {
     format!(
         "{}B",
-        crate::cost::roofline::si(b as f64) + if b >= 1000 { "" } else { " " }
+        crate::units::si(b as f64) + if b >= 1000 { "" } else { " " }
     )
 }
 

@@ -12,10 +12,10 @@
 
 use super::bytes;
 use crate::analysis::Analysis;
-use crate::cost::roofline::si;
 use crate::cost::{AttentionReport, CostReport};
 use crate::diagnostics::render::{HumanStyle, human};
 use crate::diagnostics::{Diagnostic, SourceFile};
+use crate::units::{fmt_time, group_digits, si};
 use std::fmt::Write;
 
 fn esc(s: &str) -> String {
@@ -107,8 +107,8 @@ pub fn html(
         hwname = esc(&c.hardware.name),
         saved = bytes(t.fused.saved_by_fusion),
         pct = t.savings_pct,
-        fused = crate::report::fmt_time(c.fused.time_s),
-        unfused = crate::report::fmt_time(c.unfused.time_s),
+        fused = fmt_time(c.fused.time_s),
+        unfused = fmt_time(c.unfused.time_s),
         speedup = c.speedup,
     );
     // The picture.
@@ -143,7 +143,7 @@ pub fn html(
                 .and_then(|k| k.intensity)
                 .map_or("–".into(), |i| format!("{i:.1}")),
             b = kc.map_or("", |k| k.bound.as_str()),
-            time = kc.map_or(String::new(), |k| crate::report::fmt_time(k.time_s)),
+            time = kc.map_or(String::new(), |k| fmt_time(k.time_s)),
         );
     }
     o.push_str("</table>\n");
@@ -155,23 +155,23 @@ pub fn html(
          <tr><td class=\"ops\">unfused</td><td>{ur}</td><td>{uw}</td><td>{ut}</td><td>{uk}</td>\
          <td>{utime}</td></tr>\n<tr><td class=\"ops\">fused</td><td>{fr}</td><td>{fw}</td>\
          <td>{ft}</td><td>{fk}</td><td>{ftime}</td></tr>\n</table>\n",
-        ur = crate::report::group_digits(t.unfused.bytes_read),
-        uw = crate::report::group_digits(t.unfused.bytes_written),
-        ut = crate::report::group_digits(t.unfused.total),
+        ur = group_digits(t.unfused.bytes_read),
+        uw = group_digits(t.unfused.bytes_written),
+        ut = group_digits(t.unfused.total),
         uk = c.unfused.kernels.len(),
-        utime = crate::report::fmt_time(c.unfused.time_s),
-        fr = crate::report::group_digits(t.fused.bytes_read),
-        fw = crate::report::group_digits(t.fused.bytes_written),
-        ft = crate::report::group_digits(t.fused.total),
+        utime = fmt_time(c.unfused.time_s),
+        fr = group_digits(t.fused.bytes_read),
+        fw = group_digits(t.fused.bytes_written),
+        ft = group_digits(t.fused.total),
         fk = c.fused.kernels.len(),
-        ftime = crate::report::fmt_time(c.fused.time_s),
+        ftime = fmt_time(c.fused.time_s),
     );
     if let (Some(with), true) = (&att.with, !att.applied) {
         let _ = writeln!(
             o,
             "<p>With <code>--flash-attention</code>: {} kernels, {} B in all ({:.2}% saved).</p>",
             with.kernels,
-            crate::report::group_digits(with.traffic.total),
+            group_digits(with.traffic.total),
             with.savings_pct
         );
     }
@@ -199,7 +199,7 @@ pub fn html(
             esc(&g.op(b.consumer).name),
             esc(&g.tensor(b.tensor).name),
             b.reason,
-            esc(&crate::report::explain(g, b)),
+            esc(&b.explain(g)),
             esc(&h.sentence(g, &a.plan, b)),
             b.reason,
             esc(text)

@@ -12,7 +12,7 @@ pub use html::html;
 fn bytes(b: u64) -> String {
     format!(
         "{}{}B",
-        crate::cost::roofline::si(b as f64),
+        crate::units::si(b as f64),
         if b >= 1000 { "" } else { " " }
     )
 }

@@ -1,0 +1,228 @@
+//! The checks of the pipeline that need more than one op: block inputs bound to tensors of
+//! another shape or dtype (`shape-mismatch`, `dtype-mismatch`), allow comments that name no
+//! warning (`invalid-allow`) and intermediates larger than every input (`large-intermediate`).
+
+use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Severity, Span};
+use crate::fusion::flash::{self, Candidate};
+use crate::graph::{Graph, Origin, TensorId};
+use crate::syntax::expand::Expansion;
+use crate::traffic::{TrafficReport, flash_savings, round_trips};
+use crate::units::fmt_bytes;
+use std::collections::HashMap;
+
+/// Block inputs bound to tensors of another shape or dtype than the block declares.
+pub(super) fn bindings(graph: &Graph, expansion: &Expansion) -> Vec<Diagnostic> {
+    if expansion.bindings.is_empty() {
+        return Vec::new();
+    }
+    let by_name: HashMap<&str, TensorId> = graph
+        .tensors
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), TensorId(i as u32)))
+        .collect();
+    let mut out = Vec::new();
+    for b in &expansion.bindings {
+        let Some(&t) = by_name.get(b.tensor.as_str()) else {
+            continue;
+        };
+        let t = graph.tensor(t);
+        let inst = &expansion.instances[b.instance];
+        if let Some(shape) = &b.shape
+            && *shape != t.shape
+        {
+            out.push(
+                Diagnostic::new(
+                    Code::ShapeMismatch,
+                    format!(
+                        "`{}` has shape {}, but block `{}` takes {}",
+                        t.name,
+                        crate::sema::fmt_shape(&t.shape),
+                        inst.block,
+                        crate::sema::fmt_shape(shape)
+                    ),
+                )
+                .at(
+                    b.argument,
+                    format!("shape {}", crate::sema::fmt_shape(&t.shape)),
+                )
+                .with(b.declared, "the block's input is declared here")
+                .help("pass a tensor of the declared shape, or change the block's params"),
+            );
+        } else if let Some(dtype) = b.dtype
+            && dtype != t.dtype
+        {
+            out.push(
+                Diagnostic::new(
+                    Code::DtypeMismatch,
+                    format!(
+                        "`{}` is {}, but block `{}` declares its input {}",
+                        t.name, t.dtype, inst.block, dtype
+                    ),
+                )
+                .at(b.argument, format!("{}", t.dtype))
+                .with(b.declared, "the block's input is declared here")
+                .help("the block computes in the caller's dtype; declare the input to match"),
+            );
+        }
+    }
+    out
+}
+
+/// `invalid-allow`: an allow comment naming no warning (a misspelt code, or an error, which
+/// cannot be silenced) would silence nothing without anyone noticing.
+pub(super) fn invalid_allows(codes: &[(String, Span)]) -> Vec<Diagnostic> {
+    let warnings: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| c.severity() == Severity::Warning)
+        .map(|c| c.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for (name, span) in codes {
+        let d = match Code::from_name(name) {
+            Some(c) if c.severity() == Severity::Warning => continue,
+            Some(c) => Diagnostic::new(
+                Code::InvalidAllow,
+                format!("`{c}` is an error; errors cannot be silenced"),
+            )
+            .at(*span, "not a warning")
+            .help("fix the error instead; allow comments silence warnings only"),
+            None => {
+                let d = Diagnostic::new(
+                    Code::InvalidAllow,
+                    format!("unknown code `{name}` in an allow comment"),
+                )
+                .at(*span, "silences nothing");
+                match crate::diagnostics::did_you_mean(name, warnings.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")).fix(Fix::replace(
+                        format!("replace `{name}` with `{s}`"),
+                        Applicability::Safe,
+                        *span,
+                        s,
+                    )),
+                    None => d.help(format!("the warnings are {}", warnings.join(", "))),
+                }
+            }
+        };
+        out.push(d);
+    }
+    out
+}
+
+/// `large-intermediate`: an intermediate the fused plan writes to HBM that is larger than
+/// every declared input and weight, such as an attention score matrix. When the tensor is an
+/// intermediate of an attention pattern, the help says what one fused attention kernel would
+/// save; when it sits next to a softmax that cannot be fused, it says why.
+pub(super) fn large_intermediates(g: &Graph, traffic: &TrafficReport) -> Vec<Diagnostic> {
+    let largest = g
+        .tensors
+        .iter()
+        .filter(|t| matches!(t.origin, Origin::Input | Origin::Weight))
+        .max_by_key(|t| t.bytes);
+    let Some(largest) = largest else {
+        return Vec::new();
+    };
+    let qualifies = |t: TensorId| !g.is_output(t) && g.tensor(t).bytes > largest.bytes;
+    // Most graphs have no such intermediate: skip the per-tensor tables below.
+    if !traffic
+        .groups
+        .iter()
+        .any(|gt| gt.writes.iter().any(|w| qualifies(w.tensor)))
+    {
+        return Vec::new();
+    }
+    // Bytes each tensor is read back by kernels other than its producer's.
+    let mut read_back: HashMap<usize, (u64, usize)> = HashMap::new();
+    for gt in &traffic.groups {
+        for r in &gt.reads {
+            let e = read_back.entry(r.tensor.index()).or_default();
+            e.0 = e.0.saturating_add(r.bytes);
+            e.1 += 1;
+        }
+    }
+    // Attention candidates, only looked for when some tensor qualifies.
+    let mut candidates: Option<(Vec<Candidate>, HashMap<usize, usize>)> = None;
+    let trips = round_trips(&traffic.groups);
+    let mut out = Vec::new();
+    for (k, gt) in traffic.groups.iter().enumerate() {
+        for w in &gt.writes {
+            let t = g.tensor(w.tensor);
+            if g.is_output(w.tensor) || t.bytes <= largest.bytes {
+                continue;
+            }
+            let (reads, readers) = read_back.get(&w.tensor.index()).copied().unwrap_or((0, 0));
+            let saved = w.bytes.saturating_add(reads);
+            let producer = g.producer(w.tensor).map_or("", |p| g.op(p).name.as_str());
+            let (cands, near) = candidates.get_or_insert_with(|| {
+                let c = flash::candidates(g);
+                let mut near = HashMap::new();
+                for (i, cand) in c.iter().enumerate() {
+                    for t in &cand.tensors {
+                        near.entry(t.index()).or_insert(i);
+                    }
+                }
+                (c, near)
+            });
+            let size = format!(
+                "`{}` is larger than every input and weight (the largest is `{}`, {})",
+                t.name,
+                largest.name,
+                fmt_bytes(largest.bytes)
+            );
+            let help = match near.get(&w.tensor.index()).map(|&i| &cands[i]) {
+                Some(Candidate { result: Ok(p), .. }) if p.intermediates.contains(&w.tensor) => {
+                    let names: Vec<String> = p
+                        .ops()
+                        .iter()
+                        .map(|&o| format!("`{}`", g.op(o).name))
+                        .collect();
+                    format!(
+                        "{size}; it is an intermediate of the attention {}, and one fused \
+                         attention kernel (FlashAttention: QK^T, softmax and the product with \
+                         V on chip) would save {} of HBM traffic; `--flash-attention` models \
+                         that kernel",
+                        names.join(" → "),
+                        fmt_bytes(flash_savings(p, &trips))
+                    )
+                }
+                Some(Candidate {
+                    softmax,
+                    result: Err(miss),
+                    ..
+                }) => format!(
+                    "{size}; a fused formulation that keeps it on chip would save {} of HBM \
+                     traffic, but the attention around softmax `{}` cannot become one \
+                     FlashAttention kernel: {}",
+                    fmt_bytes(saved),
+                    g.op(*softmax).name,
+                    miss.describe(g)
+                ),
+                _ => format!(
+                    "{size}; a fused formulation that keeps it on chip, as FlashAttention \
+                     does for attention scores, would save {} of HBM traffic",
+                    fmt_bytes(saved)
+                ),
+            };
+            out.push(
+                Diagnostic::new(
+                    Code::LargeIntermediate,
+                    format!(
+                        "intermediate `{}` ({}) makes a round trip through HBM",
+                        t.name,
+                        fmt_bytes(t.bytes)
+                    ),
+                )
+                .at(
+                    t.span,
+                    format!(
+                        "written by kernel {} (`{producer}`), read back by {readers} kernel{}",
+                        k + 1,
+                        if readers == 1 { "" } else { "s" }
+                    ),
+                )
+                .help(help),
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,110 @@
+//! The analysis of one file, as data: the settings of a run ([`Options`]), a checked graph
+//! with its plan and traffic ([`Analysis`]), and everything found in a file ([`FileReport`]).
+//! [`pipeline`] makes them ([`check_file`]); [`lints`] holds the checks that need a whole
+//! graph and its traffic. Reports, the CLI and the language server read these types.
+
+mod lints;
+mod pipeline;
+
+pub use crate::units::fmt_bytes;
+pub use pipeline::{check_file, check_file_inspecting, check_file_owned};
+
+use crate::diagnostics::{Code, Diagnostic, SourceFile, Span};
+use crate::fusion::{FusionOptions, FusionPlan};
+use crate::graph::Graph;
+use crate::sema::Overrides;
+use crate::syntax::expand::Instance;
+use crate::traffic::TrafficReport;
+
+/// Settings that apply to every file of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--set NAME=INT`.
+    pub overrides: Overrides,
+    /// `--allow CODE`: warnings silenced everywhere.
+    pub allow: Vec<Code>,
+    /// `--flash-attention`: fuse every attention pattern into one FlashAttention kernel
+    /// (off by default: the plan is then exactly SPEC §2).
+    pub flash_attention: bool,
+    /// `--policy`: what rule 4 does (SPEC §2's `boundary` by default).
+    pub policy: crate::fusion::Policy,
+    /// `--reduction-epilogue`: elementwise work on a reduced value joins the reduction's
+    /// kernel (off by default).
+    pub reduction_epilogue: bool,
+    /// `--matmul-epilogue`: what may follow a matmul in its kernel.
+    pub matmul_epilogue: crate::fusion::MatmulEpilogue,
+    /// `--horizontal`: merge independent kernels that read the same tensor.
+    pub horizontal: crate::fusion::Horizontal,
+    /// `--max-kernel-ops`, `--max-kernel-tensors`, `--max-registers`.
+    pub budgets: crate::fusion::Budgets,
+    /// `--fuse-diamonds`: tensors whose readers reconverge through cheap ops stay on chip.
+    pub diamonds: bool,
+}
+
+impl Options {
+    /// The grouping these options ask for.
+    pub fn fusion(&self) -> FusionOptions {
+        FusionOptions {
+            flash_attention: self.flash_attention,
+            policy: self.policy,
+            reduction_epilogue: self.reduction_epilogue,
+            matmul_epilogue: self.matmul_epilogue,
+            horizontal: self.horizontal,
+            budgets: self.budgets,
+            diamonds: self.diamonds,
+        }
+    }
+    /// Sets every fusion choice to `f`'s.
+    pub fn set_fusion(&mut self, f: FusionOptions) {
+        self.flash_attention = f.flash_attention;
+        self.policy = f.policy;
+        self.reduction_epilogue = f.reduction_epilogue;
+        self.matmul_epilogue = f.matmul_epilogue;
+        self.horizontal = f.horizontal;
+        self.budgets = f.budgets;
+        self.diamonds = f.diamonds;
+    }
+}
+
+/// A graph that checked clean, with its fusion plan and traffic.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub graph: Graph,
+    pub plan: FusionPlan,
+    pub traffic: TrafficReport,
+    /// The options the plan was made under.
+    pub fusion: FusionOptions,
+}
+
+#[derive(Clone, Debug)]
+pub struct GraphReport {
+    pub name: String,
+    /// The graph's name in the source.
+    pub span: Span,
+    /// From `graph` to its closing brace.
+    pub full_span: Span,
+    /// Its params' names, in order.
+    pub params: Vec<String>,
+    /// `None` when the graph has errors.
+    pub analysis: Option<Analysis>,
+    /// When the graph has errors: its ops as written (empty otherwise).
+    pub written_ops: Vec<crate::sema::OpSummary>,
+    /// The block instances the graph was expanded from, outermost first (empty for a graph
+    /// without instantiations).
+    pub instances: Vec<Instance>,
+}
+
+/// Everything fgraph found in one file.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub source: SourceFile,
+    pub graphs: Vec<GraphReport>,
+    /// Sorted by position then code, allowed warnings removed.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
