@@ -18,8 +18,6 @@ const MAX_LINES: usize = 800;
 const SPLITTING: &[&str] = &[
     "assertions.rs",
     "cli.rs",
-    "lsp/ide.rs",
-    "lsp/mod.rs",
     "report.rs",
     "sema/mod.rs",
     "syntax/expand.rs",
