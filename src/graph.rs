@@ -167,6 +167,20 @@ impl Graph {
     pub fn successors(&self, o: OpId) -> &[OpId] {
         self.consumers(self.op(o).output)
     }
+    /// The shape an op reads through a view: `t[i]` drops the leading dim, `.T` swaps the
+    /// last two.
+    pub fn use_shape(&self, u: &TensorUse) -> Vec<u64> {
+        let t = self.tensor(u.tensor);
+        let mut shape: Vec<u64> = match u.index {
+            Some(_) => t.shape.iter().skip(1).copied().collect(),
+            None => t.shape.clone(),
+        };
+        let r = shape.len();
+        if u.transpose && r >= 2 {
+            shape.swap(r - 1, r - 2);
+        }
+        shape
+    }
     /// Bytes of one argument: the whole tensor, or one slice of its leading dimension.
     pub fn use_bytes(&self, u: &TensorUse) -> u64 {
         let t = self.tensor(u.tensor);

@@ -27,6 +27,7 @@ pub mod imports;
 pub mod ledger;
 pub mod limits;
 pub mod lsp;
+pub mod ops;
 mod parallel;
 pub mod picture;
 pub mod report;

@@ -2,8 +2,8 @@
 //! and writes the member outputs that leave it; tensors internal to a kernel cost nothing.
 
 use crate::fusion::plan::FusionPlan;
-use crate::graph::{Graph, OpId, OpNode, TensorId, TensorUse};
-use crate::types::OpKind;
+use crate::graph::{Graph, OpId, OpNode, TensorId};
+use crate::ops::spec;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -65,9 +65,9 @@ pub(crate) struct Scratch {
     parts: Vec<(u32, u64)>,
 }
 
-/// What op `op` reads of its argument `k`, where the kind decides it: `None` for the whole
-/// argument (tensor or view), `Some(bytes)` for a part. The one place where kinds change read
-/// bytes (SPEC §3 as extended by issue 10):
+/// What op `op` reads of its argument `k`: `None` for the whole argument (tensor or view),
+/// `Some(bytes)` for a part. The op registry's row decides (`crate::ops`, SPEC §3 as extended
+/// by issue 10):
 ///
 /// | kind | argument | read |
 /// |---|---|---|
@@ -76,50 +76,18 @@ pub(crate) struct Scratch {
 /// | `update` | the buffer (0) | nothing: the new rows are written into it in place |
 /// | any | any other | the whole argument |
 pub fn arg_read_bytes(g: &Graph, op: &OpNode, k: usize) -> Option<u64> {
-    let u = op.inputs.get(k)?;
-    match (op.kind, k) {
-        (OpKind::Slice, 0) => Some(g.tensor(op.output).bytes.min(g.use_bytes(u))),
-        (OpKind::Update, 0) => Some(0),
-        (OpKind::Gather, 0) => {
-            let table = use_shape(g, u);
-            let rank = table.len() as i64;
-            let axis = op.int_attr("axis").unwrap_or(0);
-            let axis = if axis < 0 { axis + rank } else { axis };
-            let dim = *table.get(usize::try_from(axis).ok()?)?;
-            let indices = op.inputs.get(1).map_or(0, |ids| {
-                use_shape(g, ids)
-                    .iter()
-                    .try_fold(1u64, |a, &d| a.checked_mul(d))
-                    .unwrap_or(u64::MAX)
-            });
-            // rows ≤ dim, so rows · (bytes / dim) ≤ bytes: no overflow.
-            Some(indices.min(dim) * (g.use_bytes(u) / dim.max(1)))
-        }
-        _ => None,
+    let spec = spec(op.kind);
+    if spec.partial_reads {
+        (spec.read)(g, op, k)
+    } else {
+        None
     }
 }
 
 /// What op `op` writes when its output leaves its kernel: the output's bytes, except for an
 /// `update`, which writes only its new rows into the buffer (the size of its argument 1).
 pub fn op_write_bytes(g: &Graph, op: &OpNode) -> u64 {
-    let out = g.tensor(op.output).bytes;
-    match (op.kind, op.inputs.get(1)) {
-        (OpKind::Update, Some(new)) => g.use_bytes(new).min(out),
-        _ => out,
-    }
-}
-
-/// An argument's shape after its view.
-fn use_shape(g: &Graph, u: &TensorUse) -> Vec<u64> {
-    let mut s = g.tensor(u.tensor).shape.clone();
-    if u.index.is_some() && !s.is_empty() {
-        s.remove(0);
-    }
-    let r = s.len();
-    if u.transpose && r >= 2 {
-        s.swap(r - 2, r - 1);
-    }
-    s
+    (spec(op.kind).write)(g, op)
 }
 
 enum Slots {
@@ -330,7 +298,7 @@ pub fn group_traffic(g: &Graph, plan: &FusionPlan, group: usize) -> Result<Group
 pub(crate) fn alone_bytes(g: &Graph, o: OpId, s: &mut Scratch) -> Result<(u64, u64), Overflow> {
     let op = g.op(o);
     // The common case, a few whole-tensor arguments: `visit` without the scratch.
-    let reads_part = matches!(op.kind, OpKind::Slice | OpKind::Gather | OpKind::Update);
+    let reads_part = spec(op.kind).partial_reads;
     if op.inputs.len() <= 8 && op.inputs.iter().all(|u| u.index.is_none()) && !reads_part {
         let mut read = 0u64;
         for (j, u) in op.inputs.iter().enumerate() {

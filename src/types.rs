@@ -1,4 +1,4 @@
-//! Element types and op kinds.
+//! Element types and the names of op kinds (their meaning is the op registry, `crate::ops`).
 
 use serde::Serialize;
 
@@ -54,10 +54,10 @@ impl std::fmt::Display for Dtype {
     }
 }
 
-/// What an op is for fusion purposes; the function name (`add`, `gelu`) never matters here.
+/// An op's kind, as written before the dot (`elementwise.add`). What a kind means (fusion
+/// class, FLOPs, bytes, arity) is its row in the op registry, `crate::ops::spec`.
 ///
-/// The last six are data movement (0 FLOPs). How each kind fuses is [`OpKind::fuses_like`]:
-/// the rules of SPEC §2 only ever ask whether an op is a matmul or a reduction.
+/// The last six are data movement (0 FLOPs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OpKind {
@@ -116,29 +116,6 @@ impl OpKind {
             self,
             OpKind::Elementwise | OpKind::Reduction | OpKind::Matmul | OpKind::Reshape
         )
-    }
-
-    /// The fusion class of each kind, in one table (SPEC §2, docs/language.md):
-    ///
-    /// | kind | fuses like | alone or ending a group |
-    /// |---|---|---|
-    /// | `elementwise` | itself | reads its inputs, writes its output |
-    /// | `reduction` | itself: ends its group (rule 2) | idem |
-    /// | `matmul` | itself: starts a group (rule 1), one per group (rule 5) | idem |
-    /// | `reshape`, `slice`, `permute`, `expand` | `reshape` (layout): free inside a group | a copy |
-    /// | `concat`, `gather`, `update` | `elementwise` | idem, with the bytes of `traffic::op_reads` |
-    ///
-    /// The fusion pass only compares kinds with `Matmul` and `Reduction`, so every kind that
-    /// fuses like `elementwise` or `reshape` gets exactly the same rules as they do.
-    pub fn fuses_like(self) -> OpKind {
-        match self {
-            OpKind::Elementwise | OpKind::Concat | OpKind::Gather | OpKind::Update => {
-                OpKind::Elementwise
-            }
-            OpKind::Reshape | OpKind::Slice | OpKind::Permute | OpKind::Expand => OpKind::Reshape,
-            OpKind::Reduction => OpKind::Reduction,
-            OpKind::Matmul => OpKind::Matmul,
-        }
     }
 }
 

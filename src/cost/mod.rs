@@ -27,10 +27,10 @@ use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
 use crate::fusion::{FusedEdge, FusionOptions, FusionPlan, find_fusion_groups_with};
 use crate::graph::{Graph, OpId};
+use crate::ops::Compute;
 use crate::traffic::{
     GroupTraffic, Overflow, Scratch, Traffic, alone_bytes, compare, flash_savings, round_trips,
 };
-use crate::types::OpKind;
 use serde::Serialize;
 
 /// What limits a kernel under the roofline model.
@@ -195,8 +195,8 @@ impl CostReport {
 /// else on the f32 CUDA cores.
 pub fn op_unit(g: &Graph, o: OpId) -> Unit {
     let op = g.op(o);
-    match (op.kind, op.inputs.first()) {
-        (OpKind::Matmul, Some(u)) => Unit::for_matmul(g.tensor(u.tensor).dtype),
+    match (crate::ops::spec(op.kind).compute, op.inputs.first()) {
+        (Compute::TensorCores, Some(u)) => Unit::for_matmul(g.tensor(u.tensor).dtype),
         _ => Unit::F32,
     }
 }
@@ -232,7 +232,7 @@ fn kernel_cost_of(
     for &o in ops {
         let (f, _) = op_flops(g, o);
         let u = op_unit(g, o);
-        if g.op(o).kind == OpKind::Matmul {
+        if g.op(o).kind.is_contraction() {
             unit = u;
         }
         flops = flops.saturating_add(f);

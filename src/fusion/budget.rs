@@ -22,7 +22,6 @@
 //! it keeps each check bounded.
 
 use crate::graph::{Graph, OpId, TensorId};
-use crate::types::OpKind;
 use serde::Serialize;
 
 /// Inductor's `max_fusion_size`.
@@ -175,7 +174,7 @@ pub fn registers(g: &Graph, members: &[OpId]) -> u32 {
     let mut matmul = false;
     for (i, &o) in members.iter().enumerate() {
         let op = g.op(o);
-        matmul |= op.kind == OpKind::Matmul;
+        matmul |= op.kind.is_contraction();
         for u in &op.inputs {
             if !live.contains(&u.tensor) {
                 live.push(u.tensor);

@@ -29,15 +29,7 @@ pub const MAX_REGION: usize = 256;
 /// Injective kinds: elementwise, and the layout and data-movement ops that map each output
 /// element to input elements.
 pub fn injective(kind: OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Elementwise
-            | OpKind::Reshape
-            | OpKind::Permute
-            | OpKind::Expand
-            | OpKind::Slice
-            | OpKind::Concat
-    )
+    crate::ops::spec(kind).injective
 }
 
 /// Which tensors are exempt from rule 4: those inside a fused diamond.
@@ -53,14 +45,14 @@ pub(crate) fn exempt(g: &Graph) -> Vec<bool> {
             continue;
         }
         let pk = g.op(p).kind;
-        if !(injective(pk) || pk == OpKind::Matmul) {
+        if !(injective(pk) || pk.is_contraction()) {
             continue;
         }
         let Some(d) = ipdom[p.index()] else {
             continue;
         };
         let dk = g.op(d).kind;
-        if !(injective(dk) || (dk == OpKind::Reduction && pk != OpKind::Matmul)) {
+        if !(injective(dk) || (dk.is_reduction() && !pk.is_contraction())) {
             continue;
         }
         // The ops strictly between p and d.

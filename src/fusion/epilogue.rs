@@ -14,7 +14,6 @@
 //! 3), and so on. Each edge fused this way is reported as a reduction epilogue with the rule
 //! it overrides.
 
-use crate::cost::flops::use_shape;
 use crate::graph::{Graph, OpId};
 use crate::types::OpKind;
 
@@ -33,13 +32,13 @@ fn broadcasts_into(small: &[u64], big: &[u64]) -> bool {
 /// epilogue.
 pub fn fits(g: &Graph, reduction: OpId, consumer: OpId) -> bool {
     let (r, c) = (g.op(reduction), g.op(consumer));
-    if r.kind != OpKind::Reduction || c.kind != OpKind::Elementwise {
+    if !r.kind.is_reduction() || c.kind != OpKind::Elementwise {
         return false;
     }
     let Some(rows) = r.inputs.first() else {
         return false;
     };
-    broadcasts_into(&g.tensor(c.output).shape, &use_shape(g, rows))
+    broadcasts_into(&g.tensor(c.output).shape, &g.use_shape(rows))
 }
 
 #[cfg(test)]

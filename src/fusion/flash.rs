@@ -10,6 +10,7 @@
 //! [`MAX_CHAIN`] elementwise ops long on either side.
 
 use crate::graph::{Graph, OpId, TensorId, TensorUse};
+use crate::ops::funcs::{self, FuncFamily};
 use crate::types::OpKind;
 
 /// The longest run of elementwise ops accepted on either side of the softmax.
@@ -138,11 +139,11 @@ pub struct Candidate {
 /// Whether `func` names a softmax.
 fn is_softmax(g: &Graph, o: OpId) -> bool {
     let op = g.op(o);
-    op.kind == OpKind::Reduction
+    op.kind.is_reduction()
         && op
             .func
             .as_deref()
-            .is_some_and(|f| f.eq_ignore_ascii_case("softmax"))
+            .is_some_and(|f| funcs::family(f) == FuncFamily::Softmax)
 }
 
 fn whole(u: &TensorUse) -> bool {
@@ -235,7 +236,7 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
         };
         let op = g.op(p);
         match op.kind {
-            OpKind::Matmul => break p,
+            k if k.is_contraction() => break p,
             OpKind::Elementwise if pre.len() < MAX_CHAIN => {
                 // Follow the first whole argument of the same shape that an op produces.
                 let shape = &g.tensor(op.output).shape;
@@ -268,7 +269,7 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
         let c = g.consumers(t)[0];
         let op = g.op(c);
         match op.kind {
-            OpKind::Matmul => {
+            k if k.is_contraction() => {
                 if op.inputs.first().is_some_and(|u| u.tensor == t && whole(u))
                     && op.inputs.get(1).is_some_and(|u| u.tensor != t)
                 {

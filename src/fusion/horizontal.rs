@@ -23,7 +23,6 @@
 pub use super::plan::HorizontalMerge;
 use super::{Budgets, FusionGroup, FusionPlan};
 use crate::graph::{Graph, OpId, TensorId};
-use crate::types::OpKind;
 use serde::Serialize;
 
 /// Which kernels horizontal fusion may merge (`--horizontal`).
@@ -96,7 +95,7 @@ pub(crate) fn merge(
     let matmuls: Vec<bool> = plan
         .groups
         .iter()
-        .map(|grp| grp.ops.iter().any(|&o| g.op(o).kind == OpKind::Matmul))
+        .map(|grp| grp.ops.iter().any(|&o| g.op(o).kind.is_contraction()))
         .collect();
     // The loop size of each kernel: the elements of its last op's output (of its input for
     // a reduction). Pointwise kernels share a launch only when their loops are the same.
@@ -107,7 +106,7 @@ pub(crate) fn merge(
             grp.ops.last().map_or(0, |&o| {
                 let op = g.op(o);
                 let t = match (op.kind, op.inputs.first()) {
-                    (OpKind::Reduction, Some(u)) => u.tensor,
+                    (k, Some(u)) if k.is_reduction() => u.tensor,
                     _ => op.output,
                 };
                 g.tensor(t).shape.iter().product::<u64>()

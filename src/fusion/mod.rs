@@ -13,6 +13,7 @@ pub mod policy;
 pub mod preset;
 mod reason;
 pub mod recompute;
+mod rules;
 pub mod whatif;
 
 pub use budget::{Budget, BudgetHit, Budgets};
@@ -57,12 +58,6 @@ impl Groups {
 /// a tensor read from HBM). Inductor stores such a value and expands it in a kernel of its
 /// own (the `repeat_kv` copy of a Llama layer).
 fn realizes(g: &Graph, p: OpId, c: OpId) -> bool {
-    let layout = |k: OpKind| {
-        matches!(
-            k,
-            OpKind::Reshape | OpKind::Permute | OpKind::Expand | OpKind::Slice
-        )
-    };
     if g.op(c).kind != OpKind::Expand {
         return false;
     }
@@ -70,8 +65,8 @@ fn realizes(g: &Graph, p: OpId, c: OpId) -> bool {
     let mut q = p;
     for _ in 0..64 {
         let op = g.op(q);
-        if !layout(op.kind) {
-            return !matches!(op.kind, OpKind::Matmul | OpKind::Reduction);
+        if !op.kind.is_layout() {
+            return !(op.kind.is_contraction() || op.kind.is_reduction());
         }
         match op.inputs.first().and_then(|u| g.producer(u.tensor)) {
             Some(next) => q = next,
@@ -86,7 +81,7 @@ fn same_loop(g: &Graph, p: OpId, c: OpId) -> bool {
     let elements = |t: TensorId| g.tensor(t).shape.iter().product::<u64>();
     let op = g.op(c);
     let looped = match (op.kind, op.inputs.first()) {
-        (OpKind::Reduction, Some(u)) => u.tensor,
+        (k, Some(u)) if k.is_reduction() => u.tensor,
         _ => op.output,
     };
     elements(g.op(p).output) == elements(looped)
@@ -185,7 +180,7 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
         matmuls: g
             .ops
             .iter()
-            .map(|o| u32::from(o.kind == OpKind::Matmul))
+            .map(|o| u32::from(o.kind.is_contraction()))
             .collect(),
         size: vec![1; n],
     };
@@ -257,21 +252,12 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 let after_reduction = closure.iter().any(|&q| {
                     g.op(q).inputs.iter().any(|u| {
                         g.producer(u.tensor).is_some_and(|r| {
-                            g.op(r).kind == OpKind::Reduction
-                                && uf.find(r.index()) == gc
-                                && !(opts.reduction_epilogue && epilogue::fits(g, r, q))
+                            uf.find(r.index()) == gc
+                                && rules::after_reduction(g, r, q, opts.reduction_epilogue)
                         })
                     })
                 });
-                let reason = if consumer.kind == OpKind::Matmul {
-                    Some(Reason::MatmulStartsGroup)
-                } else if after_reduction {
-                    Some(Reason::AfterReduction)
-                } else if consumer.kind == OpKind::Reduction && uf.matmuls[gc] > 0 {
-                    Some(Reason::ReductionAfterMatmul)
-                } else {
-                    None
-                };
+                let reason = rules::first_of_rules_1_to_3(g, c, after_reduction, uf.matmuls[gc]);
                 if let Some(reason) = reason {
                     boundaries.push(Boundary {
                         producer: p,
@@ -315,14 +301,13 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             let mut via = None;
             let mut budget = None;
             let mut into_reduction = None;
-            let reason = if consumer.kind == OpKind::Matmul {
-                Some(Reason::MatmulStartsGroup)
-            } else if producer.kind == OpKind::Reduction
-                && !(opts.reduction_epilogue && epilogue::fits(g, p, c))
-            {
-                Some(Reason::AfterReduction)
-            } else if consumer.kind == OpKind::Reduction && merged_matmuls > 0 {
-                Some(Reason::ReductionAfterMatmul)
+            let reason = if let Some(r) = rules::first_of_rules_1_to_3(
+                g,
+                c,
+                rules::after_reduction(g, p, c, opts.reduction_epilogue),
+                merged_matmuls,
+            ) {
+                Some(r)
             } else if (materialized_here
                 && (!stores || (policy == Policy::Inline && !same_loop(g, p, c))))
                 || (policy == Policy::Inline && realizes(g, p, c))
@@ -330,7 +315,7 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 // Under `inline`, a stored tensor is fused into a reader only when they loop
                 // over the same elements (Inductor's Triton backend fuses matching sizes).
                 Some(Reason::Materialized)
-            } else if merged_matmuls > 1 {
+            } else if rules::second_matmul(merged_matmuls) {
                 Some(Reason::SecondMatmul)
             } else if merged_matmuls > 0
                 && !opts.matmul_epilogue.allows(
@@ -356,9 +341,8 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                         g.op(q).inputs.iter().any(|u| {
                             g.producer(u.tensor).is_some_and(|r| {
                                 let kr = uf.find(r.index());
-                                g.op(r).kind == OpKind::Reduction
-                                    && (kr == gp || kr == gc)
-                                    && !(opts.reduction_epilogue && epilogue::fits(g, r, q))
+                                (kr == gp || kr == gc)
+                                    && rules::after_reduction(g, r, q, opts.reduction_epilogue)
                             })
                         })
                     })
@@ -427,7 +411,7 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                             }
                         }
                     }
-                    if producer.kind == OpKind::Reduction {
+                    if producer.kind.is_reduction() {
                         epilogues.push(FusedEdge {
                             producer: p,
                             consumer: c,

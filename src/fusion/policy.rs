@@ -17,6 +17,7 @@
 
 use super::Reason;
 use crate::graph::{Graph, OpId};
+use crate::ops::funcs::{self};
 use crate::types::OpKind;
 
 /// What rule 4 does (`--policy`).
@@ -99,10 +100,10 @@ impl MatmulEpilogue {
             _ if p_has_matmul && view(c) => true,
             MatmulEpilogue::None => false,
             MatmulEpilogue::Bias => {
-                p_has_matmul && size == 2 && g.op(p).kind == OpKind::Matmul && is_bias_add(g, p, c)
+                p_has_matmul && size == 2 && g.op(p).kind.is_contraction() && is_bias_add(g, p, c)
             }
             MatmulEpilogue::Addmm => {
-                p_has_matmul && size == 2 && g.op(p).kind == OpKind::Matmul && is_addmm(g, p, c)
+                p_has_matmul && size == 2 && g.op(p).kind.is_contraction() && is_addmm(g, p, c)
             }
         }
     }
@@ -117,23 +118,19 @@ impl MatmulEpilogue {
 pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId) -> bool {
     let (mm, op) = (g.op(p), g.op(c));
     let out = mm.output;
-    if mm.kind != OpKind::Matmul
+    if !mm.kind.is_contraction()
         || op.kind != OpKind::Elementwise
-        || op.func.as_deref() != Some("add")
+        || !op.func.as_deref().is_some_and(|f| funcs::is(f, "add"))
         || op.inputs.len() != 2
         || mm.inputs.len() < 2
-        || mm
-            .inputs
-            .iter()
-            .take(2)
-            .any(|u| crate::cost::flops::use_shape(g, u).len() != 2)
+        || mm.inputs.iter().take(2).any(|u| g.use_shape(u).len() != 2)
     {
         return false;
     }
     let shape = &g.tensor(out).shape;
     let addend_fits = op.inputs.iter().any(|u| {
         u.tensor != out && g.tensor(u.tensor).dtype == g.tensor(out).dtype && {
-            let a = crate::cost::flops::use_shape(g, u);
+            let a = g.use_shape(u);
             a.len() <= shape.len()
                 && a.iter()
                     .rev()
@@ -157,10 +154,10 @@ fn pointwise_use(g: &Graph, r: OpId, t: crate::graph::TensorId) -> bool {
     match op.kind {
         OpKind::Elementwise => true,
         OpKind::Reduction => {
-            matches!(
-                op.func.as_deref(),
-                Some("layernorm" | "softmax" | "log_softmax")
-            ) && g.tensor(t).dtype.bytes() == 2
+            op.func
+                .as_deref()
+                .is_some_and(funcs::inductor_pointwise_16bit)
+                && g.tensor(t).dtype.bytes() == 2
         }
         _ => false,
     }
@@ -170,13 +167,16 @@ fn pointwise_use(g: &Graph, r: OpId, t: crate::graph::TensorId) -> bool {
 pub(crate) fn is_bias_add(g: &Graph, p: OpId, c: OpId) -> bool {
     let op = g.op(c);
     let out = g.op(p).output;
-    if op.kind != OpKind::Elementwise || op.func.as_deref() != Some("add") || op.inputs.len() != 2 {
+    if op.kind != OpKind::Elementwise
+        || !op.func.as_deref().is_some_and(|f| funcs::is(f, "add"))
+        || op.inputs.len() != 2
+    {
         return false;
     }
     let cols = g.tensor(out).shape.last().copied().unwrap_or(0);
     op.inputs.iter().any(|u| {
         u.tensor != out && {
-            let shape = crate::cost::flops::use_shape(g, u);
+            let shape = g.use_shape(u);
             shape.last() == Some(&cols) && shape.iter().rev().skip(1).all(|&d| d == 1)
         }
     }) && op.inputs.iter().any(|u| u.tensor == out)
@@ -279,21 +279,19 @@ impl Members {
         let epilogue_edges = &mut self.epilogue_edges;
         let mut edge = |m: OpId, s: OpId, worst: &mut Option<(Reason, (OpId, OpId))>| {
             let (producer, consumer) = (g.op(m).kind, g.op(s).kind);
-            if consumer == OpKind::Reduction {
+            if consumer.is_reduction() {
                 into_reduction.get_or_insert((m, s));
             }
-            if producer == OpKind::Reduction && consumer != OpKind::Matmul {
+            if producer.is_reduction() && !consumer.is_contraction() {
                 epilogue_edges.push((m, s));
             }
-            let reason = if consumer == OpKind::Matmul {
-                Some(Reason::MatmulStartsGroup)
-            } else if producer == OpKind::Reduction
-                && !(reduction_epilogue && super::epilogue::fits(g, m, s))
-            {
-                Some(Reason::AfterReduction)
-            } else {
-                None
-            };
+            // Rules 1 and 2 (rule 3 is the caller's, on the merged kernel's matmul count).
+            let reason = super::rules::first_of_rules_1_to_3(
+                g,
+                s,
+                super::rules::after_reduction(g, m, s, reduction_epilogue),
+                0,
+            );
             if let Some(r) = reason
                 && worst.is_none_or(|(w, _)| r.rule() < w.rule())
             {

@@ -33,6 +33,7 @@
 
 use super::MatmulEpilogue;
 use crate::graph::{Graph, OpId};
+use crate::ops::FuseClass;
 use crate::types::OpKind;
 
 /// No op is computed in more kernels than this: duplication through a ladder of diamonds
@@ -41,10 +42,7 @@ pub const MAX_COPIES: u64 = 8;
 
 /// Whether ops of `kind` are cheap enough to compute twice.
 pub fn cheap(kind: OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Elementwise | OpKind::Reshape | OpKind::Permute | OpKind::Expand
-    )
+    crate::ops::spec(kind).cheap_to_recompute
 }
 
 /// TorchInductor's `realize_reads_threshold` (`torch/_inductor/config.py`): a pointwise value
@@ -68,9 +66,9 @@ fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue) -> bool {
     if g.is_output(t) || g.consumers(t).len() != 1 {
         return false;
     }
-    match g.op(q).kind {
-        OpKind::Reduction => false,
-        OpKind::Matmul => match epilogue {
+    match g.op(q).kind.class() {
+        FuseClass::Reduction => false,
+        FuseClass::Contraction => match epilogue {
             MatmulEpilogue::Elementwise => true,
             MatmulEpilogue::Bias => super::policy::is_bias_add(g, q, p),
             MatmulEpilogue::Addmm => super::policy::is_addmm(g, q, p),
@@ -101,7 +99,7 @@ impl Duplication {
         let reads_a_matmul = |c: OpId| {
             g.op(c).inputs.iter().any(|u| {
                 g.producer(u.tensor)
-                    .is_some_and(|q| g.op(q).kind == OpKind::Matmul)
+                    .is_some_and(|q| g.op(q).kind.is_contraction())
             })
         };
         for &p in g.topo.iter().rev() {
@@ -114,7 +112,7 @@ impl Duplication {
                 || g.is_output(t)
                 || !(2..=MAX_COPIES).contains(&k)
                 || consumers.iter().any(|&c| {
-                    matches!(g.op(c).kind, OpKind::Matmul | OpKind::Update | OpKind::Gather)
+                    !crate::ops::spec(g.op(c).kind).accepts_copies
                 })
                 // A consumer that may join a matmul's kernel could refuse the copy when the
                 // matmul takes only some epilogues.

@@ -82,7 +82,7 @@ pub const CHANGES: &[Change] = &[
             };
             (!o.reduction_epilogue).then_some(on)
         },
-        wanted: |g| g.ops.iter().any(|o| o.kind == OpKind::Reduction),
+        wanted: |g| g.ops.iter().any(|o| o.kind.is_reduction()),
     },
     Change {
         flag: "--flash-attention",
@@ -111,7 +111,7 @@ pub const CHANGES: &[Change] = &[
             };
             (o.matmul_epilogue != MatmulEpilogue::Elementwise).then_some(all)
         },
-        wanted: |g| g.ops.iter().any(|o| o.kind == OpKind::Matmul),
+        wanted: |g| g.ops.iter().any(|o| o.kind.is_contraction()),
     },
 ];
 
@@ -420,7 +420,7 @@ fn matmuls_of<'a>(plan: &'a FusionPlan, g: &'a Graph, k: usize) -> impl Iterator
         .ops
         .iter()
         .copied()
-        .filter(|&o| g.op(o).kind == OpKind::Matmul)
+        .filter(|&o| g.op(o).kind.is_contraction())
 }
 
 /// The edge whose rule the boundary reports: its `via` edge, else itself.
@@ -455,7 +455,7 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
         }
         Reason::AfterReduction => {
             if let Some(rows) = g.op(vp).inputs.first() {
-                v.reduction_input_shape = Some(crate::cost::flops::use_shape(g, rows));
+                v.reduction_input_shape = Some(g.use_shape(rows));
             }
             v.consumer_shape = Some(g.tensor(g.op(vc).output).shape.clone());
             v.epilogue_fits = Some(super::epilogue::fits(g, vp, vc));
@@ -593,7 +593,7 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
                     .inputs
                     .iter()
                     .all(|u| g.tensor(u.tensor).origin == Origin::Weight);
-            if weights_only && producer.kind != OpKind::Matmul {
+            if weights_only && !producer.kind.is_contraction() {
                 format!(
                     "a matmul has no prologue; `{p}` reads only weights, so computing it ahead \
                      of time (into the weights) would remove this edge"

@@ -13,46 +13,11 @@ use crate::syntax::ast::{Arg, OpStmt};
 use crate::types::OpKind;
 use std::ops::Deref;
 
-/// How many tensors an op of one of these kinds takes, and what to say when it is wrong.
-pub(super) struct Arity {
-    pub min: usize,
-    pub max: usize,
-    pub text: &'static str,
-    pub help: &'static str,
-}
+pub(super) use crate::ops::Arity;
 
-/// The arity of the data-movement kinds; `None` for the others.
+/// The arity of the data-movement kinds, from the op registry; `None` for the seed's four.
 pub(super) fn arity(kind: OpKind) -> Option<Arity> {
-    let one = |help| Arity {
-        min: 1,
-        max: 1,
-        text: "exactly 1 tensor",
-        help,
-    };
-    let two = |help| Arity {
-        min: 2,
-        max: 2,
-        text: "exactly 2 tensors",
-        help,
-    };
-    Some(match kind {
-        OpKind::Slice => {
-            one("a slice takes one tensor: `slice(x, axis = -1, start = 0, end = 64)`")
-        }
-        OpKind::Permute => one("a permute takes one tensor: `permute(x, dims = [0, 2, 1, 3])`"),
-        OpKind::Expand => one("an expand takes one tensor: `expand(k) -> k2: [..]`"),
-        OpKind::Gather => two("a gather takes a table and indices: `gather(table, ids, axis = 0)`"),
-        OpKind::Update => two(
-            "an update takes the buffer and the new rows: `update(cache, new, axis = 1, start = T)`",
-        ),
-        OpKind::Concat => Arity {
-            min: 2,
-            max: usize::MAX,
-            text: "at least 2 tensors",
-            help: "a concat joins two or more tensors: `concat(a, b, axis = -1)`",
-        },
-        OpKind::Elementwise | OpKind::Reduction | OpKind::Matmul | OpKind::Reshape => return None,
-    })
+    crate::ops::spec(kind).arity
 }
 
 /// An op's attributes, with its statement for the places to report at.

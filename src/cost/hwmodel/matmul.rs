@@ -24,7 +24,6 @@
 //!   ([`HwModel::with_attention_kernel`]), `--causal-attention` half the keys and FLOPs.
 
 use super::{Family, HwModel, Prediction, finish};
-use crate::cost::flops::use_shape;
 use crate::graph::{Graph, OpId};
 
 /// The output tiles the model chooses from, largest first (M × N).
@@ -208,7 +207,7 @@ impl HwModel {
 pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
     let op = g.op(o);
     let a = op.inputs.first()?;
-    let a_shape = use_shape(g, a);
+    let a_shape = g.use_shape(a);
     let out = &g.tensor(op.output).shape;
     if out.len() < 2 || a_shape.len() < 2 {
         return None;
@@ -218,7 +217,7 @@ pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
         .try_fold(1u64, |acc, &d| acc.checked_mul(d))?;
     let m = out[out.len() - 2];
     let shared_weight = op.inputs.get(1).is_some_and(|b| {
-        let b_shape = use_shape(g, b);
+        let b_shape = g.use_shape(b);
         b_shape.len() >= 2 && b_shape[..b_shape.len() - 2].iter().all(|&d| d == 1)
     });
     let (batch, m) = if shared_weight && batch > 1 {

@@ -12,8 +12,8 @@
 //! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
 
 use super::{Family, HwModel, Prediction, finish};
-use crate::cost::flops::use_shape;
 use crate::graph::{Graph, OpId};
+use crate::ops::funcs::{self, FuncFamily};
 use crate::types::OpKind;
 
 impl HwModel {
@@ -127,16 +127,13 @@ pub(super) fn family_of(g: &Graph, ops: &[OpId]) -> Family {
     let mut family = Family::Elementwise;
     for &o in ops {
         let op = g.op(o);
-        if op.kind != OpKind::Reduction {
+        if !op.kind.is_reduction() {
             continue;
         }
-        let f = op.func.as_deref().unwrap_or("");
-        let this = if f == "softmax" {
-            Family::Softmax
-        } else if f.ends_with("norm") {
-            Family::Norm
-        } else {
-            Family::Reduction
+        let this = match funcs::family(op.func.as_deref().unwrap_or("")) {
+            FuncFamily::Softmax => Family::Softmax,
+            FuncFamily::Norm => Family::Norm,
+            FuncFamily::Plain => Family::Reduction,
         };
         family = match (family, this) {
             (Family::Softmax, _) | (_, Family::Softmax) => Family::Softmax,
@@ -186,7 +183,7 @@ pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
                 .iter()
                 .any(|u| {
                     let t = g.tensor(u.tensor);
-                    let shape = use_shape(g, u);
+                    let shape = g.use_shape(u);
                     let elems = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
                     (shape != out.shape && elems.is_some_and(|n| n > 1))
                         || t.dtype.bytes() < out.dtype.bytes()
@@ -203,17 +200,17 @@ pub(super) fn row_cols(g: &Graph, ops: &[OpId], family: Family) -> Option<u64> {
     ops.iter()
         .filter(|&&o| {
             let op = g.op(o);
-            let f = op.func.as_deref().unwrap_or("");
-            op.kind == OpKind::Reduction
+            let f = funcs::family(op.func.as_deref().unwrap_or(""));
+            op.kind.is_reduction()
                 && match family {
-                    Family::Softmax => f == "softmax",
-                    Family::Norm => f.ends_with("norm"),
+                    Family::Softmax => f == FuncFamily::Softmax,
+                    Family::Norm => f == FuncFamily::Norm,
                     _ => false,
                 }
         })
         .filter_map(|&o| {
             let op = g.op(o);
-            let shape = use_shape(g, op.inputs.first()?);
+            let shape = g.use_shape(op.inputs.first()?);
             let rank = shape.len() as i64;
             let axis = op.int_attr("axis").unwrap_or(-1);
             let axis = if axis < 0 { axis + rank } else { axis };

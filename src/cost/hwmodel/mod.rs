@@ -28,7 +28,6 @@ pub use memory::{ScalarKernel, scalar_kernel};
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
 use crate::traffic::GroupTraffic;
-use crate::types::OpKind;
 use memory::{family_of, row_cols};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -494,7 +493,7 @@ pub fn predict(
         // is an `is_causal` one, which does half.
         let flops: u64 = ops
             .iter()
-            .filter(|&&o| g.op(o).kind == OpKind::Matmul)
+            .filter(|&&o| g.op(o).kind.is_contraction())
             .fold(0u64, |a, &o| a.saturating_add(super::op_flops(g, o).0));
         let (keys, flops) = if model.causal_attention {
             (s.n.div_ceil(2), flops as f64 / 2.0)
@@ -515,7 +514,7 @@ pub fn predict(
     let matmuls: Vec<OpId> = ops
         .iter()
         .copied()
-        .filter(|&o| g.op(o).kind == OpKind::Matmul)
+        .filter(|&o| g.op(o).kind.is_contraction())
         .collect();
     if let [mm] = matmuls[..]
         && let Some(shape) = matmul_shape(g, mm)
@@ -570,15 +569,7 @@ pub fn predict(
         return p;
     }
     // One row-wise op with nothing else computed (views aside) is PyTorch's own kernel.
-    let computed = ops
-        .iter()
-        .filter(|&&o| {
-            !matches!(
-                g.op(o).kind,
-                OpKind::Reshape | OpKind::Permute | OpKind::Expand | OpKind::Slice
-            )
-        })
-        .count();
+    let computed = ops.iter().filter(|&&o| !g.op(o).kind.is_layout()).count();
     model.memory_kernel(
         family,
         traffic.bytes_read,

@@ -1,0 +1,69 @@
+//! The layout kinds: `reshape`, `slice`, `permute`, `expand`. Free inside a kernel (a view of
+//! a value on chip), a copy when alone; no FLOPs. A `slice` reads only its part of the input
+//! (the output's bytes).
+
+use super::{Arity, Compute, FlopSource, FuseClass, OpSpec, no_flops, output, whole};
+use crate::graph::{Graph, OpNode};
+use crate::types::OpKind;
+
+const fn layout(kind: OpKind, arity: Option<Arity>, cheap: bool) -> OpSpec {
+    OpSpec {
+        kind,
+        class: FuseClass::Layout,
+        compute: Compute::Vector,
+        arity,
+        injective: true,
+        cheap_to_recompute: cheap,
+        accepts_copies: true,
+        partial_reads: false,
+        flops: no_flops,
+        read: whole,
+        write: output,
+    }
+}
+
+const fn one(help: &'static str) -> Option<Arity> {
+    Some(Arity {
+        min: 1,
+        max: 1,
+        text: "exactly 1 tensor",
+        help,
+    })
+}
+
+pub const RESHAPE: OpSpec = OpSpec {
+    flops: reshape_flops,
+    ..layout(OpKind::Reshape, None, true)
+};
+
+pub const SLICE: OpSpec = OpSpec {
+    partial_reads: true,
+    read: slice_read,
+    ..layout(
+        OpKind::Slice,
+        one("a slice takes one tensor: `slice(x, axis = -1, start = 0, end = 64)`"),
+        false,
+    )
+};
+
+pub const PERMUTE: OpSpec = layout(
+    OpKind::Permute,
+    one("a permute takes one tensor: `permute(x, dims = [0, 2, 1, 3])`"),
+    true,
+);
+
+pub const EXPAND: OpSpec = layout(
+    OpKind::Expand,
+    one("an expand takes one tensor: `expand(k) -> k2: [..]`"),
+    true,
+);
+
+fn reshape_flops(_: &Graph, _: &OpNode) -> (u64, FlopSource) {
+    (0, FlopSource::Reshape)
+}
+
+/// A slice reads the sliced part of its input: the output's bytes.
+fn slice_read(g: &Graph, op: &OpNode, k: usize) -> Option<u64> {
+    let u = op.inputs.get(k)?;
+    (k == 0).then(|| g.tensor(op.output).bytes.min(g.use_bytes(u)))
+}

@@ -1,0 +1,220 @@
+//! The op registry: one row ([`OpSpec`]) per op kind, holding everything the kind means to
+//! the passes after the semantic check: its fusion class, where its arithmetic runs, its
+//! arity and attributes (for the data-movement kinds; the seed's four keep the arity rules of
+//! SPEC §1 in `sema`), its FLOPs, and the bytes it reads of each argument and writes.
+//! Passes ask the row (`spec(kind).class == FuseClass::Contraction`), never compare kinds by
+//! name; [`spec`] is an exhaustive match, so a new kind cannot compile without its row.
+//!
+//! | module | kinds | class |
+//! |---|---|---|
+//! | [`elementwise`] | `elementwise` | pointwise |
+//! | [`reduction`] | `reduction` | reduction |
+//! | [`contraction`] | `matmul` | contraction |
+//! | [`layout`] | `reshape`, `slice`, `permute`, `expand` | layout |
+//! | [`movement`] | `concat`, `gather`, `update` | pointwise |
+//!
+//! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
+//! with its FLOPs per element and cost family, matched case-insensitively everywhere.
+//!
+//! Adding a kind: a variant in `crate::types::OpKind` (`ALL` and `as_str`), its row in the
+//! module of its class, one arm in [`spec`], and its shape rule in `sema` (an exhaustive
+//! match there too).
+
+pub mod contraction;
+pub mod elementwise;
+pub mod funcs;
+pub mod layout;
+pub mod movement;
+pub mod reduction;
+
+use crate::graph::{Graph, OpNode, TensorUse};
+pub use crate::types::OpKind;
+
+/// How a kind fuses (SPEC §2): the rules only ever ask for the class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FuseClass {
+    /// Computes each output element from input elements at the same place (or a broadcast
+    /// of them): fuses freely.
+    Pointwise,
+    /// A view or copy of one tensor (`reshape`, `slice`, `permute`, `expand`): free inside a
+    /// kernel, a copy alone.
+    Layout,
+    /// Reads a whole row per output element: ends its kernel (rule 2).
+    Reduction,
+    /// A matmul: starts its kernel (rule 1), one per kernel (rule 5).
+    Contraction,
+}
+
+/// Where an op's arithmetic runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compute {
+    /// The f32 CUDA cores (all non-matmul math).
+    Vector,
+    /// The tensor cores, at the rate of the first operand's dtype (`Unit::for_matmul`).
+    TensorCores,
+}
+
+/// How many tensors an op of a kind takes, and what to say when it is wrong.
+#[derive(Clone, Copy, Debug)]
+pub struct Arity {
+    pub min: usize,
+    pub max: usize,
+    pub text: &'static str,
+    pub help: &'static str,
+}
+
+/// Where an op's FLOP count per element came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlopSource {
+    /// `2·K` per output element.
+    Matmul,
+    /// A reshape moves data only.
+    Reshape,
+    /// `slice`, `concat`, `permute`, `expand`, `gather`, `update`: data movement only.
+    DataMovement,
+    /// The function registry's entry for the function ([`funcs`]).
+    Table,
+    /// The function is not in the registry (or the op names none).
+    Unknown,
+    /// The op's `flops = N` attribute (negative values count as 0).
+    Attribute,
+}
+
+/// Everything an op kind means after the semantic check.
+pub struct OpSpec {
+    pub kind: OpKind,
+    pub class: FuseClass,
+    pub compute: Compute,
+    /// For the kinds whose arity `sema` checks by this row; `None` for the seed's four.
+    pub arity: Option<Arity>,
+    /// Maps each output element to input elements (TVM's injective ops: a diamond of them
+    /// can stay on chip, `fusion::dominator`).
+    pub injective: bool,
+    /// Cheap enough to compute twice (`--policy recompute`).
+    pub cheap_to_recompute: bool,
+    /// May take a producer computed again inside its own kernel (`--policy recompute`):
+    /// not a matmul (no prologue, rule 1), nor a `gather` or `update`, which read only part
+    /// of an argument.
+    pub accepts_copies: bool,
+    /// Reads only part of an argument ([`OpSpec::read`] answers `Some` for it).
+    pub partial_reads: bool,
+    /// The FLOPs of one op (before a `flops = N` attribute, which `cost::flops` applies).
+    pub flops: fn(&Graph, &OpNode) -> (u64, FlopSource),
+    /// What the op reads of argument `k`: `None` for the whole argument, `Some(bytes)` for a
+    /// part. Only called when [`OpSpec::partial_reads`].
+    pub read: fn(&Graph, &OpNode, usize) -> Option<u64>,
+    /// What the op writes when its output leaves its kernel.
+    pub write: fn(&Graph, &OpNode) -> u64,
+}
+
+/// The row of `kind`.
+pub fn spec(kind: OpKind) -> &'static OpSpec {
+    match kind {
+        OpKind::Elementwise => &elementwise::ELEMENTWISE,
+        OpKind::Reduction => &reduction::REDUCTION,
+        OpKind::Matmul => &contraction::MATMUL,
+        OpKind::Reshape => &layout::RESHAPE,
+        OpKind::Slice => &layout::SLICE,
+        OpKind::Permute => &layout::PERMUTE,
+        OpKind::Expand => &layout::EXPAND,
+        OpKind::Concat => &movement::CONCAT,
+        OpKind::Gather => &movement::GATHER,
+        OpKind::Update => &movement::UPDATE,
+    }
+}
+
+impl OpKind {
+    /// The kind's fusion class ([`spec`]).
+    pub fn class(self) -> FuseClass {
+        spec(self).class
+    }
+    /// A matmul-like kind: starts its kernel, one per kernel.
+    pub fn is_contraction(self) -> bool {
+        self.class() == FuseClass::Contraction
+    }
+    /// A reduction-like kind: ends its kernel.
+    pub fn is_reduction(self) -> bool {
+        self.class() == FuseClass::Reduction
+    }
+    /// A view or layout copy.
+    pub fn is_layout(self) -> bool {
+        self.class() == FuseClass::Layout
+    }
+}
+
+// Shared rules of the rows.
+
+/// Elements of a shape, saturating.
+pub(crate) fn elements(shape: &[u64]) -> u64 {
+    shape.iter().fold(1u64, |a, &d| a.saturating_mul(d))
+}
+
+/// Elements of the shape an op reads through a view, without building it: a transpose does
+/// not change the count.
+pub(crate) fn use_elements(g: &Graph, u: &TensorUse) -> u64 {
+    let shape = &g.tensor(u.tensor).shape;
+    match u.index {
+        Some(_) => elements(shape.get(1..).unwrap_or(&[])),
+        None => elements(shape),
+    }
+}
+
+/// Reads the whole of every argument.
+fn whole(_: &Graph, _: &OpNode, _: usize) -> Option<u64> {
+    None
+}
+
+/// Writes its whole output.
+fn output(g: &Graph, op: &OpNode) -> u64 {
+    g.tensor(op.output).bytes
+}
+
+/// No arithmetic: a view or data movement.
+fn no_flops(_: &Graph, _: &OpNode) -> (u64, FlopSource) {
+    (0, FlopSource::DataMovement)
+}
+
+/// `per_element(func) · n`, from the function registry.
+fn function_flops(op: &OpNode, n: u64) -> (u64, FlopSource) {
+    let (per, source) = match op.func.as_deref().and_then(funcs::flops_per_element) {
+        Some(f) => (f, FlopSource::Table),
+        None => (funcs::UNKNOWN_FLOPS, FlopSource::Unknown),
+    };
+    (per.saturating_mul(n), source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_own_row() {
+        for &k in OpKind::ALL {
+            assert_eq!(spec(k).kind, k);
+        }
+    }
+
+    #[test]
+    fn the_classes_are_those_of_spec_2() {
+        use FuseClass::*;
+        let class = |k: OpKind| spec(k).class;
+        assert_eq!(class(OpKind::Matmul), Contraction);
+        assert_eq!(class(OpKind::Reduction), Reduction);
+        for k in [
+            OpKind::Elementwise,
+            OpKind::Concat,
+            OpKind::Gather,
+            OpKind::Update,
+        ] {
+            assert_eq!(class(k), Pointwise, "{k}");
+        }
+        for k in [
+            OpKind::Reshape,
+            OpKind::Slice,
+            OpKind::Permute,
+            OpKind::Expand,
+        ] {
+            assert_eq!(class(k), Layout, "{k}");
+        }
+    }
+}
