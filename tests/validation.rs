@@ -1502,12 +1502,21 @@ fn hardware_model_terms_of_batch_c() {
     }
 }
 
+/// The presets calibrated on the H100 (`model` in src/cost/presets/NAME.json, compiled in)
+/// carry fit.json's coefficients: `fit.py --preset NAME` writes them there.
 #[test]
 fn h100_preset_carries_the_fitted_coefficients() {
     let path = root().join("validation/gpu/h100-calib/fit.json");
     let fit: HwModel =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("fit.json")).expect("fit");
-    assert_eq!(Hardware::preset("h100").and_then(|h| h.model), Some(fit));
+    for name in ["h100", "h100-measured"] {
+        let model = Hardware::preset(name).and_then(|h| h.model);
+        assert_eq!(
+            model.as_ref(),
+            Some(&fit),
+            "src/cost/presets/{name}.json against fit.json"
+        );
+    }
 }
 
 #[test]

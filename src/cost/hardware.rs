@@ -1,10 +1,13 @@
-//! GPUs the cost model knows: dense peak throughput, HBM bandwidth, L2, SMs and the cost of
-//! launching a kernel. Presets carry their source; users describe other GPUs in a small JSON
-//! file ([`Hardware::from_json`]).
+//! GPUs the cost model knows: dense peak throughput, HBM bandwidth, L2, SMs, the cost of
+//! launching a kernel and, where a GPU was calibrated, the hardware model's coefficients.
+//! Users describe other GPUs in a small JSON file ([`Hardware::from_json`], [`HardwareFile`]);
+//! the presets are files of the same format under `presets/` (`presets/h100.json`, …),
+//! compiled in, each carrying its sources, and parsed the first time one is used.
 
 use super::hwmodel::HwModel;
 use crate::types::Dtype;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// How kernels are launched, which decides the fixed cost added to every kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -81,14 +84,37 @@ pub struct Hardware {
 
 /// Launch costs measured on an H100 (../shared/gpu/README.md): ~1.2 µs per kernel replayed
 /// from a CUDA graph, ~11 µs per kernel from PyTorch eager. No datasheet gives one, so every
-/// preset uses these.
+/// preset's file gives these, and a hardware file that gives none gets them.
 pub const MEASURED_LAUNCH_GRAPH: f64 = 1.2e-6;
 pub const MEASURED_LAUNCH_EAGER: f64 = 11e-6;
 
 const MIB: u64 = 1024 * 1024;
 
+/// The presets, in display order: each a hardware file under `src/cost/presets/`, compiled in
+/// and read through [`Hardware::from_json`] like `--hardware-file` (one schema). Each file is
+/// what `fgraph hardware NAME --format json` prints, datasheet figures and hardware-model
+/// coefficients with their sources; the tests in this module parse and check every one, so
+/// reading a preset cannot fail in a build that passed them.
+const PRESETS: [(&str, &str); 4] = [
+    ("a100", include_str!("presets/a100.json")),
+    ("h100", include_str!("presets/h100.json")),
+    ("h200", include_str!("presets/h200.json")),
+    ("h100-measured", include_str!("presets/h100-measured.json")),
+];
+
+/// Each preset, parsed the first time it is asked for.
+static PARSED: [OnceLock<Hardware>; PRESETS.len()] = [const { OnceLock::new() }; PRESETS.len()];
+
 /// The names of the presets, in display order.
-pub const PRESET_NAMES: &[&str] = &["a100", "h100", "h200", "h100-measured"];
+pub const PRESET_NAMES: &[&str] = &{
+    let mut names = [""; PRESETS.len()];
+    let mut i = 0;
+    while i < PRESETS.len() {
+        names[i] = PRESETS[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// The default preset.
 pub const DEFAULT_PRESET: &str = "h100";
@@ -104,84 +130,10 @@ impl Hardware {
 
     /// A preset by name (case-insensitive).
     pub fn preset(name: &str) -> Option<Hardware> {
-        let hw =
-            |name: &str, description: &str, source: &str, f16: f64, f32: f64, bw: f64| Hardware {
-                name: name.into(),
-                description: description.into(),
-                source: source.into(),
-                peak_f16: f16 * 1e12,
-                peak_f32: f32 * 1e12,
-                bandwidth: bw * 1e12,
-                l2_bytes: None,
-                sms: None,
-                launch_graph: MEASURED_LAUNCH_GRAPH,
-                launch_eager: MEASURED_LAUNCH_EAGER,
-                model: None,
-            };
-        let (l2, sms, mut h) = match name.to_ascii_lowercase().as_str() {
-            "a100" => (
-                40 * MIB,
-                108,
-                hw(
-                    "a100",
-                    "NVIDIA A100 SXM 80GB",
-                    "NVIDIA A100 datasheet: 312 TFLOP/s dense FP16/BF16 tensor, 19.5 FP32, \
-                     2,039 GB/s HBM2e; A100 whitepaper: 40 MB L2, 108 SMs",
-                    312.0,
-                    19.5,
-                    2.039,
-                ),
-            ),
-            "h100" => (
-                50 * MIB,
-                132,
-                hw(
-                    "h100",
-                    "NVIDIA H100 SXM 80GB",
-                    "NVIDIA H100 datasheet: 989 TFLOP/s dense FP16/BF16 tensor (1,979 with \
-                     sparsity), 67 FP32, 3.35 TB/s HBM3; H100 whitepaper: 50 MB L2, 132 SMs",
-                    989.0,
-                    67.0,
-                    3.35,
-                ),
-            ),
-            "h200" => (
-                50 * MIB,
-                132,
-                hw(
-                    "h200",
-                    "NVIDIA H200 SXM 141GB",
-                    "NVIDIA H200 datasheet: 989 TFLOP/s dense FP16/BF16 tensor (1,979 with \
-                     sparsity), 67 FP32, 4.8 TB/s HBM3e; same GH100 die as H100: 50 MB L2, \
-                     132 SMs",
-                    989.0,
-                    67.0,
-                    4.8,
-                ),
-            ),
-            "h100-measured" => (
-                50 * MIB,
-                132,
-                hw(
-                    "h100-measured",
-                    "NVIDIA H100 SXM 80GB, measured",
-                    "../shared/gpu (H100 80GB HBM3, PyTorch 2.11): ~790 TFLOP/s bf16 GEMM, \
-                     ~3.0 TB/s copy; FP32 not measured (datasheet 67); launch ~1.2 us in a \
-                     CUDA graph, ~11 us from PyTorch eager",
-                    790.0,
-                    67.0,
-                    3.0,
-                ),
-            ),
-            _ => return None,
-        };
-        h.l2_bytes = Some(l2);
-        h.sms = Some(sms);
-        if matches!(h.name.as_str(), "h100" | "h100-measured") {
-            // Calibrated on the lent H100 80GB HBM3 (validation/gpu/h100-calib).
-            h.model = Some(HwModel::h100());
-        }
-        Some(h)
+        let i = PRESETS
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))?;
+        Some(PARSED[i].get_or_init(|| parse_preset(i)).clone())
     }
 
     /// The peak of `unit`, FLOP/s.
@@ -316,5 +268,58 @@ impl HardwareFile {
             model: self.model,
             name: self.name,
         })
+    }
+}
+
+/// Preset `i` of [`PRESETS`]. The tests below parse every preset, so this cannot fail in a
+/// build that passed them.
+fn parse_preset(i: usize) -> Hardware {
+    let (name, text) = PRESETS[i];
+    Hardware::from_json(text)
+        .unwrap_or_else(|e| panic!("preset `{name}` (src/cost/presets/{name}.json): {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every preset file parses and validates under its own name, and is exactly what `fgraph
+    /// hardware NAME --format json` prints for it (so its numbers round-trip unchanged).
+    #[test]
+    fn every_preset_file_parses_and_is_what_fgraph_hardware_prints() {
+        for (i, &(name, text)) in PRESETS.iter().enumerate() {
+            let hw = Hardware::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(hw.name, name);
+            assert_eq!(parse_preset(i), hw);
+            assert_eq!(
+                Hardware::preset(&name.to_ascii_uppercase()),
+                Some(hw.clone())
+            );
+            let printed = serde_json::to_string_pretty(&hw.to_file()).expect("json") + "\n";
+            assert_eq!(printed, text, "src/cost/presets/{name}.json");
+        }
+        assert_eq!(PRESET_NAMES, ["a100", "h100", "h200", "h100-measured"]);
+        assert!(Hardware::preset(DEFAULT_PRESET).is_some());
+    }
+
+    /// Every file under `src/cost/presets/` is a preset, and the calibrated ones are those
+    /// the CLI names when `--traffic-model hardware` meets a GPU without coefficients.
+    #[test]
+    fn every_preset_file_is_listed_and_the_calibrated_ones_are_h100s() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cost/presets");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .expect("src/cost/presets")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut listed: Vec<String> = PRESET_NAMES.iter().map(|n| format!("{n}.json")).collect();
+        listed.sort();
+        assert_eq!(files, listed);
+        let calibrated: Vec<String> = Hardware::presets()
+            .into_iter()
+            .filter(|h| h.model.is_some())
+            .map(|h| h.name)
+            .collect();
+        assert_eq!(calibrated, ["h100", "h100-measured"]);
     }
 }

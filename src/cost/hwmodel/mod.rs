@@ -14,10 +14,14 @@
 //! The arithmetic is split by kernel kind: `matmul.rs` (matmul and FlashAttention kernels:
 //! tile re-reads, waves, efficiencies) and `memory.rs` (memory-bound families, softmax rows,
 //! norm and softmax re-reads, PyTorch's non-vectorized kernels); this module owns the
-//! coefficients ([`HwModel`], their validation and the H100's), the options that derive a
-//! model from them (`--attention-kernel`, `--causal-attention`) and [`predict`], which picks
-//! the formula for a kernel. Writes are the compulsory ones (measured within 2% on every
-//! streaming kernel).
+//! coefficients' schema ([`HwModel`], the `model` object of a hardware file) and their
+//! validation, the options that derive a model from them (`--attention-kernel`,
+//! `--causal-attention`) and [`predict`], which picks the formula for a kernel. Writes are the
+//! compulsory ones (measured within 2% on every streaming kernel).
+//!
+//! The coefficients are data, not code: the H100's, as `fit.py` writes them (to `fit.json`
+//! and, with `--preset NAME`, into that preset), are the `model` object of the `h100` and
+//! `h100-measured` presets (`src/cost/presets/*.json`, [`super::Hardware::preset`]).
 
 mod matmul;
 mod memory;
@@ -234,81 +238,6 @@ pub struct Prediction {
 }
 
 impl HwModel {
-    /// The H100 coefficients, as fitted by validation/gpu/h100-calib/fit.py (fit.json).
-    pub fn h100() -> HwModel {
-        let fam = |bandwidth_efficiency, elements_per_s, overhead_us| FamilyCoeffs {
-            bandwidth_efficiency,
-            elements_per_s,
-            overhead_us,
-        };
-        HwModel {
-            raster_width: 40.0,
-            l2_effective_bytes: 34e6,
-            l2_hit_exponent: 1.5,
-            mm_efficiency: 0.84,
-            mm_k_half: 256.0,
-            mm_bandwidth_efficiency: 0.84,
-            mm_overhead_us: 4.25,
-            mm_wave_exponent: 0.25,
-            mm_f32_efficiency: 0.73,
-            mm_unaligned_efficiency: Some(0.16),
-            attention: AttentionCoeffs {
-                efficiency: 0.99,
-                kv_half: 416.0,
-                head_dim_half: 56.0,
-            },
-            attention_kernels: BTreeMap::from([(
-                "flash2".to_string(),
-                AttentionCoeffs {
-                    efficiency: 0.53,
-                    kv_half: 576.0,
-                    head_dim_half: 40.0,
-                },
-            )]),
-            tf32_peak_fraction: 0.5,
-            families: Families {
-                elementwise: fam(0.93, 866e9, 2.75),
-                reduction: fam(0.94, 1780e9, 6.0),
-                softmax: fam(0.73, 316e9, 3.0),
-                norm: fam(0.84, 750e9, 5.75),
-                scalar: Some(fam(0.66, 422e9, 4.5)),
-                layout_copy: Some(fam(0.28, 115e9, 1.0)),
-            },
-            softmax_row_scale: vec![
-                [256.0, 1.932, 1.275],
-                [512.0, 1.932, 1.275],
-                [1024.0, 1.803, 1.275],
-                [2048.0, 1.32, 1.231],
-                [4096.0, 1.0, 1.0],
-                [8192.0, 0.785, 0.785],
-                [32768.0, 1.625, 1.189],
-            ],
-            norm_reread: Some(RereadCoeffs {
-                passes: 1.0,
-                row_bytes: 13777.0,
-                row_exponent: 4.0,
-                input_bytes: 38054628.0,
-                input_exponent: 4.0,
-            }),
-            softmax_reread: Some(RereadCoeffs {
-                passes: 2.0,
-                row_bytes: 110218.0,
-                row_exponent: 8.0,
-                input_bytes: 64e6,
-                input_exponent: 3.0,
-            }),
-            causal_attention: false,
-            source: "fitted by validation/gpu/h100-calib/fit.py on the cases whose index is 0 \
-                     or 3 mod 4 in validation/gpu/h100-calib/cases.csv and (attention, f32 \
-                     matmuls, softmax row length) validation/gpu/h100-calib-c/cases.csv, (norm \
-                     and softmax re-reads, norm rate, FlashAttention-2) the fit part of \
-                     validation/gpu/h100-heldout-d, (start-up floors, misaligned GEMMs) \
-                     validation/gpu/h100-calib-e and (PyTorch's non-vectorized kernels) \
-                     validation/gpu/h100-calib-g (H100 80GB HBM3, ncu, L2 flushed)"
-                .into(),
-        }
-    }
-
     /// Checks every coefficient is a positive finite number (overheads may be zero).
     pub fn validate(&self) -> Result<(), String> {
         let pos = |k: &str, v: f64| {

@@ -1,8 +1,11 @@
 """Fits the hardware traffic model's H100 coefficients (issue 11) on the cases whose index is 0 or 3 mod 4 in
 cases.csv and reports on the odd-numbered (held-out) ones. Writes fit.json, whose numbers the
-`h100` preset carries (src/cost/hwmodel/; tests/validation.rs checks they agree).
+`h100` and `h100-measured` presets carry as their "model" object (src/cost/presets/h100.json,
+h100-measured.json, compiled into fgraph; tests/validation.rs checks they agree).
 
     python3 validation/gpu/h100-calib/fit.py      # from anywhere; prints the statistics
+    python3 validation/gpu/h100-calib/fit.py --preset h100 --preset h100-measured
+                                                  # also puts the fit into those presets
 
 The model (docs/cost-model.md, "The hardware model"; src/cost/hwmodel/ is the same
 arithmetic in Rust):
@@ -34,8 +37,9 @@ Batch c (../h100-calib-c: FlashAttention forward, f32 matmuls, softmax over rows
 Kernel times are ncu's gpu__time_duration with L2 flushed (no launch overhead); kernels under
 20 us are left out of the time fits, as the issue's time target leaves them out.
 """
-import csv, json, math, os, statistics as st, sys
+import argparse, csv, json, math, os, statistics as st, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
+PRESETS = os.path.join(HERE, "..", "..", "..", "src", "cost", "presets")
 sys.path.insert(0, HERE)
 from summarize import parse, val
 
@@ -273,7 +277,35 @@ def stats(errs):
     return dict(n=len(a), median=round(st.median(a), 4), worst=round(max(a), 4))
 
 
-def main():
+def write_presets(m, names):
+    """Puts the coefficients `m` (fit.json's object) under "model" in src/cost/presets/NAME.json
+    for each of `names`, laid out as `fgraph hardware NAME --format json` prints it (keys in the
+    order of the file's present model, numbers as floats), which a test in
+    src/cost/hardware.rs requires; the rest of the file is kept."""
+    def ordered(v, like):
+        if isinstance(v, dict):
+            like = like if isinstance(like, dict) else {}
+            return {k: ordered(v[k], like.get(k)) for k in [k for k in like if k in v] + [k for k in v if k not in like]}
+        if isinstance(v, list):
+            return [ordered(x, None) for x in v]
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            # Python and serde_json write a float alike from 1e-4 to 1e16.
+            if v != 0 and not 1e-4 <= abs(v) < 1e16:
+                sys.exit(f"fit.py: {v} would be written unlike fgraph writes it")
+            return float(v)
+        return v
+    # A BTreeMap in fgraph: sorted by name, left out when empty.
+    m = {k: dict(sorted(v.items())) if k == "attention_kernels" else v
+         for k, v in m.items() if not (k == "attention_kernels" and not v)}
+    for name in names:
+        path = os.path.join(PRESETS, name + ".json")
+        hw = json.load(open(path, encoding="utf-8"))
+        hw["model"] = ordered(m, hw.get("model"))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(hw, indent=2, ensure_ascii=False) + "\n")
+
+
+def main(presets=()):
     data = load()
     gem = [d for d in data if d["kind"] == "matmul"]
     fit = lambda ds: [d for d in ds if is_fit(d)]
@@ -420,6 +452,7 @@ def main():
                    "validation/gpu/h100-calib-e and (PyTorch's non-vectorized kernels) validation/gpu/h100-calib-g "
                    "(H100 80GB HBM3, ncu, L2 flushed)")
     json.dump(m, open(os.path.join(HERE, "fit.json"), "w"), indent=2)
+    write_presets(m, presets)
     print(json.dumps(m, indent=2))
     for part, sel in (("fitted", 0), ("held-out", 1)):
         g = [d for d in gem if is_fit(d) == (sel == 0)]
@@ -445,4 +478,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    ap = argparse.ArgumentParser(description="Fits the hardware model's H100 coefficients; writes fit.json.")
+    ap.add_argument("--preset", action="append", default=[], metavar="NAME",
+                    help="also put the fit under \"model\" in src/cost/presets/NAME.json (repeatable)")
+    main(ap.parse_args().preset)
