@@ -1,8 +1,10 @@
-//! Text to syntax tree: decoding, the pest grammar and lowering.
+//! Text to syntax tree: decoding bytes into text (here), the parser (`parser`: the pest grammar
+//! and lowering into the tree), the tree itself (`ast`), and the expansion of blocks and repeats
+//! into the statements they stand for (`expand`).
 
 pub mod ast;
 pub mod expand;
-mod parser;
+pub(crate) mod parser;
 
 pub use parser::parse;
 

@@ -1,0 +1,149 @@
+//! The blocks a file can instantiate, its own and its imports', by name, each with the shift
+//! of its file's spans; and the checks of each definition that need no instantiation: a
+//! block named like an op kind, a second definition of a name, an input no statement reads,
+//! a header param given twice.
+
+use crate::diagnostics::{Code, Diagnostic, Span};
+use crate::syntax::ast::*;
+use crate::types::OpKind;
+use std::collections::HashMap;
+
+/// The blocks a file can instantiate: its own and its imports'.
+pub struct Blocks<'a, 's> {
+    /// Each block with the shift of its file's spans.
+    by_name: HashMap<&'s str, (&'a BlockAst<'s>, usize)>,
+}
+
+impl<'a, 's> Blocks<'a, 's> {
+    /// The blocks of `blocks`, the first definition of each name winning; a second definition,
+    /// or a block named like an op kind, is reported.
+    pub fn new(
+        blocks: impl IntoIterator<Item = &'a BlockAst<'s>>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Self {
+        let mut all = Blocks {
+            by_name: HashMap::new(),
+        };
+        all.add(blocks, 0, diags);
+        all
+    }
+
+    /// Adds the blocks of a file whose spans are `shift` bytes after the importing file's (an
+    /// imported file's text is placed after it: spans stay plain byte ranges).
+    pub fn add(
+        &mut self,
+        blocks: impl IntoIterator<Item = &'a BlockAst<'s>>,
+        shift: usize,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let sh = |s: Span| Span::new(s.start + shift, s.end + shift);
+        let by_name = &mut self.by_name;
+        for b in blocks {
+            if OpKind::from_name(b.name.name).is_some() {
+                diags.push(
+                    Diagnostic::new(
+                        Code::BadBlock,
+                        format!("block `{}` is named like an op kind", b.name.name),
+                    )
+                    .at(sh(b.name.span), "an op kind")
+                    .help("op kinds cannot be redefined: give the block another name"),
+                );
+                continue;
+            }
+            match by_name.get(b.name.name) {
+                Some((first, first_shift)) => diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateDefinition,
+                        format!("block `{}` is defined more than once", b.name.name),
+                    )
+                    .at(sh(b.name.span), "defined again here")
+                    .with(
+                        Span::new(
+                            first.name.span.start + first_shift,
+                            first.name.span.end + first_shift,
+                        ),
+                        "first defined here",
+                    )
+                    .help("give each block its own name"),
+                ),
+                None => {
+                    by_name.insert(b.name.name, (b, shift));
+                }
+            }
+            // A block input no statement of the block reads: its declaration is never emitted,
+            // so the semantic pass cannot see it unused.
+            let reads = |args: &[Arg<'_>], name: &str| {
+                args.iter()
+                    .any(|a| matches!(a, Arg::Tensor(t) if t.name.name == name))
+            };
+            let used = |name: &str| {
+                b.stmts.iter().any(|st| match &st.kind {
+                    StmtKind::Op(op) => reads(&op.args, name),
+                    StmtKind::Repeat(r) => reads(&r.args, name),
+                    StmtKind::Output(names) => names.iter().any(|n| n.name == name),
+                    _ => false,
+                })
+            };
+            for st in b.stmts.iter() {
+                if let StmtKind::Decl {
+                    external: ExternalKind::Input,
+                    name,
+                    ..
+                } = &st.kind
+                    && !used(name.name)
+                {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::UnusedTensor,
+                            format!(
+                                "input `{}` of block `{}` is never used",
+                                name.name, b.name.name
+                            ),
+                        )
+                        .at(sh(name.span), "no op of the block reads it")
+                        .help("remove the input (and the argument at each instantiation)"),
+                    );
+                }
+            }
+            let mut seen: HashMap<&str, Span> = HashMap::new();
+            for p in &b.params {
+                if let Some(&first) = seen.get(p.name.name) {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::DuplicateDefinition,
+                            format!("param `{}` is defined more than once", p.name.name),
+                        )
+                        .at(sh(p.name.span), "defined again here")
+                        .with(sh(first), "first defined here")
+                        .help("rename one of them; param names must be unique within a block"),
+                    );
+                } else {
+                    seen.insert(p.name.name, p.name.span);
+                }
+            }
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&'a BlockAst<'s>> {
+        self.by_name.get(name).map(|b| b.0)
+    }
+
+    /// The shift of a block's spans.
+    pub(super) fn shift(&self, name: &str) -> usize {
+        self.by_name.get(name).map_or(0, |b| b.1)
+    }
+
+    /// A span of `block`'s source, shifted to its file's place.
+    pub(super) fn block_span(&self, block: &BlockAst<'_>, s: Span) -> Span {
+        let shift = self.shift(block.name.name);
+        Span::new(s.start + shift, s.end + shift)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &'s str> + '_ {
+        self.by_name.keys().copied()
+    }
+}

@@ -1,0 +1,262 @@
+//! Blocks and repeats: every instantiation of a block is replaced by the statements it stands
+//! for, before the semantic pass, so that shapes, fusion, traffic, cost and diagnostics are
+//! exactly those of the graph written out by hand.
+//!
+//! An instance's names are its path and the block's name: op `q_proj` of the fourth layer of
+//! `repeat 32 layers = decoder(..)` is `layers.3.q_proj`, as PyTorch names modules. A block's
+//! inputs are bound to the instantiation's tensor arguments (the names are substituted; the
+//! declared type is checked against the argument once the graph is built, see
+//! [`Binding`]), its header parameters to the instantiation's attributes or their defaults, and
+//! its output to the name after `->`. Weights are declared once per instance. The statements
+//! keep the spans of the block's source, so a diagnostic about an instance points into the
+//! block; [`Expansion::attribute`] then names the instantiation that produced it and turns
+//! instance names back into the block's own (rustc's "in this macro invocation").
+//!
+//! Names made here live in an arena that outlives the syntax tree (`bumpalo`); everything else
+//! borrows the source as the parser's tree does.
+//!
+//! | module | owns |
+//! |---|---|
+//! | here | the results ([`Instance`], [`Binding`], [`Expansion`]), [`expand`], [`standalone`], and the expander's state |
+//! | `blocks` | [`Blocks`]: the blocks a file can instantiate, and the checks of each definition |
+//! | `emit` | emitting a body's statements in a scope, and the params' values seen so far |
+//! | `rename` | renaming names and shifting spans of statements, expressions, types and arguments |
+//! | `calls` | the two instantiating statements (`op x = block(..)`, `repeat N x = block(..)`) and the record of those not expanded |
+//! | `instantiate` | checking an instantiation against its block and emitting its instances |
+//! | `attribute` | diagnostics about instances: block names back, instantiation labels, one report per instantiation |
+
+mod attribute;
+mod blocks;
+mod calls;
+mod emit;
+mod instantiate;
+mod rename;
+
+pub use attribute::instantiations;
+pub use blocks::Blocks;
+
+use super::ast::*;
+use crate::diagnostics::{Code, Diagnostic, Span};
+use crate::sema::Overrides;
+use crate::types::{Dtype, OpKind};
+use std::collections::HashMap;
+
+/// One instance of a block in an expanded graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// `layers.3`, `attn`, `layers.3.attn`: the prefix of its ops' and tensors' names.
+    pub path: String,
+    pub block: String,
+    /// The instantiating statement (an `op` or a `repeat`).
+    pub call: Span,
+    /// Its position in a repeat.
+    pub index: Option<u64>,
+    /// The instance this one is part of (nested blocks).
+    pub parent: Option<usize>,
+    /// The block's definition, from `block` to its `}`.
+    pub block_span: Span,
+    /// Its ops, as indices into the graph's ops in source order (`OpId`s).
+    pub ops: std::ops::Range<usize>,
+}
+
+/// A block input bound to a tensor of the caller: checked once the graph is built.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    /// The caller's tensor, by name in the expanded graph.
+    pub tensor: String,
+    /// The type the block declares, evaluated for this instance (`None` where unknown).
+    pub shape: Option<Vec<u64>>,
+    pub dtype: Option<Dtype>,
+    /// The block's `input` declaration.
+    pub declared: Span,
+    /// The argument at the instantiation.
+    pub argument: Span,
+    /// Index of the instance in [`Expansion::instances`].
+    pub instance: usize,
+}
+
+/// What expansion learned about one graph.
+#[derive(Debug, Default)]
+pub struct Expansion {
+    pub instances: Vec<Instance>,
+    pub bindings: Vec<Binding>,
+    /// Tensor arguments and outputs of instantiations that could not be expanded.
+    pub unexpanded_args: Vec<String>,
+    pub unexpanded_outputs: Vec<String>,
+}
+
+/// Whether a graph instantiates anything (else it is analysed as parsed).
+pub fn has_instances(g: &GraphAst<'_>, blocks: &Blocks<'_, '_>) -> bool {
+    g.stmts.iter().any(|st| match &st.kind {
+        StmtKind::Repeat(_) => true,
+        StmtKind::Op(op) => {
+            op.func.is_none()
+                && OpKind::from_name(op.kind.name).is_none()
+                && blocks.get(op.kind.name).is_some()
+        }
+        _ => false,
+    })
+}
+
+/// The deepest nesting of blocks inside blocks.
+const MAX_DEPTH: usize = 64;
+
+/// Replaces every instantiation in `g` by its statements. Errors at instantiations are added
+/// to `diags`; the statements of an instantiation that cannot be expanded are left out (its
+/// output then is undefined, which the semantic pass does not report twice: see
+/// [`Expansion::attribute`]).
+pub fn expand<'s>(
+    g: GraphAst<'s>,
+    blocks: &Blocks<'_, 's>,
+    arena: &'s bumpalo::Bump,
+    overrides: &Overrides,
+    diags: &mut Vec<Diagnostic>,
+) -> (GraphAst<'s>, Expansion) {
+    let mut x = Expander {
+        blocks,
+        arena,
+        diags,
+        out: Vec::with_capacity(g.stmts.len()),
+        ops: 0,
+        info: Expansion::default(),
+        env: HashMap::new(),
+        overrides,
+        failed: false,
+    };
+    let mut dtype = None;
+    let none = Scope::graph();
+    for st in g.stmts.iter() {
+        if x.failed {
+            break;
+        }
+        x.statement(st, &none, &mut dtype, 0);
+    }
+    let GraphAst { name, span, .. } = g;
+    let graph = GraphAst {
+        name,
+        stmts: Stmts::from(x.out),
+        span,
+    };
+    (graph, x.info)
+}
+
+/// A block of the checked file that no graph instantiates, as a graph of its own, so that a
+/// library of blocks is checked too: its header params with a default become params, its
+/// inputs stay inputs, and nested instantiations are expanded. The caller drops what only
+/// says that a required param has no value (see [`standalone_noise`]).
+pub fn standalone<'s>(
+    block: &BlockAst<'s>,
+    blocks: &Blocks<'_, 's>,
+    arena: &'s bumpalo::Bump,
+    diags: &mut Vec<Diagnostic>,
+) -> (GraphAst<'s>, Expansion) {
+    let overrides = Overrides::new();
+    let mut x = Expander {
+        blocks,
+        arena,
+        diags,
+        out: Vec::with_capacity(block.stmts.len() + block.params.len()),
+        ops: 0,
+        info: Expansion::default(),
+        env: HashMap::new(),
+        overrides: &overrides,
+        failed: false,
+    };
+    let scope = Scope::graph();
+    for p in &block.params {
+        if let Some(d) = &p.default {
+            let value = x.expr(&scope, d);
+            x.push(
+                StmtKind::Param {
+                    name: p.name,
+                    value: Box::new(value),
+                },
+                p.name.span.to(d.span()),
+            );
+        }
+    }
+    let mut dtype = None;
+    for st in block.stmts.iter() {
+        if x.failed {
+            break;
+        }
+        x.statement(st, &scope, &mut dtype, 0);
+    }
+    let graph = GraphAst {
+        name: block.name,
+        stmts: Stmts::from(x.out),
+        span: block.span,
+    };
+    (graph, x.info)
+}
+
+/// What checking a block on its own says only because it is on its own: a required header
+/// param has no value, and an input is unused (reported once by [`Blocks::add`]).
+pub fn standalone_noise(block: &BlockAst<'_>, d: &Diagnostic) -> bool {
+    let names = |n: &str| d.message.contains(&format!("`{n}`"));
+    match d.code {
+        Code::UndefinedParam => block
+            .params
+            .iter()
+            .any(|p| p.default.is_none() && names(p.name.name)),
+        Code::UnusedTensor => block.stmts.iter().any(|st| {
+            matches!(&st.kind, StmtKind::Decl { external: ExternalKind::Input, name, .. } if names(name.name))
+        }),
+        _ => false,
+    }
+}
+
+/// How the names of one body (a graph's or an instance's) are renamed.
+struct Scope<'s> {
+    /// `layers.3.`, or empty for the graph itself.
+    prefix: &'s str,
+    /// Block-local names bound to something else: inputs to the caller's tensors, the output
+    /// to the caller's name.
+    bound: HashMap<&'s str, &'s str>,
+    /// Index of the instance in `Expansion::instances`.
+    instance: Option<usize>,
+    /// Added to every span of the body: an imported file's place after the importing file's
+    /// text (see [`Blocks::add`]).
+    shift: usize,
+}
+
+impl<'s> Scope<'s> {
+    fn graph() -> Self {
+        Scope {
+            prefix: "",
+            bound: HashMap::new(),
+            instance: None,
+            shift: 0,
+        }
+    }
+    fn span(&self, s: Span) -> Span {
+        Span::new(s.start + self.shift, s.end + self.shift)
+    }
+}
+
+struct Expander<'a, 'b, 's> {
+    blocks: &'a Blocks<'b, 's>,
+    arena: &'s bumpalo::Bump,
+    diags: &'a mut Vec<Diagnostic>,
+    out: Vec<Stmt<'s>>,
+    /// Ops emitted so far (the next op's `OpId`).
+    ops: usize,
+    info: Expansion,
+    /// Every param emitted so far, by its full name, with its value where it has one: repeat
+    /// counts are evaluated here, before the semantic pass.
+    env: HashMap<&'s str, Option<i64>>,
+    overrides: &'a Overrides,
+    /// A limit was hit: nothing more is expanded.
+    failed: bool,
+}
+
+/// One instantiation: `op name = block(args) -> output` or `repeat N name = ...`.
+struct Call<'x, 's> {
+    name: &'x Ident<'s>,
+    block: &'x BlockAst<'s>,
+    args: &'x [Arg<'s>],
+    output: &'x Ident<'s>,
+    span: Span,
+    /// A repeat's count and the count's span.
+    count: Option<(u64, Span)>,
+}
