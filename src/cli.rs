@@ -812,7 +812,7 @@ fn render_analysis(
                 let _ = obj.write_json_head(&mut *io.out);
                 head_written = true;
             };
-            crate::parallel::alongside(true, || cost_of(a), write_head).0
+            crate::perf::alongside(true, || cost_of(a), write_head).0
         }
         _ => analysis.and_then(cost_of),
     }

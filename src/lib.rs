@@ -28,7 +28,7 @@ pub mod ledger;
 pub mod limits;
 pub mod lsp;
 pub mod ops;
-mod parallel;
+pub mod perf;
 pub mod picture;
 pub mod report;
 pub mod sema;

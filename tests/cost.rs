@@ -928,3 +928,37 @@ fn flash_plans_are_legal_on_every_fixture_and_example() {
         }
     }
 }
+
+/// The function registry's case rule (issue 20): a function is the same function however it
+/// is capitalised, for its FLOPs, the FlashAttention detector and the hardware model's cost
+/// family. `reduction.Softmax` was priced as a plain reduction (27 µs) while
+/// `reduction.softmax` was priced as a softmax (56 µs) on the same tensor.
+#[test]
+fn function_names_mean_the_same_in_any_case() {
+    let priced = |func: &str| {
+        let src = format!(
+            "graph g {{\n  dtype f16\n  input x: [4096, 4096]\n  \
+             op s = reduction.{func}(x, axis = -1) -> y: [4096, 4096]\n  output y\n}}\n"
+        );
+        let r = fgraph::check_file("t.fgraph", src.as_bytes(), &fgraph::Options::default());
+        assert!(!r.has_errors(), "{func}: {:?}", r.diagnostics);
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let hw = Hardware::preset("h100").expect("h100");
+        let mut c = cost::estimate(a, &hw, LaunchMode::Graph).expect("cost");
+        cost::with_hardware_model(&mut c, a).expect("model");
+        let m = c.hardware_model.expect("model");
+        (
+            cost::op_flops(&a.graph, fgraph::OpId(0)),
+            m.kernels[0].family,
+            m.time_s,
+        )
+    };
+    let lower = priced("softmax");
+    assert_eq!(lower.1, fgraph::cost::Family::Softmax);
+    for name in ["Softmax", "SOFTMAX", "softMax"] {
+        assert_eq!(priced(name), lower, "{name}");
+    }
+    let norm = priced("rmsnorm");
+    assert_eq!(norm.1, fgraph::cost::Family::Norm);
+    assert_eq!(priced("RMSNorm"), norm);
+}

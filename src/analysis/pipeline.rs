@@ -7,7 +7,7 @@ use super::{Analysis, FileReport, GraphReport, Options};
 use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
 use crate::fusion::find_fusion_groups_with;
 use crate::graph::Graph;
-use crate::parallel::alongside;
+use crate::perf::{PARALLEL_TRAFFIC, alongside};
 use crate::sema::check_graph;
 use crate::syntax;
 use crate::syntax::expand::{self, Blocks, Expansion};
@@ -195,9 +195,6 @@ fn check_text_inspecting(
         diagnostics: diags,
     }
 }
-
-/// Ops above which the unfused traffic is summed on a second thread.
-const PARALLEL_TRAFFIC: usize = 20_000;
 
 fn analyze(
     graph: Graph,

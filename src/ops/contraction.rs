@@ -9,7 +9,7 @@ pub const MATMUL: OpSpec = OpSpec {
     kind: OpKind::Matmul,
     class: FuseClass::Contraction,
     compute: Compute::TensorCores,
-    arity: None,
+    arity: super::two("a matmul multiplies two tensors: `matmul(a, b)`"),
     injective: false,
     cheap_to_recompute: false,
     accepts_copies: false,

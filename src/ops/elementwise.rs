@@ -9,7 +9,7 @@ pub const ELEMENTWISE: OpSpec = OpSpec {
     kind: OpKind::Elementwise,
     class: FuseClass::Pointwise,
     compute: Compute::Vector,
-    arity: None,
+    arity: super::ANY,
     injective: true,
     cheap_to_recompute: true,
     accepts_copies: true,

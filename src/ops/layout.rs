@@ -2,11 +2,11 @@
 //! a value on chip), a copy when alone; no FLOPs. A `slice` reads only its part of the input
 //! (the output's bytes).
 
-use super::{Arity, Compute, FlopSource, FuseClass, OpSpec, no_flops, output, whole};
+use super::{Arity, Compute, FlopSource, FuseClass, OpSpec, no_flops, one, output, whole};
 use crate::graph::{Graph, OpNode};
 use crate::types::OpKind;
 
-const fn layout(kind: OpKind, arity: Option<Arity>, cheap: bool) -> OpSpec {
+const fn layout(kind: OpKind, arity: Arity, cheap: bool) -> OpSpec {
     OpSpec {
         kind,
         class: FuseClass::Layout,
@@ -22,18 +22,13 @@ const fn layout(kind: OpKind, arity: Option<Arity>, cheap: bool) -> OpSpec {
     }
 }
 
-const fn one(help: &'static str) -> Option<Arity> {
-    Some(Arity {
-        min: 1,
-        max: 1,
-        text: "exactly 1 tensor",
-        help,
-    })
-}
-
 pub const RESHAPE: OpSpec = OpSpec {
     flops: reshape_flops,
-    ..layout(OpKind::Reshape, None, true)
+    ..layout(
+        OpKind::Reshape,
+        one("a reshape takes one tensor: `reshape(t) -> u: [..]`"),
+        true,
+    )
 };
 
 pub const SLICE: OpSpec = OpSpec {

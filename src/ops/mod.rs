@@ -1,7 +1,6 @@
 //! The op registry: one row ([`OpSpec`]) per op kind, holding everything the kind means to
-//! the passes after the semantic check: its fusion class, where its arithmetic runs, its
-//! arity and attributes (for the data-movement kinds; the seed's four keep the arity rules of
-//! SPEC §1 in `sema`), its FLOPs, and the bytes it reads of each argument and writes.
+//! the passes: its fusion class, where its arithmetic runs, how many tensors it takes, its
+//! FLOPs, and the bytes it reads of each argument and writes.
 //! Passes ask the row (`spec(kind).class == FuseClass::Contraction`), never compare kinds by
 //! name; [`spec`] is an exhaustive match, so a new kind cannot compile without its row.
 //!
@@ -85,8 +84,8 @@ pub struct OpSpec {
     pub kind: OpKind,
     pub class: FuseClass,
     pub compute: Compute,
-    /// For the kinds whose arity `sema` checks by this row; `None` for the seed's four.
-    pub arity: Option<Arity>,
+    /// How many tensors it takes (`sema` reports `arity` from this row).
+    pub arity: Arity,
     /// Maps each output element to input elements (TVM's injective ops: a diamond of them
     /// can stay on chip, `fusion::dominator`).
     pub injective: bool,
@@ -156,6 +155,34 @@ pub(crate) fn use_elements(g: &Graph, u: &TensorUse) -> u64 {
     match u.index {
         Some(_) => elements(shape.get(1..).unwrap_or(&[])),
         None => elements(shape),
+    }
+}
+
+/// One or more tensors: the arity of `elementwise.F` and `reduction.F`.
+pub(crate) const ANY: Arity = Arity {
+    min: 1,
+    max: usize::MAX,
+    text: "at least 1 tensor",
+    help: "pass the tensors the op reads",
+};
+
+/// Exactly one tensor.
+pub(crate) const fn one(help: &'static str) -> Arity {
+    Arity {
+        min: 1,
+        max: 1,
+        text: "exactly 1 tensor",
+        help,
+    }
+}
+
+/// Exactly two tensors.
+pub(crate) const fn two(help: &'static str) -> Arity {
+    Arity {
+        min: 2,
+        max: 2,
+        text: "exactly 2 tensors",
+        help,
     }
 }
 

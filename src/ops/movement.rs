@@ -2,7 +2,7 @@
 //! FLOPs. A `gather` reads only the rows it touches of its table; an `update` writes only
 //! its new rows into the buffer, which it does not read.
 
-use super::{Arity, Compute, FuseClass, OpSpec, no_flops, output, whole};
+use super::{Arity, Compute, FuseClass, OpSpec, no_flops, output, two, whole};
 use crate::graph::{Graph, OpNode};
 use crate::types::OpKind;
 
@@ -11,7 +11,7 @@ const fn movement(kind: OpKind, arity: Arity) -> OpSpec {
         kind,
         class: FuseClass::Pointwise,
         compute: Compute::Vector,
-        arity: Some(arity),
+        arity,
         injective: false,
         cheap_to_recompute: false,
         accepts_copies: true,
@@ -19,15 +19,6 @@ const fn movement(kind: OpKind, arity: Arity) -> OpSpec {
         flops: no_flops,
         read: whole,
         write: output,
-    }
-}
-
-const fn two(help: &'static str) -> Arity {
-    Arity {
-        min: 2,
-        max: 2,
-        text: "exactly 2 tensors",
-        help,
     }
 }
 

@@ -9,7 +9,7 @@ pub const REDUCTION: OpSpec = OpSpec {
     kind: OpKind::Reduction,
     class: FuseClass::Reduction,
     compute: Compute::Vector,
-    arity: None,
+    arity: super::ANY,
     injective: false,
     cheap_to_recompute: false,
     accepts_copies: true,

@@ -4,7 +4,7 @@
 
 use super::{OpPart, OpSummary, PARALLEL_BUILD, Parts, TensorDraft, use_name, use_range};
 use crate::graph::{Graph, OpExtra, OpNode, Tensor, TensorUse};
-use crate::parallel::alongside;
+use crate::perf::alongside;
 
 /// Tensor arguments as written, with the scalar constants of `extra` put back in their places.
 fn with_scalars(extra: Option<&OpExtra>, tensors: impl Iterator<Item = String>) -> Vec<String> {

@@ -7,11 +7,11 @@
 use super::names::name_tables;
 use super::{
     FastMap, NO_INDEX, NO_TENSOR, OpPart, PARALLEL_NAMES, Sema, TensorDraft, UseDraft, duplicate,
-    ops, rename_fix, use_range,
+    rename_fix, use_range,
 };
 use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
 use crate::graph::{AttrValue, OpExtra, OpId, Origin, TensorId};
-use crate::parallel::alongside;
+use crate::perf::alongside;
 use crate::syntax::ast::{Arg, Expr, ExternalKind, Ident, OpStmt, StmtKind};
 use crate::types::{Dtype, OpKind};
 use std::ops::Range;
@@ -26,15 +26,8 @@ struct Mark {
 
 /// What an op of `kind` with `n` tensor arguments should have taken, if `n` is wrong.
 fn bad_arity(kind: Option<OpKind>, n: usize) -> Option<&'static str> {
-    match kind {
-        Some(OpKind::Matmul) if n != 2 => Some("exactly 2 tensors"),
-        Some(OpKind::Reshape) if n != 1 => Some("exactly 1 tensor"),
-        Some(k) if ops::arity(k).is_some_and(|a| n < a.min || n > a.max) => {
-            ops::arity(k).map(|a| a.text)
-        }
-        Some(_) if n == 0 => Some("at least 1 tensor"),
-        _ => None,
-    }
+    let a = crate::ops::spec(kind?).arity;
+    (n < a.min || n > a.max).then_some(a.text)
 }
 
 impl<'a, 's> Sema<'a, 's> {
@@ -412,21 +405,12 @@ impl<'a, 's> Sema<'a, 's> {
             format!("`{kind_name}` takes {expected}, found {n}"),
         )
         .at(stmt.kind.span, format!("takes {expected}"));
-        let extra = match kind {
-            Some(OpKind::Matmul) => 2,
-            Some(OpKind::Reshape) => 1,
-            Some(k) => ops::arity(k).map_or(usize::MAX, |a| a.max),
-            _ => usize::MAX,
-        };
+        let arity = kind.map(|k| crate::ops::spec(k).arity);
+        let extra = arity.map_or(usize::MAX, |a| a.max);
         for u in self.uses[start..end].iter().skip(extra) {
             d = d.with(u.span, "extra tensor");
         }
-        d = d.help(match kind {
-            Some(OpKind::Matmul) => "a matmul multiplies two tensors: `matmul(a, b)`",
-            Some(OpKind::Reshape) => "a reshape takes one tensor: `reshape(t) -> u: [..]`",
-            Some(k) if ops::arity(k).is_some() => ops::arity(k).map_or("", |a| a.help),
-            _ => "pass the tensors the op reads",
-        });
+        d = d.help(arity.map_or("pass the tensors the op reads", |a| a.help));
         self.diags.push(d);
         true
     }

@@ -31,7 +31,7 @@ mod values;
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
 use crate::graph::{Graph, OpExtra, OpId, Origin, TensorId};
 use crate::limits;
-use crate::parallel::alongside;
+use crate::perf::alongside;
 use crate::syntax::ast::{GraphAst, Ident, OpStmt, StmtKind};
 use crate::types::{Dtype, OpKind};
 use names::NameIndex;
@@ -139,17 +139,8 @@ pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
     }
 }
 
-// ---- speed thresholds ----------------------------------------------------------------------
-
-/// Ops above which the name tables are built on a second thread.
-pub(crate) const PARALLEL_NAMES: usize = 50_000;
-
-/// Ops above which a graph's tensors and ops are built on two threads.
-pub(crate) const PARALLEL_BUILD: usize = 50_000;
-
-/// Statements above which a syntax tree is freed on another thread while the graph is built
-/// (freeing 200,000 statements takes ~20 ms, about as long as building the graph).
-pub(crate) const DROP_ON_THREAD: usize = 50_000;
+// The speed thresholds live with the others in `crate::perf`.
+pub(crate) use crate::perf::{DROP_ON_THREAD, PARALLEL_BUILD, PARALLEL_NAMES};
 
 /// Every check of one graph. Returns what the graph is built from (when the checks got that
 /// far) and the diagnostics.

@@ -13,13 +13,6 @@ use crate::syntax::ast::{Arg, OpStmt};
 use crate::types::OpKind;
 use std::ops::Deref;
 
-pub(super) use crate::ops::Arity;
-
-/// The arity of the data-movement kinds, from the op registry; `None` for the seed's four.
-pub(super) fn arity(kind: OpKind) -> Option<Arity> {
-    crate::ops::spec(kind).arity
-}
-
 /// An op's attributes, with its statement for the places to report at.
 pub(super) struct Attrs<'x, 's> {
     pub kind: OpKind,

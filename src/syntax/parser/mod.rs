@@ -27,9 +27,7 @@ struct FgraphParser;
 
 type Result<T> = std::result::Result<T, Box<Diagnostic>>;
 
-/// Files smaller than this are parsed on one thread: below it, starting threads costs more
-/// than it saves.
-pub(crate) const PARALLEL_MIN_BYTES: usize = 1 << 20;
+use crate::perf::PARALLEL_PARSE_BYTES as PARALLEL_MIN_BYTES;
 
 /// Parses a whole file. Parsing stops at the first syntax error (SPEC §5).
 pub fn parse(src: &str) -> Result<File<'_>> {
