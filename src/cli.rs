@@ -771,7 +771,7 @@ fn render_analysis(
     // sound: it is still shown.
     let analysis = if diags
         .iter()
-        .any(|d| d.is_error() && !crate::assertions::is_assertion_code(d.code))
+        .any(|d| d.is_error() && !crate::analysis::assertions::is_assertion_code(d.code))
     {
         None
     } else {

@@ -10,7 +10,6 @@
 
 pub mod analysis;
 mod api;
-pub mod assertions;
 pub mod cli;
 pub mod compare;
 pub mod config;
@@ -39,6 +38,9 @@ pub mod transformer;
 pub mod types;
 pub mod units;
 
+// `crate::assertions` (still used by `cli.rs` and `lsp/index.rs`) and the public
+// `fgraph::assertions` stay paths to `analysis::assertions`.
+pub use analysis::assertions;
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file, check_file_owned};
 pub use api::{
     External, GraphError, Op, build_graph, build_graph_with_outputs, estimate_memory_traffic,

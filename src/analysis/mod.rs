@@ -3,6 +3,7 @@
 //! [`pipeline`] makes them ([`check_file`]); [`lints`] holds the checks that need a whole
 //! graph and its traffic. Reports, the CLI and the language server read these types.
 
+pub mod assertions;
 mod lints;
 mod pipeline;
 

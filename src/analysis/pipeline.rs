@@ -115,7 +115,7 @@ fn check_text_inspecting(
                     };
                     // Assertions are read before the semantic pass consumes the tree.
                     let mut asserted = Vec::new();
-                    let assertions = crate::assertions::collect(
+                    let assertions = crate::analysis::assertions::collect(
                         &g,
                         &opts.overrides,
                         &expansion.instances,
@@ -133,7 +133,7 @@ fn check_text_inspecting(
                     });
                     let analysis = graph.and_then(|graph| analyze(graph, span, opts, &mut found));
                     if let Some(a) = &analysis {
-                        found.extend(crate::assertions::check(
+                        found.extend(crate::analysis::assertions::check(
                             &assertions,
                             a,
                             &expansion.instances,
@@ -163,7 +163,7 @@ fn check_text_inspecting(
                     let (g, expansion) = expand::standalone(b, &blocks, &arena, &mut found);
                     // A block on its own has no plan: its assertions' names are checked, and
                     // the assertions are evaluated where the block is instantiated.
-                    crate::assertions::collect(
+                    crate::analysis::assertions::collect(
                         &g,
                         &Default::default(),
                         &expansion.instances,
