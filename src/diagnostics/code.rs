@@ -1,3 +1,6 @@
+//! The diagnostic codes: one `codes!` row per code (kebab-case name and severity). SARIF rules,
+//! `--allow`, `allow` comments, the LSP codes and `fgraph explain` all derive from `Code::ALL`.
+
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

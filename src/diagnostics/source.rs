@@ -1,3 +1,6 @@
+//! A source file as diagnostics see it: its name, text and line index ([`LineIndex`], line and
+//! column by binary search), and the miette `SourceCode` over it for the human renderer.
+
 use std::sync::OnceLock;
 
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};

@@ -1,3 +1,7 @@
+//! Why an edge is a kernel boundary ([`Reason`], one per rule of SPEC §2 plus the budgets and
+//! the matmul epilogue) and which pass fused an edge the rules would break ([`FusedBy`]), with
+//! the sentence each writes; their long explanations are `src/explain/*.md`.
+
 use serde::Serialize;
 
 /// Why two adjacent ops are not in one kernel: the lowest-numbered rule of SPEC §2 the edge

@@ -200,7 +200,9 @@ impl Index {
                     StmtKind::Dtype(_) => {}
                     StmtKind::Assert(a) => match &a.kind {
                         AssertKind::Predicate { name, args, .. } => {
-                            let kind = match crate::analysis::assertions::Predicate::from_name(name.name) {
+                            let kind = match crate::analysis::assertions::Predicate::from_name(
+                                name.name,
+                            ) {
                                 Some(p) if p.names_tensors() => Some(SymbolKind::Tensor),
                                 Some(_) => Some(SymbolKind::Op),
                                 None => None,
