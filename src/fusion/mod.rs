@@ -12,7 +12,8 @@
 //!
 //! The data lives below the algorithms: [`plan`] (the plan), [`options`] (what to ask for),
 //! [`reason`] (why a boundary stays). [`preset`] maps compilers to options, [`whatif`] finds
-//! the smallest change that fuses a boundary.
+//! the smallest change that fuses a boundary, and [`strategy`] is the table of strategies
+//! (flag, JSON key, pass, report line, `--compare` settings, what-if changes).
 
 pub mod budget;
 pub mod dominator;
@@ -27,6 +28,7 @@ pub mod preset;
 pub mod reason;
 pub mod recompute;
 mod rules;
+pub mod strategy;
 pub mod whatif;
 
 pub use budget::{Budget, BudgetHit, Budgets};

@@ -2,7 +2,7 @@
 //! that make it one and the smallest change of the fusion options under which its producer
 //! and consumer share a kernel, with the HBM bytes that change saves.
 //!
-//! The changes tried are [`CHANGES`], one option each, relative to the options the plan was
+//! The changes tried are the strategies' (`super::strategy::STRATEGIES`), one option each, relative to the options the plan was
 //! made under; when no single change fuses an edge, pairs of them are tried. Each candidate
 //! is planned once for the whole graph (not once per boundary), and only when some boundary
 //! breaks a rule the candidate relaxes; an edge fuses under a candidate when its producer and
@@ -15,116 +15,20 @@
 //! - [`Fix::edge_saves_bytes`]: the current plan's traffic minus that of the same plan with
 //!   the producer's and the consumer's kernels made one (what this edge alone is worth).
 
-use super::{
-    Boundary, FusionOptions, FusionPlan, MatmulEpilogue, Policy, Reason, find_fusion_groups_with,
-};
+use super::{Boundary, FusionOptions, FusionPlan, Reason, find_fusion_groups_with};
 use crate::graph::{Graph, OpId, Origin};
 use crate::traffic::{GroupTraffic, group_traffic, plan_traffic};
 use crate::types::OpKind;
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// One option change the engine tries.
-pub struct Change {
-    /// The flag as a user types it: `--policy store`.
-    pub flag: &'static str,
-    /// The rules whose boundaries it can fuse: the candidate is planned only when some
-    /// boundary breaks one of them (a change that fuses no producer → consumer edge, such as
-    /// horizontal fusion, relaxes none and is never planned).
-    pub relaxes: &'static [Reason],
-    /// The options with the change made; `None` when they have it already.
-    pub apply: fn(FusionOptions) -> Option<FusionOptions>,
-    /// Whether the change can matter for a graph at all (a cheap test that saves planning).
-    pub wanted: fn(&Graph) -> bool,
-}
+pub use super::strategy::Change;
 
-/// Every option change the engine tries, in order of preference when two fuse an edge and
-/// save as much. One entry per option (a policy: `apply: |o| policy(o, Policy::NAME)`); a
-/// change that fuses no producer → consumer edge (horizontal fusion) needs none. Pairs of
-/// entries that set one setting twice are skipped.
-pub const CHANGES: &[Change] = &[
-    Change {
-        flag: "--policy store",
-        relaxes: &[Reason::Materialized],
-        apply: |o| policy(o, Policy::Store),
-        wanted: |_| true,
-    },
-    Change {
-        flag: "--policy recompute",
-        relaxes: &[Reason::Materialized],
-        apply: |o| policy(o, Policy::Recompute),
-        wanted: |_| true,
-    },
-    Change {
-        flag: "--policy inline",
-        relaxes: &[Reason::Materialized],
-        apply: |o| policy(o, Policy::Inline),
-        wanted: |_| true,
-    },
-    Change {
-        flag: "--fuse-diamonds",
-        relaxes: &[Reason::Materialized],
-        apply: |o| {
-            (!o.diamonds).then_some(FusionOptions {
-                diamonds: true,
-                ..o
-            })
-        },
-        wanted: |_| true,
-    },
-    Change {
-        flag: "--reduction-epilogue",
-        relaxes: &[Reason::AfterReduction],
-        apply: |o| {
-            let on = FusionOptions {
-                reduction_epilogue: true,
-                ..o
-            };
-            (!o.reduction_epilogue).then_some(on)
-        },
-        wanted: |g| g.ops.iter().any(|o| o.kind.is_reduction()),
-    },
-    Change {
-        flag: "--flash-attention",
-        relaxes: &[
-            Reason::MatmulStartsGroup,
-            Reason::AfterReduction,
-            Reason::ReductionAfterMatmul,
-            Reason::SecondMatmul,
-        ],
-        apply: |o| {
-            let on = FusionOptions {
-                flash_attention: true,
-                ..o
-            };
-            (!o.flash_attention).then_some(on)
-        },
-        wanted: |g| !super::flash::detect(g).is_empty(),
-    },
-    Change {
-        flag: "--matmul-epilogue elementwise",
-        relaxes: &[Reason::MatmulEpilogue],
-        apply: |o| {
-            let all = FusionOptions {
-                matmul_epilogue: MatmulEpilogue::Elementwise,
-                ..o
-            };
-            (o.matmul_epilogue != MatmulEpilogue::Elementwise).then_some(all)
-        },
-        wanted: |g| g.ops.iter().any(|o| o.kind.is_contraction()),
-    },
-];
-
-/// `o` under policy `p`; `None` when it is under `p` already.
-fn policy(o: FusionOptions, p: Policy) -> Option<FusionOptions> {
-    (o.policy != p).then_some(FusionOptions { policy: p, ..o })
-}
-
-/// `opts` with the changes of [`CHANGES`] named by `flags` made, in order; `None` for a flag
+/// `opts` with the what-if changes (`super::strategy`) named by `flags` made, in order; `None` for a flag
 /// that is not there or a change the options have already.
 pub fn apply(mut opts: FusionOptions, flags: &[&str]) -> Option<FusionOptions> {
     for flag in flags {
-        let change = CHANGES.iter().find(|c| c.flag == *flag)?;
+        let change = super::strategy::changes().find(|c| c.flag == *flag)?;
         opts = (change.apply)(opts)?;
     }
     Some(opts)
@@ -247,7 +151,9 @@ pub fn what_if(
         return WhatIf::default();
     }
     // The changes that can matter for this graph.
-    let changes: Vec<&Change> = CHANGES.iter().filter(|c| (c.wanted)(g)).collect();
+    let changes: Vec<&Change> = super::strategy::changes()
+        .filter(|c| (c.wanted)(g))
+        .collect();
     let singles: Vec<Candidate> = changes
         .iter()
         .filter_map(|c| {
