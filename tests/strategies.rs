@@ -457,3 +457,57 @@ fn every_storing_strategy_refuses_a_merge_that_would_create_a_cycle() {
         ["a→m matmul-starts-group", "a→c materialized"]
     );
 }
+
+/// The strategy table (`fusion::strategy`) against the CLI, the JSON report and the tree:
+/// every row's flag is one `analyze` takes, its JSON path is in the report of a plan with
+/// every strategy on, and its pass files exist.
+#[test]
+fn the_strategy_table_matches_the_cli_the_json_and_the_tree() {
+    use fgraph::fusion::strategy::STRATEGIES;
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_fgraph"))
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .expect("run fgraph");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let help = run(&["analyze", "--help"]);
+    let json = run(&[
+        "analyze",
+        "--format",
+        "json",
+        "--policy",
+        "store",
+        "--fuse-diamonds",
+        "--reduction-epilogue",
+        "--flash-attention",
+        "--matmul-epilogue",
+        "bias",
+        "--horizontal",
+        "--max-kernel-ops",
+        "8",
+        "examples/transformer_block.fgraph",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON report");
+    for s in STRATEGIES {
+        assert!(
+            help.contains(&format!("{} ", s.flag)) || help.contains(&format!("{}\n", s.flag)),
+            "{}",
+            s.flag
+        );
+        let mut v = &report;
+        for key in s.json_key.split('.') {
+            v = v
+                .get(key)
+                .unwrap_or_else(|| panic!("no `{}` in the report", s.json_key));
+        }
+        for file in s.pass.split(", ") {
+            assert!(root.join("src/fusion").join(file).is_file(), "{file}");
+        }
+        for c in s.changes {
+            assert!(c.flag.starts_with(s.flag), "{}", c.flag);
+        }
+    }
+}

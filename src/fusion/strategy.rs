@@ -1,9 +1,9 @@
-//! The fusion strategies, one row each: the flag that chooses it, its key in the JSON
-//! report's `fusion` object, the pass file that implements it, the report's line for its
+//! The fusion strategies, one row each: the flag that chooses it, where the JSON report
+//! carries its setting, the pass file that implements it, the report's line for its
 //! setting, the settings `--compare` plans, and the changes the what-if planner
 //! (`super::whatif`) tries with the rules each relaxes. The report, `--compare` and the
-//! what-if planner read this table; a test checks that the CLI accepts every flag and the
-//! JSON report carries every key.
+//! what-if planner read this table; `tests/strategies.rs` checks that the CLI accepts every
+//! flag, that the JSON report carries every key and that every pass file exists.
 //!
 //! Adding a strategy: its pass file, its field in [`FusionOptions`] (`super::options`), its
 //! flag in `cli::args::FusionArgs`, and one row here.
@@ -18,7 +18,7 @@ pub type Setting = fn(FusionOptions) -> FusionOptions;
 pub struct Strategy {
     /// The command-line flag that chooses it.
     pub flag: &'static str,
-    /// Its key in the JSON report's `fusion` object.
+    /// Where the JSON report of `analyze` carries its setting, as a dotted path.
     pub json_key: &'static str,
     /// The file of `src/fusion/` that implements it.
     pub pass: &'static str,
@@ -48,7 +48,7 @@ pub struct Change {
 pub const STRATEGIES: &[Strategy] = &[
     Strategy {
         flag: "--policy",
-        json_key: "policy",
+        json_key: "fusion.policy",
         pass: "policy.rs, recompute.rs",
         human: |f| match f.policy {
             Policy::Boundary => None,
@@ -99,7 +99,7 @@ pub const STRATEGIES: &[Strategy] = &[
     },
     Strategy {
         flag: "--fuse-diamonds",
-        json_key: "diamonds",
+        json_key: "fusion.diamonds",
         pass: "dominator.rs",
         human: |f| {
             f.diamonds.then(|| {
@@ -123,7 +123,7 @@ pub const STRATEGIES: &[Strategy] = &[
     },
     Strategy {
         flag: "--reduction-epilogue",
-        json_key: "reduction_epilogue",
+        json_key: "fusion.reduction_epilogue",
         pass: "epilogue.rs",
         human: |f| {
             f.reduction_epilogue.then(|| {
@@ -151,7 +151,7 @@ pub const STRATEGIES: &[Strategy] = &[
     },
     Strategy {
         flag: "--flash-attention",
-        json_key: "flash_attention",
+        json_key: "attention.flash_attention",
         pass: "flash.rs",
         // The report has a section of its own for the FlashAttention kernels.
         human: |_| None,
@@ -176,7 +176,7 @@ pub const STRATEGIES: &[Strategy] = &[
     },
     Strategy {
         flag: "--matmul-epilogue",
-        json_key: "matmul_epilogue",
+        json_key: "fusion.matmul_epilogue",
         pass: "policy.rs",
         human: |f| match f.matmul_epilogue {
             MatmulEpilogue::Elementwise => None,
@@ -208,7 +208,7 @@ pub const STRATEGIES: &[Strategy] = &[
     },
     Strategy {
         flag: "--horizontal",
-        json_key: "horizontal",
+        json_key: "fusion.horizontal",
         pass: "horizontal.rs",
         human: |f| match f.horizontal {
             Horizontal::Off => None,
@@ -232,7 +232,7 @@ pub const STRATEGIES: &[Strategy] = &[
     },
     Strategy {
         flag: "--max-kernel-ops",
-        json_key: "budgets",
+        json_key: "fusion.budgets",
         pass: "budget.rs",
         human: |f| {
             let b = f.effective_budgets();
