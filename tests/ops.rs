@@ -615,3 +615,36 @@ fn the_library_api_takes_attributes() {
     let err = build_graph(&bad, &[External::input("x", &[4, 8], 4)]).expect_err("no axis");
     assert_eq!(err.diagnostics[0].code, Code::BadAttribute);
 }
+
+/// The manual's tables against the registries: every op kind has its row in
+/// docs/language.md's kind table with the registry's arity, and every function the registry
+/// counts has its FLOPs in docs/cost-model.md's table.
+#[test]
+fn the_manual_lists_every_kind_and_function_of_the_registries() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let language = std::fs::read_to_string(root.join("docs/language.md")).expect("language.md");
+    for &k in fgraph::OpKind::ALL {
+        let arity = fgraph::ops::spec(k).arity.text.trim_end_matches(" tensors");
+        let arity = arity.trim_end_matches(" tensor");
+        let row = format!("| `{k}` |");
+        let line = language
+            .lines()
+            .find(|l| l.starts_with(&row))
+            .unwrap_or_else(|| panic!("no row for `{k}` in docs/language.md"));
+        assert!(line.trim_end().ends_with(&format!("| {arity} |")), "{line}");
+    }
+    let cost = std::fs::read_to_string(root.join("docs/cost-model.md")).expect("cost-model.md");
+    for f in fgraph::ops::funcs::FUNCS {
+        let Some(n) = f.flops else { continue };
+        let line = cost
+            .lines()
+            .find(|l| {
+                l.starts_with("| `")
+                    && (l.contains(&format!("`{}`", f.name))
+                        || l.contains(&format!(".{}`", f.name)))
+                    && l.contains(" per ")
+            })
+            .unwrap_or_else(|| panic!("no FLOP row for `{}` in docs/cost-model.md", f.name));
+        assert!(line.contains(&format!("| {n} per")), "{}: {line}", f.name);
+    }
+}
