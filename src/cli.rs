@@ -2,11 +2,12 @@
 
 use crate::analysis::{FileReport, Options, check_file, check_file_owned};
 use crate::cost::{self, Hardware, LaunchMode};
-use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile, render};
+use crate::diagnostics::render::{self, FileDiagnostics, Format, Sink};
+use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile};
 use crate::report::{self, AnalysisJson};
 use crate::transformer::{self, BlockDims};
 use crate::types::Dtype;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -265,14 +266,6 @@ pub struct CostArgs {
     /// whether it is in HBM and why, and the bytes (they add up to the fused traffic).
     #[arg(long)]
     pub ledger: bool,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Human,
-    Json,
-    Github,
-    Sarif,
 }
 
 fn parse_set(s: &str) -> Result<(String, i64), String> {
@@ -553,6 +546,16 @@ fn style(io: &Io<'_>) -> render::HumanStyle {
     }
 }
 
+/// Where a run's rendering goes.
+fn sink<'w>(io: &'w mut Io<'_>) -> Sink<'w> {
+    let style = style(io);
+    Sink {
+        out: &mut *io.out,
+        err: &mut *io.err,
+        style,
+    }
+}
+
 fn print_diagnostics(diags: &[Diagnostic], src: &SourceFile, format: Format, io: &mut Io<'_>) {
     let st = style(io);
     for d in diags {
@@ -573,22 +576,6 @@ fn exit_code(diags: &[&Diagnostic], deny_warnings: bool) -> u8 {
         FOUND
     } else {
         CLEAN
-    }
-}
-
-fn summary(diags: &[&Diagnostic], files: usize) -> String {
-    let errors = diags.iter().filter(|d| d.is_error()).count();
-    let warnings = diags.len() - errors;
-    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    if diags.is_empty() {
-        format!("All checks passed ({}).\n", plural(files, "file"))
-    } else {
-        format!(
-            "Found {} and {} in {}.\n",
-            plural(errors, "error"),
-            plural(warnings, "warning"),
-            plural(files, "file")
-        )
     }
 }
 
@@ -640,30 +627,15 @@ fn check(
         ..common.clone()
     };
     let all: Vec<&Diagnostic> = reports.iter().flat_map(|r| r.diagnostics.iter()).collect();
-    match common.format {
-        Format::Json => {
-            let diags: Vec<_> = reports
-                .iter()
-                .flat_map(|r| r.diagnostics.iter().map(|d| render::json(d, &r.source)))
-                .collect();
-            let _ = writeln!(io.out, "{}", serde_json::json!({ "diagnostics": diags }));
-        }
-        Format::Sarif => {
-            let files: Vec<_> = reports
-                .iter()
-                .map(|r| (r.diagnostics.as_slice(), &r.source))
-                .collect();
-            let _ = writeln!(io.out, "{}", render::sarif(&files));
-        }
-        f => {
-            for r in &reports {
-                print_diagnostics(&r.diagnostics, &r.source, f, io);
-            }
-            if f == Format::Human {
-                let _ = write!(io.err, "{}", summary(&all, reports.len()));
-            }
-        }
-    }
+    let files: Vec<FileDiagnostics<'_>> = reports
+        .iter()
+        .map(|r| FileDiagnostics {
+            source: &r.source,
+            diagnostics: r.diagnostics.iter().collect(),
+        })
+        .collect();
+    render::run(common.format, &files, &render::Diagnostics, &mut sink(io));
+    drop(files);
     let code = exit_code(&all, common.deny_warnings);
     drop(all);
     keep.push(Box::new(reports));
@@ -956,7 +928,7 @@ fn render_analysis(
                     let _ = write!(io.out, "{}", crate::ledger::human(a, &entries));
                 }
             } else if f == Format::Human {
-                let _ = write!(io.err, "{}", summary(&diags, 1));
+                let _ = write!(io.err, "{}", render::human::count_line(&diags, 1));
             }
         }
     }

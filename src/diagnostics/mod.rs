@@ -1,5 +1,6 @@
 //! One diagnostic model for the whole pipeline. Diagnostics are plain data until the edge;
-//! `render` turns them into human (miette), JSON or GitHub annotations.
+//! [`render`] turns them into text in every output format (human through miette, JSON, GitHub
+//! annotations, SARIF) and into the language server's protocol objects.
 
 mod code;
 pub mod render;

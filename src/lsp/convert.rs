@@ -1,23 +1,16 @@
 //! Conversions between fgraph's data and the protocol's: byte spans to ranges, diagnostics
-//! (`lsp_diagnostic`, the LSP rendering of a diagnostic) and the note on a document under an
-//! invalid configuration, fixes to code actions, the index to document symbols, `file:` URIs
-//! to paths and back, and content changes to edits of a [`Document`]. Protocol values are
-//! built as JSON; `super::server` puts them into replies and notifications.
+//! (`lsp_diagnostic`, through the diagnostics' LSP renderer `diagnostics::render::lsp`) and
+//! the note on a document under an invalid configuration, fixes to code actions, the index
+//! to document symbols, `file:` URIs to paths and back, and content changes to edits of a
+//! [`Document`]. Protocol values are built as JSON; `super::server` puts them into replies and
+//! notifications.
 
 use super::document::{Document, Encoding, Pos};
 use super::ide::{self, FileModel, SymbolKind};
-use crate::diagnostics::{Diagnostic, Fix, Severity, Span};
+use crate::diagnostics::render::lsp::{self, explain_url};
+use crate::diagnostics::{Diagnostic, Fix, Span};
 use serde_json::{Value, json};
 use std::path::PathBuf;
-
-/// The rule documentation a diagnostic's `codeDescription` links to: the explain texts of
-/// this build's source tree (also printed by `fgraph explain CODE`).
-fn explain_url(code: &str) -> String {
-    format!(
-        "file://{}/src/explain/{code}.md",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
 
 pub(super) fn range_json(doc: &Document, span: Span, enc: Encoding) -> Value {
     let (s, e) = doc.range(span, enc);
@@ -27,38 +20,10 @@ pub(super) fn range_json(doc: &Document, span: Span, enc: Encoding) -> Value {
     })
 }
 
-/// One diagnostic as the protocol's: the CLI's code, message and severity; secondary labels
-/// and the help as related information.
+/// One diagnostic as the protocol's ([`lsp::lsp`], the diagnostics' LSP renderer), with
+/// ranges in `doc` under the negotiated encoding.
 pub(super) fn lsp_diagnostic(d: &Diagnostic, doc: &Document, uri: &str, enc: Encoding) -> Value {
-    let primary = d.primary.as_ref().map_or(Span::default(), |l| l.span);
-    let mut related: Vec<Value> = d
-        .secondary
-        .iter()
-        .map(|l| {
-            json!({
-                "location": { "uri": uri, "range": range_json(doc, l.span, enc) },
-                "message": l.message,
-            })
-        })
-        .collect();
-    if let Some(h) = &d.help {
-        related.push(json!({
-            "location": { "uri": uri, "range": range_json(doc, primary, enc) },
-            "message": format!("help: {h}"),
-        }));
-    }
-    let mut v = json!({
-        "range": range_json(doc, primary, enc),
-        "severity": match d.severity { Severity::Error => 1, Severity::Warning => 2 },
-        "code": d.code.as_str(),
-        "codeDescription": { "href": explain_url(d.code.as_str()) },
-        "source": "fgraph",
-        "message": d.message,
-    });
-    if !related.is_empty() {
-        v["relatedInformation"] = Value::Array(related);
-    }
-    v
+    lsp::lsp(d, uri, &|span| range_json(doc, span, enc))
 }
 
 /// On each document under an invalid configuration: one error at its start, pointing into
