@@ -5,7 +5,7 @@
 //! Graphs: a chain of elementwise ops, every fourth a matmul against a weight, so the fusion
 //! pass sees both epilogues and boundaries. Figures go into docs/PERFORMANCE.md.
 
-use fgraph::report::AnalysisJson;
+use fgraph::report::render::json::AnalysisJson;
 use fgraph::sema::{Overrides, check_graph};
 use fgraph::{Options, check_file, find_fusion_groups, syntax, traffic};
 use std::time::{Duration, Instant};

@@ -4,7 +4,8 @@ use crate::analysis::{FileReport, Options, check_file, check_file_owned};
 use crate::cost::{self, Hardware, LaunchMode};
 use crate::diagnostics::render::{self, FileDiagnostics, Format, Sink};
 use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile};
-use crate::report::{self, AnalysisJson};
+use crate::report::render::json::AnalysisJson;
+use crate::report::render::{self as report_render, human as report};
 use crate::transformer::{self, BlockDims};
 use crate::types::Dtype;
 use clap::{Args, Parser, Subcommand};
@@ -751,7 +752,10 @@ fn render_analysis(
     };
     // `--explain OP`: the op is looked up before anything is written.
     let explained = match (&cost_args.explain, analysis) {
-        (Some(name), Some(a)) => Some((a, crate::explain_op::find(&a.graph, name).map_err(Usage)?)),
+        (Some(name), Some(a)) => Some((
+            a,
+            crate::report::explain_op::find(&a.graph, name).map_err(Usage)?,
+        )),
         _ => None,
     };
     // The cost model: estimates for both plans and the attention comparison.
@@ -795,7 +799,7 @@ fn render_analysis(
             Some((a, c, _)) => {
                 written = crate::fsio::write_atomically(
                     path,
-                    cost::roofline::svg(&a.graph, c).as_bytes(),
+                    report_render::roofline::svg(&a.graph, c).as_bytes(),
                 )
                 .map_err(|e| Usage(format!("cannot write roofline `{}`: {e}", path.display())));
             }
@@ -817,11 +821,11 @@ fn render_analysis(
     if pictures.iter().any(|(_, p)| p.is_some()) {
         match &costs {
             Some((a, c, att)) => {
-                let source = crate::picture::dot(a, Some(c));
+                let source = report_render::dot::dot(a, Some(c));
                 for (kind, path) in pictures {
                     let Some(path) = path else { continue };
                     let svg = || {
-                        crate::picture::render_svg(&source)
+                        report_render::svg::render_svg(&source)
                             .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
                     };
                     let text = match kind {
@@ -829,7 +833,7 @@ fn render_analysis(
                         "HTML" => svg().map(|svg| {
                             let owned: Vec<Diagnostic> =
                                 diags.iter().map(|d| (*d).clone()).collect();
-                            crate::picture::html(a, c, att, &svg, &owned, &report.source)
+                            report_render::html::html(a, c, att, &svg, &owned, &report.source)
                         }),
                         _ => Ok(source.clone()),
                     };
@@ -867,17 +871,22 @@ fn render_analysis(
                 if let Some((a, c, att)) = &costs {
                     obj = obj.with_cost(a, c, att);
                 }
-                if let (Some(a), Some(g)) = (analysis, chosen) {
-                    let c = costs.as_ref().map(|(_, c, _)| c);
-                    obj.summary = crate::summary::summarize(a, &g.instances, c);
-                }
-                if let Some(a) = analysis.filter(|_| cost_args.compare) {
-                    obj.compare = crate::compare::rows(&a.graph, &a.fusion, hw, launch).ok();
-                }
+                let summary = match (analysis, chosen) {
+                    (Some(a), Some(g)) => {
+                        let c = costs.as_ref().map(|(_, c, _)| c);
+                        crate::report::summary::summarize(a, &g.instances, c)
+                    }
+                    _ => None,
+                };
+                obj.summary = summary.as_ref();
+                let compared = analysis.filter(|_| cost_args.compare).and_then(|a| {
+                    crate::report::compare::rows(&a.graph, &a.fusion, hw, launch).ok()
+                });
+                obj.compare = compared.as_deref();
                 if let Some(a) = analysis.filter(|_| cost_args.ledger) {
-                    obj.ledger = Some(crate::ledger::LedgerJson::new(
+                    obj.ledger = Some(report_render::json::ledger::LedgerJson::new(
                         &a.graph,
-                        &crate::ledger::ledger(a),
+                        &crate::report::ledger::ledger(a),
                     ));
                 }
                 // `write_json` buffers itself: no `BufWriter` needed.
@@ -902,14 +911,14 @@ fn render_analysis(
             print_diagnostics(&owned, &report.source, f, io);
             if let Some(a) = analysis {
                 let summary = chosen.filter(|_| cost_args.summary).and_then(|g| {
-                    crate::summary::summarize(a, &g.instances, costs.as_ref().map(|x| &x.1))
+                    crate::report::summary::summarize(a, &g.instances, costs.as_ref().map(|x| &x.1))
                 });
                 let compared = cost_args
                     .compare
-                    .then(|| crate::compare::rows(&a.graph, &a.fusion, hw, launch).ok())
+                    .then(|| crate::report::compare::rows(&a.graph, &a.fusion, hw, launch).ok())
                     .flatten();
                 let text = match (&costs, summary) {
-                    _ if compared.is_some() => crate::compare::human(
+                    _ if compared.is_some() => report::compare::human(
                         &a.graph.name,
                         compared.as_deref().unwrap_or_default(),
                         hw,
@@ -924,8 +933,8 @@ fn render_analysis(
                 };
                 let _ = write!(io.out, "{text}");
                 if cost_args.ledger {
-                    let entries = crate::ledger::ledger(a);
-                    let _ = write!(io.out, "{}", crate::ledger::human(a, &entries));
+                    let entries = crate::report::ledger::ledger(a);
+                    let _ = write!(io.out, "{}", report::ledger::human(a, &entries));
                 }
             } else if f == Format::Human {
                 let _ = write!(io.err, "{}", render::human::count_line(&diags, 1));
@@ -950,14 +959,15 @@ fn explain_op(
     common: &Common,
     io: &mut Io<'_>,
 ) {
-    let r = crate::explain_op::report(a, op);
+    let r = crate::report::explain_op::report(a, op);
     match common.format {
         Format::Json => {
             let dj = diags
                 .iter()
                 .map(|d| render::json(d, &report.source))
                 .collect();
-            let _ = serde_json::to_writer(&mut *io.out, &r.json(dj));
+            let _ =
+                serde_json::to_writer(&mut *io.out, &report_render::json::explain_op::json(&r, dj));
             let _ = writeln!(io.out);
         }
         Format::Sarif => {
@@ -971,7 +981,7 @@ fn explain_op(
         f => {
             let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
             print_diagnostics(&owned, &report.source, f, io);
-            let _ = write!(io.out, "{}", r.human());
+            let _ = write!(io.out, "{}", report::explain_op::human(&r));
         }
     }
 }

@@ -3,7 +3,8 @@
 //! The pipeline is a chain of modules, each returning data: [`syntax`] (pest grammar →
 //! spanned AST), [`sema`] (names, params, shapes, DAG → [`Graph`]), [`fusion`] (kernel
 //! groups and boundary reasons), [`traffic`] (HBM bytes), [`diagnostics`] (one model, many
-//! renderers), [`cost`] (FLOPs, roofline time on a GPU, the roofline picture).
+//! renderers), [`cost`] (FLOPs, roofline time on a GPU), [`report`] (the report of one
+//! graph, and its renderers: text, JSON, pictures, the roofline).
 //! [`check_file`] runs all of it on a file but the cost model, which needs a GPU; the seed's functions
 //! ([`build_graph`], [`find_fusion_groups`], [`estimate_memory_traffic`],
 //! [`analyze_transformer_block`]) work without the DSL. Nothing here prints.
@@ -11,27 +12,22 @@
 pub mod analysis;
 mod api;
 pub mod cli;
-pub mod compare;
 pub mod config;
 pub mod cost;
 pub mod diagnostics;
 pub mod explain;
-pub mod explain_op;
 pub mod fix;
 pub mod format;
 pub mod fsio;
 pub mod fusion;
 pub mod graph;
 pub mod imports;
-pub mod ledger;
 pub mod limits;
 pub mod lsp;
 pub mod ops;
 pub mod perf;
-pub mod picture;
 pub mod report;
 pub mod sema;
-pub mod summary;
 pub mod syntax;
 pub mod traffic;
 pub mod transformer;

@@ -168,7 +168,7 @@ graph g {
     );
     let paths: Vec<&str> = g.instances.iter().map(|i| i.path.as_str()).collect();
     assert_eq!(paths, ["layers.0", "layers.0.p", "layers.1", "layers.1.p"]);
-    let s = fgraph::summary::summarize(a, &g.instances, None).expect("summary");
+    let s = fgraph::report::summary::summarize(a, &g.instances, None).expect("summary");
     let rows: Vec<(&str, usize, usize)> = s
         .instances
         .iter()
@@ -180,7 +180,7 @@ graph g {
         [
             ("layers.0", 1, 2),
             ("layers.1", 1, 2),
-            (fgraph::summary::OUTSIDE, 0, 1)
+            (fgraph::report::summary::OUTSIDE, 0, 1)
         ]
     );
     assert_eq!(s.total.bytes(), a.traffic.fused.total);
@@ -362,7 +362,7 @@ fn llama3_8b_prefill_example_is_clean_and_its_numbers_check_by_hand() {
     // RoPE, norms) adds about 0.1 %.
     let (s, h, kv, f, nh, hd) = (2048u64, 4096u64, 1024u64, 14336u64, 32u64, 128u64);
     let matmul = 2 * s * (h * h + 2 * h * kv + h * h + 3 * h * f) + 2 * 2 * nh * s * s * hd;
-    let summary = fgraph::summary::summarize(a, &g.instances, None).expect("summary");
+    let summary = fgraph::report::summary::summarize(a, &g.instances, None).expect("summary");
     assert_eq!(summary.instances.len(), 33);
     let hw = fgraph::Hardware::preset("h100").expect("preset");
     let cost = fgraph::cost::estimate(a, &hw, fgraph::LaunchMode::Graph).expect("cost");

@@ -711,7 +711,7 @@ fn check_with_flash_attention_lints_the_flash_plan() {
 /// second thread: the report is still exactly the library's.
 #[test]
 fn large_graph_json_equals_the_library_report() {
-    use fgraph::report::AnalysisJson;
+    use fgraph::report::render::json::AnalysisJson;
     let mut src =
         String::from("graph big {\n  dtype f16\n  input t0: [64, 64]\n  weight w: [64, 64]\n");
     for i in 1..=25_000 {

@@ -749,7 +749,7 @@ fn roofline_svg_is_valid_and_has_every_kernel() {
             let a = analysis_with(&example(name), flash_attention);
             for hw in Hardware::presets() {
                 let c = cost::estimate(&a, &hw, LaunchMode::Graph).unwrap();
-                let svg = cost::roofline::svg(&a.graph, &c);
+                let svg = fgraph::report::render::roofline::svg(&a.graph, &c);
                 let doc = roxmltree::Document::parse(&svg)
                     .unwrap_or_else(|e| panic!("{name}: invalid XML: {e}"));
                 let root = doc.root_element();
@@ -811,7 +811,7 @@ fn roofline_escapes_names_and_writes_atomically() {
     let mut hw = h100();
     hw.description = "<GPU & \"friends\">".into();
     let c = cost::estimate(&a, &hw, LaunchMode::Eager).unwrap();
-    let svg = cost::roofline::svg(&a.graph, &c);
+    let svg = fgraph::report::render::roofline::svg(&a.graph, &c);
     roxmltree::Document::parse(&svg).expect("escaped");
     assert!(svg.contains("&lt;GPU &amp; &quot;friends&quot;&gt;"));
 

@@ -222,8 +222,12 @@ fn materialized_boundaries_say_which_cause_holds() {
     let src = "graph g {\n  input x: [4, 4]\n  op a = elementwise.relu(x) -> z\n  op b = elementwise.neg(z) -> w\n  op c = elementwise.exp(z) -> v\n  output w, v\n}\n";
     let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
     let a = report.graphs[0].analysis.as_ref().expect("analysis");
-    let json = serde_json::to_value(fgraph::report::AnalysisJson::new("g", Some(a), Vec::new()))
-        .expect("json");
+    let json = serde_json::to_value(fgraph::report::render::json::AnalysisJson::new(
+        "g",
+        Some(a),
+        Vec::new(),
+    ))
+    .expect("json");
     let explanations: Vec<&str> = json["boundaries"]
         .as_array()
         .expect("boundaries")

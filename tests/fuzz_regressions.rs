@@ -8,7 +8,8 @@
 
 use fgraph::cost::{self, Hardware, LaunchMode};
 use fgraph::diagnostics::render::{self, HumanStyle};
-use fgraph::report::{AnalysisJson, human, human_with_cost};
+use fgraph::report::render::human::{human, human_with_cost};
+use fgraph::report::render::json::AnalysisJson;
 use fgraph::traffic::compare;
 use fgraph::{Analysis, Code, OpId, Options, check_file, estimate_memory_traffic};
 use std::path::Path;
@@ -115,7 +116,7 @@ fn run(path: &Path) -> usize {
                         AnalysisJson::new(&g.name, Some(a), Vec::new()).with_cost(a, &c, &att);
                     serde_json::to_string(&json).expect("serialises");
                     assert!(!human_with_cost(a, Some((&c, &att))).is_empty());
-                    assert!(!cost::roofline::svg(&a.graph, &c).is_empty());
+                    assert!(!fgraph::report::render::roofline::svg(&a.graph, &c).is_empty());
                 }
             }
             analysed += 1;

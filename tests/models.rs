@@ -93,7 +93,8 @@ fn gpt2_small_is_clean_and_its_numbers_check_by_hand() {
         s * 3 * d + 2 * nh * s * s + 4 * s * d + s * f + 8 * s * f + 2 * 8 * s * d + 5 * nh * s * s;
     assert_eq!(other, 134_479_872);
     let cost = cost(a);
-    let summary = fgraph::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    let summary =
+        fgraph::report::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
     assert_eq!(summary.instances.len(), 13); // 12 layers and the ops outside blocks
     for row in &summary.instances[..12] {
         assert_eq!(row.ops, 22);
@@ -166,7 +167,8 @@ fn vit_block_is_clean_and_its_numbers_check_by_hand() {
         + 5 * b * nh * n * n;
     assert_eq!(other, 375_062_784);
     let cost = cost(a);
-    let summary = fgraph::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    let summary =
+        fgraph::report::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
     assert_eq!(summary.instances[0].name, "blocks.0");
     assert_eq!(summary.instances[0].flops, matmul + other);
 
@@ -250,7 +252,8 @@ fn mixtral_moe_is_clean_and_its_numbers_check_by_hand() {
     let per_expert = 3 * 2 * t * h * f + 4 * t * f + t * f;
     assert_eq!(per_expert, 360_850_653_184);
     let cost = cost(a);
-    let summary = fgraph::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    let summary =
+        fgraph::report::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
     assert_eq!(summary.blocks.len(), 1);
     assert_eq!(summary.blocks[0].instances, Some(8));
     assert_eq!(summary.blocks[0].flops, 8 * per_expert);

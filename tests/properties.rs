@@ -1100,7 +1100,7 @@ proptest! {
         let report = check_file("gen.fgraph", case.src.as_bytes(), &opts);
         let a = report.graphs[0].analysis.as_ref().expect("analysis");
         let f = a.traffic.fused;
-        let (w, rd) = fgraph::ledger::totals(&fgraph::ledger::ledger(a));
+        let (w, rd) = fgraph::report::ledger::totals(&fgraph::report::ledger::ledger(a));
         prop_assert_eq!((w, rd), (f.bytes_written, f.bytes_read), "ledger in\n{}", case.src);
         let hints = fgraph::report::hints(a).hints;
         prop_assert_eq!(hints.len(), a.plan.boundaries.len());

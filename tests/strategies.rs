@@ -280,7 +280,7 @@ fn cli_fuser_compare_and_config() {
     assert_eq!(code, 0);
     let j: serde_json::Value = serde_json::from_str(&out).expect("json");
     let rows = j["compare"].as_array().expect("compare rows");
-    assert_eq!(rows.len(), fgraph::compare::strategies().len());
+    assert_eq!(rows.len(), fgraph::report::compare::strategies().len());
     let row = |s: &str| rows.iter().find(|r| r["strategy"] == s).expect(s).clone();
     assert_eq!(row("--policy boundary")["kernels"], 3);
     assert_eq!(row("--policy recompute")["kernels"], 2);

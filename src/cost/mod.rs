@@ -17,7 +17,6 @@
 pub mod flops;
 pub mod hardware;
 pub mod hwmodel;
-pub mod roofline;
 
 pub use flops::{FlopSource, op_flops};
 pub use hardware::{DEFAULT_PRESET, Hardware, HardwareFile, LaunchMode, PRESET_NAMES, Unit};

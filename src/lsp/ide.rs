@@ -278,7 +278,7 @@ impl FileModel {
                 if g.ops.len() <= HOVER_WHAT_IF_OPS
                     && a.plan.boundaries.iter().any(|b| b.tensor == t)
                 {
-                    let hints = crate::report::hints(a).hints;
+                    let hints = crate::report::whatif::hints(a).hints;
                     for (b, h) in a.plan.boundaries.iter().zip(&hints) {
                         if b.tensor == t {
                             out += &format!(
@@ -379,7 +379,7 @@ impl FileModel {
             ": {} → `{}`\n\n{} FLOPs",
             op.kind_func(),
             g.tensor(op.output).name,
-            crate::report::group_digits(flops)
+            crate::units::group_digits(flops)
         );
         let Some(&k) = a.plan.group_of.get(o) else {
             return out;
@@ -401,7 +401,7 @@ impl FileModel {
             fmt_bytes(traffic.bytes_read),
             fmt_bytes(traffic.bytes_written),
             kc.bound.as_str(),
-            crate::report::fmt_time(kc.time_s),
+            crate::units::fmt_time(kc.time_s),
             self.hardware.name
         );
         out

@@ -6,7 +6,8 @@
 
 use fgraph::cost::{self, Hardware, LaunchMode};
 use fgraph::diagnostics::render::{self, HumanStyle};
-use fgraph::report::{AnalysisJson, human, human_with_cost};
+use fgraph::report::render::human::{human, human_with_cost};
+use fgraph::report::render::json::AnalysisJson;
 use fgraph::traffic::compare;
 use fgraph::{Analysis, Code, FileReport, OpId, Options, Severity, estimate_memory_traffic};
 
@@ -218,7 +219,7 @@ pub fn exercise_cost(name: &str, a: &Analysis, hw: &Hardware, launch: LaunchMode
     let text = serde_json::to_string(&json).expect("the cost report serialises");
     let _: serde_json::Value = serde_json::from_str(&text).expect("the JSON parses back");
     assert!(!human_with_cost(a, Some((&c, &att))).is_empty());
-    let svg = cost::roofline::svg(&a.graph, &c);
+    let svg = fgraph::report::render::roofline::svg(&a.graph, &c);
     assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"));
 }
 

@@ -1,21 +1,5 @@
-//! Pictures of a fusion plan: the fused graph as Graphviz DOT ([`dot`]), its rendering to
-//! SVG through the `dot` program ([`render_svg`]), and the self-contained HTML report that
-//! shows it beside the numbers ([`html`]). Each returns data; the CLI writes files.
-
-pub mod dot;
-pub mod html;
-
-pub use dot::{SUMMARY_OPS, dot};
-pub use html::html;
-
-/// `8.39 MB`, `16 B`: sizes as the human report writes them.
-fn bytes(b: u64) -> String {
-    format!(
-        "{}{}B",
-        crate::units::si(b as f64),
-        if b >= 1000 { "" } else { " " }
-    )
-}
+//! The plan's picture as SVG: its DOT source ([`super::dot`]) laid out by Graphviz's `dot`
+//! program (`analyze --svg`, and inline in `--html`).
 
 /// Renders DOT source to SVG with Graphviz's `dot` program. Graphviz is the reference
 /// layout engine for clustered graphs (the pure-Rust layout crates draw no clusters, which is

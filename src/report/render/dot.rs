@@ -12,7 +12,6 @@
 //! - A graph of [`SUMMARY_OPS`] ops or more is drawn as one node per kernel instead, with an
 //!   edge per pair of kernels that pass tensors, labelled with their bytes and the reasons.
 
-use super::bytes;
 use crate::analysis::Analysis;
 use crate::cost::CostReport;
 use crate::graph::TensorId;
@@ -21,6 +20,15 @@ use std::fmt::Write;
 
 /// From this many ops on, the picture shows one node per kernel.
 pub const SUMMARY_OPS: usize = 10_000;
+
+/// `8.39 MB`, `16 B`: sizes as the pictures write them (the DOT labels and the HTML tables).
+pub fn bytes(b: u64) -> String {
+    format!(
+        "{}{}B",
+        crate::units::si(b as f64),
+        if b >= 1000 { "" } else { " " }
+    )
+}
 
 /// A DOT string literal.
 fn quote(s: &str) -> String {

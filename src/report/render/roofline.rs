@@ -1,8 +1,9 @@
-//! The roofline picture: a hand-written, self-contained SVG (log-log axes, the memory roof,
-//! the 16-bit tensor and f32 compute roofs, the ridge points, and every kernel of the unfused
-//! and the fused plan), and an atomic file write for it.
+//! The roofline picture (`analyze --roofline`, and inline in `--html`): a hand-written,
+//! self-contained SVG of the cost model's estimate (log-log axes, the memory roof, the 16-bit
+//! tensor and f32 compute roofs, the ridge points, and every kernel of the unfused and the
+//! fused plan).
 
-use super::{CostReport, KernelCost, Unit};
+use crate::cost::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
 use crate::units::{fmt_num, si};
 use std::borrow::Cow;

@@ -1,6 +1,6 @@
 //! `fgraph analyze --compare`: one graph planned under every compiler preset and policy, side
 //! by side — kernels, launches, HBM traffic, FLOPs (recomputed ones included) and estimated
-//! time. The library returns the rows; [`human`] renders the table and the JSON report
+//! time. This is the rows; `render::human::compare` draws the table and the JSON report
 //! carries them under `compare`.
 
 use crate::cost::{Hardware, LaunchMode, plan_cost};
@@ -102,43 +102,4 @@ pub fn rows(
             })
         })
         .collect()
-}
-
-/// The table of `analyze --compare`.
-pub fn human(graph: &str, rows: &[Row], hw: &Hardware) -> String {
-    let mut out = format!(
-        "graph `{graph}` under each fusion strategy (time estimated on {}):\n\n",
-        hw.description
-    );
-    let w = rows
-        .iter()
-        .map(|r| r.strategy.len())
-        .max()
-        .unwrap_or(8)
-        .max(8);
-    out += &format!(
-        "  {:<w$}  {:>7}  {:>8}  {:>22}  {:>14}  {:>12}\n",
-        "strategy", "kernels", "launches", "HBM traffic (bytes)", "FLOPs", "time"
-    );
-    let best = rows.iter().map(|r| r.total_bytes).min().unwrap_or(0);
-    for r in rows {
-        out += &format!(
-            "{} {:<w$}  {:>7}  {:>8}  {:>22}  {:>14}  {:>12}{}\n",
-            if r.current { "*" } else { " " },
-            r.strategy,
-            r.kernels,
-            r.launches,
-            crate::units::group_digits(r.total_bytes),
-            crate::units::group_digits(r.flops),
-            crate::units::fmt_time(r.time_us / 1e6),
-            if r.total_bytes == best {
-                "  least traffic"
-            } else {
-                ""
-            }
-        );
-    }
-    out +=
-        "\n* the plan this run reports (--fuser, --policy and the other fusion flags choose it)\n";
-    out
 }

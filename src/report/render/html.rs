@@ -2,7 +2,7 @@
 //! with no network access, no external script, style sheet or font.
 //!
 //! It holds the picture of the plan (the SVG of [`super::dot`], inline), the kernel table, the
-//! traffic of both plans, the roofline (`cost::roofline::svg`, inline), every boundary with
+//! traffic of both plans, the roofline ([`super::roofline`], inline), every boundary with
 //! its reason and explanation (`fgraph explain` texts), and the diagnostics. A small inline
 //! script links the picture and the table: clicking a kernel in either highlights it in both,
 //! and a `#kernel-N` fragment in the address selects kernel N on load (so a link can point at
@@ -10,11 +10,11 @@
 //! browser test uses to exercise the click handlers). The script also records what it found in the page (`data-*` attributes on
 //! `<body>`), which the browser test reads back from the rendered DOM.
 
-use super::bytes;
 use crate::analysis::Analysis;
 use crate::cost::{AttentionReport, CostReport};
 use crate::diagnostics::render::{HumanStyle, human};
 use crate::diagnostics::{Diagnostic, SourceFile};
+use crate::report::render::dot::bytes;
 use crate::units::{fmt_time, group_digits, si};
 use std::fmt::Write;
 
@@ -179,7 +179,7 @@ pub fn html(
     let _ = write!(
         o,
         "<h2>Roofline</h2>\n<div class=\"picture\" id=\"roofline\">\n{}\n</div>\n",
-        inline_svg(&crate::cost::roofline::svg(g, c))
+        inline_svg(&crate::report::render::roofline::svg(g, c))
     );
     // Boundaries.
     let _ = writeln!(
@@ -187,7 +187,7 @@ pub fn html(
         "<h2>Boundaries</h2>\n<p>Edges that stay in HBM, and why ({}).</p>\n<ul id=\"boundaries\">",
         a.plan.boundaries.len()
     );
-    let hints = crate::report::hints(a).hints;
+    let hints = crate::report::whatif::hints(a).hints;
     for (b, h) in a.plan.boundaries.iter().zip(&hints) {
         let text = crate::explain::text(b.reason.as_str()).unwrap_or("");
         let _ = writeln!(

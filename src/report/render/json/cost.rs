@@ -1,0 +1,332 @@
+//! The cost model in the JSON report: per-kernel estimates (`groups[].cost`), the
+//! graph-level `cost` object (hardware, both plans, the hardware model's predictions) and the
+//! `attention` object (patterns, misses, both plans). Times are in microseconds, rounded.
+
+use crate::cost::{
+    AttentionReport, Bound, CostReport, Hardware, KernelCost, LaunchMode, OpCost, PlanSummary, Unit,
+};
+use crate::graph::Graph;
+use crate::report::render::json::fusion::FusedEdgeJson;
+use crate::traffic::Traffic;
+use serde::{Serialize, Serializer};
+
+/// One kernel's estimate. Times in microseconds.
+#[derive(Serialize)]
+pub struct KernelCostJson {
+    pub flops: u64,
+    pub bytes: u64,
+    /// FLOP per byte; null when the kernel moves no bytes.
+    pub intensity: Option<f64>,
+    pub ridge_point: f64,
+    pub bound: Bound,
+    pub compute_us: f64,
+    pub memory_us: f64,
+    pub launch_us: f64,
+    pub time_us: f64,
+}
+
+/// Rounds an estimate for JSON: 4 decimals (0.1 ns for times) is far below the model's
+/// accuracy and keeps the output short.
+pub(super) fn r4(v: f64) -> f64 {
+    let r = (v * 1e4).round() / 1e4;
+    if r.is_finite() { r } else { v }
+}
+
+/// Rounds to 6 significant digits (intensities and ridge points span many decades).
+fn sig6(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(5 - v.abs().log10().floor() as i32);
+    let r = (v * scale).round() / scale;
+    if r.is_finite() { r } else { v }
+}
+
+impl From<&KernelCost> for KernelCostJson {
+    fn from(k: &KernelCost) -> Self {
+        KernelCostJson {
+            flops: k.flops,
+            bytes: k.bytes,
+            intensity: k.intensity.map(sig6),
+            ridge_point: sig6(k.ridge_point),
+            bound: k.bound,
+            compute_us: r4(k.compute_s * 1e6),
+            memory_us: r4(k.memory_s * 1e6),
+            launch_us: r4(k.launch_s * 1e6),
+            time_us: r4(k.time_s * 1e6),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct HardwareJson {
+    pub name: String,
+    pub description: String,
+    pub source: String,
+    pub peak_tflops_f16: f64,
+    pub peak_tflops_f32: f64,
+    pub bandwidth_tb_s: f64,
+    pub l2_bytes: Option<u64>,
+    pub sms: Option<u32>,
+    /// The launch overhead the estimate adds per kernel, microseconds.
+    pub launch_us: f64,
+    pub ridge_point_f16: f64,
+    pub ridge_point_f32: f64,
+}
+
+/// One op of the unfused plan, compactly (a graph may have a million of them).
+#[derive(Serialize)]
+struct UnfusedKernelJson<'a> {
+    op: &'a str,
+    flops: u64,
+    bytes: u64,
+    bound: Bound,
+    time_us: f64,
+}
+
+/// The unfused plan's kernels, one per op.
+pub struct PerKernelJson<'a> {
+    pub(super) graph: &'a Graph,
+    pub(super) kernels: &'a [OpCost],
+    pub(super) hardware: &'a Hardware,
+    pub(super) launch: LaunchMode,
+}
+
+impl Serialize for PerKernelJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.graph;
+        s.collect_seq(self.kernels.iter().map(|k| {
+            let (bound, time_s) = k.bound_and_time(self.hardware, self.launch);
+            UnfusedKernelJson {
+                op: g.op(k.op).name.as_str(),
+                flops: k.flops,
+                bytes: k.bytes,
+                bound,
+                time_us: r4(time_s * 1e6),
+            }
+        }))
+    }
+}
+
+#[derive(Serialize)]
+pub struct PlanCostJson<'a> {
+    pub kernels: usize,
+    pub flops: u64,
+    pub bytes: u64,
+    pub time_us: f64,
+    /// Unfused plan only: every op as its own kernel (the fused kernels are `groups`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_kernel: Option<PerKernelJson<'a>>,
+}
+
+/// The graph-level estimate.
+#[derive(Serialize)]
+pub struct CostJson<'a> {
+    pub hardware: HardwareJson,
+    pub launch: LaunchMode,
+    pub unfused: PlanCostJson<'a>,
+    pub fused: PlanCostJson<'a>,
+    /// Unfused time / fused time.
+    pub speedup: f64,
+    /// `"hardware"` with `--traffic-model hardware` (absent under the default, whose numbers
+    /// are the compulsory ones everywhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traffic_model: Option<&'static str>,
+    /// The fused plan under the hardware model, beside the compulsory figures above.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardware_model: Option<ModelJson>,
+}
+
+/// One kernel under the hardware model (microseconds).
+#[derive(Serialize)]
+pub struct PredictionJson {
+    pub family: crate::cost::Family,
+    pub dram_read: u64,
+    pub dram_written: u64,
+    pub compute_us: f64,
+    pub memory_us: f64,
+    /// Launch excluded (what a profiler measures).
+    pub kernel_us: f64,
+    pub launch_us: f64,
+    pub time_us: f64,
+}
+
+/// The fused plan under the hardware model: `kernels` in group order.
+#[derive(Serialize)]
+pub struct ModelJson {
+    pub source: String,
+    pub dram_read: u64,
+    pub dram_written: u64,
+    pub kernel_us: f64,
+    pub time_us: f64,
+    pub kernels: Vec<PredictionJson>,
+}
+
+impl From<&crate::cost::ModelReport> for ModelJson {
+    fn from(m: &crate::cost::ModelReport) -> Self {
+        ModelJson {
+            source: m.source.clone(),
+            dram_read: m.dram_read,
+            dram_written: m.dram_written,
+            kernel_us: r4(m.kernel_s * 1e6),
+            time_us: r4(m.time_s * 1e6),
+            kernels: m
+                .kernels
+                .iter()
+                .map(|p| PredictionJson {
+                    family: p.family,
+                    dram_read: p.dram_read,
+                    dram_written: p.dram_written,
+                    compute_us: r4(p.compute_s * 1e6),
+                    memory_us: r4(p.memory_s * 1e6),
+                    kernel_us: r4(p.kernel_s * 1e6),
+                    launch_us: r4(p.launch_s * 1e6),
+                    time_us: r4(p.time_s * 1e6),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct PatternJson {
+    pub ops: Vec<String>,
+    pub q: String,
+    pub k: String,
+    pub v: String,
+    pub output: String,
+    pub intermediates: Vec<String>,
+    /// HBM bytes of the intermediates under the default plan: what the fused kernel saves.
+    pub saved_bytes: u64,
+    pub fused_edges: Vec<FusedEdgeJson>,
+}
+
+#[derive(Serialize)]
+pub struct MissJson {
+    pub softmax: String,
+    pub reason: String,
+}
+
+#[derive(Serialize)]
+pub struct PlanSummaryJson {
+    pub kernels: usize,
+    pub traffic: Traffic,
+    pub savings_pct: f64,
+    pub time_us: f64,
+    pub speedup: f64,
+}
+
+impl From<&PlanSummary> for PlanSummaryJson {
+    fn from(p: &PlanSummary) -> Self {
+        PlanSummaryJson {
+            kernels: p.kernels,
+            traffic: p.traffic,
+            savings_pct: p.savings_pct,
+            time_us: r4(p.time_s * 1e6),
+            speedup: r4(p.speedup),
+        }
+    }
+}
+
+/// Attention patterns, and the default plan against the FlashAttention plan.
+#[derive(Serialize)]
+pub struct AttentionJson {
+    /// Whether `groups`, `traffic` and `cost` are the FlashAttention plan's.
+    pub flash_attention: bool,
+    pub patterns: Vec<PatternJson>,
+    pub not_fused: Vec<MissJson>,
+    /// The default plan (SPEC §2); null when no pattern matched.
+    pub without: Option<PlanSummaryJson>,
+    /// The FlashAttention plan; null when no pattern matched.
+    pub with: Option<PlanSummaryJson>,
+}
+
+impl<'a> CostJson<'a> {
+    /// The graph-level estimate of `cost`, made for graph `g`.
+    pub fn new(g: &'a Graph, cost: &'a CostReport) -> Self {
+        let hw = &cost.hardware;
+        let unfused = PlanCostJson {
+            kernels: cost.unfused.kernels.len(),
+            flops: cost.unfused.flops,
+            bytes: cost.unfused.bytes,
+            time_us: r4(cost.unfused.time_s * 1e6),
+            per_kernel: Some(PerKernelJson {
+                graph: g,
+                kernels: &cost.unfused.kernels,
+                hardware: hw,
+                launch: cost.launch,
+            }),
+        };
+        let fused = PlanCostJson {
+            kernels: cost.fused.kernels.len(),
+            flops: cost.fused.flops,
+            bytes: cost.fused.bytes,
+            time_us: r4(cost.fused.time_s * 1e6),
+            per_kernel: None,
+        };
+        CostJson {
+            hardware: HardwareJson {
+                name: hw.name.clone(),
+                description: hw.description.clone(),
+                source: hw.source.clone(),
+                peak_tflops_f16: hw.peak_f16 / 1e12,
+                peak_tflops_f32: hw.peak_f32 / 1e12,
+                bandwidth_tb_s: hw.bandwidth / 1e12,
+                l2_bytes: hw.l2_bytes,
+                sms: hw.sms,
+                launch_us: hw.launch(cost.launch) * 1e6,
+                ridge_point_f16: hw.ridge(Unit::Tensor16),
+                ridge_point_f32: hw.ridge(Unit::F32),
+            },
+            launch: cost.launch,
+            unfused,
+            fused,
+            speedup: r4(cost.speedup),
+            traffic_model: cost.hardware_model.as_ref().map(|_| "hardware"),
+            hardware_model: cost.hardware_model.as_ref().map(ModelJson::from),
+        }
+    }
+}
+
+impl AttentionJson {
+    /// The attention comparison `att` of graph `g`.
+    pub fn new(g: &Graph, att: &AttentionReport) -> Self {
+        let name = |o: crate::graph::OpId| g.op(o).name.clone();
+        AttentionJson {
+            flash_attention: att.applied,
+            patterns: att
+                .patterns
+                .iter()
+                .map(|p| PatternJson {
+                    ops: p.pattern.ops().into_iter().map(name).collect(),
+                    q: g.use_name(&p.pattern.q),
+                    k: g.use_name(&p.pattern.k),
+                    v: g.use_name(&p.pattern.v),
+                    output: g.tensor(p.pattern.output).name.clone(),
+                    intermediates: p
+                        .pattern
+                        .intermediates
+                        .iter()
+                        .map(|&t| g.tensor(t).name.clone())
+                        .collect(),
+                    saved_bytes: p.saved_bytes,
+                    fused_edges: p
+                        .fused_edges
+                        .iter()
+                        .map(|e| FusedEdgeJson::new(g, e))
+                        .collect(),
+                })
+                .collect(),
+            not_fused: att
+                .misses
+                .iter()
+                .map(|(o, m)| MissJson {
+                    softmax: name(*o),
+                    reason: m.describe(g),
+                })
+                .collect(),
+            without: att.without.as_ref().map(Into::into),
+            with: att.with.as_ref().map(Into::into),
+        }
+    }
+}
