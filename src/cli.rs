@@ -1,11 +1,11 @@
 //! The command line: parses arguments, runs the library, renders, chooses the exit code.
 
-use crate::analysis::{FileReport, Options, check_file, check_file_owned};
+use crate::analysis::{FileReport, GraphReport, Options, check_file, check_file_owned};
 use crate::cost::{self, Hardware, LaunchMode};
-use crate::diagnostics::render::{self, FileDiagnostics, Format, Sink};
+use crate::diagnostics::render::{self as diagnostics_render, FileDiagnostics, Format, Sink};
 use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile};
-use crate::report::render::json::AnalysisJson;
-use crate::report::render::{self as report_render, human as report};
+use crate::report::render::{self, FileKind, Files};
+use crate::report::{Report, ReportOptions};
 use crate::transformer::{self, BlockDims};
 use crate::types::Dtype;
 use clap::{Args, Parser, Subcommand};
@@ -536,14 +536,14 @@ fn read(path: &PathBuf, io: &mut Io<'_>) -> Option<Vec<u8>> {
     }
 }
 
-fn style(io: &Io<'_>) -> render::HumanStyle {
+fn style(io: &Io<'_>) -> diagnostics_render::HumanStyle {
     if io.color {
-        render::HumanStyle {
+        diagnostics_render::HumanStyle {
             color: true,
             width: 100,
         }
     } else {
-        render::HumanStyle::plain()
+        diagnostics_render::HumanStyle::plain()
     }
 }
 
@@ -554,19 +554,6 @@ fn sink<'w>(io: &'w mut Io<'_>) -> Sink<'w> {
         out: &mut *io.out,
         err: &mut *io.err,
         style,
-    }
-}
-
-fn print_diagnostics(diags: &[Diagnostic], src: &SourceFile, format: Format, io: &mut Io<'_>) {
-    let st = style(io);
-    for d in diags {
-        let _ = match format {
-            // A blank line after each report keeps consecutive diagnostics apart.
-            Format::Human => writeln!(io.err, "{}", render::human(d, src, st)),
-            Format::Github => writeln!(io.out, "{}", render::github(d, src)),
-            // Machine formats print one document for the whole run, not one per diagnostic.
-            Format::Json | Format::Sarif => Ok(()),
-        };
     }
 }
 
@@ -635,7 +622,12 @@ fn check(
             diagnostics: r.diagnostics.iter().collect(),
         })
         .collect();
-    render::run(common.format, &files, &render::Diagnostics, &mut sink(io));
+    diagnostics_render::run(
+        common.format,
+        &files,
+        &diagnostics_render::Diagnostics,
+        &mut sink(io),
+    );
     drop(files);
     let code = exit_code(&all, common.deny_warnings);
     drop(all);
@@ -716,274 +708,82 @@ fn analyze_report(
     render_analysis(report, chosen, common, cost, hw, io, keep)
 }
 
-/// Ops above which `analyze --format json` runs the cost model on a second thread.
-const PARALLEL_COST: usize = 20_000;
+/// The report's options from the cost flags.
+fn report_options(cost: &CostArgs) -> ReportOptions {
+    ReportOptions {
+        launch: cost.launch,
+        traffic_model: cost.traffic_model,
+        summary: cost.summary,
+        hints: cost.hints,
+        compare: cost.compare,
+        ledger: cost.ledger,
+        explain: cost.explain.clone(),
+    }
+}
 
+/// The report of `graph` (of `file`), assembled by the library; then the files asked for,
+/// then the report itself in `--format`.
 fn render_analysis(
-    report: &FileReport,
-    chosen: Option<&crate::analysis::GraphReport>,
+    file: &FileReport,
+    graph: Option<&GraphReport>,
     common: &Common,
-    cost_args: &CostArgs,
+    cost: &CostArgs,
     hw: &Hardware,
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
-    // Diagnostics of the chosen graph (and of the file as a whole, such as syntax errors).
-    let diags: Vec<&Diagnostic> = report
-        .diagnostics
-        .iter()
-        .filter(|d| match (chosen, &d.primary) {
-            (Some(g), Some(p)) => report
-                .graphs
-                .iter()
-                .all(|o| o.name == g.name || !o.full_span.contains(p.span)),
-            _ => true,
-        })
-        .collect();
-    // A failed or malformed assertion is an error, but the plan it was checked against is
-    // sound: it is still shown.
-    let analysis = if diags
-        .iter()
-        .any(|d| d.is_error() && !crate::analysis::assertions::is_assertion_code(d.code))
-    {
-        None
-    } else {
-        chosen.and_then(|g| g.analysis.as_ref())
-    };
-    // `--explain OP`: the op is looked up before anything is written.
-    let explained = match (&cost_args.explain, analysis) {
-        (Some(name), Some(a)) => Some((
-            a,
-            crate::report::explain_op::find(&a.graph, name).map_err(Usage)?,
-        )),
-        _ => None,
-    };
-    // The cost model: estimates for both plans and the attention comparison.
-    let launch = cost_args.launch;
-    let cost_of = |a: &crate::analysis::Analysis| {
-        let mut c = cost::estimate(a, hw, launch).ok()?;
-        if cost_args.traffic_model == cost::TrafficModel::Hardware {
-            cost::with_hardware_model(&mut c, a).ok()?;
-        }
-        let att = cost::attention(a, hw, launch).ok()?;
-        Some((c, att))
-    };
-    let mut json = (common.format == Format::Json && explained.is_none()).then(|| {
-        let dj = diags
-            .iter()
-            .map(|d| render::json(d, &report.source))
-            .collect();
-        let name = chosen.map_or("", |g| g.name.as_str());
-        match (analysis, chosen) {
-            (None, Some(g)) => AnalysisJson::unchecked(name, &g.written_ops, dj),
-            _ => AnalysisJson::new(name, analysis, dj),
-        }
-    });
-    // The JSON of a large graph starts with its ops while the cost model runs on a second
-    // thread (each takes ~15 ms per 100,000 ops); without a thread, one after the other.
+    let options = report_options(cost);
     let mut head_written = false;
-    let costs = match (&json, analysis) {
-        (Some(obj), Some(a)) if a.graph.ops.len() >= PARALLEL_COST => {
-            let write_head = || {
-                let _ = obj.write_json_head(&mut *io.out);
-                head_written = true;
-            };
-            crate::perf::alongside(true, || cost_of(a), write_head).0
-        }
-        _ => analysis.and_then(cost_of),
-    }
-    .and_then(|(c, att)| Some((analysis?, c, att)));
-    let mut written = Ok(());
-    if let Some(path) = &cost_args.roofline {
-        match &costs {
-            Some((a, c, _)) => {
-                written = crate::fsio::write_atomically(
-                    path,
-                    report_render::roofline::svg(&a.graph, c).as_bytes(),
-                )
-                .map_err(|e| Usage(format!("cannot write roofline `{}`: {e}", path.display())));
-            }
-            None => {
-                let _ = writeln!(
-                    io.err,
-                    "note: roofline `{}` not written: the graph has errors",
-                    path.display()
-                );
-            }
-        }
-    }
-    // The picture of the plan, as DOT, SVG and/or in the HTML report.
-    let pictures = [
-        ("DOT", &cost_args.dot),
-        ("SVG", &cost_args.svg),
-        ("HTML", &cost_args.html),
-    ];
-    if pictures.iter().any(|(_, p)| p.is_some()) {
-        match &costs {
-            Some((a, c, att)) => {
-                let source = report_render::dot::dot(a, Some(c));
-                for (kind, path) in pictures {
-                    let Some(path) = path else { continue };
-                    let svg = || {
-                        report_render::svg::render_svg(&source)
-                            .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
-                    };
-                    let text = match kind {
-                        "SVG" => svg(),
-                        "HTML" => svg().map(|svg| {
-                            let owned: Vec<Diagnostic> =
-                                diags.iter().map(|d| (*d).clone()).collect();
-                            report_render::html::html(a, c, att, &svg, &owned, &report.source)
-                        }),
-                        _ => Ok(source.clone()),
-                    };
-                    let result = text.and_then(|t| {
-                        crate::fsio::write_atomically(path, t.as_bytes()).map_err(|e| {
-                            Usage(format!("cannot write {kind} `{}`: {e}", path.display()))
-                        })
-                    });
-                    if written.is_ok() {
-                        written = result;
-                    }
-                }
-            }
-            None => {
-                for (kind, path) in pictures {
-                    if let Some(path) = path {
-                        let _ = writeln!(
-                            io.err,
-                            "note: {kind} picture `{}` not written: the graph has errors",
-                            path.display()
-                        );
-                    }
-                }
-            }
-        }
-    }
-    if let Some((a, op)) = explained {
-        explain_op(report, &diags, a, op, common, io);
-        written?;
-        return Ok(exit_code(&diags, common.deny_warnings));
-    }
-    match common.format {
-        Format::Json => {
-            if let Some(mut obj) = json.take() {
-                if let Some((a, c, att)) = &costs {
-                    obj = obj.with_cost(a, c, att);
-                }
-                let summary = match (analysis, chosen) {
-                    (Some(a), Some(g)) => {
-                        let c = costs.as_ref().map(|(_, c, _)| c);
-                        crate::report::summary::summarize(a, &g.instances, c)
-                    }
-                    _ => None,
-                };
-                obj.summary = summary.as_ref();
-                let compared = analysis.filter(|_| cost_args.compare).and_then(|a| {
-                    crate::report::compare::rows(&a.graph, &a.fusion, hw, launch).ok()
-                });
-                obj.compare = compared.as_deref();
-                if let Some(a) = analysis.filter(|_| cost_args.ledger) {
-                    obj.ledger = Some(report_render::json::ledger::LedgerJson::new(
-                        &a.graph,
-                        &crate::report::ledger::ledger(a),
-                    ));
-                }
-                // `write_json` buffers itself: no `BufWriter` needed.
-                let _ = if head_written {
-                    obj.write_json_tail(&mut *io.out)
-                } else {
-                    obj.write_json(&mut *io.out)
-                };
-                let _ = writeln!(io.out);
-            }
-        }
-        Format::Sarif => {
-            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
-            let _ = writeln!(
-                io.out,
-                "{}",
-                render::sarif(&[(owned.as_slice(), &report.source)])
-            );
-        }
-        f => {
-            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
-            print_diagnostics(&owned, &report.source, f, io);
-            if let Some(a) = analysis {
-                let summary = chosen.filter(|_| cost_args.summary).and_then(|g| {
-                    crate::report::summary::summarize(a, &g.instances, costs.as_ref().map(|x| &x.1))
-                });
-                let compared = cost_args
-                    .compare
-                    .then(|| crate::report::compare::rows(&a.graph, &a.fusion, hw, launch).ok())
-                    .flatten();
-                let text = match (&costs, summary) {
-                    _ if compared.is_some() => report::compare::human(
-                        &a.graph.name,
-                        compared.as_deref().unwrap_or_default(),
-                        hw,
-                    ),
-                    (_, Some(s)) => {
-                        report::human_summary(a, &s, costs.as_ref().map(|x| (&x.1, &x.2)))
-                    }
-                    (Some((_, c, att)), None) => {
-                        report::human_report(a, Some((c, att)), cost_args.hints)
-                    }
-                    (None, None) => report::human(a),
-                };
-                let _ = write!(io.out, "{text}");
-                if cost_args.ledger {
-                    let entries = crate::report::ledger::ledger(a);
-                    let _ = write!(io.out, "{}", report::ledger::human(a, &entries));
-                }
-            } else if f == Format::Human {
-                let _ = write!(io.err, "{}", render::human::count_line(&diags, 1));
-            }
-        }
-    }
-    let code = exit_code(&diags, common.deny_warnings);
-    if let Some((_, c, att)) = costs {
-        keep.push(Box::new((c, att)));
-    }
+    let early = render::early(common.format, &options, &mut *io.out, &mut head_written);
+    let report = Report::assemble(file, graph, hw, &options, early).map_err(Usage)?;
+    let written = write_files(&report, cost, io);
+    render::render(&report, common.format, head_written, &mut sink(io));
+    let code = exit_code(&report.diagnostics, common.deny_warnings);
+    keep.push(Box::new(report.cost));
     written?;
     Ok(code)
 }
 
-/// `analyze --explain OP`: the report of op `op` of a graph that checked clean, after its
-/// diagnostics.
-fn explain_op(
-    report: &FileReport,
-    diags: &[&Diagnostic],
-    a: &crate::analysis::Analysis,
-    op: crate::graph::OpId,
-    common: &Common,
-    io: &mut Io<'_>,
-) {
-    let r = crate::report::explain_op::report(a, op);
-    match common.format {
-        Format::Json => {
-            let dj = diags
-                .iter()
-                .map(|d| render::json(d, &report.source))
-                .collect();
-            let _ =
-                serde_json::to_writer(&mut *io.out, &report_render::json::explain_op::json(&r, dj));
-            let _ = writeln!(io.out);
-        }
-        Format::Sarif => {
-            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
-            let _ = writeln!(
-                io.out,
-                "{}",
-                render::sarif(&[(owned.as_slice(), &report.source)])
-            );
-        }
-        f => {
-            let owned: Vec<Diagnostic> = diags.iter().map(|d| (*d).clone()).collect();
-            print_diagnostics(&owned, &report.source, f, io);
-            let _ = write!(io.out, "{}", report::explain_op::human(&r));
+/// Writes the files asked for beside the report (`--roofline`, `--dot`, `--svg`, `--html`),
+/// or says why not when the graph has errors. The first failure is returned once the others
+/// are written.
+fn write_files(report: &Report<'_>, args: &CostArgs, io: &mut Io<'_>) -> Result<(), Usage> {
+    let files = Files::new(report);
+    let mut written = Ok(());
+    for (kind, path) in [
+        (FileKind::Roofline, &args.roofline),
+        (FileKind::Dot, &args.dot),
+        (FileKind::Svg, &args.svg),
+        (FileKind::Html, &args.html),
+    ] {
+        let Some(path) = path else { continue };
+        let result = match files.render(kind) {
+            None => {
+                let _ = writeln!(
+                    io.err,
+                    "note: {} `{}` not written: the graph has errors",
+                    kind.what(),
+                    path.display()
+                );
+                Ok(())
+            }
+            Some(contents) => contents
+                .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
+                .and_then(|text| {
+                    crate::fsio::write_atomically(path, text.as_bytes()).map_err(|e| {
+                        Usage(format!(
+                            "cannot write {} `{}`: {e}",
+                            kind.as_str(),
+                            path.display()
+                        ))
+                    })
+                }),
+        };
+        if written.is_ok() {
+            written = result;
         }
     }
+    written
 }
 
 /// The configuration files of a run, each read once.
@@ -1017,7 +817,7 @@ impl Configs {
             Err(e) => {
                 let st = style(io);
                 for d in &e.diagnostics {
-                    let _ = writeln!(io.err, "{}", render::human(d, &e.source, st));
+                    let _ = writeln!(io.err, "{}", diagnostics_render::human(d, &e.source, st));
                 }
                 None
             }
@@ -1139,18 +939,9 @@ fn transformer_cmd(
         Ok(d) => d,
         Err(diags) => {
             let src = SourceFile::new("<transformer>", "");
-            match common.format {
-                Format::Json => {
-                    let dj = diags.iter().map(|d| render::json(d, &src)).collect();
-                    let obj = AnalysisJson::new("transformer_block", None, dj);
-                    let _ = writeln!(
-                        io.out,
-                        "{}",
-                        serde_json::to_string(&obj).unwrap_or_default()
-                    );
-                }
-                f => print_diagnostics(&diags, &src, f, io),
-            }
+            let options = report_options(cost);
+            let report = Report::unbuilt("transformer_block", &src, &diags, &hw, &options);
+            render::render(&report, common.format, false, &mut sink(io));
             return Ok(FOUND);
         }
     };
@@ -1233,7 +1024,7 @@ fn fmt_cmd(
             Err(d) => {
                 // Not formatted: show why, with the file's text for context.
                 let src = SourceFile::new(&name, crate::syntax::decode(&bytes).0);
-                let _ = write!(io.err, "{}", render::human(&d, &src, style(io)));
+                let _ = write!(io.err, "{}", diagnostics_render::human(&d, &src, style(io)));
                 failed += 1;
                 continue;
             }

@@ -1,7 +1,20 @@
-//! The analysis report of one graph: its parts as data, one file each (the per-block
-//! [`summary`], the [`compare`] table of strategies, the tensor [`ledger`], the one-op focus
-//! of [`explain_op`], the what-if [`hints`] under each boundary), and its renderers in
-//! [`render`].
+//! The analysis report: everything `fgraph analyze` (and `fgraph transformer`) shows about one
+//! graph, assembled once by [`Report::assemble`] from the checked file, the chosen graph, the
+//! GPU and the [`ReportOptions`], with no I/O; [`render`] turns it into text, JSON, pictures
+//! and the roofline.
+//!
+//! The assembly keeps the diagnostics that belong to the graph, runs the cost model (both
+//! plans' estimates, the hardware model under `--traffic-model hardware`, the FlashAttention
+//! comparison), sums a graph built from blocks per instance and block ([`summary`]), and adds
+//! what the options ask for: the [`compare`] table of strategies, the tensor [`ledger`] or the
+//! one-op focus of [`explain_op`] (which replaces the rest). Each of those is data in its own
+//! file here; the what-if hint under each boundary ([`hints`]) is computed by the renderers
+//! that show it, as deep as each shows it (the text report stops at 200).
+//!
+//! Speed: on a graph of [`PARALLEL_COST`] ops or more (the threshold is in `perf`'s table) the
+//! cost model runs on a second thread while a renderer writes what the cost model does not
+//! change (the JSON report's head), the one place where the report's assembly and its
+//! rendering overlap.
 
 pub mod compare;
 pub mod explain_op;
@@ -12,7 +25,180 @@ pub mod whatif;
 
 pub use whatif::{hints, hints_upto};
 
-use crate::cost::KernelCost;
+use crate::analysis::{Analysis, FileReport, GraphReport};
+use crate::cost::{
+    self, AttentionReport, CostReport, Hardware, KernelCost, LaunchMode, TrafficModel,
+};
+use crate::diagnostics::{Diagnostic, SourceFile};
+use crate::perf::PARALLEL_COST;
+
+/// What a report holds beyond the plan, and how its text shows it.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// Launch overhead per kernel (`--launch`).
+    pub launch: LaunchMode,
+    /// `--traffic-model hardware`: also the hardware model's prediction of each kernel.
+    pub traffic_model: TrafficModel,
+    /// `--summary`: the text shows one line per instance and block instead of the kernels
+    /// (the JSON report has the summary of any graph built from blocks).
+    pub summary: bool,
+    /// `--hints`: the text shows the smallest change that fuses each boundary (the JSON
+    /// report always has it).
+    pub hints: bool,
+    /// `--compare`: the graph planned under every fusion strategy.
+    pub compare: bool,
+    /// `--ledger`: the fused traffic by tensor.
+    pub ledger: bool,
+    /// `--explain OP`: the report of one op instead of the whole plan.
+    pub explain: Option<String>,
+}
+
+/// The report of one graph of a file, ready to render.
+pub struct Report<'a> {
+    pub source: &'a SourceFile,
+    /// The graph's name (empty when the file has no graph).
+    pub name: &'a str,
+    /// The chosen graph (`None` when the file has none).
+    pub graph: Option<&'a GraphReport>,
+    /// The diagnostics of the graph and of the file as a whole (a syntax error, say).
+    pub diagnostics: Vec<&'a Diagnostic>,
+    /// The graph's analysis; `None` when it has errors other than failed assertions (a
+    /// failed assertion is an error, but the plan it was checked against is sound, and shown).
+    pub analysis: Option<&'a Analysis>,
+    pub hardware: &'a Hardware,
+    pub options: ReportOptions,
+    /// The cost model's estimate and the attention comparison; `None` without an analysis
+    /// or when a figure overflows.
+    pub cost: Option<(CostReport, AttentionReport)>,
+    /// A graph built from blocks: its kernels per instance and per block.
+    pub summary: Option<summary::Summary>,
+    /// `--compare`: one row per strategy (`None` when not asked for, or on overflow).
+    pub compare: Option<Vec<compare::Row>>,
+    /// `--ledger`: one entry per tensor.
+    pub ledger: Option<Vec<ledger::Entry>>,
+    /// `--explain OP`: the op's report.
+    pub explained: Option<explain_op::OpReport<'a>>,
+}
+
+impl<'a> Report<'a> {
+    /// Assembles the report of `graph` (one of `file`'s graphs, or `None` when it has none).
+    /// Fails only when `--explain` names no op of the graph, before anything is computed.
+    ///
+    /// `early`, when given, is called once with the report before the cost model is added,
+    /// while the cost model runs on a second thread, on a graph of [`PARALLEL_COST`] ops or
+    /// more; on a smaller graph, or without an analysis, it is not called.
+    pub fn assemble(
+        file: &'a FileReport,
+        graph: Option<&'a GraphReport>,
+        hardware: &'a Hardware,
+        options: &ReportOptions,
+        early: Option<impl FnOnce(&Report<'a>)>,
+    ) -> Result<Report<'a>, String> {
+        // Diagnostics of the graph (and of the file as a whole, such as syntax errors).
+        let diagnostics: Vec<&Diagnostic> = file
+            .diagnostics
+            .iter()
+            .filter(|d| match (graph, &d.primary) {
+                (Some(g), Some(p)) => file
+                    .graphs
+                    .iter()
+                    .all(|o| o.name == g.name || !o.full_span.contains(p.span)),
+                _ => true,
+            })
+            .collect();
+        let analysis = if diagnostics
+            .iter()
+            .any(|d| d.is_error() && !crate::analysis::assertions::is_assertion_code(d.code))
+        {
+            None
+        } else {
+            graph.and_then(|g| g.analysis.as_ref())
+        };
+        let explained = match (&options.explain, analysis) {
+            (Some(name), Some(a)) => Some(explain_op::report(a, explain_op::find(&a.graph, name)?)),
+            _ => None,
+        };
+        let mut report = Report {
+            source: &file.source,
+            name: graph.map_or("", |g| g.name.as_str()),
+            graph,
+            diagnostics,
+            analysis,
+            hardware,
+            options: options.clone(),
+            cost: None,
+            summary: None,
+            compare: None,
+            ledger: None,
+            explained,
+        };
+        let Some(a) = analysis else {
+            return Ok(report);
+        };
+        let cost_of = || cost_of(a, hardware, options);
+        report.cost = match early {
+            Some(early) if a.graph.ops.len() >= PARALLEL_COST => {
+                crate::perf::alongside(true, cost_of, || early(&report)).0
+            }
+            _ => cost_of(),
+        };
+        if report.explained.is_none() {
+            let c = report.cost.as_ref().map(|(c, _)| c);
+            report.summary = graph.and_then(|g| summary::summarize(a, &g.instances, c));
+            report.compare = options
+                .compare
+                .then(|| compare::rows(&a.graph, &a.fusion, hardware, options.launch).ok())
+                .flatten();
+            report.ledger = options.ledger.then(|| ledger::ledger(a));
+        }
+        Ok(report)
+    }
+
+    /// The report of a graph that could not be built at all (`fgraph transformer` with
+    /// dimensions that do not divide): its name and diagnostics only.
+    pub fn unbuilt(
+        name: &'a str,
+        source: &'a SourceFile,
+        diagnostics: &'a [Diagnostic],
+        hardware: &'a Hardware,
+        options: &ReportOptions,
+    ) -> Report<'a> {
+        Report {
+            source,
+            name,
+            graph: None,
+            diagnostics: diagnostics.iter().collect(),
+            analysis: None,
+            hardware,
+            options: options.clone(),
+            cost: None,
+            summary: None,
+            compare: None,
+            ledger: None,
+            explained: None,
+        }
+    }
+
+    /// The estimate and the attention comparison, borrowed.
+    pub fn cost(&self) -> Option<(&CostReport, &AttentionReport)> {
+        self.cost.as_ref().map(|(c, att)| (c, att))
+    }
+}
+
+/// The cost model on `a`: both plans' estimates (with the hardware model's predictions under
+/// `--traffic-model hardware`) and the attention comparison; `None` when a figure overflows.
+fn cost_of(
+    a: &Analysis,
+    hw: &Hardware,
+    options: &ReportOptions,
+) -> Option<(CostReport, AttentionReport)> {
+    let mut c = cost::estimate(a, hw, options.launch).ok()?;
+    if options.traffic_model == TrafficModel::Hardware {
+        cost::with_hardware_model(&mut c, a).ok()?;
+    }
+    let att = cost::attention(a, hw, options.launch).ok()?;
+    Some((c, att))
+}
 
 /// Whether two kernels have the same estimate, every figure bit for bit: renderers format
 /// each distinct estimate once.

@@ -86,7 +86,7 @@ pub fn html(
     c: &CostReport,
     att: &AttentionReport,
     plan_svg: &str,
-    diagnostics: &[Diagnostic],
+    diagnostics: &[&Diagnostic],
     source: &SourceFile,
 ) -> String {
     let g = &a.graph;
@@ -242,7 +242,7 @@ mod tests {
             &c,
             &att,
             svg,
-            &r.diagnostics,
+            &r.diagnostics.iter().collect::<Vec<_>>(),
             &SourceFile::new("g.fgraph", src),
         );
         assert!(html.starts_with("<!DOCTYPE html>"));

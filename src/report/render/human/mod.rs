@@ -1,7 +1,8 @@
 //! The report as text for people: what the human and GitHub formats print after the
-//! diagnostics, one file per view: the plan itself ([`report`]), the `--summary`,
-//! `--compare` and `--ledger` tables ([`summary`], [`compare`], [`ledger`]) and the op of
-//! `--explain OP` ([`explain_op`]).
+//! diagnostics. [`text`] chooses the view, one file each: the op of `--explain OP`
+//! ([`explain_op`]), the `--compare` table ([`compare`]), the `--summary` table
+//! ([`summary`], inside [`report::human_summary`]) or the plan itself ([`report`]); then the
+//! `--ledger` table ([`ledger`]).
 
 pub mod compare;
 pub mod explain_op;
@@ -10,3 +11,28 @@ pub mod report;
 pub mod summary;
 
 pub use report::{human, human_report, human_summary, human_with_cost};
+
+use crate::report::Report;
+
+/// The text of a report (empty for a graph with errors: its diagnostics say it all).
+pub fn text(r: &Report<'_>) -> String {
+    if let Some(op) = &r.explained {
+        return explain_op::human(op);
+    }
+    let Some(a) = r.analysis else {
+        return String::new();
+    };
+    let mut out = if let Some(rows) = &r.compare {
+        compare::human(&a.graph.name, rows, r.hardware)
+    } else if let Some(s) = r.summary.as_ref().filter(|_| r.options.summary) {
+        report::human_summary(a, s, r.cost())
+    } else if let Some(cost) = r.cost() {
+        report::human_report(a, Some(cost), r.options.hints)
+    } else {
+        report::human(a)
+    };
+    if let Some(entries) = &r.ledger {
+        out += &ledger::human(a, entries);
+    }
+    out
+}

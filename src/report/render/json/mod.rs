@@ -1,7 +1,8 @@
-//! The report as JSON: [`schema`] holds the serde types of the object `analyze --format json`
-//! prints ([`AnalysisJson`]), with its [`cost`], [`fusion`] and [`ledger`] parts beside it and
-//! the `--explain OP` object in [`explain_op`]; [`fast`] writes the same bytes as serde, faster,
-//! with the test that holds it to them.
+//! The report as JSON: [`write`] prints the object `analyze --format json` prints (or the one
+//! of `--explain OP`), [`write_head`] its first part while the cost model runs. [`schema`]
+//! holds the serde types of the object ([`AnalysisJson`]), with its [`cost`], [`fusion`] and
+//! [`ledger`] parts beside it and the `--explain OP` object in [`explain_op`]; [`fast`] writes
+//! the same bytes as serde, faster, with the test that holds it to them.
 
 pub mod cost;
 pub mod explain_op;
@@ -11,3 +12,50 @@ pub mod ledger;
 pub mod schema;
 
 pub use schema::AnalysisJson;
+
+use crate::report::Report;
+use crate::report::render::json::ledger::LedgerJson;
+use schema::OpsJson;
+use serde_json::Value;
+use std::io::Write;
+
+/// Writes the report, holding the run's `diagnostics` (JSON objects), as one line. After
+/// [`write_head`] (`head_written`), only the rest of it.
+pub fn write(r: &Report<'_>, diagnostics: Vec<Value>, head_written: bool, out: &mut dyn Write) {
+    if let Some(op) = &r.explained {
+        let _ = serde_json::to_writer(&mut *out, &explain_op::json(op, diagnostics));
+        let _ = writeln!(out);
+        return;
+    }
+    let mut obj = match (r.analysis, r.graph) {
+        (None, Some(g)) => AnalysisJson::unchecked(r.name, &g.written_ops, diagnostics),
+        (a, _) => AnalysisJson::new(r.name, a, diagnostics),
+    };
+    if let (Some(a), Some((c, att))) = (r.analysis, r.cost()) {
+        obj = obj.with_cost(a, c, att);
+    }
+    obj.summary = r.summary.as_ref();
+    obj.compare = r.compare.as_deref();
+    if let (Some(a), Some(entries)) = (r.analysis, &r.ledger) {
+        obj.ledger = Some(LedgerJson::new(&a.graph, entries));
+    }
+    // `write_json` buffers itself: no `BufWriter` needed.
+    let _ = if head_written {
+        obj.write_json_tail(out)
+    } else {
+        obj.write_json(out)
+    };
+    let _ = writeln!(out);
+}
+
+/// Writes the first part of [`write`]'s bytes: what the cost model does not change (the
+/// graph's name and ops).
+pub fn write_head(r: &Report<'_>, out: &mut dyn Write) {
+    let mut head = AnalysisJson::new(r.name, None, Vec::new());
+    head.ops = match (r.analysis, r.graph) {
+        (Some(a), _) => OpsJson::Graph(&a.graph),
+        (None, Some(g)) => OpsJson::Written(&g.written_ops),
+        (None, None) => OpsJson::None,
+    };
+    let _ = head.write_json_head(out);
+}
