@@ -1,0 +1,135 @@
+//! `fgraph analyze FILE`: settings (the flags over the file's `fgraph.toml`) → pipeline (the
+//! file checked and planned, one graph chosen) → report (assembled by the library) → render
+//! (the files asked for, then the report in `--format`). `fgraph transformer` shares the last
+//! two steps ([`render_analysis`]).
+
+use crate::analysis::{FileReport, GraphReport, check_file_owned};
+use crate::cli::args::{Common, CostArgs};
+use crate::cli::input::{config_anchor, display_name, read};
+use crate::cli::io::{Io, Keep, USAGE, Usage, exit_code, sink};
+use crate::cli::settings::{self, Settings, check_set_names};
+use crate::report::Report;
+use crate::report::render::{self, FileKind, Files};
+use std::path::{Path, PathBuf};
+
+pub(super) fn analyze(
+    path: &PathBuf,
+    graph: Option<&str>,
+    common: &Common,
+    cost: &CostArgs,
+    io: &mut Io<'_>,
+    keep: &mut Keep,
+) -> Result<u8, Usage> {
+    // Settings.
+    let stdin_name = common.stdin_filename.as_deref();
+    let anchor = config_anchor(path, stdin_name);
+    let Some(s) = settings::for_cost(Some(anchor), common, cost, io)? else {
+        return Ok(USAGE);
+    };
+    // Pipeline.
+    let Some(bytes) = read(path, io) else {
+        return Ok(USAGE);
+    };
+    let file = check_file_owned(&display_name(path, stdin_name), bytes, &s.options);
+    let code = choose_graph(&file, graph, path, &s.common)
+        // Report and render.
+        .and_then(|chosen| render_analysis(&file, chosen, &s, io, keep));
+    keep.push(Box::new(file));
+    code
+}
+
+/// The graph to report: the one `--graph` names, else the file's only one (`None` when the
+/// file has none). Several graphs without `--graph`, a name the file lacks and an unknown
+/// `--set` name are usage errors.
+fn choose_graph<'f>(
+    file: &'f FileReport,
+    graph: Option<&str>,
+    path: &Path,
+    common: &Common,
+) -> Result<Option<&'f GraphReport>, Usage> {
+    check_set_names(common, std::slice::from_ref(file))?;
+    let names: Vec<&str> = file.graphs.iter().map(|g| g.name.as_str()).collect();
+    match (graph, file.graphs.len()) {
+        (Some(name), _) => match file.graphs.iter().find(|g| g.name == name) {
+            Some(g) => Ok(Some(g)),
+            None if file.graphs.is_empty() => Ok(None),
+            None => Err(Usage(format!(
+                "no graph `{name}` in `{}` (graphs: {})",
+                path.display(),
+                names.join(", ")
+            ))),
+        },
+        (None, 0) => Ok(None),
+        (None, 1) => Ok(file.graphs.first()),
+        (None, _) => Err(Usage(format!(
+            "`{}` holds {} graphs; choose one with --graph NAME (graphs: {})",
+            path.display(),
+            names.len(),
+            names.join(", ")
+        ))),
+    }
+}
+
+/// The report of `graph` (of `file`), assembled by the library; then the files asked for,
+/// then the report itself in `--format`.
+pub(super) fn render_analysis(
+    file: &FileReport,
+    graph: Option<&GraphReport>,
+    s: &Settings,
+    io: &mut Io<'_>,
+    keep: &mut Keep,
+) -> Result<u8, Usage> {
+    let format = s.common.format;
+    let options = settings::report_options(&s.cost);
+    let mut head_written = false;
+    let early = render::early(format, &options, &mut *io.out, &mut head_written);
+    let report = Report::assemble(file, graph, &s.hardware, &options, early).map_err(Usage)?;
+    let written = write_files(&report, &s.cost, io);
+    render::render(&report, format, head_written, &mut sink(io));
+    let code = exit_code(&report.diagnostics, s.common.deny_warnings);
+    keep.push(Box::new(report.cost));
+    written?;
+    Ok(code)
+}
+
+/// Writes the files asked for beside the report (`--roofline`, `--dot`, `--svg`, `--html`),
+/// or says why not when the graph has errors. The first failure is returned once the others
+/// are written.
+fn write_files(report: &Report<'_>, args: &CostArgs, io: &mut Io<'_>) -> Result<(), Usage> {
+    let files = Files::new(report);
+    let mut written = Ok(());
+    for (kind, path) in [
+        (FileKind::Roofline, &args.roofline),
+        (FileKind::Dot, &args.dot),
+        (FileKind::Svg, &args.svg),
+        (FileKind::Html, &args.html),
+    ] {
+        let Some(path) = path else { continue };
+        let result = match files.render(kind) {
+            None => {
+                let _ = writeln!(
+                    io.err,
+                    "note: {} `{}` not written: the graph has errors",
+                    kind.what(),
+                    path.display()
+                );
+                Ok(())
+            }
+            Some(contents) => contents
+                .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
+                .and_then(|text| {
+                    crate::fsio::write_atomically(path, text.as_bytes()).map_err(|e| {
+                        Usage(format!(
+                            "cannot write {} `{}`: {e}",
+                            kind.as_str(),
+                            path.display()
+                        ))
+                    })
+                }),
+        };
+        if written.is_ok() {
+            written = result;
+        }
+    }
+    written
+}

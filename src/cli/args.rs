@@ -1,0 +1,185 @@
+//! The flags commands share: [`Common`] (format, `--set`, `--allow`, configuration),
+//! [`FusionArgs`] (how to fuse, with [`FusionArgs::apply`] onto the analysis options) and
+//! [`CostArgs`] (the GPU, the cost model, the files and views of the report), and the parsers
+//! of their values.
+
+use crate::analysis::Options;
+use crate::cost::{self, LaunchMode};
+use crate::diagnostics::render::Format;
+use crate::types::Dtype;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Override a param: NAME=INT (repeatable).
+    #[arg(long = "set", value_name = "NAME=INT", value_parser = parse_set)]
+    pub set: Vec<(String, i64)>,
+    /// Exit with 1 when there are warnings.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Silence a warning code everywhere (repeatable).
+    #[arg(long = "allow", value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Read settings from this file instead of the nearest `fgraph.toml` above each file.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// The name standard input (`-`) goes by in messages, and where its `fgraph.toml` is
+    /// looked for.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+}
+
+/// How to fuse: a compiler preset and the choices it bundles (docs/language.md, "Fusion
+/// strategies"). Flags change one choice of the preset (or of SPEC §2 without one).
+#[derive(Args, Clone, Debug, Default)]
+pub struct FusionArgs {
+    /// Fuse as a compiler's default mode does: seed (SPEC §2, the default), inductor
+    /// (torch.compile), xla or tvm.
+    #[arg(long, value_enum, value_name = "COMPILER")]
+    pub fuser: Option<crate::fusion::Fuser>,
+    /// What a tensor with several consumers (or a graph output) does to fusion: boundary
+    /// (SPEC §2), store (fuse into a consumer, still write it for the others) or recompute
+    /// (compute a cheap producer again in each consumer's kernel).
+    #[arg(long, value_enum)]
+    pub policy: Option<crate::fusion::Policy>,
+    /// Let elementwise work on a reduced value (RMSNorm's scale, softmax's division) join
+    /// the reduction's kernel.
+    #[arg(long)]
+    pub reduction_epilogue: bool,
+    /// What may join a matmul's kernel: elementwise (SPEC §2), bias (a bias add only, as
+    /// cuBLAS) or none.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub matmul_epilogue: Option<crate::fusion::MatmulEpilogue>,
+    /// Merge independent kernels that read the same tensor into one launch: pointwise (the
+    /// default when the flag is given alone), grouped-gemm (matmuls too) or off.
+    #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, default_missing_value = "pointwise")]
+    pub horizontal: Option<crate::fusion::Horizontal>,
+    /// Keep a tensor with several readers on chip when all its paths reconverge at one op
+    /// through cheap ops (TVM's post-dominator fusion).
+    #[arg(long)]
+    pub fuse_diamonds: bool,
+    /// Budget: at most N ops per kernel.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_kernel_ops: Option<u32>,
+    /// Budget: at most N distinct tensors read or written by one kernel.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_kernel_tensors: Option<u32>,
+    /// Budget: at most N registers per thread (estimated; 255 is CUDA's limit).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_registers: Option<u32>,
+}
+
+impl FusionArgs {
+    /// `opts` (SPEC §2, or what `fgraph.toml` chose) with these flags applied.
+    pub fn apply(&self, opts: &mut Options) {
+        if let Some(f) = self.fuser {
+            let flash = opts.flash_attention;
+            opts.set_fusion(f.options());
+            opts.flash_attention = flash;
+        }
+        if let Some(p) = self.policy {
+            opts.policy = p;
+        }
+        opts.reduction_epilogue |= self.reduction_epilogue;
+        opts.diamonds |= self.fuse_diamonds;
+        if let Some(m) = self.matmul_epilogue {
+            opts.matmul_epilogue = m;
+        }
+        if let Some(h) = self.horizontal {
+            opts.horizontal = h;
+        }
+        let b = &mut opts.budgets;
+        b.ops = self.max_kernel_ops.or(b.ops);
+        b.tensors = self.max_kernel_tensors.or(b.tensors);
+        b.registers = self.max_registers.or(b.registers);
+    }
+}
+
+/// The cost model's options (`analyze`, `transformer`), and what the report shows.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CostArgs {
+    /// GPU for time estimates: a100, h100 (default), h200 or h100-measured.
+    #[arg(long, value_name = "NAME", conflicts_with = "hardware_file")]
+    pub hardware: Option<String>,
+    /// Read the GPU from a JSON file instead (template: `fgraph hardware h100 --format json`).
+    #[arg(long, value_name = "FILE")]
+    pub hardware_file: Option<PathBuf>,
+    /// Launch overhead added per kernel: graph (CUDA graph replay) or eager (PyTorch eager).
+    #[arg(long, value_enum, default_value_t = LaunchMode::Graph)]
+    pub launch: LaunchMode,
+    /// Write the roofline of the GPU with every kernel, unfused and fused, as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub roofline: Option<PathBuf>,
+    /// Write the fusion plan as a Graphviz DOT picture: kernels as clusters, tensors kept on
+    /// chip apart from those that go through HBM, boundaries with their reasons.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Write the same picture as SVG (needs Graphviz's `dot` program).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Write a self-contained HTML report: the picture, kernels, traffic, roofline,
+    /// boundaries and diagnostics, kernels highlighted on click (needs Graphviz's `dot`).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Fuse each attention pattern (matmul → softmax → matmul) into one FlashAttention kernel.
+    #[arg(long)]
+    pub flash_attention: bool,
+    /// compulsory (SPEC §3, the default) or hardware: also predict each kernel's DRAM reads
+    /// and time from coefficients fitted on a real GPU, shown beside the compulsory numbers.
+    #[arg(long, value_enum, default_value_t = cost::TrafficModel::Compulsory)]
+    pub traffic_model: cost::TrafficModel,
+    /// With `--traffic-model hardware`: the attention kernel that FlashAttention kernels are
+    /// priced as: `default` (PyTorch's default on the GPU: cuDNN's on an H100) or one the
+    /// hardware file names (`flash2`: FlashAttention-2's own kernel).
+    #[arg(long, value_name = "NAME")]
+    pub attention_kernel: Option<String>,
+    /// With `--traffic-model hardware`: the FlashAttention kernels are causal
+    /// (`is_causal=True`), which visit half the key blocks: half the FLOPs and time.
+    #[arg(long)]
+    pub causal_attention: bool,
+    #[command(flatten)]
+    pub fusion: FusionArgs,
+    /// For a graph built from blocks: one line per instance (each layer) and per block, and
+    /// the model total, instead of the list of kernels.
+    #[arg(long)]
+    pub summary: bool,
+    /// Under every boundary, the smallest change that would fuse it and the bytes it would
+    /// save (always in JSON; `--explain OP` gives one op's).
+    #[arg(long)]
+    pub hints: bool,
+    /// Plan the graph under every fusion policy and compiler preset and show them side by
+    /// side (kernels, launches, HBM traffic, FLOPs, time) instead of the list of kernels.
+    #[arg(long, conflicts_with = "summary")]
+    pub compare: bool,
+    /// Report one op instead of the whole plan: its kernel, every edge into and out of it
+    /// (fused, or a boundary with its rule and the smallest change that fuses it) and its
+    /// tensor's line of the ledger.
+    #[arg(long, value_name = "OP")]
+    pub explain: Option<String>,
+    /// Add the per-tensor ledger: for every tensor, the kernels that write and read it,
+    /// whether it is in HBM and why, and the bytes (they add up to the fused traffic).
+    #[arg(long)]
+    pub ledger: bool,
+}
+
+pub(super) fn parse_set(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=INT, found `{s}`"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{value}` is not a 64-bit integer"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+pub(super) fn parse_dtype(s: &str) -> Result<Dtype, String> {
+    Dtype::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Dtype::ALL.iter().map(|d| d.as_str()).collect();
+        format!("unknown dtype `{s}`; expected one of {}", names.join(", "))
+    })
+}

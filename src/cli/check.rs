@@ -1,0 +1,114 @@
+//! `fgraph check FILE...`: every file checked under the flags over its `fgraph.toml`, its
+//! diagnostics rendered as one run; `--fix` applies the safe fixes first.
+
+use crate::analysis::{FileReport, Options, check_file_owned};
+use crate::cli::args::{Common, FusionArgs};
+use crate::cli::input::{config_anchor, display_name, is_stdin, read};
+use crate::cli::io::{Io, Keep, USAGE, Usage, exit_code, sink};
+use crate::cli::settings::{Configs, check_set_names, options};
+use crate::diagnostics::Diagnostic;
+use crate::diagnostics::render::{Diagnostics, FileDiagnostics, run};
+use std::path::PathBuf;
+
+pub(super) fn check(
+    files: &[PathBuf],
+    common: &Common,
+    flash_attention: bool,
+    fusion: &FusionArgs,
+    fix: bool,
+    io: &mut Io<'_>,
+    keep: &mut Keep,
+) -> Result<u8, Usage> {
+    let mut opts = options(common)?;
+    opts.flash_attention = flash_attention;
+    let mut unreadable = false;
+    let mut reports = Vec::new();
+    let mut configs = Configs::default();
+    let mut deny_warnings = common.deny_warnings;
+    if fix && files.iter().any(|f| is_stdin(f)) {
+        return Err(Usage(
+            "--fix rewrites files in place and cannot rewrite standard input (`-`)".into(),
+        ));
+    }
+    let stdin_name = common.stdin_filename.as_deref();
+    for path in files {
+        let anchor = config_anchor(path, stdin_name);
+        let Some(cfg) = configs.for_file(anchor, common, io) else {
+            return Ok(USAGE);
+        };
+        let mut file_opts = cfg.options(&opts);
+        fusion.apply(&mut file_opts);
+        deny_warnings |= cfg.deny_warnings;
+        match read(path, io) {
+            Some(bytes) if fix => match fix_file(path, bytes, &file_opts, io) {
+                Some(r) => reports.push(r),
+                None => unreadable = true,
+            },
+            Some(bytes) => reports.push(check_file_owned(
+                &display_name(path, stdin_name),
+                bytes,
+                &file_opts,
+            )),
+            None => unreadable = true,
+        }
+    }
+    check_set_names(common, &reports)?;
+    let common = &Common {
+        deny_warnings,
+        ..common.clone()
+    };
+    let all: Vec<&Diagnostic> = reports.iter().flat_map(|r| r.diagnostics.iter()).collect();
+    let files: Vec<FileDiagnostics<'_>> = reports
+        .iter()
+        .map(|r| FileDiagnostics {
+            source: &r.source,
+            diagnostics: r.diagnostics.iter().collect(),
+        })
+        .collect();
+    run(common.format, &files, &Diagnostics, &mut sink(io));
+    drop(files);
+    let code = exit_code(&all, common.deny_warnings);
+    drop(all);
+    keep.push(Box::new(reports));
+    Ok(if unreadable { USAGE } else { code })
+}
+
+/// `check --fix` on one file: applies the safe fixes (again on the result, up to a bound,
+/// since one fix can reveal the next), writes the file atomically when anything changed, and
+/// returns the report of what is left. `None` when the file could not be written.
+fn fix_file(
+    path: &std::path::Path,
+    bytes: Vec<u8>,
+    opts: &Options,
+    io: &mut Io<'_>,
+) -> Option<FileReport> {
+    let name = path.display().to_string();
+    let original = bytes.clone();
+    let mut report = check_file_owned(&name, bytes, opts);
+    // A file that is not UTF-8 was decoded with replacements: rewriting it would lose bytes.
+    if std::str::from_utf8(&original).is_err() {
+        return Some(report);
+    }
+    let mut fixed = 0;
+    for _ in 0..10 {
+        let (text, n) =
+            crate::fix::apply(&report.source.text, crate::fix::safe(&report.diagnostics));
+        if n == 0 {
+            break;
+        }
+        fixed += n;
+        report = check_file_owned(&name, text.into_bytes(), opts);
+    }
+    if report.source.text.as_bytes() != original.as_slice() {
+        if let Err(e) = crate::fsio::write_atomically(path, report.source.text.as_bytes()) {
+            let _ = writeln!(io.err, "error: cannot write `{name}`: {e}");
+            return None;
+        }
+        let _ = writeln!(
+            io.err,
+            "fixed {fixed} {} in {name}",
+            if fixed == 1 { "problem" } else { "problems" }
+        );
+    }
+    Some(report)
+}

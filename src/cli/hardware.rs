@@ -1,0 +1,62 @@
+//! `fgraph hardware [NAME]`: the GPUs the cost model knows, as text, or one (or all) as a
+//! `--hardware-file` template in JSON.
+
+use crate::cli::io::{CLEAN, Io, Usage};
+use crate::cli::settings::preset;
+use crate::cost::{self, Hardware};
+use crate::diagnostics::render::Format;
+
+pub(super) fn hardware_cmd(
+    name: Option<&str>,
+    format: Format,
+    io: &mut Io<'_>,
+) -> Result<u8, Usage> {
+    let list = match name {
+        Some(n) => vec![preset(n)?],
+        None => Hardware::presets(),
+    };
+    match format {
+        Format::Json => {
+            let files: Vec<_> = list.iter().map(Hardware::to_file).collect();
+            let text = if name.is_some() {
+                serde_json::to_string_pretty(&files[0])
+            } else {
+                serde_json::to_string_pretty(&files)
+            };
+            let _ = writeln!(io.out, "{}", text.unwrap_or_default());
+        }
+        // The text: a list of GPUs has no diagnostics for the other formats to carry.
+        Format::Human | Format::Github | Format::Sarif => {
+            use crate::units::fmt_num;
+            use cost::Unit;
+            for hw in &list {
+                let _ = writeln!(io.out, "{}  {}", hw.name, hw.description);
+                let _ = writeln!(
+                    io.out,
+                    "  dense 16-bit tensor {} TFLOP/s, f32 {} TFLOP/s, HBM {} TB/s",
+                    fmt_num(hw.peak_f16 / 1e12),
+                    fmt_num(hw.peak_f32 / 1e12),
+                    fmt_num(hw.bandwidth / 1e12)
+                );
+                let _ = writeln!(
+                    io.out,
+                    "  ridge point {} FLOP/B (16-bit tensor), {} FLOP/B (f32)",
+                    fmt_num(hw.ridge(Unit::Tensor16)),
+                    fmt_num(hw.ridge(Unit::F32))
+                );
+                let l2 = hw
+                    .l2_bytes
+                    .map_or("?".into(), |b| format!("{} MiB", b / (1024 * 1024)));
+                let sms = hw.sms.map_or("?".into(), |n| n.to_string());
+                let _ = writeln!(
+                    io.out,
+                    "  L2 {l2}, {sms} SMs, launch {} µs (graph) / {} µs (eager)",
+                    fmt_num(hw.launch_graph * 1e6),
+                    fmt_num(hw.launch_eager * 1e6)
+                );
+                let _ = writeln!(io.out, "  source: {}\n", hw.source);
+            }
+        }
+    }
+    Ok(CLEAN)
+}

@@ -1,0 +1,221 @@
+//! The command line: parses arguments ([`Cli`], [`Command`]), runs one command, and returns
+//! its exit code. Each command is a file: `check`, `analyze` (settings → pipeline → report →
+//! render; `transformer` shares its report), `transformer`, `hardware`, `fmt` and `explain`
+//! (`lsp` hands over to the language server). Below them: `args` (the flags they share),
+//! `settings` (flags and `fgraph.toml` to options and a GPU), `input` (files and standard
+//! input) and `io` (where output goes, exit codes, usage errors).
+
+mod analyze;
+mod args;
+mod check;
+mod explain;
+mod fmt;
+mod hardware;
+mod input;
+mod io;
+mod settings;
+mod transformer;
+
+pub use args::{Common, CostArgs, FusionArgs};
+pub use io::{CLEAN, FOUND, Io, USAGE};
+
+use crate::cli::io::{Keep, Usage};
+use crate::cli::transformer::BlockArgs;
+use crate::diagnostics::render::Format;
+use crate::types::Dtype;
+use clap::{Parser, Subcommand};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fgraph",
+    version,
+    about = "Compiler and linter for .fgraph GPU computation graphs"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check files and report diagnostics.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+        /// Lint the FlashAttention plan: attention intermediates are not large-intermediate.
+        #[arg(long)]
+        flash_attention: bool,
+        /// Apply the safe suggested fixes, rewrite the files, then report what is left.
+        #[arg(long)]
+        fix: bool,
+        #[command(flatten)]
+        fusion: FusionArgs,
+    },
+    /// Check one graph, then report its kernels, HBM traffic, estimated time and fusion
+    /// boundaries.
+    Analyze {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The graph to analyse when the file holds several.
+        #[arg(long, value_name = "NAME")]
+        graph: Option<String>,
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        cost: CostArgs,
+    },
+    /// Analyse the built-in 14-op transformer block.
+    Transformer {
+        #[arg(long, value_name = "S")]
+        seq_len: u64,
+        #[arg(long, value_name = "H")]
+        hidden_dim: u64,
+        #[arg(long, value_name = "NH")]
+        num_heads: u64,
+        /// Element type of every tensor.
+        #[arg(long, default_value = "f16", value_parser = args::parse_dtype)]
+        dtype: Dtype,
+        /// Print the block as .fgraph source instead of analysing it.
+        #[arg(long)]
+        emit: bool,
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        cost: CostArgs,
+    },
+    /// List the GPUs the cost model knows, or print one as a --hardware-file template.
+    Hardware {
+        /// A preset (a100, h100, h200, h100-measured).
+        #[arg(value_name = "NAME")]
+        name: Option<String>,
+        /// Output format (json prints hardware-file JSON).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Rewrite files in the canonical layout, comments kept.
+    Fmt {
+        /// Files to rewrite; `-` reads standard input and writes the result to standard
+        /// output.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Change nothing; exit 1 if any file is not formatted.
+        #[arg(long)]
+        check: bool,
+        /// The name standard input (`-`) goes by in messages.
+        #[arg(long, value_name = "PATH")]
+        stdin_filename: Option<PathBuf>,
+    },
+    /// Run the language server on stdin/stdout (for editors; see docs/editors.md).
+    Lsp {
+        /// Read settings from this file for every document instead of each one's nearest
+        /// `fgraph.toml`.
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+    },
+    /// Explain a diagnostic code or fusion boundary reason.
+    Explain {
+        #[arg(value_name = "CODE")]
+        code: String,
+    },
+}
+
+/// Runs a parsed command line and returns the exit code.
+pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
+    run_keeping(cli, io, &mut Keep::new())
+}
+
+/// [`run`], handing what the command built to `keep` instead of dropping it.
+fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
+    let result = match cli.command {
+        Command::Check {
+            files,
+            common,
+            flash_attention,
+            fix,
+            fusion,
+        } => check::check(&files, &common, flash_attention, &fusion, fix, io, keep),
+
+        Command::Analyze {
+            file,
+            graph,
+            common,
+            cost,
+        } => analyze::analyze(&file, graph.as_deref(), &common, &cost, io, keep),
+        Command::Transformer {
+            seq_len,
+            hidden_dim,
+            num_heads,
+            dtype,
+            emit,
+            common,
+            cost,
+        } => transformer::transformer_cmd(
+            BlockArgs {
+                seq_len,
+                hidden_dim,
+                num_heads,
+                dtype,
+                emit,
+            },
+            &common,
+            &cost,
+            io,
+            keep,
+        ),
+        Command::Hardware { name, format } => hardware::hardware_cmd(name.as_deref(), format, io),
+        Command::Fmt {
+            files,
+            check,
+            stdin_filename,
+        } => fmt::fmt_cmd(&files, check, stdin_filename.as_deref(), io),
+        Command::Explain { code } => explain::explain(&code, io),
+        Command::Lsp { config } => match crate::lsp::run_stdio(config) {
+            Ok(0) => Ok(CLEAN),
+            Ok(_) => Ok(FOUND),
+            Err(e) => Err(Usage(format!("language server: {e}"))),
+        },
+    };
+    match result {
+        Ok(code) => code,
+        Err(Usage(msg)) => {
+            let _ = writeln!(io.err, "error: {msg}");
+            USAGE
+        }
+    }
+}
+
+/// Entry point of the binary: parses `args`, runs, returns the exit code.
+pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { USAGE } else { CLEAN };
+        }
+    };
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut out = stdout.lock();
+    let mut err = stderr.lock();
+    let mut keep = Keep::new();
+    let code = run_keeping(
+        cli,
+        &mut Io {
+            out: &mut out,
+            err: &mut err,
+            color,
+        },
+        &mut keep,
+    );
+    let _ = out.flush();
+    // The output is written and flushed: the process is about to exit, so leave the graph,
+    // its analysis and reports to the OS instead of freeing them one allocation at a time
+    // (rustc does the same). Only here, in the binary's entry point; `run` drops them.
+    std::mem::forget(keep);
+    code
+}
