@@ -193,6 +193,64 @@ fn check_json_holds_all_files() {
     }
 }
 
+/// Every JSON report starts with its schema version (CHANGELOG.md records what changes it):
+/// a checked graph, a graph with errors, `--explain OP`, the transformer block, and a block
+/// whose dimensions do not divide.
+#[test]
+fn json_reports_start_with_the_schema_version() {
+    let bad = temp_file(
+        "schema_bad.fgraph",
+        "graph g {\n  op a = elementwise.relu(x) -> y\n}\n",
+    );
+    let runs: [&[&str]; 5] = [
+        &["analyze", "--format", "json", "examples/seed_mlp.fgraph"],
+        &[
+            "analyze",
+            "--format",
+            "json",
+            bad.to_str().expect("utf-8 path"),
+        ],
+        &[
+            "analyze",
+            "--format",
+            "json",
+            "--explain",
+            "relu",
+            "examples/seed_mlp.fgraph",
+        ],
+        &[
+            "transformer",
+            "--seq-len",
+            "128",
+            "--hidden-dim",
+            "256",
+            "--num-heads",
+            "4",
+            "--format",
+            "json",
+        ],
+        &[
+            "transformer",
+            "--seq-len",
+            "128",
+            "--hidden-dim",
+            "256",
+            "--num-heads",
+            "3",
+            "--format",
+            "json",
+        ],
+    ];
+    for args in runs {
+        let o = fgraph(args);
+        assert!(
+            stdout(&o).starts_with("{\"schema_version\":1,\"graph\":"),
+            "{args:?}: {}",
+            stdout(&o)
+        );
+    }
+}
+
 #[test]
 fn analyze_json_has_the_spec_keys_and_the_seed_numbers() {
     let o = fgraph(&["analyze", "--format", "json", "examples/seed_mlp.fgraph"]);

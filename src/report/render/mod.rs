@@ -57,7 +57,8 @@ impl RunReport for Rendered<'_, '_> {
 
 /// What a format writes before the cost model is done, so that
 /// [`Report::assemble`] can run the cost model alongside: the JSON report's head (the
-/// graph's name and ops, which the cost model does not change), which sets `written`. Nothing
+/// schema version, the graph's name and its ops, which the cost model does not change),
+/// which sets `written`. Nothing
 /// for the other formats, nor for `--explain OP`, whose JSON is another object.
 pub fn early<'w>(
     format: Format,

@@ -6,7 +6,7 @@ use crate::fusion::whatif::{Fix, Values};
 use crate::fusion::{FusedBy, Reason};
 use crate::report::explain_op::{Edge, EdgeState, OpReport, kernel_kind};
 use crate::report::render::json::ledger::EntryJson;
-use crate::report::render::json::schema::{InputsJson, OpJson};
+use crate::report::render::json::schema::{InputsJson, OpJson, SCHEMA_VERSION};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -59,6 +59,7 @@ pub fn json<'a>(r: &OpReport<'a>, diagnostics: Vec<Value>) -> OpReportJson<'a> {
         j
     };
     OpReportJson {
+        schema_version: SCHEMA_VERSION,
         graph: &g.name,
         op: OpJson {
             name: &node.name,
@@ -102,6 +103,8 @@ pub fn json<'a>(r: &OpReport<'a>, diagnostics: Vec<Value>) -> OpReportJson<'a> {
 /// `analyze --explain OP --format json`.
 #[derive(Serialize)]
 pub struct OpReportJson<'a> {
+    /// [`SCHEMA_VERSION`], as in the whole report.
+    pub schema_version: u32,
     pub graph: &'a str,
     pub op: OpJson<'a>,
     pub kernel: KernelJson<'a>,

@@ -4,7 +4,7 @@
 //! directly instead of through `Serializer` calls; small parts go through `serde_json` itself.
 //! The test beside it holds it to serde's bytes on every example and fixture.
 //!
-//! It can write the report in two parts, the head (graph name and ops, which
+//! It can write the report in two parts, the head (schema version, graph name and ops, which
 //! the cost model does not change) and the tail, so that the ops are written while the cost
 //! model runs ([`crate::report::Report::assemble`]).
 
@@ -396,9 +396,11 @@ impl<'w> JsonOut<'w> {
         Ok(())
     }
 
-    /// `{"graph":…,"ops":[…]`: what the cost model does not change.
+    /// `{"schema_version":…,"graph":…,"ops":[…]`: what the cost model does not change.
     fn analysis_head(&mut self, j: &AnalysisJson<'_>) -> std::io::Result<()> {
-        self.raw(b"{\"graph\":");
+        self.raw(b"{\"schema_version\":");
+        self.u64(j.schema_version.into());
+        self.raw(b",\"graph\":");
         self.str(j.graph);
         self.raw(b",\"ops\":");
         self.ops(&j.ops)
@@ -550,6 +552,10 @@ mod tests {
             "{what}:\nserde: {}\nfast:  {}",
             String::from_utf8_lossy(&slow),
             String::from_utf8_lossy(&fast)
+        );
+        assert!(
+            fast.starts_with(b"{\"schema_version\":1,\"graph\":"),
+            "{what}: the schema version is the first key"
         );
         let mut parts = Vec::new();
         json.write_json_head(&mut parts).expect("writes");

@@ -49,7 +49,7 @@ pub fn write(r: &Report<'_>, diagnostics: Vec<Value>, head_written: bool, out: &
 }
 
 /// Writes the first part of [`write`]'s bytes: what the cost model does not change (the
-/// graph's name and ops).
+/// schema version, the graph's name and its ops).
 pub fn write_head(r: &Report<'_>, out: &mut dyn Write) {
     let mut head = AnalysisJson::new(r.name, None, Vec::new());
     head.ops = match (r.analysis, r.graph) {

@@ -6,6 +6,9 @@
 //! The report borrows the analysis: lists as long as the graph (ops, groups, the unfused
 //! plan's kernels) are views that serialize straight from the [`Graph`], so a million-op
 //! report builds no per-op strings or vectors before it is written.
+//!
+//! [`SCHEMA_VERSION`] is the report's first key. It goes up when a key is removed or renamed,
+//! or changes type or meaning; a new key does not change it. CHANGELOG.md records both.
 
 use crate::analysis::Analysis;
 use crate::cost::{AttentionReport, CostReport, KernelCost};
@@ -20,6 +23,9 @@ use crate::traffic::{Read, Traffic, Write};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::fmt;
+
+/// The version of the JSON report's schema: its first key, `"schema_version": 1`.
+pub const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Serialize)]
 pub struct OpJson<'a> {
@@ -306,6 +312,8 @@ impl Serialize for OpsJson<'_> {
 /// serializes its long lists on the fly.
 #[derive(Serialize)]
 pub struct AnalysisJson<'a> {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
     pub graph: &'a str,
     pub ops: OpsJson<'a>,
     pub groups: Option<GroupsJson<'a>>,
@@ -354,6 +362,7 @@ impl<'a> AnalysisJson<'a> {
     pub fn new(name: &'a str, analysis: Option<&'a Analysis>, diagnostics: Vec<Value>) -> Self {
         let Some(a) = analysis else {
             return AnalysisJson {
+                schema_version: SCHEMA_VERSION,
                 graph: name,
                 ops: OpsJson::None,
                 groups: None,
@@ -373,6 +382,7 @@ impl<'a> AnalysisJson<'a> {
         };
         let g = &a.graph;
         AnalysisJson {
+            schema_version: SCHEMA_VERSION,
             graph: name,
             ops: OpsJson::Graph(g),
             groups: Some(GroupsJson {
