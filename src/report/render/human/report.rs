@@ -247,33 +247,23 @@ pub fn human_report(
         }
     }
     out += &totals(a, cost);
-    if !a.plan.boundaries.is_empty() && hints {
-        out += "\nboundaries (edges that stay in HBM, why, and the smallest change that fuses \
-                 them):\n";
-        let w = hints_upto(a, 200);
-        for (b, h) in a.plan.boundaries.iter().zip(&w.hints).take(200) {
-            boundary_lines(&mut out, g, &a.plan, b, h, "  ");
-        }
-        if a.plan.boundaries.len() > 200 {
-            out += &format!(
-                "  … {} more (see --format json)\n",
-                a.plan.boundaries.len() - 200
-            );
-        }
-    } else if !a.plan.boundaries.is_empty() {
-        out += "\nboundaries (edges that stay in HBM, and why):\n";
-        for b in a.plan.boundaries.iter().take(200) {
-            let (p, c, tn) = (
-                &g.op(b.producer).name,
-                &g.op(b.consumer).name,
-                &g.tensor(b.tensor).name,
-            );
-            let _ = writeln!(
-                out,
-                "  {p} → {c} via `{tn}` [{}]: {}",
-                b.reason,
-                b.explain(g)
-            );
+    if !a.plan.boundaries.is_empty() {
+        // With `--hints`, the smallest change that fuses each boundary under it.
+        let w = hints.then(|| hints_upto(a, 200));
+        out += if w.is_some() {
+            "\nboundaries (edges that stay in HBM, why, and the smallest change that fuses \
+             them):\n"
+        } else {
+            "\nboundaries (edges that stay in HBM, and why):\n"
+        };
+        for (k, b) in a.plan.boundaries.iter().enumerate().take(200) {
+            match &w {
+                Some(w) => match w.hints.get(k) {
+                    Some(h) => boundary_lines(&mut out, g, &a.plan, b, h, "  "),
+                    None => break,
+                },
+                None => boundary_line(&mut out, g, b, "  "),
+            }
         }
         if a.plan.boundaries.len() > 200 {
             out += &format!(
@@ -429,16 +419,8 @@ fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
     out
 }
 
-/// A boundary in the human report: the edge, its rule and why, then (indented) the values
-/// and the smallest change that fuses it.
-pub fn boundary_lines(
-    out: &mut String,
-    g: &Graph,
-    plan: &crate::fusion::FusionPlan,
-    b: &Boundary,
-    h: &whatif::Hint,
-    indent: &str,
-) {
+/// A boundary in the human report: the edge, its rule and why.
+fn boundary_line(out: &mut String, g: &Graph, b: &Boundary, indent: &str) {
     let (p, c, tn) = (
         &g.op(b.producer).name,
         &g.op(b.consumer).name,
@@ -450,6 +432,18 @@ pub fn boundary_lines(
         b.reason,
         b.explain(g)
     );
+}
+
+/// [`boundary_line`], then (indented) the values and the smallest change that fuses it.
+pub fn boundary_lines(
+    out: &mut String,
+    g: &Graph,
+    plan: &crate::fusion::FusionPlan,
+    b: &Boundary,
+    h: &whatif::Hint,
+    indent: &str,
+) {
+    boundary_line(out, g, b, indent);
     let _ = writeln!(out, "{indent}  {}", h.sentence(g, plan, b));
 }
 
