@@ -13,6 +13,7 @@
 //! batch = 8
 //! ```
 
+use crate::analysis::Options;
 use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile, Span};
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -55,6 +56,29 @@ struct Raw {
     fuser: Option<Spanned<String>>,
     #[serde(default)]
     set: toml::Table,
+}
+
+impl Config {
+    /// `base` (the command line's options) with this file's settings under them: `--set`
+    /// wins over `[set]`, `--allow` adds to `allow`, `fuser` sets the fusion choices (keeping
+    /// `--flash-attention`), `flash-attention = true` turns FlashAttention on. The one place
+    /// a configuration becomes options: the CLI and the language server both call it.
+    pub fn options(&self, base: &Options) -> Options {
+        let mut opts = base.clone();
+        if let Some(f) = self.fuser {
+            opts.fusion = f.options_keeping_flash(&opts.fusion);
+        }
+        for (name, value) in &self.set {
+            opts.overrides.entry(name.clone()).or_insert(*value);
+        }
+        for c in &self.allow {
+            if !opts.allow.contains(c) {
+                opts.allow.push(*c);
+            }
+        }
+        opts.fusion.flash_attention |= self.flash_attention;
+        opts
+    }
 }
 
 /// The nearest `fgraph.toml` in the directory of `file` or above it.

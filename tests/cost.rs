@@ -18,7 +18,10 @@ fn analysis_with(src: &str, flash_attention: bool) -> Analysis {
 /// The analysis of `src` read from `path` (its imports are relative to it).
 fn analysis_at(path: &str, src: &str, flash_attention: bool) -> Analysis {
     let opts = Options {
-        flash_attention,
+        fusion: fgraph::fusion::FusionOptions {
+            flash_attention,
+            ..fgraph::fusion::FusionOptions::default()
+        },
         ..Options::default()
     };
     let report = check_file(path, src.as_bytes(), &opts);
@@ -728,7 +731,10 @@ fn large_intermediate_says_what_a_fused_attention_kernel_saves() {
     }
     // With the pass, nothing is written, so nothing is warned about.
     let opts = Options {
-        flash_attention: true,
+        fusion: fgraph::fusion::FusionOptions {
+            flash_attention: true,
+            ..fgraph::fusion::FusionOptions::default()
+        },
         ..Options::default()
     };
     let report = check_file("block.fgraph", src.as_bytes(), &opts);

@@ -31,7 +31,7 @@ fn options(src: &[u8]) -> Options {
                 value.trim().parse().expect("an i64"),
             );
         } else if item == "flash" {
-            opts.flash_attention = true;
+            opts.fusion.flash_attention = true;
         } else if let Some(code) = item.strip_prefix("allow ") {
             opts.allow
                 .push(Code::from_name(code.trim()).expect("a code"));

@@ -907,11 +907,7 @@ proptest! {
     fn store_policy_plans_are_legal_and_costed(raw in raw_graph(), epilogue in any::<bool>()) {
         let case = run_case(&raw)?;
         let r = &case.r;
-        let opts = Options {
-            policy: fgraph::fusion::Policy::Store,
-            reduction_epilogue: epilogue,
-            ..Options::default()
-        };
+        let opts = Options { fusion: fgraph::fusion::FusionOptions { policy: fgraph::fusion::Policy::Store, reduction_epilogue: epilogue, ..fgraph::fusion::FusionOptions::default() }, ..Options::default() };
         let report = check_file("gen.fgraph", case.src.as_bytes(), &opts);
         let a = report.graphs[0].analysis.as_ref().expect("analysis");
         let label = &a.plan.group_of;
@@ -971,9 +967,9 @@ proptest! {
         use fgraph::fusion::{Fuser, Horizontal, Policy};
         let case = run_case(&raw)?;
         let r = &case.r;
-        let mut opts = Options::default();
+        let mut opts = fgraph::fusion::FusionOptions::default();
         match which {
-            0..=3 => opts.set_fusion(Fuser::ALL[which].options()),
+            0..=3 => opts = Fuser::ALL[which].options(),
             4 => opts.policy = Policy::Recompute,
             7 => opts.policy = Policy::Inline,
             5 => {
@@ -982,7 +978,7 @@ proptest! {
             }
             _ => opts.horizontal = Horizontal::GroupedGemm,
         }
-        let report = check_file("gen.fgraph", case.src.as_bytes(), &opts);
+        let report = check_file("gen.fgraph", case.src.as_bytes(), &Options { fusion: opts, ..Options::default() });
         let a = report.graphs[0].analysis.as_ref().expect("analysis");
         let plan = &a.plan;
         let label = &plan.group_of;
@@ -1092,11 +1088,7 @@ proptest! {
         epilogue in any::<bool>(),
     ) {
         let case = run_case(&raw)?;
-        let opts = Options {
-            policy: fgraph::fusion::Policy::ALL[policy],
-            reduction_epilogue: epilogue,
-            ..Options::default()
-        };
+        let opts = Options { fusion: fgraph::fusion::FusionOptions { policy: fgraph::fusion::Policy::ALL[policy], reduction_epilogue: epilogue, ..fgraph::fusion::FusionOptions::default() }, ..Options::default() };
         let report = check_file("gen.fgraph", case.src.as_bytes(), &opts);
         let a = report.graphs[0].analysis.as_ref().expect("analysis");
         let f = a.traffic.fused;

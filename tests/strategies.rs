@@ -65,7 +65,7 @@ const DIAMOND: &str = "graph d {\n  input x: [1024, 1024]\n  op a = elementwise.
 fn recompute_duplicates_a_cheap_producer_into_each_consumer() {
     let base = analyse(DIAMOND, &Options::default());
     assert_eq!(groups(&base), ["a", "b", "c"]);
-    let a = analyse(DIAMOND, &with(|o| o.policy = Policy::Recompute));
+    let a = analyse(DIAMOND, &with(|o| o.fusion.policy = Policy::Recompute));
     assert_eq!(groups(&a), ["a b", "c + a"]);
     assert!(a.plan.boundaries.is_empty());
     // Each kernel reads x (4 MiB of f32) and writes its output; t is never written.
@@ -84,7 +84,7 @@ fn recompute_duplicates_a_cheap_producer_into_each_consumer() {
 fn recompute_never_duplicates_matmuls_reductions_or_what_a_matmul_reads() {
     // `t` feeds a matmul: the copy could not join it, so t is written anyway.
     let src = "graph m {\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op b = elementwise.gelu(t) -> u\n  op m = matmul(t, w) -> v\n  output u, v\n}\n";
-    let a = analyse(src, &with(|o| o.policy = Policy::Recompute));
+    let a = analyse(src, &with(|o| o.fusion.policy = Policy::Recompute));
     assert!(a.plan.recomputes.is_empty());
     assert_eq!(
         boundaries(&a),
@@ -92,7 +92,7 @@ fn recompute_never_duplicates_matmuls_reductions_or_what_a_matmul_reads() {
     );
     // A reduction with two readers is never duplicated.
     let src = "graph r {\n  input x: [64, 64]\n  op s = reduction.sum(x) -> t: [64, 1]\n  op b = elementwise.exp(t) -> u\n  op c = elementwise.neg(t) -> v\n  output u, v\n}\n";
-    let a = analyse(src, &with(|o| o.policy = Policy::Recompute));
+    let a = analyse(src, &with(|o| o.fusion.policy = Policy::Recompute));
     assert!(a.plan.recomputes.is_empty());
     assert!(a.plan.groups.iter().all(|k| k.recomputed.is_empty()));
 }
@@ -103,7 +103,7 @@ fn recompute_keeps_a_matmul_epilogue_rather_than_copying_it() {
     // read it twice: more traffic than writing `h` once.
     let src = "graph e {\n  dtype f16\n  input x: [256, 256]\n  weight w: [256, 256]\n  op m = matmul(x, w) -> o\n  op h = elementwise.add(o, x) -> hh\n  op b = elementwise.gelu(hh) -> u\n  op c = elementwise.exp(hh) -> v\n  output u, v\n}\n";
     let base = analyse(src, &Options::default());
-    let a = analyse(src, &with(|o| o.policy = Policy::Recompute));
+    let a = analyse(src, &with(|o| o.fusion.policy = Policy::Recompute));
     assert!(a.plan.recomputes.is_empty());
     assert_eq!(groups(&a), groups(&base));
     assert_eq!(a.traffic.fused, base.traffic.fused);
@@ -113,7 +113,7 @@ fn recompute_keeps_a_matmul_epilogue_rather_than_copying_it() {
 fn horizontal_merges_independent_readers_of_one_tensor() {
     // RoPE-like: two elementwise kernels reading the same `cos`.
     let src = "graph h {\n  input q: [512, 64]\n  input k: [512, 64]\n  input cos: [512, 64]\n  op rq = elementwise.mul(q, cos) -> qr\n  op rk = elementwise.mul(k, cos) -> kr\n  output qr, kr\n}\n";
-    let a = analyse(src, &with(|o| o.horizontal = Horizontal::Pointwise));
+    let a = analyse(src, &with(|o| o.fusion.horizontal = Horizontal::Pointwise));
     assert_eq!(groups(&a), ["rq rk"]);
     let h = &a.plan.horizontal[0];
     assert_eq!(h.parts.len(), 2);
@@ -128,7 +128,10 @@ fn horizontal_merges_independent_readers_of_one_tensor() {
 fn horizontal_never_merges_kernels_with_a_path_between_them() {
     // Both kernels read x, but the second reads the first's output through a matmul.
     let src = "graph p {\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op m = matmul(t, w) -> u\n  op c = elementwise.add(u, x) -> y\n}\n";
-    let a = analyse(src, &with(|o| o.horizontal = Horizontal::GroupedGemm));
+    let a = analyse(
+        src,
+        &with(|o| o.fusion.horizontal = Horizontal::GroupedGemm),
+    );
     assert!(a.plan.horizontal.is_empty());
     assert_eq!(groups(&a), ["a", "m c"]);
 }
@@ -136,9 +139,12 @@ fn horizontal_never_merges_kernels_with_a_path_between_them() {
 #[test]
 fn matmuls_merge_horizontally_only_as_a_grouped_gemm() {
     let src = "graph qkv {\n  dtype f16\n  input x: [512, 256]\n  weight wq: [256, 256]\n  weight wk: [256, 256]\n  weight wv: [256, 256]\n  op q = matmul(x, wq) -> tq\n  op k = matmul(x, wk) -> tk\n  op v = matmul(x, wv) -> tv\n  output tq, tk, tv\n}\n";
-    let a = analyse(src, &with(|o| o.horizontal = Horizontal::Pointwise));
+    let a = analyse(src, &with(|o| o.fusion.horizontal = Horizontal::Pointwise));
     assert_eq!(groups(&a), ["q", "k", "v"]);
-    let a = analyse(src, &with(|o| o.horizontal = Horizontal::GroupedGemm));
+    let a = analyse(
+        src,
+        &with(|o| o.fusion.horizontal = Horizontal::GroupedGemm),
+    );
     assert_eq!(groups(&a), ["q k v"]);
     assert_eq!(a.plan.horizontal[0].parts.len(), 3);
     // x is read once instead of three times.
@@ -152,7 +158,7 @@ fn budgets_refuse_merges_and_name_the_budget() {
         src += &format!("  op e{i} = elementwise.relu(t{}) -> t{i}\n", i - 1);
     }
     src += "}\n";
-    let a = analyse(&src, &with(|o| o.budgets.ops = Some(4)));
+    let a = analyse(&src, &with(|o| o.fusion.budgets.ops = Some(4)));
     assert_eq!(groups(&a), ["e1 e2 e3 e4", "e5 e6 e7 e8", "e9 e10"]);
     let b = &a.plan.boundaries[0];
     assert_eq!(b.reason, Reason::BudgetExceeded);
@@ -172,17 +178,17 @@ fn budgets_refuse_merges_and_name_the_budget() {
         );
     }
     src += "}\n";
-    let a = analyse(&src, &with(|o| o.budgets.tensors = Some(4)));
+    let a = analyse(&src, &with(|o| o.fusion.budgets.tensors = Some(4)));
     let hit = a.plan.boundaries[0].budget.expect("budget");
     assert_eq!(hit.budget, Budget::Tensors);
     assert!(hit.needed > 4);
     let unlimited = analyse(&src, &Options::default());
     assert_eq!(unlimited.plan.groups.len(), 1);
     // Registers: the same chain fits a generous budget and not a tight one.
-    let a = analyse(&src, &with(|o| o.budgets.registers = Some(24)));
+    let a = analyse(&src, &with(|o| o.fusion.budgets.registers = Some(24)));
     let hit = a.plan.boundaries[0].budget.expect("budget");
     assert_eq!(hit.budget, Budget::Registers);
-    let a = analyse(&src, &with(|o| o.budgets.registers = Some(255)));
+    let a = analyse(&src, &with(|o| o.fusion.budgets.registers = Some(255)));
     assert_eq!(a.plan.groups.len(), 1);
 }
 
@@ -191,14 +197,23 @@ fn matmul_epilogue_bias_keeps_only_the_bias_add() {
     let src = "graph mlp {\n  dtype f16\n  input x: [256, 128]\n  weight w: [128, 128]\n  weight b: [128]\n  op mm = matmul(x, w) -> y\n  op bias = elementwise.add(y, b) -> z\n  op act = elementwise.gelu(z) -> out\n}\n";
     let a = analyse(src, &Options::default());
     assert_eq!(groups(&a), ["mm bias act"]);
-    let a = analyse(src, &with(|o| o.matmul_epilogue = MatmulEpilogue::Bias));
+    let a = analyse(
+        src,
+        &with(|o| o.fusion.matmul_epilogue = MatmulEpilogue::Bias),
+    );
     assert_eq!(groups(&a), ["mm bias", "act"]);
     assert_eq!(boundaries(&a), ["bias→act matmul-epilogue"]);
-    let a = analyse(src, &with(|o| o.matmul_epilogue = MatmulEpilogue::None));
+    let a = analyse(
+        src,
+        &with(|o| o.fusion.matmul_epilogue = MatmulEpilogue::None),
+    );
     assert_eq!(groups(&a), ["mm", "bias act"]);
     // A residual add (a full tensor) is no bias.
     let src = "graph res {\n  dtype f16\n  input x: [256, 128]\n  weight w: [128, 128]\n  op mm = matmul(x, w) -> y\n  op r = elementwise.add(y, x) -> z\n}\n";
-    let a = analyse(src, &with(|o| o.matmul_epilogue = MatmulEpilogue::Bias));
+    let a = analyse(
+        src,
+        &with(|o| o.fusion.matmul_epilogue = MatmulEpilogue::Bias),
+    );
     assert_eq!(groups(&a), ["mm", "r"]);
 }
 
@@ -217,8 +232,10 @@ fn presets_bundle_their_choices() {
     // RMSNorm: one kernel under Inductor (reduction epilogue), two under the seed rules.
     let src = "graph rms {\n  input x: [128, 1024]\n  weight g: [1024]\n  op sq = elementwise.mul(x, x) -> x2\n  op ms = reduction.mean(x2) -> m: [128, 1]\n  op r = elementwise.rsqrt(m) -> rs\n  op n = elementwise.mul(x, rs) -> xn\n  op s = elementwise.mul(xn, g) -> y\n}\n";
     let seed = analyse(src, &Options::default());
-    let mut o = Options::default();
-    o.set_fusion(Fuser::Inductor.options());
+    let o = Options {
+        fusion: Fuser::Inductor.options(),
+        ..Options::default()
+    };
     let ind = analyse(src, &o);
     assert_eq!(groups(&ind), ["sq ms r n s"]);
     assert!(seed.plan.groups.len() > 1);
@@ -345,7 +362,7 @@ fn cli_fuser_compare_and_config() {
 #[test]
 fn diamonds_fuse_a_fork_that_reconverges_through_cheap_ops() {
     let diamond = "graph d {\n  input x: [1024, 1024]\n  op a = elementwise.mul(x, x) -> t\n  op b = elementwise.exp(t) -> u\n  op c = elementwise.add(t, x) -> v\n  op d = elementwise.mul(u, v) -> y\n}\n";
-    let tvm = with(|o| o.set_fusion(Fuser::Tvm.options()));
+    let tvm = with(|o| o.fusion = Fuser::Tvm.options());
     let a = analyse(diamond, &tvm);
     assert_eq!(groups(&a), ["a b c d"]);
     // t is never written: x read once, y written once.
@@ -379,8 +396,10 @@ fn inline_and_addmm_follow_inductor() {
     // GPT-2's tail: `o_bias` and `res1` are inlined into both readers of `res1` (the
     // LayerNorm and the last residual add) and never written.
     let src = "graph t {\n  dtype f16\n  input x: [128, 256]\n  input h: [128, 256]\n  weight b: [256]\n  weight g: [256]\n  op ob = elementwise.add(h, b) -> o\n  op res1 = elementwise.add(o, x) -> r\n  op mean = reduction.mean(r) -> m: [128, 1]\n  op center = elementwise.sub(r, m) -> c\n  op scale = elementwise.mul(c, g) -> y\n  op res2 = elementwise.add(r, y) -> z\n  output z\n}\n";
-    let mut o = Options::default();
-    o.set_fusion(Fuser::Inductor.options());
+    let o = Options {
+        fusion: Fuser::Inductor.options(),
+        ..Options::default()
+    };
     let a = analyse(src, &o);
     assert_eq!(
         groups(&a),
@@ -389,7 +408,7 @@ fn inline_and_addmm_follow_inductor() {
     );
     // Without reduction epilogues the LayerNorm's tail is its own kernel, and `res1` (two
     // readers, two tensors read) is computed again there rather than read back.
-    let a = analyse(src, &with(|o| o.policy = Policy::Inline));
+    let a = analyse(src, &with(|o| o.fusion.policy = Policy::Inline));
     assert_eq!(groups(&a), ["ob res1 mean", "center scale res2 + ob res1"]);
     assert!(a.traffic.fused.total < analyse(src, &Options::default()).traffic.fused.total);
     // addmm: the add joins a 2-D matmul unless every reader of the sum is elementwise.
@@ -398,7 +417,7 @@ fn inline_and_addmm_follow_inductor() {
             "graph m {{\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  weight w2: [64, 64]\n  weight b: [64]\n  op mm = matmul(x, w) -> y\n  op bias = elementwise.add(y, b) -> z\n  {reader}\n}}\n"
         )
     };
-    let addmm = with(|o| o.matmul_epilogue = MatmulEpilogue::Addmm);
+    let addmm = with(|o| o.fusion.matmul_epilogue = MatmulEpilogue::Addmm);
     let a = analyse(&mm("op act = elementwise.relu(z) -> out"), &addmm);
     assert_eq!(groups(&a), ["mm", "bias act"]);
     let a = analyse(&mm("op next = matmul(z, w2) -> out"), &addmm);
@@ -437,9 +456,9 @@ fn every_storing_strategy_refuses_a_merge_that_would_create_a_cycle() {
     // and wait for it. `a` is not inlined (a matmul reads it), so it is stored.
     let src = "graph c {\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op m = matmul(t, w) -> u\n  op c = elementwise.add(t, u) -> y\n}\n";
     for opts in [
-        with(|o| o.policy = Policy::Store),
-        with(|o| o.policy = Policy::Inline),
-        with(|o| o.set_fusion(Fuser::Inductor.options())),
+        with(|o| o.fusion.policy = Policy::Store),
+        with(|o| o.fusion.policy = Policy::Inline),
+        with(|o| o.fusion = Fuser::Inductor.options()),
     ] {
         let a = analyse(src, &opts);
         assert_eq!(groups(&a), ["a", "m c"]);
@@ -451,7 +470,7 @@ fn every_storing_strategy_refuses_a_merge_that_would_create_a_cycle() {
     }
     // Diamonds: the fork `a` reconverges at `c` only through the matmul, which is not
     // injective: no diamond, a plain boundary.
-    let a = analyse(src, &with(|o| o.diamonds = true));
+    let a = analyse(src, &with(|o| o.fusion.diamonds = true));
     assert_eq!(
         boundaries(&a),
         ["a→m matmul-starts-group", "a→c materialized"]

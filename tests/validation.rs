@@ -146,7 +146,10 @@ fn analyse(graph: &str, flash_attention: bool) -> Analysis {
     let path = root().join("validation").join(format!("{graph}.fgraph"));
     let bytes = std::fs::read(&path).expect("graph file");
     let opts = Options {
-        flash_attention,
+        fusion: fgraph::fusion::FusionOptions {
+            flash_attention,
+            ..fgraph::fusion::FusionOptions::default()
+        },
         ..Options::default()
     };
     let report = check_file(&path.display().to_string(), &bytes, &opts);

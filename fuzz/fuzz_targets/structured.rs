@@ -936,7 +936,10 @@ fn render(file: &FileDesc) -> String {
 fuzz_target!(|desc: FileDesc| {
     let src = render(&desc);
     let mut opts = fgraph::Options {
-        flash_attention: desc.flash,
+        fusion: fgraph::FusionOptions {
+            flash_attention: desc.flash,
+            ..Default::default()
+        },
         ..Default::default()
     };
     for (i, v) in &desc.sets {
@@ -1002,7 +1005,7 @@ fuzz_target!(|desc: FileDesc| {
             .map(|(k, v)| format!("set {k}={v}"))
             .collect();
         line.extend(opts.allow.iter().map(|c| format!("allow {c}")));
-        if opts.flash_attention {
+        if opts.fusion.flash_attention {
             line.push("flash".to_string());
         }
         eprintln!("// fuzz-options: {}\n{src}", line.join(", "));

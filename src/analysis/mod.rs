@@ -24,47 +24,9 @@ pub struct Options {
     pub overrides: Overrides,
     /// `--allow CODE`: warnings silenced everywhere.
     pub allow: Vec<Code>,
-    /// `--flash-attention`: fuse every attention pattern into one FlashAttention kernel
-    /// (off by default: the plan is then exactly SPEC §2).
-    pub flash_attention: bool,
-    /// `--policy`: what rule 4 does (SPEC §2's `boundary` by default).
-    pub policy: crate::fusion::Policy,
-    /// `--reduction-epilogue`: elementwise work on a reduced value joins the reduction's
-    /// kernel (off by default).
-    pub reduction_epilogue: bool,
-    /// `--matmul-epilogue`: what may follow a matmul in its kernel.
-    pub matmul_epilogue: crate::fusion::MatmulEpilogue,
-    /// `--horizontal`: merge independent kernels that read the same tensor.
-    pub horizontal: crate::fusion::Horizontal,
-    /// `--max-kernel-ops`, `--max-kernel-tensors`, `--max-registers`.
-    pub budgets: crate::fusion::Budgets,
-    /// `--fuse-diamonds`: tensors whose readers reconverge through cheap ops stay on chip.
-    pub diamonds: bool,
-}
-
-impl Options {
-    /// The grouping these options ask for.
-    pub fn fusion(&self) -> FusionOptions {
-        FusionOptions {
-            flash_attention: self.flash_attention,
-            policy: self.policy,
-            reduction_epilogue: self.reduction_epilogue,
-            matmul_epilogue: self.matmul_epilogue,
-            horizontal: self.horizontal,
-            budgets: self.budgets,
-            diamonds: self.diamonds,
-        }
-    }
-    /// Sets every fusion choice to `f`'s.
-    pub fn set_fusion(&mut self, f: FusionOptions) {
-        self.flash_attention = f.flash_attention;
-        self.policy = f.policy;
-        self.reduction_epilogue = f.reduction_epilogue;
-        self.matmul_epilogue = f.matmul_epilogue;
-        self.horizontal = f.horizontal;
-        self.budgets = f.budgets;
-        self.diamonds = f.diamonds;
-    }
+    /// How to fuse: `--fuser`, `--policy`, `--flash-attention` and the other strategy flags
+    /// (`fusion::strategy`); SPEC §2 exactly by default.
+    pub fusion: FusionOptions,
 }
 
 /// A graph that checked clean, with its fusion plan and traffic.

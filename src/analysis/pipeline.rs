@@ -206,7 +206,7 @@ fn analyze(
     let (unfused, plan) = alongside(
         graph.ops.len() >= PARALLEL_TRAFFIC,
         || unfused_traffic(&graph),
-        || find_fusion_groups_with(&graph, opts.fusion()),
+        || find_fusion_groups_with(&graph, opts.fusion),
     );
     match unfused.and_then(|u| compare_with_unfused(&graph, &plan, u)) {
         Ok(traffic) => {
@@ -215,7 +215,7 @@ fn analyze(
                 graph,
                 plan,
                 traffic,
-                fusion: opts.fusion(),
+                fusion: opts.fusion,
             })
         }
         Err(_) => {

@@ -76,10 +76,9 @@ pub struct FusionArgs {
 impl FusionArgs {
     /// `opts` (SPEC §2, or what `fgraph.toml` chose) with these flags applied.
     pub fn apply(&self, opts: &mut Options) {
+        let opts = &mut opts.fusion;
         if let Some(f) = self.fuser {
-            let flash = opts.flash_attention;
-            opts.set_fusion(f.options());
-            opts.flash_attention = flash;
+            *opts = f.options_keeping_flash(opts);
         }
         if let Some(p) = self.policy {
             opts.policy = p;

@@ -20,7 +20,7 @@ pub(super) fn check(
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
-    opts.flash_attention = flash_attention;
+    opts.fusion.flash_attention = flash_attention;
     let mut unreadable = false;
     let mut reports = Vec::new();
     let mut configs = Configs::default();

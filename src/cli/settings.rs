@@ -32,7 +32,7 @@ pub(super) fn for_cost(
     io: &mut Io<'_>,
 ) -> Result<Option<Settings>, Usage> {
     let mut opts = options(common)?;
-    opts.flash_attention = cost.flash_attention;
+    opts.fusion.flash_attention = cost.flash_attention;
     let cfg = match anchor.or(common.config.as_deref()) {
         Some(anchor) => match Configs::default().for_file(anchor, common, io) {
             Some(cfg) => cfg,
@@ -231,28 +231,5 @@ impl Configs {
                 None
             }
         }
-    }
-}
-
-impl Config {
-    /// `base` (the command line's options) with this file's settings under them: `--set`
-    /// wins over `[set]`, `--allow` adds to `allow`.
-    pub(super) fn options(&self, base: &Options) -> Options {
-        let mut opts = base.clone();
-        if let Some(f) = self.fuser {
-            let flash = opts.flash_attention;
-            opts.set_fusion(f.options());
-            opts.flash_attention = flash;
-        }
-        for (name, value) in &self.set {
-            opts.overrides.entry(name.clone()).or_insert(*value);
-        }
-        for c in &self.allow {
-            if !opts.allow.contains(c) {
-                opts.allow.push(*c);
-            }
-        }
-        opts.flash_attention |= self.flash_attention;
-        opts
     }
 }

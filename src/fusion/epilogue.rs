@@ -48,7 +48,10 @@ mod tests {
 
     fn groups(src: &str, reduction_epilogue: bool) -> (Vec<Vec<String>>, Vec<String>) {
         let opts = Options {
-            reduction_epilogue,
+            fusion: crate::fusion::FusionOptions {
+                reduction_epilogue,
+                ..crate::fusion::FusionOptions::default()
+            },
             ..Options::default()
         };
         let (a, groups) = crate::fusion::analysed(src, &opts);

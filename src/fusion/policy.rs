@@ -412,7 +412,10 @@ mod tests {
     /// Groups (by op names) and boundaries (producer, consumer, reason, via) of `src`.
     fn plan(src: &str, policy: Policy) -> (Vec<Vec<String>>, Vec<String>) {
         let opts = Options {
-            policy,
+            fusion: crate::fusion::FusionOptions {
+                policy,
+                ..crate::fusion::FusionOptions::default()
+            },
             ..Options::default()
         };
         let (a, groups) = crate::fusion::analysed(src, &opts);
@@ -454,7 +457,10 @@ mod tests {
         // by `m` only.
         let src = "graph s {\n  dtype f16\n  input x: [64, 64]\n  weight w: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op b = elementwise.gelu(t) -> u\n  op m = matmul(t, w) -> v\n  output u, v\n}\n";
         let opts = Options {
-            policy: Policy::Store,
+            fusion: crate::fusion::FusionOptions {
+                policy: Policy::Store,
+                ..crate::fusion::FusionOptions::default()
+            },
             ..Options::default()
         };
         let r = check_file("s.fgraph", src.as_bytes(), &opts);

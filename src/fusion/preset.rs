@@ -79,6 +79,14 @@ impl Fuser {
         }
     }
 
+    /// This preset's options with `current`'s FlashAttention choice.
+    pub fn options_keeping_flash(self, current: &FusionOptions) -> FusionOptions {
+        FusionOptions {
+            flash_attention: current.flash_attention,
+            ..self.options()
+        }
+    }
+
     /// The preset whose options these are, if any (FlashAttention aside).
     pub fn of(opts: &FusionOptions) -> Option<Fuser> {
         let mut o = *opts;

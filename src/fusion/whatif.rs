@@ -668,7 +668,10 @@ mod tests {
         );
         // Under store there is nothing left to fix.
         let store = Options {
-            policy: Policy::Store,
+            fusion: crate::fusion::FusionOptions {
+                policy: Policy::Store,
+                ..crate::fusion::FusionOptions::default()
+            },
             ..Options::default()
         };
         assert!(run(DIAMOND, &store).0.hints.is_empty());
@@ -742,12 +745,18 @@ mod tests {
         // Nor under any other options.
         for opts in [
             Options {
-                policy: Policy::Store,
-                reduction_epilogue: true,
+                fusion: crate::fusion::FusionOptions {
+                    policy: Policy::Store,
+                    reduction_epilogue: true,
+                    ..crate::fusion::FusionOptions::default()
+                },
                 ..Options::default()
             },
             Options {
-                flash_attention: true,
+                fusion: crate::fusion::FusionOptions {
+                    flash_attention: true,
+                    ..crate::fusion::FusionOptions::default()
+                },
                 ..Options::default()
             },
         ] {

@@ -615,13 +615,7 @@ fn analyse(
         Some(Err(e)) => (crate::config::Config::default(), Some(e)),
         None => (crate::config::Config::default(), None),
     };
-    let mut options = Options::default();
-    options.overrides.extend(cfg.set.iter().cloned());
-    options.allow = cfg.allow.clone();
-    if let Some(f) = cfg.fuser {
-        options.set_fusion(f.options());
-    }
-    options.flash_attention = cfg.flash_attention;
+    let options = cfg.options(&Options::default());
     let hardware = cfg
         .hardware
         .as_deref()

@@ -4,7 +4,7 @@
 //! carries them under `compare`.
 
 use crate::cost::{Hardware, LaunchMode, plan_cost};
-use crate::fusion::{Fuser, FusionOptions, Horizontal, Policy, find_fusion_groups_with};
+use crate::fusion::{FusionOptions, find_fusion_groups_with};
 use crate::graph::Graph;
 use crate::traffic::{Overflow, compare_with_unfused, unfused_traffic};
 use serde::Serialize;
@@ -28,38 +28,10 @@ pub struct Row {
     pub current: bool,
 }
 
-/// The strategies compared, each with its flags: the policies alone, then the presets.
+/// The strategies compared, each with its flags: the strategy table's settings
+/// (`fusion::strategy`), then the presets.
 pub fn strategies() -> Vec<(String, FusionOptions)> {
-    let mut v: Vec<(String, FusionOptions)> = Vec::new();
-    for &p in Policy::ALL {
-        v.push((
-            format!("--policy {}", p.as_str()),
-            FusionOptions {
-                policy: p,
-                ..FusionOptions::default()
-            },
-        ));
-    }
-    v.push((
-        "--reduction-epilogue".into(),
-        FusionOptions {
-            reduction_epilogue: true,
-            ..FusionOptions::default()
-        },
-    ));
-    v.push((
-        "--horizontal".into(),
-        FusionOptions {
-            horizontal: Horizontal::Pointwise,
-            ..FusionOptions::default()
-        },
-    ));
-    for &f in Fuser::ALL {
-        if f != Fuser::Seed {
-            v.push((format!("--fuser {}", f.as_str()), f.options()));
-        }
-    }
-    v
+    crate::fusion::strategy::compared()
 }
 
 /// Every strategy of [`strategies`] (with `current`'s FlashAttention choice), and `current`

@@ -284,27 +284,40 @@ mod tests {
             let mut all = vec![
                 Options::default(),
                 Options {
-                    flash_attention: true,
+                    fusion: crate::fusion::FusionOptions {
+                        flash_attention: true,
+                        ..crate::fusion::FusionOptions::default()
+                    },
                     ..Options::default()
                 },
                 Options {
-                    policy: Policy::Store,
-                    reduction_epilogue: true,
+                    fusion: crate::fusion::FusionOptions {
+                        policy: Policy::Store,
+                        reduction_epilogue: true,
+                        ..crate::fusion::FusionOptions::default()
+                    },
                     ..Options::default()
                 },
                 Options {
-                    policy: Policy::Recompute,
+                    fusion: crate::fusion::FusionOptions {
+                        policy: Policy::Recompute,
+                        ..crate::fusion::FusionOptions::default()
+                    },
                     ..Options::default()
                 },
                 Options {
-                    diamonds: true,
+                    fusion: crate::fusion::FusionOptions {
+                        diamonds: true,
+                        ..crate::fusion::FusionOptions::default()
+                    },
                     ..Options::default()
                 },
             ];
             for f in crate::fusion::Fuser::ALL {
-                let mut o = Options::default();
-                o.set_fusion(f.options());
-                all.push(o);
+                all.push(Options {
+                    fusion: f.options(),
+                    ..Options::default()
+                });
             }
             for opts in all {
                 let r = check_file(&p.display().to_string(), &bytes, &opts);
@@ -346,8 +359,10 @@ mod tests {
             }
             let bytes = std::fs::read(&p).expect("reads");
             for f in crate::fusion::Fuser::ALL {
-                let mut opts = Options::default();
-                opts.set_fusion(f.options());
+                let opts = Options {
+                    fusion: f.options(),
+                    ..Options::default()
+                };
                 let r = check_file(&p.display().to_string(), &bytes, &opts);
                 for gr in &r.graphs {
                     let a = gr.analysis.as_ref().expect("examples analyse");

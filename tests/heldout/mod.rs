@@ -157,13 +157,16 @@ pub fn measured_total(rows: &[Row], layer: &str, mode: &str) -> f64 {
 pub fn analyse(path: &Path, flash_attention: bool, inductor: bool) -> Analysis {
     let bytes = std::fs::read(path).expect("graph file");
     let mut opts = Options {
-        flash_attention,
+        fusion: fgraph::fusion::FusionOptions {
+            flash_attention,
+            ..fgraph::fusion::FusionOptions::default()
+        },
         ..Options::default()
     };
     if inductor {
         let mut f = Fuser::Inductor.options();
         f.flash_attention = flash_attention;
-        opts.set_fusion(f);
+        opts.fusion = f;
     }
     let report = check_file(&path.display().to_string(), &bytes, &opts);
     assert!(

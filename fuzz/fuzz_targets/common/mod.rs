@@ -75,8 +75,8 @@ pub fn split(data: &[u8]) -> (Options, &[u8]) {
     }
     // The top two bits pick the fusion strategy: SPEC §2, or a compiler preset.
     let flash = h[0] & 0x20 != 0;
-    opts.set_fusion(fgraph::fusion::Fuser::ALL[usize::from(h[0] >> 6)].options());
-    opts.flash_attention = flash;
+    opts.fusion = fgraph::fusion::Fuser::ALL[usize::from(h[0] >> 6)].options();
+    opts.fusion.flash_attention = flash;
     (opts, file)
 }
 

@@ -559,7 +559,10 @@ mod tests {
                    output u, v\n  assert unfused(a, b)\n  assert materialized(t)\n}\n";
         assert!(diags(src).is_empty(), "{:#?}", diags(src));
         let store = Options {
-            policy: Policy::Store,
+            fusion: crate::fusion::FusionOptions {
+                policy: Policy::Store,
+                ..crate::fusion::FusionOptions::default()
+            },
             ..Options::default()
         };
         // Under `store` all three ops share one kernel, so `t` never leaves it.
@@ -579,7 +582,10 @@ mod tests {
                    assert fused(a, s2)\n  assert fused(a, s1)\n  assert unfused(s1, s2)\n  \
                    assert not materialized(t)\n}\n";
         let recompute = Options {
-            policy: Policy::Recompute,
+            fusion: crate::fusion::FusionOptions {
+                policy: Policy::Recompute,
+                ..crate::fusion::FusionOptions::default()
+            },
             ..Options::default()
         };
         assert!(
@@ -608,7 +614,10 @@ mod tests {
                    assert unfused(q, k)\n  assert kernels == 2\n}\n";
         assert!(diags(src).is_empty());
         let grouped = Options {
-            horizontal: crate::fusion::Horizontal::GroupedGemm,
+            fusion: crate::fusion::FusionOptions {
+                horizontal: crate::fusion::Horizontal::GroupedGemm,
+                ..crate::fusion::FusionOptions::default()
+            },
             ..Options::default()
         };
         let d = diags_with(src, &grouped);

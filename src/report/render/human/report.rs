@@ -182,7 +182,7 @@ pub fn human_report(
         if n_ops == 1 { "" } else { "s" },
         if n_groups == 1 { "" } else { "s" }
     );
-    out += &strategy_lines(&a.fusion);
+    out += &crate::fusion::strategy::human_lines(&a.fusion);
     let width = n_groups.to_string().len();
     let pad = " ".repeat(width + 9);
     // Kernels of a large graph repeat their byte counts and estimates: format each once.
@@ -337,86 +337,6 @@ fn fused_edges(out: &mut String, g: &Graph, title: &str, edges: &[crate::fusion:
             e.fused_by
         );
     }
-}
-
-/// The lines that say how the plan was made, when not by SPEC §2's default rules.
-fn strategy_lines(f: &crate::fusion::FusionOptions) -> String {
-    use crate::fusion::{Fuser, Horizontal, MatmulEpilogue, Policy};
-    let mut parts = Vec::new();
-    match f.policy {
-        Policy::Boundary => {}
-        Policy::Store => parts.push(
-            "fusion policy `store`: a tensor with several consumers or a graph output may join a \
-             consumer's kernel and is still written for the others"
-                .to_string(),
-        ),
-        Policy::Recompute => parts.push(
-            "fusion policy `recompute`: a cheap producer read by several kernels is computed \
-             again in each of them when that saves traffic"
-                .to_string(),
-        ),
-        Policy::Inline => parts.push(
-            "fusion policy `inline`: a cheap pointwise producer is computed again in every \
-             reader's kernel (unless it reads more than 4 tensors or a matmul reads it); other \
-             shared tensors join a reader's kernel and are still written for the others"
-                .to_string(),
-        ),
-    }
-    if f.diamonds {
-        parts.push(
-            "diamonds: a tensor whose readers reconverge at one op through cheap ops stays on chip"
-                .into(),
-        );
-    }
-    if f.reduction_epilogue {
-        parts.push("reduction epilogues: elementwise work on a reduced row stays in the reduction's kernel".into());
-    }
-    match f.matmul_epilogue {
-        MatmulEpilogue::Elementwise => {}
-        MatmulEpilogue::Bias => {
-            parts.push("matmul epilogues: a bias add only (as a cuBLAS call with bias)".into())
-        }
-        MatmulEpilogue::Addmm => parts.push(
-            "matmul epilogues: an add, as Inductor's addmm (unless every reader of the sum is \
-             elementwise)"
-                .into(),
-        ),
-        MatmulEpilogue::None => {
-            parts.push("matmul epilogues: none (a matmul is a kernel of its own)".into())
-        }
-    }
-    match f.horizontal {
-        Horizontal::Off => {}
-        Horizontal::Pointwise => parts.push("horizontal fusion: independent pointwise kernels that read the same tensor are one launch".into()),
-        Horizontal::GroupedGemm => parts.push("horizontal fusion: independent kernels that read the same tensor are one launch, matmuls as a grouped GEMM".into()),
-    }
-    let b = f.effective_budgets();
-    let mut budgets = Vec::new();
-    if let Some(n) = b.ops_limit() {
-        budgets.push(format!("{n} ops"));
-    }
-    if let Some(n) = b.tensors {
-        budgets.push(format!("{n} tensors"));
-    }
-    if let Some(n) = b.registers {
-        budgets.push(format!("{n} registers per thread"));
-    }
-    if !budgets.is_empty() {
-        parts.push(format!("budgets per kernel: {}", budgets.join(", ")));
-    }
-    if parts.is_empty() {
-        return String::new();
-    }
-    let mut out = match Fuser::of(f).filter(|&p| p != Fuser::Seed) {
-        Some(p) => format!("fusion as `--fuser {}`:\n", p.as_str()),
-        None => String::new(),
-    };
-    for p in parts {
-        out += &p;
-        out.push('\n');
-    }
-    out.push('\n');
-    out
 }
 
 /// A boundary in the human report: the edge, its rule and why.

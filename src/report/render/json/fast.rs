@@ -592,9 +592,12 @@ mod tests {
                 (false, Policy::Store, true),
             ] {
                 let opts = Options {
-                    flash_attention,
-                    policy,
-                    reduction_epilogue,
+                    fusion: crate::fusion::FusionOptions {
+                        flash_attention,
+                        policy,
+                        reduction_epilogue,
+                        ..crate::fusion::FusionOptions::default()
+                    },
                     ..Options::default()
                 };
                 let report = check_file(name, bytes, &opts);
