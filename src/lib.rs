@@ -1,13 +1,15 @@
 //! fgraph: a compiler and linter for `.fgraph` GPU computation graphs.
 //!
 //! The pipeline is a chain of modules, each returning data: [`syntax`] (pest grammar →
-//! spanned AST), [`sema`] (names, params, shapes, DAG → [`Graph`]), [`fusion`] (kernel
-//! groups and boundary reasons), [`traffic`] (HBM bytes), [`diagnostics`] (one model, many
-//! renderers), [`cost`] (FLOPs, roofline time on a GPU), [`report`] (the report of one
-//! graph, and its renderers: text, JSON, pictures, the roofline).
-//! [`check_file`] runs all of it on a file but the cost model, which needs a GPU; the seed's functions
-//! ([`build_graph`], [`find_fusion_groups`], [`estimate_memory_traffic`],
-//! [`analyze_transformer_block`]) work without the DSL. Nothing here prints.
+//! spanned AST, blocks expanded), [`sema`] (names, params, shapes, DAG → [`Graph`]), [`ops`]
+//! (what each op kind and function means: the registries every later stage asks),
+//! [`fusion`] (kernel groups and boundary reasons), [`traffic`] (HBM bytes), [`cost`] (FLOPs,
+//! roofline time on a GPU, the hardware model), [`analysis`] (the pipeline for one file,
+//! [`check_file`]), [`report`] (the report of one graph, assembled once, and its renderers:
+//! text, JSON, pictures, the roofline), [`diagnostics`] (one model, one dispatcher over its
+//! renderers). The seed's functions ([`build_graph`], [`find_fusion_groups`],
+//! [`estimate_memory_traffic`], [`analyze_transformer_block`]) work without the DSL.
+//! Nothing here prints but [`cli`] and [`lsp`], which are handed their I/O.
 
 pub mod analysis;
 mod api;
@@ -34,8 +36,7 @@ pub mod transformer;
 pub mod types;
 pub mod units;
 
-// `crate::assertions` (still used by `cli.rs` and `lsp/index.rs`) and the public
-// `fgraph::assertions` stay paths to `analysis::assertions`.
+// The public `fgraph::assertions` path of earlier releases.
 pub use analysis::assertions;
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file, check_file_owned};
 pub use api::{

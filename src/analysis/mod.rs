@@ -1,7 +1,7 @@
 //! The analysis of one file, as data: the settings of a run ([`Options`]), a checked graph
 //! with its plan and traffic ([`Analysis`]), and everything found in a file ([`FileReport`]).
-//! [`pipeline`] makes them ([`check_file`]); [`lints`] holds the checks that need a whole
-//! graph and its traffic. Reports, the CLI and the language server read these types.
+//! `pipeline` makes them ([`check_file`]); `lints` holds the checks that need a whole graph
+//! and its traffic; [`assertions`] checks the file's fusion assertions against the plan. Reports, the CLI and the language server read these types.
 
 pub mod assertions;
 mod lints;

@@ -6,7 +6,7 @@
 //! 2. the greedy pass (`greedy`), asking the edge rules (`rules`) and the strategies'
 //!    relaxations: the multi-consumer [`policy`] (with [`recompute`] copies), reduction
 //!    [`epilogue`]s, diamonds ([`dominator`]), [`budget`]s;
-//! 3. `--horizontal`: [`horizontal::merge`] (post-pass, inside the greedy pass so that
+//! 3. `--horizontal`: `horizontal::merge` (post-pass, inside the greedy pass so that
 //!    `--policy recompute` compares whole plans);
 //! 4. the FlashAttention kernels are recorded with the rules they override.
 //!

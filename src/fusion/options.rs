@@ -6,23 +6,23 @@ use super::{Budgets, Horizontal, MatmulEpilogue, Policy, budget};
 /// How to group. The default is SPEC §2 exactly.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FusionOptions {
-    /// Fuse every attention pattern ([`flash::detect`]) into one FlashAttention kernel
+    /// Fuse every attention pattern ([`super::flash::detect`]) into one FlashAttention kernel
     /// before the greedy pass, which then runs unchanged with that kernel counting as one
     /// matmul: it starts with a matmul (no prologue on Q, K or V: rule 1), takes elementwise
     /// and reshape epilogues like any matmul, and never joins a second matmul's kernel.
     pub flash_attention: bool,
-    /// What rule 4 does with a tensor that must be written anyway ([`policy`]).
+    /// What rule 4 does with a tensor that must be written anyway ([`super::policy`]).
     pub policy: Policy,
-    /// Let elementwise work on a reduced value join the reduction's kernel ([`epilogue`]).
+    /// Let elementwise work on a reduced value join the reduction's kernel ([`super::epilogue`]).
     pub reduction_epilogue: bool,
     /// What may follow a matmul in its kernel ([`MatmulEpilogue`]).
     pub matmul_epilogue: MatmulEpilogue,
-    /// Merge independent kernels that read the same tensor into one launch ([`horizontal`]).
+    /// Merge independent kernels that read the same tensor into one launch ([`super::horizontal`]).
     pub horizontal: Horizontal,
-    /// The limits of one kernel ([`budget`]); none by default.
+    /// The limits of one kernel ([`super::budget`]); none by default.
     pub budgets: Budgets,
     /// Keep a tensor with several readers on chip when its paths reconverge through cheap ops
-    /// ([`dominator`], TVM's choice).
+    /// ([`super::dominator`], TVM's choice).
     pub diamonds: bool,
 }
 

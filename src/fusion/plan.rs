@@ -40,7 +40,7 @@ pub struct Boundary {
     pub tensor: TensorId,
     pub reason: Reason,
     /// The edge that breaks `reason` when it is another edge of the kernel the merge would
-    /// make (only under policies other than `boundary`: [`policy::Members::cross_edge_reason`]).
+    /// make (only under policies other than `boundary`: `policy::Members::cross_edge_reason`).
     pub via: Option<(OpId, OpId)>,
     /// For `budget-exceeded`: the budget, what the merged kernel would need and the limit.
     pub budget: Option<BudgetHit>,
@@ -55,10 +55,10 @@ pub struct FusionPlan {
     /// The index into `groups` of every op.
     pub group_of: Vec<usize>,
     /// The FlashAttention kernels of the plan, in group order; empty unless the plan was
-    /// made with [`FusionOptions::flash_attention`].
+    /// made with [`super::FusionOptions::flash_attention`].
     pub flash: Vec<FlashKernel>,
     /// The edges fused as reduction epilogues, in the order the greedy pass fused them;
-    /// empty unless the plan was made with [`FusionOptions::reduction_epilogue`].
+    /// empty unless the plan was made with [`super::FusionOptions::reduction_epilogue`].
     pub epilogues: Vec<FusedEdge>,
     /// Under `--policy recompute`: the edges into a kernel that computes its producer again
     /// (one per copy; the producer's own kernel is that of its first consumer), in the order

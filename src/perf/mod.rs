@@ -1,6 +1,6 @@
 //! The speed tricks' seam: every size threshold at which fgraph changes *how* it computes (on
 //! a second thread, in parallel chunks), never *what*, in one table, and the helper that
-//! runs two pieces of work at once ([`parallel::alongside`]). Each was measured
+//! runs two pieces of work at once (`parallel::alongside`). Each was measured
 //! (docs/PERFORMANCE.md gives the figures and the commands); none changes an output, which
 //! the tests check by running both sides of each threshold.
 //!

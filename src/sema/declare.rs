@@ -174,7 +174,7 @@ impl<'a, 's> Sema<'a, 's> {
                 StmtKind::Op(op) => self.declare_op(op, i as u32, st.span),
                 // Expanded into its instances' statements before this pass (syntax::expand).
                 StmtKind::Repeat(_) => {}
-                // Checked against the fusion plan once the graph is built (crate::assertions).
+                // Checked against the fusion plan once the graph is built (crate::analysis::assertions).
                 StmtKind::Assert(_) => {}
             }
             let count = self.diags.len() - start;

@@ -188,13 +188,13 @@ pub enum StmtKind<'s> {
     /// `repeat N name = block(args) -> out`.
     Repeat(Box<RepeatStmt<'s>>),
     /// `assert fused(a, b)`, `assert kernels <= 9`: a fact about the fusion plan, checked by
-    /// [`crate::assertions`].
+    /// [`crate::analysis::assertions`].
     Assert(Box<AssertStmt<'s>>),
 }
 
 /// `assert PREDICATE(names)`, `assert not PREDICATE(names)` or `assert MEASURE CMP VALUE
 /// [UNIT]`. Predicate, measure and unit are kept as written and checked by
-/// [`crate::assertions`], as kinds and dtypes are checked after parsing.
+/// [`crate::analysis::assertions`], as kinds and dtypes are checked after parsing.
 #[derive(Debug)]
 pub struct AssertStmt<'s> {
     pub kind: AssertKind<'s>,

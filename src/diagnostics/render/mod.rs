@@ -1,8 +1,8 @@
 //! The edge: diagnostics become text here and nowhere else. [`Format`] is the one list of
 //! output formats (`--format`), and [`run`] renders a whole run in one of them with one
-//! `match`. Each format is one file: [`human`] (miette's graphical report, to standard error,
-//! and the count that ends a run), [`json`] (one object per diagnostic, SPEC §6), [`github`]
-//! (Actions workflow commands) and [`sarif`] (one SARIF 2.1.0 log). [`lsp`] is the language
+//! `match`. Each format is one file: [`human`](mod@human) (miette's graphical report, to standard error,
+//! and the count that ends a run), [`json`](mod@json) (one object per diagnostic, SPEC §6), [`github`](mod@github)
+//! (Actions workflow commands) and [`sarif`](mod@sarif) (one SARIF 2.1.0 log). [`lsp`](mod@lsp) is the language
 //! server's rendering of one diagnostic as a protocol object; the server calls it per
 //! document, not per run.
 //!

@@ -354,7 +354,7 @@ fn boundary_line(out: &mut String, g: &Graph, b: &Boundary, indent: &str) {
     );
 }
 
-/// [`boundary_line`], then (indented) the values and the smallest change that fuses it.
+/// `boundary_line`, then (indented) the values and the smallest change that fuses it.
 pub fn boundary_lines(
     out: &mut String,
     g: &Graph,
