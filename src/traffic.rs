@@ -1,5 +1,8 @@
 //! HBM traffic of a fusion plan (SPEC §3): each kernel reads its distinct external inputs once
-//! and writes the member outputs that leave it; tensors internal to a kernel cost nothing.
+//! and writes the member outputs that leave it; tensors internal to a kernel cost nothing. What
+//! an op reads of each argument and writes is its op registry row's (`crate::ops`). Also here:
+//! the bytes each tensor costs under a plan ([`round_trips`]) and what a FlashAttention
+//! kernel saves of them ([`flash_savings`]).
 
 use crate::fusion::plan::FusionPlan;
 use crate::graph::{Graph, OpId, OpNode, TensorId};
