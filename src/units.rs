@@ -1,4 +1,5 @@
-//! How fgraph writes numbers for people: byte counts, grouped digits, times, SI prefixes.
+//! How fgraph writes numbers for people: byte counts, grouped digits, times, SI prefixes,
+//! quantities with a unit, shapes.
 //! Every report, picture, hover and message formats its numbers with these, so one number
 //! reads the same everywhere.
 
@@ -103,4 +104,15 @@ pub fn fmt_num(v: f64) -> String {
     } else {
         format!("{v:.4}")
     }
+}
+
+/// `206 GFLOP`, `168 MB`, `12 B`: a count with an SI prefix and its unit.
+pub fn with_unit(v: u64, unit: &str) -> String {
+    format!("{}{unit}", si(v as f64) + if v >= 1000 { "" } else { " " })
+}
+
+/// `[2048, 4096]`: a shape as the language writes it.
+pub fn fmt_shape(shape: &[u64]) -> String {
+    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+    format!("[{}]", dims.join(", "))
 }

@@ -548,10 +548,7 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
 
 /// `67.1 MB`.
 fn short_bytes(b: u64) -> String {
-    format!(
-        "{}B",
-        crate::units::si(b as f64) + if b >= 1000 { "" } else { " " }
-    )
+    crate::units::with_unit(b, "B")
 }
 
 impl Hint {

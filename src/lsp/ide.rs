@@ -537,10 +537,7 @@ fn is_identifier(s: &str) -> bool {
         && s.len() <= crate::limits::MAX_IDENT_LEN
 }
 
-fn fmt_dims(shape: &[u64]) -> String {
-    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
-    format!("[{}]", dims.join(", "))
-}
+use crate::units::fmt_shape as fmt_dims;
 
 #[cfg(test)]
 mod tests {

@@ -379,10 +379,7 @@ pub(crate) fn rename_fix(name: &Ident<'_>, to: &str) -> Fix {
     )
 }
 
-pub(crate) fn fmt_shape(shape: &[u64]) -> String {
-    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
-    format!("[{}]", dims.join(", "))
-}
+pub(crate) use crate::units::fmt_shape;
 
 impl<'a, 's> Sema<'a, 's> {
     /// The statement of op `o`.

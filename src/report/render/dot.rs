@@ -23,11 +23,7 @@ pub const SUMMARY_OPS: usize = 10_000;
 
 /// `8.39 MB`, `16 B`: sizes as the pictures write them (the DOT labels and the HTML tables).
 pub fn bytes(b: u64) -> String {
-    format!(
-        "{}{}B",
-        crate::units::si(b as f64),
-        if b >= 1000 { "" } else { " " }
-    )
+    crate::units::with_unit(b, "B")
 }
 
 /// A DOT string literal.

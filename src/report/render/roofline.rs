@@ -5,7 +5,7 @@
 
 use crate::cost::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
-use crate::units::{fmt_num, si};
+use crate::units::{fmt_num, si, with_unit};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -77,11 +77,6 @@ fn tick(d: i64) -> String {
     } else {
         si(10f64.powi(d as i32)).replace(' ', "")
     }
-}
-
-/// `206 GFLOP`, `168 MB`, `12 B`.
-fn with_unit(v: u64, unit: &str) -> String {
-    format!("{}{unit}", si(v as f64) + if v >= 1000 { "" } else { " " })
 }
 
 /// A kernel to plot: its label (`U3`, `F1`), whether fused, its cost.

@@ -31,7 +31,7 @@ pub fn human(a: &Analysis) -> String {
 
 /// `1.23 GFLOP`.
 fn flops(f: u64) -> String {
-    format!("{}FLOP", si(f as f64) + if f >= 1000 { "" } else { " " })
+    crate::units::with_unit(f, "FLOP")
 }
 
 fn cost_line(k: &KernelCost) -> String {
@@ -39,9 +39,9 @@ fn cost_line(k: &KernelCost) -> String {
         .intensity
         .map_or("no bytes".to_string(), |i| format!("{} FLOP/B", fmt_num(i)));
     format!(
-        "{}, {}B → {intensity} (ridge {}): {}-bound, {} ({} compute, {} memory, {} launch)",
+        "{}, {} → {intensity} (ridge {}): {}-bound, {} ({} compute, {} memory, {} launch)",
         flops(k.flops),
-        si(k.bytes as f64) + if k.bytes >= 1000 { "" } else { " " },
+        crate::units::with_unit(k.bytes, "B"),
         fmt_num(k.ridge_point),
         k.bound.as_str(),
         fmt_time(k.time_s),
