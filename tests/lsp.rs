@@ -587,3 +587,143 @@ fn config_named_by_flag_or_initialization_options_applies_to_every_document() {
         assert_eq!(c.child.wait().expect("exit").code(), Some(0));
     }
 }
+
+fn initialize(id: i64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": {}}})
+}
+
+/// Each class of malformed frame, sent raw before `initialize` (and, with the same bytes,
+/// between a document's opening and a hover): answered with a parse error, and the next
+/// valid request is answered.
+#[test]
+fn every_malformed_frame_is_survived() {
+    let dir = temp_dir("frames");
+    let uri = format!("file://{}/g.fgraph", dir.display());
+    let req = br#"{"jsonrpc":"2.0","id":77,"method":"shutdown"}"#;
+    let classes: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "Content-Length larger than the body",
+            [&b"Content-Length: 90\r\n\r\n"[..], req].concat(),
+        ),
+        (
+            "Content-Length much larger",
+            [&b"Content-Length: 5000000\r\n\r\n"[..], req].concat(),
+        ),
+        (
+            "Content-Length smaller than the body",
+            [&b"Content-Length: 12\r\n\r\n"[..], req].concat(),
+        ),
+        (
+            "no Content-Length",
+            [&b"Content-Type: application/json\r\n\r\n"[..], req].concat(),
+        ),
+        (
+            "two Content-Lengths",
+            b"Content-Length: 2\r\nContent-Length: 9\r\n\r\n{}".to_vec(),
+        ),
+        (
+            "non-numeric Content-Length",
+            b"Content-Length: two\r\n\r\n{}".to_vec(),
+        ),
+        (
+            "huge Content-Length",
+            b"Content-Length: 18446744073709551616000\r\n\r\n{}".to_vec(),
+        ),
+        (
+            "Content-Length above the limit",
+            b"Content-Length: 4294967296\r\n\r\n{}".to_vec(),
+        ),
+        (
+            "non-UTF-8 body",
+            b"Content-Length: 6\r\n\r\n[\"\xc3\x28\"]".to_vec(),
+        ),
+        (
+            "invalid JSON",
+            b"Content-Length: 9\r\n\r\n{not json".to_vec(),
+        ),
+        (
+            "header without blank line",
+            [&b"Content-Length: 46\r\n"[..], req].concat(),
+        ),
+        (
+            "garbage between frames",
+            b"\x00\xffGET / HTTP/1.1\r\n\r\n}}{{\n".to_vec(),
+        ),
+    ];
+    for (what, bad) in classes {
+        let mut c = Client::start(&dir);
+        c.stdin.write_all(&bad).unwrap();
+        c.stdin.flush().unwrap();
+        c.send(initialize(1));
+        let r = c.response(json!(1));
+        assert!(r["result"]["capabilities"].is_object(), "{what}: {r}");
+        assert!(
+            c.notes.iter().any(|m| m["error"]["code"] == -32700),
+            "{what}: a parse error was answered: {:?}",
+            c.notes
+        );
+        assert!(
+            c.notes.iter().all(|m| m.get("result").is_none()),
+            "{what}: the malformed frame was not run: {:?}",
+            c.notes
+        );
+        c.notes.clear();
+        c.notify("initialized", json!({}));
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": BROKEN}}),
+        );
+        c.stdin.write_all(&bad).unwrap();
+        let r = c.call(
+            2,
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": pos(5, 5)}),
+        );
+        assert!(r.get("result").is_some(), "{what}: hover after it: {r}");
+        let r = c.call(3, "shutdown", Value::Null);
+        assert_eq!(r["result"], Value::Null, "{what}");
+        c.notify("exit", Value::Null);
+        assert_eq!(c.child.wait().unwrap().code(), Some(0), "{what}");
+    }
+}
+
+/// A lying `Content-Length` on a request: the error carries the request's id, so the
+/// client's request is not left pending.
+#[test]
+fn a_lying_length_is_answered_with_the_requests_id() {
+    let dir = temp_dir("lying-id");
+    let mut c = Client::start(&dir);
+    let body = initialize(5).to_string();
+    let _ = write!(c.stdin, "Content-Length: {}\r\n\r\n{body}", body.len() + 40);
+    c.send(initialize(6));
+    let r = c.response(json!(5));
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    let r = c.response(json!(6));
+    assert!(r["result"]["capabilities"].is_object(), "{r}");
+}
+
+/// A `Content-Length` of 4 GiB followed by 32 MiB of bytes and a valid frame: skipped as
+/// it arrives, the next frame answered; a frame cut off by the end of the input ends the
+/// session without a hang.
+#[test]
+fn a_huge_frame_is_skipped_and_a_truncated_one_ends_the_session() {
+    let dir = temp_dir("huge");
+    let mut c = Client::start(&dir);
+    let _ = write!(c.stdin, "Content-Length: 4294967296\r\n\r\n");
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..32 {
+        c.stdin.write_all(&chunk).unwrap();
+    }
+    c.send(initialize(1));
+    let r = c.response(json!(1));
+    assert!(r["result"]["capabilities"].is_object(), "{r}");
+    c.stdin
+        .write_all(b"Content-Length: 100\r\n\r\n{\"jsonrpc\":")
+        .unwrap();
+    let Client {
+        mut child, stdin, ..
+    } = c;
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
