@@ -209,3 +209,21 @@ fn a_chain_of_ten_thousand_imports_is_bounded() {
     assert!(message.contains("4096 files"), "{all}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_import_over_the_file_limit_is_limit_exceeded_before_reading() {
+    let dir = temp_dir("large");
+    let main = dir.join("proj/main.fgraph");
+    // Sparse: no disk used, and refused from its size before a byte is read.
+    let big = std::fs::File::create(dir.join("proj/lib/big.fgraph")).unwrap();
+    big.set_len(256 * 1024 * 1024 + 1).unwrap();
+    let start = Instant::now();
+    let (code, message, all) = first(&main, "lib/big.fgraph");
+    assert!(start.elapsed() < Duration::from_secs(20), "{all}");
+    assert_eq!(code, "limit-exceeded", "{all}");
+    assert_eq!(
+        message,
+        "`lib/big.fgraph` is larger than the 268435456-byte file limit"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
