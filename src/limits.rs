@@ -13,3 +13,7 @@ pub const MAX_STATEMENTS: usize = 1 << 24;
 /// Largest value of one dimension (2^48): far above any real tensor, and low enough that
 /// FLOP counts such as `2·M·N·K` stay exact in the cost model's arithmetic.
 pub const MAX_DIM: u64 = 1 << 48;
+/// Most files one file's imports may bring in, transitively.
+pub const MAX_IMPORT_FILES: usize = 4096;
+/// Most bytes one file's imports may add up to, transitively.
+pub const MAX_IMPORT_BYTES: usize = MAX_FILE_BYTES;
