@@ -88,12 +88,10 @@ pub fn write_file(path: &Path, contents: &[u8], opts: WriteOptions<'_>) -> Resul
     let (target, existing) = resolve(path)?;
     match &existing {
         None if opts.expect.is_some() => return Err(WriteError::Changed),
-        None => {}
-        Some(meta) => {
-            if !opts.force && !writable(&target, meta) {
-                return Err(WriteError::ReadOnly);
-            }
+        Some(meta) if !opts.force && !writable(&target, meta) => {
+            return Err(WriteError::ReadOnly);
         }
+        _ => {}
     }
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -115,10 +113,10 @@ pub fn write_file(path: &Path, contents: &[u8], opts: WriteOptions<'_>) -> Resul
             if !unchanged(&target, expected, existing.as_ref())? {
                 return Err(WriteError::Changed);
             }
-        } else if let Ok(meta) = std::fs::symlink_metadata(&target) {
-            if !meta.is_file() {
-                return Err(WriteError::NotRegular(kind_of(&meta)));
-            }
+        } else if let Ok(meta) = std::fs::symlink_metadata(&target)
+            && !meta.is_file()
+        {
+            return Err(WriteError::NotRegular(kind_of(&meta)));
         }
         std::fs::rename(&tmp_path, &target)?;
         Ok(())
@@ -130,6 +128,15 @@ pub fn write_file(path: &Path, contents: &[u8], opts: WriteOptions<'_>) -> Resul
         sync_dir(dir);
     }
     result
+}
+
+/// [`write_file`] for an output file (no expected contents, no `force`), the error as an
+/// [`io::Error`] (kept for callers of the earlier API).
+pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_file(path, contents, WriteOptions::default()).map_err(|e| match e {
+        WriteError::Io(e) => e,
+        other => io::Error::other(other.to_string()),
+    })
 }
 
 /// The path to write (the final target of a symlink) and its metadata, `None` when nothing is
