@@ -34,8 +34,11 @@ pub enum WriteError {
     NotRegular(&'static str),
     /// A symbolic link whose target does not exist.
     DanglingSymlink,
-    /// The file is read-only (or not writable by this user) and `force` was not given.
+    /// The file is read-only and `force` was not given.
     ReadOnly,
+    /// This user may not open the file for writing and `force` was not given (a rename in a
+    /// writable directory would replace it all the same).
+    NotWritable,
     /// The file changed (or vanished) between the read and the rewrite.
     Changed,
     /// The operating system's error.
@@ -46,7 +49,7 @@ impl WriteError {
     /// The hint a command with `--force` adds after the message.
     pub fn force_hint(&self) -> &'static str {
         match self {
-            WriteError::ReadOnly => " (pass --force to rewrite it)",
+            WriteError::ReadOnly | WriteError::NotWritable => " (pass --force to rewrite it)",
             _ => "",
         }
     }
@@ -62,6 +65,7 @@ impl fmt::Display for WriteError {
                 write!(f, "it is a symbolic link to a file that does not exist")
             }
             WriteError::ReadOnly => write!(f, "the file is read-only"),
+            WriteError::NotWritable => write!(f, "the file is not writable by this user"),
             WriteError::Changed => write!(
                 f,
                 "the file changed on disk while fgraph was working on it; it was left as it is"
@@ -88,8 +92,11 @@ pub fn write_file(path: &Path, contents: &[u8], opts: WriteOptions<'_>) -> Resul
     let (target, existing) = resolve(path)?;
     match &existing {
         None if opts.expect.is_some() => return Err(WriteError::Changed),
-        Some(meta) if !opts.force && !writable(&target, meta) => {
+        Some(meta) if !opts.force && meta.permissions().readonly() => {
             return Err(WriteError::ReadOnly);
+        }
+        Some(_) if !opts.force && open_plain(&target, true).is_err() => {
+            return Err(WriteError::NotWritable);
         }
         _ => {}
     }
@@ -213,7 +220,8 @@ const NONBLOCK: i32 = 0x0004;
 ))]
 const NONBLOCK: i32 = 0;
 
-/// Opens `path` (to read or to test writing) without blocking and without truncating.
+/// Opens `path` (to read, or to test that this user may write it: no truncation, no write,
+/// nothing changes) without blocking.
 fn open_plain(path: &Path, write: bool) -> io::Result<File> {
     let mut o = OpenOptions::new();
     if write {
@@ -227,12 +235,6 @@ fn open_plain(path: &Path, write: bool) -> io::Result<File> {
         o.custom_flags(NONBLOCK);
     }
     o.open(path)
-}
-
-/// Whether the file may be rewritten without `--force`: no read-only mode, and this user can
-/// open it for writing (which changes nothing: no truncation, no write).
-fn writable(target: &Path, meta: &Metadata) -> bool {
-    !meta.permissions().readonly() && open_plain(target, true).is_ok()
 }
 
 /// A new file in `dir`, created exclusively (never through an existing file or symlink) under
