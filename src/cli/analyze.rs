@@ -94,7 +94,8 @@ pub(super) fn render_analysis(
 
 /// Writes the files asked for beside the report (`--roofline`, `--dot`, `--svg`, `--html`),
 /// or says why not when the graph has errors. The first failure is returned once the others
-/// are written.
+/// are written. `-` and `/dev/stdout` are standard output; any other path must be (or become)
+/// a regular file (SPEC §9, "Writes").
 fn write_files(report: &Report<'_>, args: &CostArgs, io: &mut Io<'_>) -> Result<(), Usage> {
     let files = Files::new(report);
     let mut written = Ok(());
@@ -117,19 +118,27 @@ fn write_files(report: &Report<'_>, args: &CostArgs, io: &mut Io<'_>) -> Result<
             }
             Some(contents) => contents
                 .map_err(|e| Usage(format!("cannot write `{}`: {e}", path.display())))
-                .and_then(|text| {
-                    crate::fsio::write_atomically(path, text.as_bytes()).map_err(|e| {
-                        Usage(format!(
-                            "cannot write {} `{}`: {e}",
-                            kind.as_str(),
-                            path.display()
-                        ))
-                    })
-                }),
+                .and_then(|text| write_output(path, kind, &text, io)),
         };
         if written.is_ok() {
             written = result;
         }
     }
     written
+}
+
+/// One file of [`write_files`]: to standard output for `-` or `/dev/stdout`, else through
+/// [`crate::fsio::write_file`] (a device, FIFO, socket or directory is refused).
+fn write_output(path: &Path, kind: FileKind, text: &str, io: &mut Io<'_>) -> Result<(), Usage> {
+    let what = kind.as_str();
+    if crate::fsio::is_stdout(path) {
+        return io
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|()| io.out.flush())
+            .map_err(|e| Usage(format!("cannot write {what} to standard output: {e}")));
+    }
+    let opts = crate::fsio::WriteOptions::default();
+    crate::fsio::write_file(path, text.as_bytes(), opts)
+        .map_err(|e| Usage(format!("cannot write {what} `{}`: {e}", path.display())))
 }

@@ -10,12 +10,19 @@ use crate::diagnostics::Diagnostic;
 use crate::diagnostics::render::{Diagnostics, FileDiagnostics, run};
 use std::path::PathBuf;
 
+/// `--fix`, and `--force` (rewrite read-only files too).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Fix {
+    pub(super) fix: bool,
+    pub(super) force: bool,
+}
+
 pub(super) fn check(
     files: &[PathBuf],
     common: &Common,
     flash_attention: bool,
     fusion: &FusionArgs,
-    fix: bool,
+    fix: Fix,
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
@@ -25,7 +32,7 @@ pub(super) fn check(
     let mut reports = Vec::new();
     let mut configs = Configs::default();
     let mut deny_warnings = common.deny_warnings;
-    if fix && files.iter().any(|f| is_stdin(f)) {
+    if fix.fix && files.iter().any(|f| is_stdin(f)) {
         return Err(Usage(
             "--fix rewrites files in place and cannot rewrite standard input (`-`)".into(),
         ));
@@ -40,7 +47,7 @@ pub(super) fn check(
         fusion.apply(&mut file_opts);
         deny_warnings |= cfg.deny_warnings;
         match read(path, io) {
-            Some(bytes) if fix => match fix_file(path, bytes, &file_opts, io) {
+            Some(bytes) if fix.fix => match fix_file(path, bytes, &file_opts, fix.force, io) {
                 Some(r) => reports.push(r),
                 None => unreadable = true,
             },
@@ -74,12 +81,14 @@ pub(super) fn check(
 }
 
 /// `check --fix` on one file: applies the safe fixes (again on the result, up to a bound,
-/// since one fix can reveal the next), writes the file atomically when anything changed, and
-/// returns the report of what is left. `None` when the file could not be written.
+/// since one fix can reveal the next), writes the file atomically when anything changed (SPEC
+/// §9: only a regular file unchanged since it was read, a read-only one only with `--force`),
+/// and returns the report of what is left. `None` when the file could not be written.
 fn fix_file(
     path: &std::path::Path,
     bytes: Vec<u8>,
     opts: &Options,
+    force: bool,
     io: &mut Io<'_>,
 ) -> Option<FileReport> {
     let name = path.display().to_string();
@@ -100,8 +109,13 @@ fn fix_file(
         report = check_file_owned(&name, text.into_bytes(), opts);
     }
     if report.source.text.as_bytes() != original.as_slice() {
-        if let Err(e) = crate::fsio::write_atomically(path, report.source.text.as_bytes()) {
-            let _ = writeln!(io.err, "error: cannot write `{name}`: {e}");
+        let write = crate::fsio::WriteOptions {
+            expect: Some(&original),
+            force,
+        };
+        if let Err(e) = crate::fsio::write_file(path, report.source.text.as_bytes(), write) {
+            let hint = e.force_hint();
+            let _ = writeln!(io.err, "error: cannot write `{name}`: {e}{hint}");
             return None;
         }
         let _ = writeln!(

@@ -1,15 +1,18 @@
-//! `fgraph fmt FILE...`: files rewritten in the canonical layout (atomically), `--check` to
-//! only report, `-` from standard input to standard output.
+//! `fgraph fmt FILE...`: files rewritten in the canonical layout (atomically, only a regular
+//! file unchanged since it was read, a read-only one only with `--force`), `--check` to only
+//! report, `-` from standard input to standard output.
 
 use crate::cli::input::{display_name, is_stdin, read};
 use crate::cli::io::{CLEAN, FOUND, Io, USAGE, Usage, style};
 use crate::diagnostics::SourceFile;
 use crate::diagnostics::render::human;
+use crate::fsio::WriteOptions;
 use std::path::PathBuf;
 
 pub(super) fn fmt_cmd(
     files: &[PathBuf],
     check: bool,
+    force: bool,
     stdin_filename: Option<&std::path::Path>,
     io: &mut Io<'_>,
 ) -> Result<u8, Usage> {
@@ -44,13 +47,18 @@ pub(super) fn fmt_cmd(
             let _ = writeln!(io.err, "would reformat {name}");
             changed += 1;
         } else {
-            match crate::fsio::write_atomically(path, formatted.as_bytes()) {
+            let opts = WriteOptions {
+                expect: Some(&bytes),
+                force,
+            };
+            match crate::fsio::write_file(path, formatted.as_bytes(), opts) {
                 Ok(()) => {
                     let _ = writeln!(io.err, "reformatted {name}");
                     changed += 1;
                 }
                 Err(e) => {
-                    let _ = writeln!(io.err, "error: cannot write `{name}`: {e}");
+                    let hint = e.force_hint();
+                    let _ = writeln!(io.err, "error: cannot write `{name}`: {e}{hint}");
                     unreadable = true;
                 }
             }

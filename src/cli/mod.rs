@@ -52,6 +52,9 @@ pub enum Command {
         /// Apply the safe suggested fixes, rewrite the files, then report what is left.
         #[arg(long)]
         fix: bool,
+        /// With --fix: rewrite read-only files too (their mode is kept).
+        #[arg(long, requires = "fix")]
+        force: bool,
         #[command(flatten)]
         fusion: FusionArgs,
     },
@@ -105,6 +108,9 @@ pub enum Command {
         /// Change nothing; exit 1 if any file is not formatted.
         #[arg(long)]
         check: bool,
+        /// Rewrite read-only files too (their mode is kept).
+        #[arg(long)]
+        force: bool,
         /// The name standard input (`-`) goes by in messages.
         #[arg(long, value_name = "PATH")]
         stdin_filename: Option<PathBuf>,
@@ -136,8 +142,17 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             common,
             flash_attention,
             fix,
+            force,
             fusion,
-        } => check::check(&files, &common, flash_attention, &fusion, fix, io, keep),
+        } => check::check(
+            &files,
+            &common,
+            flash_attention,
+            &fusion,
+            check::Fix { fix, force },
+            io,
+            keep,
+        ),
 
         Command::Analyze {
             file,
@@ -170,8 +185,9 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
         Command::Fmt {
             files,
             check,
+            force,
             stdin_filename,
-        } => fmt::fmt_cmd(&files, check, stdin_filename.as_deref(), io),
+        } => fmt::fmt_cmd(&files, check, force, stdin_filename.as_deref(), io),
         Command::Explain { code } => explain::explain(&code, io),
         Command::Lsp { config } => match crate::lsp::run_stdio(config) {
             Ok(0) => Ok(CLEAN),
