@@ -122,3 +122,18 @@ pub fn count_line(diags: &[&Diagnostic], files: usize) -> String {
         )
     }
 }
+
+/// [`count_line`] for a run where `unread` files could not be read (the reason was printed
+/// before): never "All checks passed".
+pub fn count_line_unread(diags: &[&Diagnostic], files: usize, unread: usize) -> String {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "Found {} and {} in {}; {} could not be read.\n",
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(files, "file"),
+        plural(unread, "file")
+    )
+}
