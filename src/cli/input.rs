@@ -37,6 +37,7 @@ pub(super) fn config_anchor<'p>(
 /// byte: past it, reading stops and the parser reports `limit-exceeded`. Anything but a
 /// regular file (a directory, device or FIFO) is refused before reading. `None` after printing
 /// why it could not be read.
+#[allow(clippy::ptr_arg)] // its callers hold `PathBuf`s
 pub(super) fn read(path: &PathBuf, io: &mut Io<'_>) -> Option<Vec<u8>> {
     let limit = crate::limits::MAX_FILE_BYTES;
     let read = if is_stdin(path) {
