@@ -1,6 +1,8 @@
 //! `fgraph.toml`: settings for every file below it, found by walking up from the file (as
 //! ruff finds `ruff.toml` and rustfmt `rustfmt.toml`). The CLI and the language server read
-//! it alike; `--config PATH` names one instead. Command-line flags win over it.
+//! it alike; `--config PATH` names one instead. Command-line flags win over it. Also the bounded
+//! reader of the CLI's inputs ([`read_regular`], [`read_limited`]): regular files only, never
+//! past the size limit (SPEC §9).
 //!
 //! ```toml
 //! hardware = "h100"          # the cost model's GPU preset (`--hardware`)

@@ -1,6 +1,7 @@
 //! The human format (the default): miette's graphical report of each diagnostic, drawn against
 //! its source, and the one-line count that ends a run ("Found 1 error and 0 warnings in 1
-//! file."). Human output goes to standard error.
+//! file."). Human output goes to standard error. A line too long for miette (which panics past
+//! column 65,535) is cut to a window around the label with ellipses before it is drawn.
 
 use crate::diagnostics::{Diagnostic, Label, Severity, SourceFile};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
