@@ -217,3 +217,32 @@ fn an_error_far_along_one_long_line_renders() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("\"column\":70010"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `assert fused(...)` with thousands of names: each unknown name is a diagnostic, the last
+/// ones past column 65,535.
+#[test]
+fn thousands_of_names_in_one_assertion_render() {
+    let dir = temp_dir("fused");
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/seed_mlp.fgraph"),
+    )
+    .unwrap();
+    let names: Vec<String> = (0..6000).map(|i| format!("nosuchop{i:05}")).collect();
+    let line = format!("assert fused(matmul1, {})", names.join(", "));
+    let src = src.replace("assert fused(matmul1, bias1)", &line);
+    assert!(src.contains("nosuchop05999"));
+    let file = dir.join("fused.fgraph");
+    std::fs::write(&file, src).unwrap();
+    let o = fgraph(&["check", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        &err[err.len().saturating_sub(2000)..]
+    );
+    assert!(!err.contains("panicked"));
+    assert!(err.contains("no op named `nosuchop05999`"));
+    assert!(err.contains("Found 6000 errors"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
