@@ -22,28 +22,42 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// Runs fgraph with `stdin`, killing it (and failing) if it runs past `limit`: a hang is the
-/// bug being tested for.
+/// bug being tested for. Its output goes through files, so a full pipe cannot stall it.
 fn fgraph_in(args: &[&str], dir: Option<&Path>, stdin: Stdio, limit: Duration) -> Output {
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let base = std::env::temp_dir().join(format!("fgraph-bounded-out-{}-{n}", std::process::id()));
+    let (out_path, err_path) = (base.with_extension("out"), base.with_extension("err"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fgraph"));
     cmd.args(args)
         .env("NO_COLOR", "1")
         .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap());
     if let Some(d) = dir {
         cmd.current_dir(d);
     }
     let mut child = cmd.spawn().expect("run fgraph");
     let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
         if start.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
             panic!("fgraph {args:?} still running after {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    };
+    let output = Output {
+        status,
+        stdout: std::fs::read(&out_path).unwrap(),
+        stderr: std::fs::read(&err_path).unwrap(),
+    };
+    let _ = std::fs::remove_file(&out_path);
+    let _ = std::fs::remove_file(&err_path);
+    output
 }
 
 fn fgraph(args: &[&str]) -> Output {
