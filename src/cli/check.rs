@@ -7,7 +7,8 @@ use crate::cli::input::{config_anchor, display_name, is_stdin, read};
 use crate::cli::io::{Io, Keep, USAGE, Usage, exit_code, sink};
 use crate::cli::settings::{Configs, check_set_names, options};
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::render::{Diagnostics, FileDiagnostics, run};
+use crate::diagnostics::render::human::count_line_unread;
+use crate::diagnostics::render::{Diagnostics, FileDiagnostics, Format, RunReport, run};
 use std::path::PathBuf;
 
 /// `--fix`, and `--force` (rewrite read-only files too).
@@ -28,7 +29,7 @@ pub(super) fn check(
 ) -> Result<u8, Usage> {
     let mut opts = options(common)?;
     opts.fusion.flash_attention = flash_attention;
-    let mut unreadable = false;
+    let mut unreadable = 0;
     let mut reports = Vec::new();
     let mut configs = Configs::default();
     let mut deny_warnings = common.deny_warnings;
@@ -49,14 +50,14 @@ pub(super) fn check(
         match read(path, io) {
             Some(bytes) if fix.fix => match fix_file(path, bytes, &file_opts, fix.force, io) {
                 Some(r) => reports.push(r),
-                None => unreadable = true,
+                None => unreadable += 1,
             },
             Some(bytes) => reports.push(check_file_owned(
                 &display_name(path, stdin_name),
                 bytes,
                 &file_opts,
             )),
-            None => unreadable = true,
+            None => unreadable += 1,
         }
     }
     check_set_names(common, &reports)?;
@@ -72,12 +73,30 @@ pub(super) fn check(
             diagnostics: r.diagnostics.iter().collect(),
         })
         .collect();
-    run(common.format, &files, &Diagnostics, &mut sink(io));
+    if unreadable == 0 {
+        run(common.format, &files, &Diagnostics, &mut sink(io));
+    } else {
+        // Not "All checks passed": the count says what could not be read.
+        run(common.format, &files, &NoFooter, &mut sink(io));
+        if common.format == Format::Human {
+            let line = count_line_unread(&all, files.len(), unreadable);
+            let _ = write!(io.err, "{line}");
+        }
+    }
     drop(files);
     let code = exit_code(&all, common.deny_warnings);
     drop(all);
     keep.push(Box::new(reports));
-    Ok(if unreadable { USAGE } else { code })
+    Ok(if unreadable > 0 { USAGE } else { code })
+}
+
+/// `check`'s run when a file could not be read: its own count line replaces the footer.
+struct NoFooter;
+
+impl RunReport for NoFooter {
+    fn footer(&self) -> bool {
+        false
+    }
 }
 
 /// `check --fix` on one file: applies the safe fixes (again on the result, up to a bound,

@@ -33,21 +33,36 @@ pub(super) fn config_anchor<'p>(
     }
 }
 
+/// The bytes of `path` (or standard input for `-`), never more than the size limit plus one
+/// byte: past it, reading stops and the parser reports `limit-exceeded`. Anything but a
+/// regular file (a directory, device or FIFO) is refused before reading. `None` after printing
+/// why it could not be read.
+#[allow(clippy::ptr_arg)] // its callers hold `PathBuf`s
 pub(super) fn read(path: &PathBuf, io: &mut Io<'_>) -> Option<Vec<u8>> {
+    let limit = crate::limits::MAX_FILE_BYTES;
     let read = if is_stdin(path) {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b).map(|_| b)
+        crate::config::read_limited(std::io::stdin().lock(), limit, 64 * 1024)
     } else {
-        std::fs::read(path)
+        crate::config::read_regular(path, limit)
+    };
+    let name = if is_stdin(path) {
+        "standard input".to_string()
+    } else {
+        format!("`{}`", path.display())
     };
     match read {
-        Ok(b) => Some(b),
-        Err(e) if is_stdin(path) => {
-            let _ = writeln!(io.err, "error: cannot read standard input: {e}");
-            None
+        Ok(b) => {
+            if b.len() > limit {
+                let _ = writeln!(
+                    io.err,
+                    "note: {name} is larger than the limit of {limit} bytes; reading stopped \
+                     there"
+                );
+            }
+            Some(b)
         }
         Err(e) => {
-            let _ = writeln!(io.err, "error: cannot read `{}`: {e}", path.display());
+            let _ = writeln!(io.err, "error: cannot read {name}: {e}");
             None
         }
     }

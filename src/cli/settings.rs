@@ -154,9 +154,22 @@ pub(super) fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
 
 fn hardware_description(args: &CostArgs) -> Result<Hardware, Usage> {
     if let Some(path) = &args.hardware_file {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let limit = crate::limits::MAX_FILE_BYTES;
+        let bytes = crate::config::read_regular(path, limit).map_err(|e| {
             Usage(format!(
                 "cannot read hardware file `{}`: {e}",
+                path.display()
+            ))
+        })?;
+        if bytes.len() > limit {
+            return Err(Usage(format!(
+                "hardware file `{}` is larger than the limit of {limit} bytes",
+                path.display()
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Usage(format!(
+                "cannot read hardware file `{}`: not UTF-8 ({e})",
                 path.display()
             ))
         })?;
