@@ -4,7 +4,7 @@
 //! the presets are files of the same format under `presets/` (`presets/h100.json`, …),
 //! compiled in, each carrying its sources, and parsed the first time one is used.
 
-use super::hwmodel::HwModel;
+use super::hwmodel::{HwModel, check_range};
 use crate::types::Dtype;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -223,48 +223,51 @@ pub struct HardwareFile {
 }
 
 impl HardwareFile {
+    /// Checks every number lies in its range of [`RANGES`](super::hwmodel::RANGES) (finite, physically meaningful:
+    /// a bandwidth of 1e-308 TB/s is no GPU) and converts to base units.
     fn validate(self) -> Result<Hardware, String> {
-        // Positive, and still finite once scaled to base units.
-        let positive = |key: &str, v: f64| {
-            if v.is_finite() && v > 0.0 && (v * 1e12).is_finite() && v * 1e-6 > 0.0 {
-                Ok(v)
-            } else {
-                Err(format!("`{key}` must be a positive number, found {v}"))
-            }
-        };
-        let non_negative = |key: &str, v: Option<f64>, default: f64| match v {
-            None => Ok(default),
-            Some(v) if v.is_finite() && v >= 0.0 => Ok(v * 1e-6),
-            Some(v) => Err(format!("`{key}` must be zero or more, found {v}")),
+        let check = |key: &str, v: f64| check_range(key, key, v);
+        // Launch costs in µs, to seconds; a file that gives none gets the H100 measurement.
+        let launch = |key: &str, v: Option<f64>, default: f64| match v {
+            None => Ok::<f64, String>(default),
+            Some(v) => Ok(check(key, v)? * 1e-6),
         };
         if self.name.trim().is_empty() {
             return Err("`name` must not be empty".into());
         }
+        let peak_f16 = check("peak_tflops_f16", self.peak_tflops_f16)? * 1e12;
+        let peak_f32 = check("peak_tflops_f32", self.peak_tflops_f32)? * 1e12;
+        let bandwidth = check("bandwidth_tb_s", self.bandwidth_tb_s)? * 1e12;
+        let l2_bytes = match self.l2_mib {
+            None => None,
+            Some(v) => Some((check("l2_mib", v)? * MIB as f64) as u64),
+        };
+        if let Some(sms) = self.sms {
+            check("sms", f64::from(sms))?;
+        }
+        let launch_graph = launch(
+            "launch_graph_us",
+            self.launch_graph_us,
+            MEASURED_LAUNCH_GRAPH,
+        )?;
+        let launch_eager = launch(
+            "launch_eager_us",
+            self.launch_eager_us,
+            MEASURED_LAUNCH_EAGER,
+        )?;
         if let Some(m) = &self.model {
             m.validate()?;
         }
-        let l2_bytes = match self.l2_mib {
-            None => None,
-            Some(v) => Some((positive("l2_mib", v)? * MIB as f64).min(u64::MAX as f64) as u64),
-        };
         Ok(Hardware {
             description: self.description.unwrap_or_else(|| self.name.clone()),
             source: self.source.unwrap_or_else(|| "hardware file".into()),
-            peak_f16: positive("peak_tflops_f16", self.peak_tflops_f16)? * 1e12,
-            peak_f32: positive("peak_tflops_f32", self.peak_tflops_f32)? * 1e12,
-            bandwidth: positive("bandwidth_tb_s", self.bandwidth_tb_s)? * 1e12,
+            peak_f16,
+            peak_f32,
+            bandwidth,
             l2_bytes,
             sms: self.sms,
-            launch_graph: non_negative(
-                "launch_graph_us",
-                self.launch_graph_us,
-                MEASURED_LAUNCH_GRAPH,
-            )?,
-            launch_eager: non_negative(
-                "launch_eager_us",
-                self.launch_eager_us,
-                MEASURED_LAUNCH_EAGER,
-            )?,
+            launch_graph,
+            launch_eager,
             model: self.model,
             name: self.name,
         })
@@ -282,6 +285,7 @@ fn parse_preset(i: usize) -> Hardware {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cost::hwmodel::RANGES;
 
     /// Every preset file parses and validates under its own name, and is exactly what `fgraph
     /// hardware NAME --format json` prints for it (so its numbers round-trip unchanged).
@@ -321,5 +325,174 @@ mod tests {
             .map(|h| h.name)
             .collect();
         assert_eq!(calibrated, ["h100", "h100-measured"]);
+    }
+    /// Each numeric leaf of a hardware file's JSON: its [`RANGES`] key, the name a message
+    /// shows, its JSON path (object keys and array indices) and its value.
+    fn numeric_leaves(v: &serde_json::Value) -> Vec<(String, String, Vec<String>, f64)> {
+        fn walk(
+            v: &serde_json::Value,
+            path: &mut Vec<String>,
+            out: &mut Vec<(String, String, Vec<String>, f64)>,
+        ) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m {
+                        path.push(k.clone());
+                        walk(x, path, out);
+                        path.pop();
+                    }
+                }
+                serde_json::Value::Array(a) => {
+                    for (i, x) in a.iter().enumerate() {
+                        path.push(i.to_string());
+                        walk(x, path, out);
+                        path.pop();
+                    }
+                }
+                serde_json::Value::Number(n) => {
+                    let x = n.as_f64().expect("number");
+                    let (key, shown) =
+                        if path.starts_with(&["model".into(), "softmax_row_scale".into()]) {
+                            let key = if path[3] == "0" { "cols" } else { "factor" };
+                            (
+                                format!("softmax_row_scale {key}"),
+                                format!("model.softmax_row_scale[{}]", path[2]),
+                            )
+                        } else {
+                            (path.last().expect("key").clone(), path.join("."))
+                        };
+                    out.push((key, shown, path.clone(), x));
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(v, &mut Vec::new(), &mut out);
+        out
+    }
+
+    fn range_of(key: &str) -> &'static crate::cost::hwmodel::FieldRange {
+        RANGES
+            .iter()
+            .find(|r| r.key == key)
+            .unwrap_or_else(|| panic!("`{key}` has no range in RANGES"))
+    }
+
+    /// Every numeric field of every preset has a range, lies inside it with a wide margin
+    /// (a factor of 10 from each bound; an efficiency only needs to be at most 1), and every
+    /// range is some preset's field.
+    #[test]
+    fn every_preset_lies_well_inside_the_ranges_and_every_range_is_used() {
+        let mut used = std::collections::BTreeSet::new();
+        for (name, text) in PRESETS {
+            let v: serde_json::Value = serde_json::from_str(text).expect("json");
+            for (key, shown, _, x) in numeric_leaves(&v) {
+                let r = range_of(&key);
+                used.insert(r.key);
+                let low_ok = if r.lo > 0.0 {
+                    x >= 10.0 * r.lo
+                } else {
+                    x >= r.lo
+                };
+                let high_ok = if r.lo_open {
+                    x <= r.hi
+                } else {
+                    x <= r.hi / 10.0
+                };
+                assert!(
+                    low_ok && high_ok,
+                    "{name}: `{shown}` = {x} is near its range's bounds"
+                );
+            }
+        }
+        let unused: Vec<&str> = RANGES
+            .iter()
+            .map(|r| r.key)
+            .filter(|k| !used.contains(k))
+            .collect();
+        assert!(unused.is_empty(), "ranges no preset field uses: {unused:?}");
+    }
+
+    /// Each numeric field of the fullest preset, set just outside its range on either side, is
+    /// rejected with a message that names the field, the value and the range.
+    #[test]
+    fn every_field_outside_its_range_is_rejected_by_name() {
+        let text = PRESETS[3].1;
+        let base: serde_json::Value = serde_json::from_str(text).expect("json");
+        for (key, shown, path, _) in numeric_leaves(&base) {
+            let r = range_of(&key);
+            let below = if r.lo > 0.0 { r.lo / 10.0 } else { -1.0 };
+            let below = if r.lo_open { r.lo } else { below };
+            for bad in [below, r.hi * 10.0, 1e308, -1e308, 1e-308] {
+                if bad >= r.lo && bad <= r.hi && !(r.lo_open && bad == r.lo) {
+                    continue;
+                }
+                let mut v = base.clone();
+                let mut at = &mut v;
+                for p in &path {
+                    at = match at {
+                        serde_json::Value::Array(a) => &mut a[p.parse::<usize>().expect("index")],
+                        other => &mut other[p.as_str()],
+                    };
+                }
+                *at = if key == "sms" {
+                    // An integer field: only integers parse.
+                    if bad < r.lo {
+                        0.into()
+                    } else {
+                        1_000_000.into()
+                    }
+                } else {
+                    serde_json::json!(bad)
+                };
+                let e = Hardware::from_json(&v.to_string()).expect_err(&format!("{shown} = {bad}"));
+                assert!(
+                    e.starts_with(&format!("`{shown}` is ")) && e.contains("; it must be "),
+                    "{shown} = {bad}: {e}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn range_messages_name_the_field_the_value_and_the_range() {
+        let file = |bw: &str| {
+            format!(
+                r#"{{"name": "g", "peak_tflops_f16": 400, "peak_tflops_f32": 50,
+                    "bandwidth_tb_s": {bw}}}"#
+            )
+        };
+        let e = Hardware::from_json(&file("1e-308")).expect_err("tiny");
+        assert_eq!(
+            e,
+            "`bandwidth_tb_s` is 1e-308; it must be between 0.001 and 1000 TB/s"
+        );
+        let e = Hardware::from_json(&file("1e308")).expect_err("huge");
+        assert_eq!(
+            e,
+            "`bandwidth_tb_s` is 1e308; it must be between 0.001 and 1000 TB/s"
+        );
+        let e = Hardware::from_json(&file("0")).expect_err("zero");
+        assert_eq!(
+            e,
+            "`bandwidth_tb_s` is 0; it must be between 0.001 and 1000 TB/s"
+        );
+        // Non-finite numbers cannot be written in JSON, and are rejected all the same.
+        assert!(Hardware::from_json(&file("1e400")).is_err());
+        let e = check_range("mm_efficiency", "model.mm_efficiency", f64::NAN).expect_err("NaN");
+        assert_eq!(
+            e,
+            "`model.mm_efficiency` is NaN; it must be more than 0 and at most 1"
+        );
+        let e = check_range("launch_eager_us", "launch_eager_us", f64::INFINITY).expect_err("inf");
+        assert_eq!(
+            e,
+            "`launch_eager_us` is inf; it must be between 0 and 1000000 µs"
+        );
+        // The bounds themselves are accepted (an efficiency's 0 aside).
+        assert!(Hardware::from_json(&file("0.001")).is_ok());
+        assert!(Hardware::from_json(&file("1000")).is_ok());
+        assert!(check_range("mm_efficiency", "e", 1.0).is_ok());
+        assert!(check_range("mm_efficiency", "e", 0.0).is_err());
     }
 }

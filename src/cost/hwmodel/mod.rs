@@ -237,26 +237,134 @@ pub struct Prediction {
     pub time_s: f64,
 }
 
+/// The range one numeric field of a hardware file must lie in: `lo` to `hi` in `unit`
+/// (`lo` itself excluded where `lo_open`).
+pub struct FieldRange {
+    /// The field's key (the last part of its path; the `softmax_row_scale` entries are named).
+    pub key: &'static str,
+    pub lo: f64,
+    pub lo_open: bool,
+    pub hi: f64,
+    pub unit: &'static str,
+}
+
+const fn range(key: &'static str, lo: f64, hi: f64, unit: &'static str) -> FieldRange {
+    FieldRange {
+        key,
+        lo,
+        lo_open: false,
+        hi,
+        unit,
+    }
+}
+
+/// An efficiency or fraction: more than 0, at most 1.
+const fn fraction(key: &'static str) -> FieldRange {
+    FieldRange {
+        key,
+        lo: 0.0,
+        lo_open: true,
+        hi: 1.0,
+        unit: "",
+    }
+}
+
+/// Steepness exponents (L2 hit curve, re-read curves, waves).
+const EXPONENT: (f64, f64) = (0.01, 100.0);
+
+/// Every numeric field of a hardware file (`--hardware-file`, the presets) and the
+/// physically meaningful range it must lie in; a value outside, or not finite, is an error
+/// that names the field, the value and the range. Every shipped preset lies well inside
+/// (`src/cost/presets/*.json`: peaks 19.5–989 TFLOP/s, 2.0–4.8 TB/s, 40–50 MiB of L2,
+/// 108–132 SMs, launches 1.2–11 µs; H100 coefficients: exponents 0.25–8, rates 1.2e11–1.8e12
+/// elements/s, overheads 1–6 µs, factors 0.785–1.932, efficiencies 0.16–0.99).
+pub const RANGES: &[FieldRange] = &[
+    // The GPU (`hardware.rs`).
+    range("peak_tflops_f16", 0.001, 100_000.0, "TFLOP/s"),
+    range("peak_tflops_f32", 0.001, 100_000.0, "TFLOP/s"),
+    range("bandwidth_tb_s", 0.001, 1_000.0, "TB/s"),
+    range("l2_mib", 0.001, 16_384.0, "MiB"),
+    range("sms", 1.0, 100_000.0, "SMs"),
+    range("launch_graph_us", 0.0, 1e6, "µs"),
+    range("launch_eager_us", 0.0, 1e6, "µs"),
+    // The hardware model's coefficients (`model`).
+    range("raster_width", 1.0, 100_000.0, "tiles"),
+    range("l2_effective_bytes", 1024.0, 1.8e10, "bytes"),
+    range("l2_hit_exponent", EXPONENT.0, EXPONENT.1, ""),
+    fraction("mm_efficiency"),
+    range("mm_k_half", 0.0, 1e6, ""),
+    fraction("mm_bandwidth_efficiency"),
+    range("mm_overhead_us", 0.0, 1e6, "µs"),
+    range("mm_wave_exponent", EXPONENT.0, EXPONENT.1, ""),
+    fraction("mm_f32_efficiency"),
+    fraction("mm_unaligned_efficiency"),
+    fraction("tf32_peak_fraction"),
+    fraction("efficiency"),
+    range("kv_half", 0.0, 1e6, ""),
+    range("head_dim_half", 0.0, 1e6, ""),
+    fraction("bandwidth_efficiency"),
+    range("elements_per_s", 1e6, 1e16, "elements/s"),
+    range("overhead_us", 0.0, 1e6, "µs"),
+    range("softmax_row_scale cols", 1.0, 1e12, "columns"),
+    range("softmax_row_scale factor", 0.001, 1_000.0, ""),
+    range("passes", 0.001, 1_000.0, ""),
+    range("row_bytes", 1.0, 1e15, "bytes"),
+    range("row_exponent", EXPONENT.0, EXPONENT.1, ""),
+    range("input_bytes", 1.0, 1e15, "bytes"),
+    range("input_exponent", EXPONENT.0, EXPONENT.1, ""),
+];
+
+/// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
+/// `shown`, the value and the range.
+pub fn check_range(key: &str, shown: &str, v: f64) -> Result<f64, String> {
+    let Some(r) = RANGES.iter().find(|r| r.key == key) else {
+        // Every caller names a key of the table (a unit test checks the presets reach them).
+        return Err(format!("`{shown}` has no range (internal error)"));
+    };
+    let above_lo = if r.lo_open { v > r.lo } else { v >= r.lo };
+    if above_lo && v <= r.hi {
+        return Ok(v);
+    }
+    let unit = if r.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", r.unit)
+    };
+    let (lo, hi) = (number(r.lo), number(r.hi));
+    let must = if r.lo_open {
+        format!("more than {lo} and at most {hi}{unit}")
+    } else {
+        format!("between {lo} and {hi}{unit}")
+    };
+    Err(format!("`{shown}` is {}; it must be {must}", number(v)))
+}
+
+/// `v` as a short number: plain where that is short, else with an exponent (1e-308).
+fn number(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-4..1e7).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
 impl HwModel {
-    /// Checks every coefficient is a positive finite number (overheads may be zero).
+    /// Checks every coefficient lies in its range of [`RANGES`] (finite, physically
+    /// meaningful) and that `softmax_row_scale`'s columns ascend.
     pub fn validate(&self) -> Result<(), String> {
-        let pos = |k: &str, v: f64| {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                Err(format!("`model.{k}` must be a positive number, found {v}"))
-            }
-        };
-        pos("raster_width", self.raster_width)?;
-        pos("l2_effective_bytes", self.l2_effective_bytes)?;
-        pos("l2_hit_exponent", self.l2_hit_exponent)?;
-        pos("mm_efficiency", self.mm_efficiency)?;
-        pos("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
-        pos("mm_f32_efficiency", self.mm_f32_efficiency)?;
-        pos("mm_wave_exponent", self.mm_wave_exponent)?;
-        pos("tf32_peak_fraction", self.tf32_peak_fraction)?;
+        let check = |key: &str, v: f64| check_range(key, &format!("model.{key}"), v).map(drop);
+        check("raster_width", self.raster_width)?;
+        check("l2_effective_bytes", self.l2_effective_bytes)?;
+        check("l2_hit_exponent", self.l2_hit_exponent)?;
+        check("mm_efficiency", self.mm_efficiency)?;
+        check("mm_k_half", self.mm_k_half)?;
+        check("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
+        check("mm_overhead_us", self.mm_overhead_us)?;
+        check("mm_wave_exponent", self.mm_wave_exponent)?;
+        check("mm_f32_efficiency", self.mm_f32_efficiency)?;
+        check("tf32_peak_fraction", self.tf32_peak_fraction)?;
         if let Some(e) = self.mm_unaligned_efficiency {
-            pos("mm_unaligned_efficiency", e)?;
+            check("mm_unaligned_efficiency", e)?;
         }
         let attention = std::iter::once(("attention".to_string(), &self.attention)).chain(
             self.attention_kernels
@@ -264,20 +372,27 @@ impl HwModel {
                 .map(|(name, a)| (format!("attention_kernels.{name}"), a)),
         );
         for (key, a) in attention {
-            pos(&format!("{key}.efficiency"), a.efficiency)?;
-            for (k, v) in [("kv_half", a.kv_half), ("head_dim_half", a.head_dim_half)] {
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(format!("`model.{key}.{k}` must be zero or more, found {v}"));
-                }
+            for (k, v) in [
+                ("efficiency", a.efficiency),
+                ("kv_half", a.kv_half),
+                ("head_dim_half", a.head_dim_half),
+            ] {
+                check_range(k, &format!("model.{key}.{k}"), v)?;
             }
         }
         let mut last = 0.0;
-        for &[cols, rate, bw] in &self.softmax_row_scale {
-            let ok = |v: f64| v.is_finite() && v > 0.0;
-            if !(ok(cols) && cols > last && ok(rate) && ok(bw)) {
+        for (i, &[cols, rate, bw]) in self.softmax_row_scale.iter().enumerate() {
+            for (k, v) in [
+                ("softmax_row_scale cols", cols),
+                ("softmax_row_scale factor", rate),
+                ("softmax_row_scale factor", bw),
+            ] {
+                check_range(k, &format!("model.softmax_row_scale[{i}]"), v)?;
+            }
+            if cols <= last {
                 return Err(format!(
                     "`model.softmax_row_scale` must hold [cols, rate factor, bandwidth factor] \
-                     triples of positive numbers, cols ascending; found [{cols}, {rate}, {bw}]"
+                     triples, cols ascending; found [{cols}, {rate}, {bw}] after cols {last}"
                 ));
             }
             last = cols;
@@ -294,20 +409,8 @@ impl HwModel {
                 ("input_bytes", r.input_bytes),
                 ("input_exponent", r.input_exponent),
             ] {
-                pos(&format!("{key}.{k}"), v)?;
+                check_range(k, &format!("model.{key}.{k}"), v)?;
             }
-        }
-        if !(self.mm_overhead_us.is_finite() && self.mm_overhead_us >= 0.0) {
-            return Err(format!(
-                "`model.mm_overhead_us` must be zero or more, found {}",
-                self.mm_overhead_us
-            ));
-        }
-        if !(self.mm_k_half.is_finite() && self.mm_k_half >= 0.0) {
-            return Err(format!(
-                "`model.mm_k_half` must be zero or more, found {}",
-                self.mm_k_half
-            ));
         }
         let f = &self.families;
         let optional = [("scalar", f.scalar), ("layout_copy", f.layout_copy)]
@@ -322,16 +425,12 @@ impl HwModel {
         .into_iter()
         .chain(optional)
         {
-            pos(
-                &format!("families.{name}.bandwidth_efficiency"),
-                c.bandwidth_efficiency,
-            )?;
-            pos(&format!("families.{name}.elements_per_s"), c.elements_per_s)?;
-            if !(c.overhead_us.is_finite() && c.overhead_us >= 0.0) {
-                return Err(format!(
-                    "`model.families.{name}.overhead_us` must be zero or more, found {}",
-                    c.overhead_us
-                ));
+            for (k, v) in [
+                ("bandwidth_efficiency", c.bandwidth_efficiency),
+                ("elements_per_s", c.elements_per_s),
+                ("overhead_us", c.overhead_us),
+            ] {
+                check_range(k, &format!("model.families.{name}.{k}"), v)?;
             }
         }
         Ok(())
