@@ -17,3 +17,6 @@ pub const MAX_DIM: u64 = 1 << 48;
 pub const MAX_IMPORT_FILES: usize = 4096;
 /// Most bytes one file's imports may add up to, transitively.
 pub const MAX_IMPORT_BYTES: usize = MAX_FILE_BYTES;
+/// Most ops one graph may have once its blocks are expanded (2^21): counted from the block
+/// tree before anything is expanded, so a million-op model checks and nothing larger is built.
+pub const MAX_EXPANDED_OPS: u64 = 1 << 21;

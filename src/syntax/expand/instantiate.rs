@@ -44,6 +44,9 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
         dtype: &mut Option<Ident<'s>>,
         depth: usize,
     ) -> bool {
+        if self.over_budget || self.failed {
+            return false;
+        }
         if !self.may_nest(call, scope, depth) {
             return false;
         }
@@ -55,7 +58,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
         if !(tensors_ok && params_ok) {
             return false;
         }
-        if !self.within_limit(call) {
+        if !self.within_limit(call) || !self.within_budget(call) {
             return false;
         }
         let count = call.count.map_or(1, |(n, _)| n);
@@ -368,6 +371,23 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
                 .at(at, "too many statements")
                 .help("repeat fewer times, or split the model into several graphs"),
             );
+            self.failed = true;
+            return false;
+        }
+        true
+    }
+
+    /// Whether the call's instances fit in the budget on expanded ops with their real count,
+    /// checked before they are emitted (the count of the whole body, made before expanding,
+    /// may not have known a count that depends on a block's params).
+    fn within_budget(&mut self, call: &Call<'_, 's>) -> bool {
+        let blocks = self.blocks;
+        let count = call.count.map_or(1, |(n, _)| n);
+        let per = self.budget.ops(blocks, call.block);
+        let total = (self.ops as u64).saturating_add(count.saturating_mul(per));
+        if total > limits::MAX_EXPANDED_OPS {
+            self.diags
+                .push(super::budget::over_limit(call.span, total, "this graph"));
             self.failed = true;
             return false;
         }

@@ -23,10 +23,12 @@
 //! | `rename` | renaming names and shifting spans of statements, expressions, types and arguments |
 //! | `calls` | the two instantiating statements (`op x = block(..)`, `repeat N x = block(..)`) and the record of those not expanded |
 //! | `instantiate` | checking an instantiation against its block and emitting its instances |
+//! | `budget` | the budget on expanded ops, counted from the block tree before expanding |
 //! | `attribute` | diagnostics about instances: block names back, instantiation labels, one report per instantiation |
 
 mod attribute;
 mod blocks;
+mod budget;
 mod calls;
 mod emit;
 mod instantiate;
@@ -122,7 +124,12 @@ pub fn expand<'s>(
         env: HashMap::new(),
         overrides,
         failed: false,
+        budget: budget::Budget::default(),
+        over_budget: false,
     };
+    x.over_budget = !x
+        .budget
+        .check_body(blocks, &g.stmts, budget::Env::new(), overrides, x.diags);
     let mut dtype = None;
     let none = Scope::graph();
     for st in g.stmts.iter() {
@@ -131,6 +138,9 @@ pub fn expand<'s>(
         }
         x.statement(st, &none, &mut dtype, 0);
     }
+    if x.over_budget {
+        x.record_counted(g.span);
+    }
     let GraphAst { name, span, .. } = g;
     let graph = GraphAst {
         name,
@@ -138,6 +148,29 @@ pub fn expand<'s>(
         span,
     };
     (graph, x.info)
+}
+
+impl Expander<'_, '_, '_> {
+    /// Over the budget, nothing was expanded: each block the count reached is recorded as
+    /// one instance without ops, so that it counts as instantiated (and is not checked, and
+    /// expanded, again on its own).
+    fn record_counted(&mut self, at: Span) {
+        for block in self.budget.counted() {
+            let block_span = self
+                .blocks
+                .get(block)
+                .map_or(at, |b| self.blocks.block_span(b, b.span));
+            self.info.instances.push(Instance {
+                path: block.to_string(),
+                block: block.to_string(),
+                call: at,
+                index: None,
+                parent: None,
+                block_span,
+                ops: 0..0,
+            });
+        }
+    }
 }
 
 /// A block of the checked file that no graph instantiates, as a graph of its own, so that a
@@ -161,7 +194,17 @@ pub fn standalone<'s>(
         env: HashMap::new(),
         overrides: &overrides,
         failed: false,
+        budget: budget::Budget::default(),
+        over_budget: false,
     };
+    let mut env = budget::Env::new();
+    for p in &block.params {
+        let v = p.default.as_ref().and_then(|d| budget::value(&env, d));
+        env.insert(p.name.name, v);
+    }
+    x.over_budget = !x
+        .budget
+        .check_body(blocks, &block.stmts, env, &overrides, x.diags);
     let scope = Scope::graph();
     for p in &block.params {
         if let Some(d) = &p.default {
@@ -248,6 +291,10 @@ struct Expander<'a, 'b, 's> {
     overrides: &'a Overrides,
     /// A limit was hit: nothing more is expanded.
     failed: bool,
+    /// Ops per instance of each block, counted before expanding.
+    budget: budget::Budget<'s>,
+    /// The whole body would exceed the budget on expanded ops: no instantiation is expanded.
+    over_budget: bool,
 }
 
 /// One instantiation: `op name = block(args) -> output` or `repeat N name = ...`.
