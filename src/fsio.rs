@@ -202,23 +202,11 @@ fn kind_of(meta: &Metadata) -> &'static str {
     "special file"
 }
 
-/// Flags that keep an `open` from blocking (on a FIFO swapped in under us); regular files
-/// ignore them.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-const NONBLOCK: i32 = 0o4000;
-#[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
-const NONBLOCK: i32 = 0x0004;
-#[cfg(all(
-    unix,
-    not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd"
-    ))
-))]
-const NONBLOCK: i32 = 0;
+/// The flag that keeps an `open` from blocking (on a FIFO swapped in under us); regular files
+/// ignore it. Its value differs between systems (and Linux architectures), so it comes from
+/// the C library's binding. Also used by the import reader.
+#[cfg(unix)]
+pub(crate) const NONBLOCK: i32 = libc::O_NONBLOCK;
 
 /// Opens `path` (to read, or to test that this user may write it: no truncation, no write,
 /// nothing changes) without blocking.

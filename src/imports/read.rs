@@ -151,48 +151,6 @@ fn kind(t: std::fs::FileType) -> &'static str {
     "not a regular file"
 }
 
-/// `O_NONBLOCK`, where its value is known without a C library binding: opening a FIFO that
-/// replaced the file between the check and the open then returns at once.
-#[cfg(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86_64",
-        target_arch = "x86",
-        target_arch = "aarch64",
-        target_arch = "arm",
-        target_arch = "riscv64"
-    )
-))]
-const O_NONBLOCK: i32 = 0o4000;
-#[cfg(any(
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd",
-    target_os = "openbsd",
-    target_os = "netbsd",
-    target_os = "dragonfly"
-))]
-const O_NONBLOCK: i32 = 0x4;
-#[cfg(not(any(
-    all(
-        target_os = "linux",
-        any(
-            target_arch = "x86_64",
-            target_arch = "x86",
-            target_arch = "aarch64",
-            target_arch = "arm",
-            target_arch = "riscv64"
-        )
-    ),
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd",
-    target_os = "openbsd",
-    target_os = "netbsd",
-    target_os = "dragonfly"
-)))]
-const O_NONBLOCK: i32 = 0;
-
 /// The bytes of the regular file `path`, at most `limit` of them.
 pub fn read_regular(path: &Path, limit: usize) -> Result<Vec<u8>, ReadError> {
     let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
@@ -207,7 +165,7 @@ pub fn read_regular(path: &Path, limit: usize) -> Result<Vec<u8>, ReadError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(O_NONBLOCK);
+        options.custom_flags(crate::fsio::NONBLOCK);
     }
     let file = options.open(path).map_err(ReadError::Io)?;
     // It may have been replaced between the check and the open.
