@@ -1,8 +1,7 @@
 //! `fgraph.toml`: settings for every file below it, found by walking up from the file (as
 //! ruff finds `ruff.toml` and rustfmt `rustfmt.toml`). The CLI and the language server read
-//! it alike; `--config PATH` names one instead. Command-line flags win over it. Also the bounded
-//! reader of the CLI's inputs ([`read_regular`], [`read_limited`]): regular files only, never
-//! past the size limit (SPEC §9).
+//! it alike; `--config PATH` names one instead. Command-line flags win over it. It is read
+//! through the bounded reader, `crate::fsio::read_regular`.
 //!
 //! ```toml
 //! hardware = "h100"          # the cost model's GPU preset (`--hardware`)
@@ -101,7 +100,7 @@ pub fn find(file: &Path) -> Option<PathBuf> {
 /// Reads and checks the file at `path`.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let name = path.display().to_string();
-    match read_regular(path, crate::limits::MAX_FILE_BYTES) {
+    match crate::fsio::read_regular(path, crate::limits::MAX_FILE_BYTES) {
         Ok(bytes) if bytes.len() > crate::limits::MAX_FILE_BYTES => Err(ConfigError {
             source: SourceFile::new(&name, String::new()),
             diagnostics: vec![
@@ -133,78 +132,6 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
             ],
         }),
     }
-}
-
-/// Reads the regular file at `path` (symlinks followed), never more than `limit + 1` bytes:
-/// a result longer than `limit` means the file is over it. Anything else at `path` (a
-/// directory, device, FIFO or socket) is refused before a byte is read, so `/dev/zero` cannot
-/// exhaust memory and a FIFO cannot block; the error keeps the operating system's text where
-/// there is one ("Is a directory"). SPEC §9: the CLI's file arguments, `--config`,
-/// `--hardware-file` and `fgraph.toml` are read through it.
-pub fn read_regular(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
-    // `stat` first: opening a FIFO for reading would block until a writer comes.
-    let meta = std::fs::metadata(path)?;
-    refuse_irregular(path, &meta)?;
-    let file = std::fs::File::open(path)?;
-    // Again on the open file, in case `path` changed in between.
-    refuse_irregular(path, &file.metadata()?)?;
-    let cap = usize::try_from(meta.len()).map_or(limit, |n| n.min(limit)) + 1;
-    read_limited(file, limit, cap)
-}
-
-/// At most `limit + 1` bytes of `r` (standard input, say), starting with room for `cap`.
-pub fn read_limited(r: impl std::io::Read, limit: usize, cap: usize) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::with_capacity(cap.min(limit.saturating_add(1)));
-    r.take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// An error unless `meta` is a regular file's.
-fn refuse_irregular(path: &Path, meta: &std::fs::Metadata) -> std::io::Result<()> {
-    let kind = meta.file_type();
-    if kind.is_file() {
-        return Ok(());
-    }
-    if kind.is_dir() {
-        // The system's own words where it has them ("Is a directory (os error 21)").
-        use std::io::Read;
-        let os = std::fs::File::open(path).and_then(|mut f| f.read(&mut [0u8; 1]));
-        return Err(os.err().unwrap_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::IsADirectory, "Is a directory")
-        }));
-    }
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "not a regular file ({}); fgraph reads only regular files and standard input",
-            kind_name(&kind)
-        ),
-    ))
-}
-
-/// What a file that is not regular is, in words.
-fn kind_name(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_char_device() {
-            return "a character device";
-        }
-        if kind.is_block_device() {
-            return "a block device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = kind;
-    "a special file"
 }
 
 /// The configuration in `text`, or every problem found in it.

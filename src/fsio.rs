@@ -1,5 +1,7 @@
-//! Writing files the user names (SPEC §9, "Writes"): only ever a regular file, never left
-//! truncated. [`write_file`] follows a symlink to its target and rewrites the target, refuses
+//! Reading and writing files (SPEC §9). [`read_regular`] is the one bounded reader: regular
+//! files only (refused before a byte is read otherwise), never more than the limit + 1 bytes;
+//! [`read_limited`] bounds standard input the same way. Writing files the user names: only
+//! ever a regular file, never left truncated. [`write_file`] follows a symlink to its target and rewrites the target, refuses
 //! a device, FIFO, socket or directory, refuses a read-only file unless forced, writes through
 //! a temporary file created exclusively (`O_EXCL`, an unpredictable name) in the target's
 //! directory, keeps the file's mode (and, where allowed, its owner), and refuses to clobber a
@@ -308,6 +310,78 @@ fn sync_dir(dir: &Path) {
     }
     #[cfg(not(unix))]
     let _ = dir;
+}
+
+// ---- reading ----------------------------------------------------------------------------
+
+/// Why a file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Not a regular file: what it is ("a FIFO", "a directory").
+    NotRegular(&'static str),
+    Io(io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::NotRegular("a directory") => f.write_str("Is a directory"),
+            ReadError::NotRegular(k) => write!(
+                f,
+                "not a regular file ({k}); fgraph reads only regular files and standard input"
+            ),
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<ReadError> for io::Error {
+    fn from(e: ReadError) -> io::Error {
+        match e {
+            ReadError::Io(e) => e,
+            other => io::Error::new(io::ErrorKind::InvalidInput, other.to_string()),
+        }
+    }
+}
+
+/// The one bounded reader (SPEC §9): the regular file at `path` (symlinks followed), never
+/// more than `limit + 1` bytes, so a result longer than `limit` means the file is over it.
+/// Anything else at `path` (a directory, device, FIFO or socket) is refused before a byte is
+/// read: `stat` first, then an open that cannot block (a FIFO swapped in meanwhile), then
+/// the type again on the open file. The CLI's inputs, `fgraph.toml` and imports read through
+/// it.
+pub fn read_regular(path: &Path, limit: usize) -> Result<Vec<u8>, ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(read_kind(&meta)));
+    }
+    let file = open_plain(path, false).map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(read_kind(&meta)));
+    }
+    let cap = usize::try_from(meta.len()).map_or(limit, |n| n.min(limit)) + 1;
+    read_limited(file, limit, cap).map_err(ReadError::Io)
+}
+
+/// What a non-regular file is, as the read errors name it ("a FIFO").
+fn read_kind(meta: &Metadata) -> &'static str {
+    match kind_of(meta) {
+        "directory" => "a directory",
+        "FIFO (named pipe)" => "a FIFO",
+        "socket" => "a socket",
+        "character device" => "a character device",
+        "block device" => "a block device",
+        _ => "a special file",
+    }
+}
+
+/// At most `limit + 1` bytes of `r` (standard input, say), starting with room for `cap`.
+pub fn read_limited(r: impl io::Read, limit: usize, cap: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(cap.min(limit.saturating_add(1)));
+    r.take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -41,9 +41,9 @@ pub(super) fn config_anchor<'p>(
 pub(super) fn read(path: &PathBuf, io: &mut Io<'_>) -> Option<Vec<u8>> {
     let limit = crate::limits::MAX_FILE_BYTES;
     let read = if is_stdin(path) {
-        crate::config::read_limited(std::io::stdin().lock(), limit, 64 * 1024)
+        crate::fsio::read_limited(std::io::stdin().lock(), limit, 64 * 1024)
     } else {
-        crate::config::read_regular(path, limit)
+        crate::fsio::read_regular(path, limit).map_err(std::io::Error::from)
     };
     let name = if is_stdin(path) {
         "standard input".to_string()

@@ -155,7 +155,7 @@ pub(super) fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
 fn hardware_description(args: &CostArgs) -> Result<Hardware, Usage> {
     if let Some(path) = &args.hardware_file {
         let limit = crate::limits::MAX_FILE_BYTES;
-        let bytes = crate::config::read_regular(path, limit).map_err(|e| {
+        let bytes = crate::fsio::read_regular(path, limit).map_err(|e| {
             Usage(format!(
                 "cannot read hardware file `{}`: {e}",
                 path.display()

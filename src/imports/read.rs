@@ -8,7 +8,6 @@
 //! before opening, opened without blocking where the platform allows, checked again after),
 //! and never more than the limit is read.
 
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 /// The folder imports stay inside.
@@ -127,58 +126,18 @@ fn normalize(p: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
-/// What a file that is not a regular file is, in words.
-fn kind(t: std::fs::FileType) -> &'static str {
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a regular file"
-}
-
-/// The bytes of the regular file `path`, at most `limit` of them.
+/// The bytes of the regular file `path`, at most `limit` of them, through the one bounded
+/// reader (`crate::fsio::read_regular`); a file over the limit is refused from its size
+/// before a byte is read.
 pub fn read_regular(path: &Path, limit: usize) -> Result<Vec<u8>, ReadError> {
     let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular(kind(meta.file_type())));
-    }
-    if meta.len() > limit as u64 {
+    if meta.is_file() && meta.len() > limit as u64 {
         return Err(ReadError::TooLarge);
     }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(crate::fsio::NONBLOCK);
+    match crate::fsio::read_regular(path, limit) {
+        Ok(bytes) if bytes.len() > limit => Err(ReadError::TooLarge),
+        Ok(bytes) => Ok(bytes),
+        Err(crate::fsio::ReadError::NotRegular(what)) => Err(ReadError::NotRegular(what)),
+        Err(crate::fsio::ReadError::Io(e)) => Err(ReadError::Io(e)),
     }
-    let file = options.open(path).map_err(ReadError::Io)?;
-    // It may have been replaced between the check and the open.
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular(kind(meta.file_type())));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).min(limit));
-    file.take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ReadError::Io)?;
-    if bytes.len() > limit {
-        return Err(ReadError::TooLarge);
-    }
-    Ok(bytes)
 }
