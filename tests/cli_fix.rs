@@ -1,23 +1,7 @@
 //! `check --fix`, fixes in JSON and SARIF, and `fgraph.toml` / `--config`, through the binary.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn fgraph_in(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fgraph"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run fgraph")
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fgraph-fix-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+mod common;
+use common::{fgraph_in, temp_dir};
 
 const BROKEN: &str = "graph g {\n  param hidden = 64\n  input x: f16[4, hiden]\n  input spare: f16[4]\n  op a = elementwise.relu(X) -> y\n  op b = elementwse.gelu(y) z\n  output z\n}\n";
 const FIXED: &str = "graph g {\n  param hidden = 64\n  input x: f16[4, hidden]\n  input spare: f16[4]\n  op a = elementwise.relu(x) -> y\n  op b = elementwise.gelu(y) -> z\n  output z\n}\n";

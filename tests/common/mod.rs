@@ -59,3 +59,21 @@ pub fn fgraph_stdin(args: &[&str], input: &str) -> Output {
         .expect("write stdin");
     child.wait_with_output().expect("wait")
 }
+
+/// The binary run in `dir` (colour off).
+pub fn fgraph_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run fgraph")
+}
+
+/// A fresh, empty folder for one test: `fgraph-TAG-PID` in the system's temporary folder.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fgraph-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
