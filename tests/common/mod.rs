@@ -5,12 +5,24 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The repository root. `FGRAPH_TEST_ROOT` overrides it: `.ci/run` copies what the
+/// write and hostile-corpus tests need to a folder an unprivileged user can read, and runs
+/// them there as that user.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    std::env::var_os("FGRAPH_TEST_ROOT")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
+
+/// The `fgraph` binary under test (`FGRAPH_TEST_BIN` overrides it, as [`root`]).
+pub fn bin() -> PathBuf {
+    std::env::var_os("FGRAPH_TEST_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_fgraph")),
+        PathBuf::from,
+    )
 }
 
 pub fn fgraph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fgraph"))
+    Command::new(bin())
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
@@ -42,7 +54,7 @@ pub fn temp_file_in(tag: &str, name: &str, text: &str) -> PathBuf {
 /// `fgraph ARGS` with `input` on its standard input.
 pub fn fgraph_stdin(args: &[&str], input: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+    let mut child = Command::new(bin())
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
@@ -62,7 +74,7 @@ pub fn fgraph_stdin(args: &[&str], input: &str) -> Output {
 
 /// The binary run in `dir` (colour off).
 pub fn fgraph_in(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fgraph"))
+    Command::new(bin())
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
