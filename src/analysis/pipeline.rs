@@ -54,6 +54,19 @@ fn check_text_inspecting(
     opts: &Options,
     inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
 ) -> FileReport {
+    diagnostics::with_suggestion_budget(|| {
+        check_text_budgeted(name, text, decode_error, opts, inspect)
+    })
+}
+
+/// [`check_text_inspecting`] under the file's budget of "did you mean" work.
+fn check_text_budgeted(
+    name: &str,
+    text: String,
+    decode_error: Option<Diagnostic>,
+    opts: &Options,
+    inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
+) -> FileReport {
     let source = SourceFile::new(name, text);
     let mut diags = Vec::new();
     let mut graphs = Vec::new();

@@ -183,9 +183,39 @@ pub fn sort(diags: &mut [Diagnostic]) {
     });
 }
 
+/// Most edit distances one suggestion computes (candidates that pass the length filter):
+/// about 20 ms. A name with more candidates than that is compared with the first ones only.
+pub const SUGGESTION_COMPARISONS_PER_NAME: u32 = 20_000;
+/// Most edit distances all the suggestions of one file compute together (about a second):
+/// past it, unknown names are still reported, each one, without a "did you mean".
+pub const SUGGESTION_COMPARISONS_PER_FILE: u64 = 1_000_000;
+
+thread_local! {
+    /// What is left of the current file's [`SUGGESTION_COMPARISONS_PER_FILE`] (`None`: no
+    /// file's budget is in force on this thread; the per-name bound alone applies).
+    static SUGGESTION_BUDGET: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` (one file's check) under a fresh budget of suggestion work: a file with a
+/// million unknown names, each with a million candidates, would otherwise ask for 10^12 edit
+/// distances. Suggestions made on other threads are bounded per name only.
+pub fn with_suggestion_budget<R>(f: impl FnOnce() -> R) -> R {
+    with_suggestion_budget_of(SUGGESTION_COMPARISONS_PER_FILE, f)
+}
+
+fn with_suggestion_budget_of<R>(comparisons: u64, f: impl FnOnce() -> R) -> R {
+    let outer = SUGGESTION_BUDGET.with(|b| b.replace(Some(comparisons)));
+    let r = f();
+    SUGGESTION_BUDGET.with(|b| b.set(outer));
+    r
+}
+
 /// Suggests the candidate closest to `name`, if one is close enough to be a likely typo.
 /// Case is ignored first (`X` finds `x`, `hidden` finds `HIDDEN`); then up to a third of the
-/// name's length may differ (`hiden` → `hidden`, `elemwise` → `elementwise`).
+/// name's length may differ (`hiden` → `hidden`, `elemwise` → `elementwise`). The work is
+/// bounded per name and per file ([`SUGGESTION_COMPARISONS_PER_NAME`],
+/// [`with_suggestion_budget`]), counted in edit distances, so the answer is the same on every
+/// run.
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -193,6 +223,11 @@ pub fn did_you_mean<'a>(
     let lower = name.to_ascii_lowercase();
     let max = name.len().div_ceil(3).max(1);
     let mut best: Option<(usize, &str)> = None;
+    let budget = SUGGESTION_BUDGET.with(std::cell::Cell::get);
+    let allowed = budget.map_or(u64::from(SUGGESTION_COMPARISONS_PER_NAME), |b| {
+        b.min(u64::from(SUGGESTION_COMPARISONS_PER_NAME))
+    });
+    let mut spent = 0u64;
     for cand in candidates {
         // Long names are compared only with candidates of similar length: the edit distance
         // is quadratic, and a typo changes the length by a few characters at most.
@@ -203,10 +238,17 @@ pub fn did_you_mean<'a>(
         {
             continue;
         }
+        if spent == allowed {
+            break;
+        }
+        spent += 1;
         let d = strsim::damerau_levenshtein(&lower, &cand.to_ascii_lowercase());
         if d <= max && best.is_none_or(|(bd, bc)| (d, cand) < (bd, bc)) {
             best = Some((d, cand));
         }
+    }
+    if let Some(b) = budget {
+        SUGGESTION_BUDGET.with(|c| c.set(Some(b - spent)));
     }
     best.map(|(_, c)| c)
 }
@@ -226,5 +268,33 @@ mod tests {
         );
         assert_eq!(did_you_mean("f13", ["f16", "f32"]), Some("f16"));
         assert_eq!(did_you_mean("foo", ["elementwise", "matmul"]), None);
+    }
+
+    #[test]
+    fn suggestion_work_is_bounded_per_name_and_per_file() {
+        use super::{SUGGESTION_COMPARISONS_PER_NAME, with_suggestion_budget_of};
+        let per_name = SUGGESTION_COMPARISONS_PER_NAME as usize;
+        // The close candidate comes after the per-name bound: not found.
+        let mut far: Vec<String> = (0..per_name).map(|i| format!("z{i:05}")).collect();
+        far.push("abcdef".into());
+        assert_eq!(did_you_mean("abcdeg", far.iter().map(String::as_str)), None);
+        assert_eq!(
+            did_you_mean("abcdeg", far[per_name - 10..].iter().map(String::as_str)),
+            Some("abcdef")
+        );
+        // Under a file's budget, suggestions stop once it is spent, and start again with
+        // the next file.
+        let near: Vec<String> = (0..per_name - 1).map(|i| format!("q{i:05}")).collect();
+        let names = || near.iter().map(String::as_str).chain(["abcdef"]);
+        let rounds = 3;
+        with_suggestion_budget_of(3 * per_name as u64 + 5, || {
+            for _ in 0..rounds {
+                assert_eq!(did_you_mean("abcdeg", names()), Some("abcdef"));
+            }
+            assert_eq!(did_you_mean("abcdeg", names()), None);
+        });
+        with_suggestion_budget_of(per_name as u64, || {
+            assert_eq!(did_you_mean("abcdeg", names()), Some("abcdef"))
+        });
     }
 }
