@@ -41,8 +41,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long one document's analysis may run before it is stopped (threaded mode).
-pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
+/// How long one document's analysis may run before it is stopped (threaded mode): about
+/// three times the CPU time of the largest file the limits admit (a graph of 2^21 expanded
+/// ops takes 9 s in a release build), so that every file the limits admit completes on a
+/// busy machine while a runaway analysis still ends.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(30);
 /// The range `initializationOptions.analysisTimeout` is held to, in seconds.
 const BUDGET_RANGE: (f64, f64) = (0.001, 3600.0);
 
@@ -1215,9 +1218,11 @@ mod tests {
         let mut s = Server::threaded(None, move |f| {
             let _ = tx.send(f);
         });
-        s.handle_batch(vec![json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        s.handle_batch(vec![
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": {"processId": null, "rootUri": null, "capabilities": {},
-                       "initializationOptions": options}})]);
+                       "initializationOptions": options}}),
+        ]);
         (s, rx)
     }
 
@@ -1253,7 +1258,9 @@ mod tests {
 
     fn published(out: &[Value]) -> Vec<&Value> {
         out.iter()
-            .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI)
+            .filter(|m| {
+                m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI
+            })
             .map(|m| &m["params"])
             .collect()
     }
@@ -1277,7 +1284,9 @@ mod tests {
         assert_eq!(published(&out)[0]["version"], 1);
         // Analysed: the hover has the tensor.
         let out = s.handle_batch(vec![at(4, "textDocument/hover", 2, 8)]);
-        let hover = out.messages[0]["result"]["contents"]["value"].as_str().unwrap_or("");
+        let hover = out.messages[0]["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or("");
         assert!(hover.contains("`x`"), "{hover}");
         // A new text, two lines longer above: until it is analysed, hovers read positions
         // in the text analysed last; edits wait for the current text.
@@ -1288,7 +1297,9 @@ mod tests {
             at(6, "textDocument/rename", 2, 8),
             at(7, "textDocument/codeAction", 2, 8),
         ]);
-        let hover = out.messages[0]["result"]["contents"]["value"].as_str().unwrap_or("");
+        let hover = out.messages[0]["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or("");
         assert!(hover.contains("`x`"), "{hover}");
         assert_eq!(out.messages[1]["error"]["code"], -32801);
         assert_eq!(out.messages[2]["result"], json!([]));
@@ -1298,9 +1309,58 @@ mod tests {
             at(8, "textDocument/hover", 4, 8),
             at(9, "textDocument/rename", 4, 8),
         ]);
-        let hover = out.messages[0]["result"]["contents"]["value"].as_str().unwrap_or("");
+        let hover = out.messages[0]["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or("");
         assert!(hover.contains("`x`"), "{hover}");
-        assert!(out.messages[1]["result"]["changes"].is_object(), "{:?}", out.messages);
+        assert!(
+            out.messages[1]["result"]["changes"].is_object(),
+            "{:?}",
+            out.messages
+        );
+    }
+
+    #[test]
+    fn inlay_hints_answered_before_the_analysis_are_refreshed_after_it() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut s = Server::threaded(None, move |f| {
+            let _ = tx.send(f);
+        });
+        s.handle_batch(vec![
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"processId": null, "rootUri": null,
+                       "capabilities": {"workspace": {"inlayHint": {"refreshSupport": true}}}}}),
+        ]);
+        let out = s.handle_batch(vec![
+            open(URI, 1, V1),
+            at(1, "textDocument/inlayHint", 0, 0),
+        ]);
+        assert_eq!(out.messages[0]["result"], json!([]));
+        let out = settle(&mut s, &rx);
+        let refresh: Vec<&Value> = out
+            .iter()
+            .filter(|m| m["method"] == "workspace/inlayHint/refresh")
+            .collect();
+        assert_eq!(refresh.len(), 1, "{out:?}");
+        assert!(refresh[0]["id"].is_string());
+        // Answered from the current text: no refresh after the next analysis.
+        let out = s.handle_batch(vec![at(2, "textDocument/inlayHint", 0, 0)]);
+        assert!(
+            !out.messages[0]["result"]
+                .as_array()
+                .is_some_and(Vec::is_empty)
+        );
+        // The client's answer to the refresh request is taken quietly.
+        let out = s.handle_batch(vec![
+            json!({"jsonrpc": "2.0", "id": refresh[0]["id"], "result": null}),
+            change(2, V1),
+        ]);
+        assert!(out.messages.is_empty(), "{:?}", out.messages);
+        let out = settle(&mut s, &rx);
+        assert!(
+            out.iter()
+                .all(|m| m["method"] != "workspace/inlayHint/refresh")
+        );
     }
 
     #[test]
@@ -1323,7 +1383,11 @@ mod tests {
         s.handle_batch(vec![open(URI, 1, V1)]);
         let deadline = s.next_deadline().expect("running, with a deadline");
         // Not yet: nothing happens.
-        assert!(s.tick(deadline - Duration::from_millis(1)).messages.is_empty());
+        assert!(
+            s.tick(deadline - Duration::from_millis(1))
+                .messages
+                .is_empty()
+        );
         let out = s.tick(deadline);
         let p = published(&out.messages);
         assert_eq!(p.len(), 1);
@@ -1358,7 +1422,11 @@ mod tests {
                 "textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}}})
         };
         let out = s.handle_batch(vec![fmt(1)]);
-        assert!(out.messages.is_empty(), "answered later: {:?}", out.messages);
+        assert!(
+            out.messages.is_empty(),
+            "answered later: {:?}",
+            out.messages
+        );
         // A second one, cancelled while it runs: answered cancelled at once, once.
         s.handle_batch(vec![fmt(2)]);
         let out = s.handle_batch(vec![
@@ -1380,8 +1448,10 @@ mod tests {
     fn a_closed_document_drops_its_late_result_and_a_config_file_is_checked_on_a_worker() {
         let (mut s, rx) = threaded(Value::Null);
         s.handle_batch(vec![open(URI, 1, V1)]);
-        let out = s.handle_batch(vec![json!({"jsonrpc": "2.0", "method": "textDocument/didClose",
-            "params": {"textDocument": {"uri": URI}}})]);
+        let out = s.handle_batch(vec![
+            json!({"jsonrpc": "2.0", "method": "textDocument/didClose",
+            "params": {"textDocument": {"uri": URI}}}),
+        ]);
         assert_eq!(published(&out.messages)[0]["diagnostics"], json!([]));
         let toml = "file:///nonexistent-fgraph-test/fgraph.toml";
         let out = s.handle_batch(vec![open(toml, 1, "allow = [\"unused-tensr\"]\n")]);
