@@ -10,9 +10,9 @@
 //! tensor argument instead (`t999` → `t999x`) and deletes it again, so every other state has
 //! an `undefined-tensor` error with its "did you mean" (no fusion plan then).
 //!
-//! In-process, through `Server::handle_batch`, which is what `fgraph lsp` runs for each batch
-//! of messages read from stdin (framing and the pipe are not counted). Figures go into
-//! docs/PERFORMANCE.md.
+//! In-process, through `Server::handle_batch` with its jobs run inline (`fgraph lsp` runs the
+//! same analysis on a worker thread, off its message loop; framing, the pipe and the hand-over
+//! between threads are not counted). Figures go into docs/PERFORMANCE.md.
 
 use fgraph::lsp::Server;
 use serde_json::{Value, json};

@@ -28,14 +28,18 @@ pub fn check_file_owned(name: &str, bytes: Vec<u8>, opts: &Options) -> FileRepor
 
 /// [`check_file_owned`], showing the file's syntax tree (when it parses) to `inspect` before
 /// the semantic pass consumes it: the language server indexes names from the same parse.
+/// `go_on` is asked between stages (after the parse, before each graph, after its expansion
+/// and after its semantic pass, before each block checked on its own); once it answers false
+/// the rest is skipped and the report is incomplete: the language server's cancellation.
 pub fn check_file_inspecting(
     name: &str,
     bytes: Vec<u8>,
     opts: &Options,
     inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
+    go_on: &dyn Fn() -> bool,
 ) -> FileReport {
     let (text, decode_error) = syntax::decode_owned(bytes);
-    check_text_inspecting(name, text, decode_error, opts, inspect)
+    check_text_inspecting(name, text, decode_error, opts, inspect, go_on)
 }
 
 fn check_text(
@@ -44,7 +48,7 @@ fn check_text(
     decode_error: Option<Diagnostic>,
     opts: &Options,
 ) -> FileReport {
-    check_text_inspecting(name, text, decode_error, opts, &mut |_, _| {})
+    check_text_inspecting(name, text, decode_error, opts, &mut |_, _| {}, &|| true)
 }
 
 fn check_text_inspecting(
@@ -53,6 +57,7 @@ fn check_text_inspecting(
     decode_error: Option<Diagnostic>,
     opts: &Options,
     inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
+    go_on: &dyn Fn() -> bool,
 ) -> FileReport {
     diagnostics::with_suggestion_budget(|| {
         check_text_budgeted(name, text, decode_error, opts, inspect)
@@ -78,6 +83,7 @@ fn check_text_budgeted(
     } else {
         match syntax::parse(&source.text) {
             Err(d) => diags.push(*d),
+            Ok(file) if !go_on() => drop(file),
             Ok(file) => {
                 inspect(&source.text, &file);
                 let syntax::ast::File {
@@ -97,6 +103,9 @@ fn check_text_budgeted(
                 let mut seen: HashMap<&str, Span> = HashMap::new();
                 // Each graph's syntax tree is handed to the semantic pass and freed there.
                 for g in graph_asts {
+                    if !go_on() {
+                        break;
+                    }
                     let (name, span, full_span) = (g.name.name, g.name.span, g.span);
                     if let Some(&first) = seen.get(name) {
                         diags.push(
@@ -126,6 +135,9 @@ fn check_text_budgeted(
                     } else {
                         (g, Expansion::default())
                     };
+                    if !go_on() {
+                        break;
+                    }
                     // Assertions are read before the semantic pass consumes the tree.
                     let mut asserted = Vec::new();
                     let assertions = crate::analysis::assertions::collect(
@@ -135,6 +147,9 @@ fn check_text_budgeted(
                         &mut asserted,
                     );
                     let checked = check_graph(g, &opts.overrides);
+                    if !go_on() {
+                        break;
+                    }
                     let mut found = checked.diagnostics;
                     found.append(&mut asserted);
                     let written_ops = checked.ops;
@@ -169,6 +184,9 @@ fn check_text_budgeted(
                     .flat_map(|g: &GraphReport| g.instances.iter().map(|i| i.block.as_str()))
                     .collect();
                 for b in &block_asts {
+                    if !go_on() {
+                        break;
+                    }
                     if used.contains(b.name.name) || blocks.get(b.name.name).is_none() {
                         continue;
                     }

@@ -31,14 +31,7 @@ pub struct ConfigNote {
 
 impl FileModel {
     pub fn new(name: &str, text: &str, options: Options, hardware: Hardware) -> FileModel {
-        // One parse for both: the index is built from the tree the check then consumes.
-        let mut index = Index::default();
-        let report = crate::analysis::check_file_inspecting(
-            name,
-            text.as_bytes().to_vec(),
-            &options,
-            &mut |text, file| index = Index::of(text, file, &options),
-        );
+        let (report, index) = Self::check(name, text.as_bytes().to_vec(), &options, &|| true);
         FileModel {
             report,
             index,
@@ -46,6 +39,49 @@ impl FileModel {
             options,
             config_error: None,
         }
+    }
+
+    /// [`FileModel::new`] on the file's bytes, asking `go_on` between the pipeline's stages:
+    /// `None` once it answers false (the analysis was stopped, what it found is incomplete).
+    pub fn unless_stopped(
+        name: &str,
+        bytes: Vec<u8>,
+        options: Options,
+        hardware: Hardware,
+        go_on: &dyn Fn() -> bool,
+    ) -> Option<FileModel> {
+        let stopped = std::cell::Cell::new(false);
+        let ask = || {
+            let on = !stopped.get() && go_on();
+            stopped.set(!on);
+            on
+        };
+        let (report, index) = Self::check(name, bytes, &options, &ask);
+        (!stopped.get()).then_some(FileModel {
+            report,
+            index,
+            hardware,
+            options,
+            config_error: None,
+        })
+    }
+
+    fn check(
+        name: &str,
+        bytes: Vec<u8>,
+        options: &Options,
+        go_on: &dyn Fn() -> bool,
+    ) -> (FileReport, Index) {
+        // One parse for both: the index is built from the tree the check then consumes.
+        let mut index = Index::default();
+        let report = crate::analysis::check_file_inspecting(
+            name,
+            bytes,
+            options,
+            &mut |text, file| index = Index::of(text, file, options),
+            go_on,
+        );
+        (report, index)
     }
 
     fn graph(&self, gi: usize) -> Option<&GraphReport> {
@@ -544,6 +580,44 @@ mod tests {
     use super::*;
 
     const SRC: &str = "graph g {\n  param h = 64\n  input x: f16[4, h]\n  weight w: f16[h, 8]\n  op mm = matmul(x, w) -> y\n  op act = elementwise.relu(y) -> z\n  output z\n}\n";
+
+    /// The pipeline asks whether to go on between its stages: an analysis told to stop at
+    /// any of them is `None` (and `go_on` is not asked again).
+    #[test]
+    fn an_analysis_stops_at_the_stage_it_is_told_to() {
+        let hw = || Hardware::preset("h100").expect("h100");
+        let two = format!("{SRC}{}", SRC.replace("graph g", "graph h"));
+        let asked = std::cell::Cell::new(0);
+        let all = FileModel::unless_stopped(
+            "g.fgraph",
+            two.clone().into_bytes(),
+            Options::default(),
+            hw(),
+            &|| {
+                asked.set(asked.get() + 1);
+                true
+            },
+        );
+        assert_eq!(all.map(|m| m.report.graphs.len()), Some(2));
+        // After the parse, then before each graph, after its expansion and its semantic pass.
+        let stages = asked.get();
+        assert_eq!(stages, 7);
+        for stop_at in 1..=stages {
+            asked.set(0);
+            let m = FileModel::unless_stopped(
+                "g.fgraph",
+                two.clone().into_bytes(),
+                Options::default(),
+                hw(),
+                &|| {
+                    asked.set(asked.get() + 1);
+                    asked.get() < stop_at
+                },
+            );
+            assert!(m.is_none(), "stopped at stage {stop_at}");
+            assert_eq!(asked.get(), stop_at, "asked again after stage {stop_at}");
+        }
+    }
 
     #[test]
     fn names_inside_a_block_resolve_and_hover_as_in_the_first_instance() {

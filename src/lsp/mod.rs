@@ -5,6 +5,8 @@
 //!   ([`run_stdio`], [`serve`]);
 //! - `server`: the protocol state machine, with no I/O ([`Server`]), which tests, the fuzz
 //!   target and the benchmark drive directly;
+//! - `work`: where its slow jobs run (analyses, configuration checks, formatting): inline,
+//!   or on worker threads off the message loop, at most two at once;
 //! - `convert`: fgraph's spans, diagnostics, fixes and symbols as protocol values;
 //! - [`ide`]: what an editor shows about a file (hovers, inlay hints, renames, code actions),
 //!   over `index`, the names of a file and where they occur;
@@ -16,6 +18,7 @@ pub mod ide;
 mod index;
 mod server;
 mod transport;
+mod work;
 
-pub use server::{Output, Server};
+pub use server::{DEFAULT_BUDGET, Finished, Output, Server};
 pub use transport::{run_stdio, serve};

@@ -1,8 +1,11 @@
 //! The language server on stdio: `Content-Length` frames read and written, and the loop that
-//! runs [`Server`] on them. A reader thread parses each frame and the main thread handles
-//! everything that has arrived as one batch, so a burst of keystrokes is analysed once and a
-//! `$/cancelRequest` that arrives with its request cancels it. A panic while handling a batch
-//! answers its requests with `InternalError` and the session goes on.
+//! runs [`Server`] on them. A reader thread parses each frame; the server's jobs (analyses,
+//! configuration checks, formatting) run on its worker threads ([`Server::threaded`]); the
+//! main thread waits for either, handles the messages that have arrived as one batch (so a
+//! burst of keystrokes is analysed once and a `$/cancelRequest` that arrives with its request
+//! cancels it) and each job's result as it comes, and stops analyses that run past their
+//! budget ([`Server::tick`]), so it never waits on reading or analysing a document. A panic
+//! while handling a batch answers its requests with `InternalError` and the session goes on.
 //!
 //! The transport is written here, not taken from `lsp-server`, because `lsp-server`'s reader
 //! thread stops at the first malformed frame, and a malformed message must not kill the
@@ -16,11 +19,13 @@
 //! the next frame. Memory stays bounded: a body is read as its bytes arrive, never allocated
 //! from the declared length, and one above [`MAX_BODY_BYTES`] is skipped, not stored.
 
-use super::server::{Output, Server, error};
+use super::server::{Finished, Output, Server, error};
 use lsp_server::ErrorCode;
 use serde_json::Value;
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Instant;
 
 /// Largest frame body accepted: a document of the largest file fgraph reads
 /// ([`crate::limits::MAX_FILE_BYTES`]) with room for its JSON envelope. A longer body is
@@ -384,7 +389,12 @@ fn handle_guarded(server: &mut Server, batch: Vec<Value>) -> Output {
         .filter(|v| v.get("method").is_some())
         .filter_map(|v| v.get("id").cloned())
         .collect();
-    let run = std::panic::AssertUnwindSafe(|| server.handle_batch(batch));
+    guarded(server, ids, |s| s.handle_batch(batch))
+}
+
+/// Runs `f` on the server; a panic answers the requests `ids` with `InternalError`.
+fn guarded(server: &mut Server, ids: Vec<Value>, f: impl FnOnce(&mut Server) -> Output) -> Output {
+    let run = std::panic::AssertUnwindSafe(|| f(server));
     std::panic::catch_unwind(run).unwrap_or_else(|_| Output {
         messages: ids
             .into_iter()
@@ -398,6 +408,14 @@ fn handle_guarded(server: &mut Server, batch: Vec<Value>) -> Output {
             .collect(),
         exit: None,
     })
+}
+
+/// What the message loop waits for: a frame from the reader thread, a job's result from a
+/// worker, or the end of the input.
+enum Event {
+    Frame(Frame),
+    Finished(Finished),
+    End,
 }
 
 /// Runs the server on stdin/stdout until `exit` or the end of the input. Returns the exit
@@ -418,7 +436,8 @@ pub fn serve(
     output: &mut impl Write,
     config: Option<PathBuf>,
 ) -> std::io::Result<i32> {
-    let (tx, rx) = std::sync::mpsc::channel::<Frame>();
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    let frames_tx = tx.clone();
     let reader = std::thread::Builder::new()
         .name("fgraph-lsp-reader".into())
         .spawn(move || {
@@ -426,55 +445,95 @@ pub fn serve(
             while let Ok(Some(frame)) = frames.next_frame() {
                 let is_exit = matches!(&frame, Frame::Message(v)
                     if v.get("method").and_then(Value::as_str) == Some("exit"));
-                if tx.send(frame).is_err() || is_exit {
+                if frames_tx.send(Event::Frame(frame)).is_err() || is_exit {
                     break;
                 }
             }
+            let _ = frames_tx.send(Event::End);
         })?;
-    let mut server = Server::with_config(config);
-    let mut code = 1;
-    'outer: while let Ok(first) = rx.recv() {
-        let mut batch = vec![first];
+    let mut server = Server::threaded(config, move |f| {
+        let _ = tx.send(Event::Finished(f));
+    });
+    let code = message_loop(&mut server, &rx, output)?;
+    drop(rx);
+    // The reader ends at `exit` or the end of the input; after an early stop it may still
+    // be blocked reading stdin, and the process exit ends it. Workers still running are
+    // ended by the process exit too.
+    if reader.is_finished() {
+        let _ = reader.join();
+    }
+    Ok(code)
+}
+
+/// Writes `out`'s messages; its exit code, when `exit` came.
+fn emit(output: &mut impl Write, out: Output) -> std::io::Result<Option<i32>> {
+    for m in &out.messages {
+        write_frame(output, m)?;
+    }
+    Ok(out.exit)
+}
+
+/// Handles events until `exit` or the end of the input: everything that has arrived is
+/// handled in order, consecutive messages as one batch; between events, analyses past their
+/// budget are stopped ([`Server::tick`]). Returns the exit code.
+fn message_loop(
+    server: &mut Server,
+    rx: &Receiver<Event>,
+    output: &mut impl Write,
+) -> std::io::Result<i32> {
+    loop {
+        let first = match server.next_deadline() {
+            Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(e) => e,
+                Err(RecvTimeoutError::Timeout) => {
+                    let out = guarded(server, Vec::new(), |s| s.tick(Instant::now()));
+                    emit(output, out)?;
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return Ok(1),
+            },
+            None => match rx.recv() {
+                Ok(e) => e,
+                Err(_) => return Ok(1),
+            },
+        };
+        let mut events = vec![first];
         while let Ok(more) = rx.try_recv() {
-            batch.push(more);
+            events.push(more);
         }
-        let mut values = Vec::with_capacity(batch.len());
-        for frame in batch {
-            match frame {
-                Frame::Message(v) => values.push(v),
-                Frame::Malformed { why, id } => {
-                    // The messages before it are answered first, in order.
-                    let out = handle_guarded(&mut server, std::mem::take(&mut values));
-                    for m in &out.messages {
-                        write_frame(output, m)?;
-                    }
-                    if let Some(c) = out.exit {
-                        code = c;
-                        break 'outer;
-                    }
+        let mut values = Vec::new();
+        for event in events {
+            if !matches!(event, Event::Frame(Frame::Message(_))) && !values.is_empty() {
+                // The messages before it are answered first, in order.
+                let out = handle_guarded(server, std::mem::take(&mut values));
+                if let Some(code) = emit(output, out)? {
+                    return Ok(code);
+                }
+            }
+            match event {
+                Event::Frame(Frame::Message(v)) => values.push(v),
+                Event::Frame(Frame::Malformed { why, id }) => {
                     // Answered, and logged: the answer has no `id` to match when the body
                     // did not get that far.
                     eprintln!("fgraph lsp: malformed frame: {why}");
                     write_frame(output, &error(id, ErrorCode::ParseError, why))?;
                 }
+                Event::Finished(f) => {
+                    let out = guarded(server, Vec::new(), |s| s.finished(f));
+                    emit(output, out)?;
+                }
+                Event::End => return Ok(1),
             }
         }
-        let out = handle_guarded(&mut server, values);
-        for m in &out.messages {
-            write_frame(output, m)?;
+        if !values.is_empty() {
+            let out = handle_guarded(server, values);
+            if let Some(code) = emit(output, out)? {
+                return Ok(code);
+            }
         }
-        if let Some(c) = out.exit {
-            code = c;
-            break;
-        }
+        let out = guarded(server, Vec::new(), |s| s.tick(Instant::now()));
+        emit(output, out)?;
     }
-    drop(rx);
-    // The reader ends at `exit` or the end of the input; after an early stop it may still
-    // be blocked reading stdin, and the process exit ends it.
-    if reader.is_finished() {
-        let _ = reader.join();
-    }
-    Ok(code)
 }
 
 #[cfg(test)]
