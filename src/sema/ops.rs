@@ -71,6 +71,39 @@ impl Attrs<'_, '_> {
         }
     }
 
+    /// The `flops = N` attribute, which any op may have: FLOPs per output element, a whole
+    /// number from 0 to 2^63 - 1 (the range of an integer expression). `Ok(None)` when not
+    /// written.
+    pub(super) fn flops(&self, diags: &mut Vec<Diagnostic>) -> Result<Option<u64>, Fail> {
+        let name = crate::cost::flops::OVERRIDE_ATTR;
+        // From the attributes as declared: the statement is read only to report (a large
+        // graph's syntax tree is out of cache by now). A value whose expression failed is in
+        // neither list, and was reported.
+        let (found, label) = match self.ints.iter().find(|(n, _)| n == name) {
+            Some(&(_, v)) => match u64::try_from(v) {
+                Ok(n) => return Ok(Some(n)),
+                Err(_) => (format!(", found {v}"), "negative"),
+            },
+            None if self
+                .extra
+                .is_some_and(|e| e.attrs.iter().any(|(n, _)| n == name)) =>
+            {
+                (String::new(), "not an integer")
+            }
+            None => return Ok(None),
+        };
+        diags.push(bad(
+            format!(
+                "attribute `{name}` of `{}` must be a whole number from 0 to 2^63 - 1{found}",
+                self.stmt.name.name
+            ),
+            self.span(name),
+            label.to_string(),
+            format!("`{name} = N` sets the FLOPs of each output element of the op"),
+        ));
+        Err(())
+    }
+
     /// Integer attribute `name`, which the op needs.
     fn required(
         &self,
