@@ -2,7 +2,8 @@
 //! dimension limits on inferred outputs of every kind (a `gather` adds its indices' rank, a
 //! `concat` sums a dimension), FLOP counts that do not fit 64 bits (per op and per graph:
 //! `size-overflow`, exit 1, never a saturated count), the `flops = N` attribute's range, a
-//! `gather`'s integer indices and an `update`'s rows of another dtype than its buffer.
+//! reduction's `axis`, a `gather`'s integer indices and an `update`'s rows of another dtype
+//! than its buffer.
 
 mod common;
 
@@ -178,6 +179,26 @@ fn the_flops_attribute_is_a_whole_number_from_0_to_2_63() {
         messages("graph g {\n  input x: [1]\n  op a = elementwise.f(x, flops = -5) -> y\n}\n"),
         ["attribute `flops` of `a` must be a whole number from 0 to 2^63 - 1, found -5"]
     );
+}
+
+#[test]
+fn a_reductions_axis_names_axes_of_its_input() {
+    for (axis, expected) in [
+        ("", vec![]),
+        (", axis = -1", vec![]),
+        (", axis = 1", vec![]),
+        (", axis = -2", vec![]),
+        (", axis = [0, -1]", vec![]),
+        (", axis = 2", vec![Code::BadAttribute]),
+        (", axis = -3", vec![Code::BadAttribute]),
+        (", axis = 1.5", vec![Code::BadAttribute]),
+        (", axis = [0, 2]", vec![Code::BadAttribute]),
+    ] {
+        let src = format!(
+            "graph g {{\n  input x: [4, 8]\n  op a = reduction.softmax(x{axis}) -> y: [4, 8]\n}}\n"
+        );
+        assert_eq!(codes(&src), expected, "{axis}");
+    }
 }
 
 #[test]

@@ -141,6 +141,9 @@ impl<'a, 's> Sema<'a, 's> {
                 stmt: stmt(),
             };
             let per_element = op_attrs.flops(diags);
+            if let (OpKind::Reduction, Some(Some(first))) = (kind, args.first()) {
+                op_attrs.reduction_axis(first.len(), &names, diags);
+            }
             let inferred: Option<Vec<u64>> = match kind {
                 OpKind::Elementwise => shape::broadcast_all(args, &names, diags).flatten(),
                 OpKind::Matmul => shape::matmul(args, &names, diags).flatten(),

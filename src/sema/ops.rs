@@ -104,6 +104,49 @@ impl Attrs<'_, '_> {
         Err(())
     }
 
+    /// The `axis` of a reduction, which the cost model reads (a softmax over the last axis can
+    /// join a FlashAttention kernel; softmax and norms are priced by their rows): when written,
+    /// an integer naming an axis of the first input, of `rank`, as for the data-movement ops,
+    /// or a list of such axes (a reduction over several).
+    pub(super) fn reduction_axis(
+        &self,
+        rank: usize,
+        names: &(impl ArgNames + ?Sized),
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        // From the attributes as declared, as for `flops`; an error leaves the declared
+        // output standing.
+        if self.ints.iter().any(|(n, _)| n == "axis") {
+            let _ = self.axis("axis", Some(-1), rank, &names.name(0), diags);
+            return;
+        }
+        let Some(written) = self
+            .extra
+            .and_then(|e| e.attrs.iter().find(|(n, _)| n == "axis"))
+        else {
+            return;
+        };
+        let r = rank as i64;
+        match &written.1 {
+            AttrValue::List(axes) => {
+                if let Some(&a) = axes.iter().find(|&&a| !(-r..r).contains(&a)) {
+                    diags.push(bad(
+                        format!(
+                            "axis {a} is out of range for `{}` of rank {rank}",
+                            names.name(0)
+                        ),
+                        self.span("axis"),
+                        format!("valid axes are {} to {}", -r, r - 1),
+                        "negative axes count from the end: -1 is the last".to_string(),
+                    ));
+                }
+            }
+            AttrValue::Float { .. } => {
+                let _ = self.int("axis", diags);
+            }
+        }
+    }
+
     /// Integer attribute `name`, which the op needs.
     fn required(
         &self,
