@@ -36,6 +36,7 @@ texts!(
     "bad-import",
     "bad-assertion",
     "assertion-failed",
+    "invalid-dtype",
     "matmul-starts-group",
     "after-reduction",
     "reduction-after-matmul",

@@ -230,7 +230,7 @@ fn flop_table_attributes_views_and_batches() {
   op ln = reduction.layernorm(x) -> l: [M, K]
   op custom = elementwise.erf(x) -> e
   op over = elementwise.erf(x, flops = 20) -> e2
-  op neg = elementwise.relu(x, flops = -3) -> e3
+  op zero = elementwise.relu(x, flops = 0) -> e3
   op rs = reshape(x) -> v: [K, M]
   op bmm = matmul(qkv[0], qkv[1].T) -> sc: [8, M, M]
   output r, p, l, e, e2, e3, v, sc
@@ -249,7 +249,7 @@ fn flop_table_attributes_views_and_batches() {
     assert_eq!(by_name("ln"), (8 * mk, cost::FlopSource::Table));
     assert_eq!(by_name("custom"), (mk, cost::FlopSource::Unknown));
     assert_eq!(by_name("over"), (20 * mk, cost::FlopSource::Attribute));
-    assert_eq!(by_name("neg"), (0, cost::FlopSource::Attribute));
+    assert_eq!(by_name("zero"), (0, cost::FlopSource::Attribute));
     assert_eq!(by_name("rs"), (0, cost::FlopSource::Reshape));
     // [8, M, K] x [8, K, M] (K read through the view qkv[1].T): 2 · M · M · K per head.
     assert_eq!(
@@ -261,13 +261,16 @@ fn flop_table_attributes_views_and_batches() {
 }
 
 #[test]
-fn huge_graphs_saturate_instead_of_overflowing() {
-    // 2·K·elements overflows u64 here; the count saturates and nothing panics.
+fn flop_counts_up_to_64_bits_are_exact() {
+    // 2 · 2^62 + 2 · (2^62 - 1) = 2^64 - 2 FLOPs: the sum fits, one short of u64::MAX, and is
+    // counted exactly (a saturating sum would say 2^64 - 1). One more FLOP per element of
+    // either op is `size-overflow` (tests/numeric_limits.rs).
     let a = analysis(
-        "graph g {\n  dtype fp8\n  input a: [4294967296, 1048576]\n  input b: [1048576, 2]\n  op mm = matmul(a, b) -> c\n  op big = elementwise.gelu(a, flops = 9223372036854775807) -> d\n  output c, d\n}\n",
+        "graph g {\n  param P = 4611686018427387904\n  dtype u8\n  input x: [2]\n  op a = elementwise.f(x, flops = P) -> y\n  op b = elementwise.f(y, flops = P - 1) -> z\n  output z\n}\n",
     );
     let c = cost::estimate(&a, &h100(), LaunchMode::Graph).expect("cost");
-    assert_eq!(c.fused.flops, u64::MAX);
+    assert_eq!(c.fused.flops, u64::MAX - 1);
+    assert_eq!(c.unfused.flops, u64::MAX - 1);
     assert!(c.fused.time_s.is_finite() && c.speedup.is_finite());
 }
 

@@ -486,9 +486,13 @@ fn group_cost(r: &Ref, members: &[usize]) -> GroupCost {
         let t = r.out[o];
         let cs = &r.consumers[t];
         if r.is_out[t] || cs.is_empty() || cs.iter().any(|c| !members.contains(c)) {
-            // An update writes only its new rows (argument 1).
+            // An update writes only its new rows (argument 1), at the buffer's dtype (every
+            // tensor is [DIM, DIM]: its width is its bytes over DIM²).
             let bytes = match (r.kind[o], r.inputs[o].get(1)) {
-                (OpKind::Update, Some(&(new, _))) => r.bytes[new].min(r.bytes[t]),
+                (OpKind::Update, Some(&(new, _))) => {
+                    let width = |x: usize| r.bytes[x] / (DIM * DIM);
+                    (r.bytes[new] / width(new) * width(t)).min(r.bytes[t])
+                }
                 _ => r.bytes[t],
             };
             writes.insert(t, bytes);

@@ -11,8 +11,10 @@
 //! | `reduction.F` | `table(F) · max(elements(first input), elements(output))` |
 //! | any op with `flops = N` | `N · elements(output)` (the attribute wins) |
 //!
-//! Counts saturate at `u64::MAX` instead of overflowing. `docs/cost-model.md` gives the
-//! sources of the table.
+//! Counts are exact: the semantic pass counts every op through the same rule
+//! ([`crate::ops::flops`]) and reports an op, or a graph in all, whose FLOPs do not fit 64
+//! bits (`size-overflow`), so a checked graph has none, and a sum over any of its ops fits.
+//! `docs/cost-model.md` gives the sources of the table.
 
 use crate::graph::{Graph, OpId};
 pub use crate::ops::FlopSource;
@@ -24,10 +26,24 @@ pub const OVERRIDE_ATTR: &str = "flops";
 /// The FLOPs of one op and where the per-element figure came from.
 pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
     let op = g.op(o);
-    if let Some(&(_, n)) = op.attrs.iter().find(|(k, _)| k == OVERRIDE_ATTR) {
-        let out = crate::ops::elements(&g.tensor(op.output).shape);
-        let n = u64::try_from(n).unwrap_or(0);
-        return (n.saturating_mul(out), FlopSource::Attribute);
-    }
-    (crate::ops::spec(op.kind).flops)(g, op)
+    let first = op.inputs.first().map(|u| {
+        let shape = g.tensor(u.tensor).shape.as_slice();
+        let shape = match u.index {
+            Some(_) => shape.get(1..).unwrap_or(&[]),
+            None => shape,
+        };
+        (shape, u.transpose)
+    });
+    let args = crate::ops::FlopArgs {
+        out: &g.tensor(op.output).shape,
+        first,
+        func: op.func.as_deref(),
+    };
+    // The semantic pass admits only 0 to 2^63 - 1.
+    let per_element = op
+        .int_attr(OVERRIDE_ATTR)
+        .map(|n| u64::try_from(n).unwrap_or(0));
+    let (n, source) = crate::ops::flops(op.kind, &args, per_element);
+    // The semantic pass reported a count that does not fit: a checked graph has none.
+    (n.unwrap_or(u64::MAX), source)
 }

@@ -69,6 +69,8 @@ codes! {
     LargeIntermediate = "large-intermediate", Warning;
     InvalidAllow = "invalid-allow", Warning;
     DuplicateOutput = "duplicate-output", Warning;
+    // Last, so that SARIF's rule indices of the codes above stay as they were.
+    InvalidDtype = "invalid-dtype", Error;
 }
 
 impl std::fmt::Display for Code {

@@ -1,8 +1,7 @@
 //! The row of `matmul`: `[..., M, K] × [..., K, N]`, starts its kernel (rule 1), one per
 //! kernel (rule 5), `2·K` FLOPs per output element on the tensor cores.
 
-use super::{Compute, FlopSource, FuseClass, OpSpec, elements, output, whole};
-use crate::graph::{Graph, OpNode, TensorUse};
+use super::{Compute, FlopArgs, FlopSource, FuseClass, OpSpec, elements, output, whole};
 use crate::types::OpKind;
 
 pub const MATMUL: OpSpec = OpSpec {
@@ -19,26 +18,17 @@ pub const MATMUL: OpSpec = OpSpec {
     write: output,
 };
 
-fn flops(g: &Graph, op: &OpNode) -> (u64, FlopSource) {
-    let out = elements(&g.tensor(op.output).shape);
+fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
     // K is the last dim of the first operand as read.
-    let k = op
-        .inputs
-        .first()
-        .and_then(|u| use_last_dim(g, u))
-        .unwrap_or(1);
-    (out.saturating_mul(k).saturating_mul(2), FlopSource::Matmul)
+    let k = a.first.and_then(last_dim).unwrap_or(1);
+    let n = elements(a.out).and_then(|e| e.checked_mul(k)?.checked_mul(2));
+    (n, FlopSource::Matmul)
 }
 
-/// The last dim of the shape an op reads through a view, without building it.
-fn use_last_dim(g: &Graph, u: &TensorUse) -> Option<u64> {
-    let shape = &g.tensor(u.tensor).shape;
-    let shape = match u.index {
-        Some(_) => shape.get(1..).unwrap_or(&[]),
-        None => shape.as_slice(),
-    };
+/// The last dim of a shape read through `.T` or not, without building the view.
+fn last_dim((shape, transpose): (&[u64], bool)) -> Option<u64> {
     let r = shape.len();
-    if u.transpose && r >= 2 {
+    if transpose && r >= 2 {
         Some(shape[r - 2])
     } else {
         shape.last().copied()

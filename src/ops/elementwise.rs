@@ -1,8 +1,9 @@
 //! The row of `elementwise.F`: pointwise, `funcs(F)` FLOPs per output element, reads and
 //! writes whole tensors.
 
-use super::{Compute, FuseClass, OpSpec, elements, function_flops, output, whole};
-use crate::graph::{Graph, OpNode};
+use super::{
+    Compute, FlopArgs, FlopSource, FuseClass, OpSpec, elements, function_flops, output, whole,
+};
 use crate::types::OpKind;
 
 pub const ELEMENTWISE: OpSpec = OpSpec {
@@ -19,6 +20,6 @@ pub const ELEMENTWISE: OpSpec = OpSpec {
     write: output,
 };
 
-fn flops(g: &Graph, op: &OpNode) -> (u64, super::FlopSource) {
-    function_flops(op, elements(&g.tensor(op.output).shape))
+fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
+    function_flops(a.func, elements(a.out))
 }

@@ -2,7 +2,9 @@
 //! a value on chip), a copy when alone; no FLOPs. A `slice` reads only its part of the input
 //! (the output's bytes).
 
-use super::{Arity, Compute, FlopSource, FuseClass, OpSpec, no_flops, one, output, whole};
+use super::{
+    Arity, Compute, FlopArgs, FlopSource, FuseClass, OpSpec, no_flops, one, output, whole,
+};
 use crate::graph::{Graph, OpNode};
 use crate::types::OpKind;
 
@@ -53,8 +55,8 @@ pub const EXPAND: OpSpec = layout(
     true,
 );
 
-fn reshape_flops(_: &Graph, _: &OpNode) -> (u64, FlopSource) {
-    (0, FlopSource::Reshape)
+fn reshape_flops(_: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
+    (Some(0), FlopSource::Reshape)
 }
 
 /// A slice reads the sliced part of its input: the output's bytes.

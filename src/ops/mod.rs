@@ -26,7 +26,7 @@ pub mod layout;
 pub mod movement;
 pub mod reduction;
 
-use crate::graph::{Graph, OpNode, TensorUse};
+use crate::graph::{Graph, OpNode};
 pub use crate::types::OpKind;
 
 /// How a kind fuses (SPEC §2): the rules only ever ask for the class.
@@ -75,8 +75,20 @@ pub enum FlopSource {
     Table,
     /// The function is not in the registry (or the op names none).
     Unknown,
-    /// The op's `flops = N` attribute (negative values count as 0).
+    /// The op's `flops = N` attribute (the semantic pass takes only 0 to 2^63 − 1).
     Attribute,
+}
+
+/// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
+/// reads it, and the function. Both the semantic pass (which reports a count that does not fit
+/// 64 bits) and the cost model (`crate::cost::flops`) count through it, so they agree.
+#[derive(Clone, Copy, Debug)]
+pub struct FlopArgs<'x> {
+    pub out: &'x [u64],
+    /// The first tensor argument's shape after its index view (`t[i]` drops the leading
+    /// dimension), and whether it is read transposed (`.T`).
+    pub first: Option<(&'x [u64], bool)>,
+    pub func: Option<&'x str>,
 }
 
 /// Everything an op kind means after the semantic check.
@@ -97,8 +109,9 @@ pub struct OpSpec {
     pub accepts_copies: bool,
     /// Reads only part of an argument ([`OpSpec::read`] answers `Some` for it).
     pub partial_reads: bool,
-    /// The FLOPs of one op (before a `flops = N` attribute, which `cost::flops` applies).
-    pub flops: fn(&Graph, &OpNode) -> (u64, FlopSource),
+    /// The FLOPs of one op (before a `flops = N` attribute, which [`flops`] applies); `None`
+    /// when the count does not fit 64 bits.
+    pub flops: fn(&FlopArgs<'_>) -> (Option<u64>, FlopSource),
     /// What the op reads of argument `k`: `None` for the whole argument, `Some(bytes)` for a
     /// part. Only called when [`OpSpec::partial_reads`].
     pub read: fn(&Graph, &OpNode, usize) -> Option<u64>,
@@ -141,21 +154,28 @@ impl OpKind {
     }
 }
 
-// Shared rules of the rows.
-
-/// Elements of a shape, saturating.
-pub(crate) fn elements(shape: &[u64]) -> u64 {
-    shape.iter().fold(1u64, |a, &d| a.saturating_mul(d))
+/// The FLOPs of an op of `kind`: `per_element · elements(output)` when it has a `flops = N`
+/// attribute (`per_element` = N), else its kind's rule. `None` when the count does not fit 64
+/// bits, which the semantic pass reports (`size-overflow`), so that no checked graph has one.
+pub fn flops(
+    kind: OpKind,
+    args: &FlopArgs<'_>,
+    per_element: Option<u64>,
+) -> (Option<u64>, FlopSource) {
+    match per_element {
+        Some(n) => (
+            elements(args.out).and_then(|e| e.checked_mul(n)),
+            FlopSource::Attribute,
+        ),
+        None => (spec(kind).flops)(args),
+    }
 }
 
-/// Elements of the shape an op reads through a view, without building it: a transpose does
-/// not change the count.
-pub(crate) fn use_elements(g: &Graph, u: &TensorUse) -> u64 {
-    let shape = &g.tensor(u.tensor).shape;
-    match u.index {
-        Some(_) => elements(shape.get(1..).unwrap_or(&[])),
-        None => elements(shape),
-    }
+// Shared rules of the rows.
+
+/// Elements of a shape; `None` when the count does not fit 64 bits.
+pub(crate) fn elements(shape: &[u64]) -> Option<u64> {
+    shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))
 }
 
 /// One or more tensors: the arity of `elementwise.F` and `reduction.F`.
@@ -197,17 +217,17 @@ fn output(g: &Graph, op: &OpNode) -> u64 {
 }
 
 /// No arithmetic: a view or data movement.
-fn no_flops(_: &Graph, _: &OpNode) -> (u64, FlopSource) {
-    (0, FlopSource::DataMovement)
+fn no_flops(_: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
+    (Some(0), FlopSource::DataMovement)
 }
 
 /// `per_element(func) · n`, from the function registry.
-fn function_flops(op: &OpNode, n: u64) -> (u64, FlopSource) {
-    let (per, source) = match op.func.as_deref().and_then(funcs::flops_per_element) {
+fn function_flops(func: Option<&str>, n: Option<u64>) -> (Option<u64>, FlopSource) {
+    let (per, source) = match func.and_then(funcs::flops_per_element) {
         Some(f) => (f, FlopSource::Table),
         None => (funcs::UNKNOWN_FLOPS, FlopSource::Unknown),
     };
-    (per.saturating_mul(n), source)
+    (n.and_then(|n| n.checked_mul(per)), source)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The data-movement kinds that fuse like elementwise ops: `concat`, `gather`, `update`. No
 //! FLOPs. A `gather` reads only the rows it touches of its table; an `update` writes only
-//! its new rows into the buffer, which it does not read.
+//! its new rows into the buffer, which it does not read, at the buffer's dtype.
 
 use super::{Arity, Compute, FuseClass, OpSpec, no_flops, output, two, whole};
 use crate::graph::{Graph, OpNode};
@@ -86,11 +86,19 @@ fn update_read(_: &Graph, op: &OpNode, k: usize) -> Option<u64> {
     (k == 0).then_some(0)
 }
 
-/// Only the new rows (the size of argument 1) are written.
+/// Only the new rows (argument 1) are written, at the buffer's dtype (rows of another dtype
+/// are converted: the warning `dtype-mismatch`).
 fn update_write(g: &Graph, op: &OpNode) -> u64 {
-    let out = g.tensor(op.output).bytes;
+    let out = g.tensor(op.output);
     match op.inputs.get(1) {
-        Some(new) => g.use_bytes(new).min(out),
-        None => out,
+        Some(new) => {
+            // A whole number of elements; they fit in the buffer, so their bytes at its dtype
+            // are at most its bytes.
+            let elements = g.use_bytes(new) / g.tensor(new.tensor).dtype.bytes().max(1);
+            elements
+                .checked_mul(out.dtype.bytes())
+                .map_or(out.bytes, |b| b.min(out.bytes))
+        }
+        None => out.bytes,
     }
 }

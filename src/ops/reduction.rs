@@ -1,8 +1,9 @@
 //! The row of `reduction.F`: ends its kernel (rule 2), `funcs(F)` FLOPs per element of the
 //! larger of its first input and its output, reads and writes whole tensors.
 
-use super::{Compute, FuseClass, OpSpec, elements, function_flops, output, use_elements, whole};
-use crate::graph::{Graph, OpNode};
+use super::{
+    Compute, FlopArgs, FlopSource, FuseClass, OpSpec, elements, function_flops, output, whole,
+};
 use crate::types::OpKind;
 
 pub const REDUCTION: OpSpec = OpSpec {
@@ -19,8 +20,9 @@ pub const REDUCTION: OpSpec = OpSpec {
     write: output,
 };
 
-fn flops(g: &Graph, op: &OpNode) -> (u64, super::FlopSource) {
-    let out = elements(&g.tensor(op.output).shape);
-    let input = op.inputs.first().map(|u| use_elements(g, u)).unwrap_or(0);
-    function_flops(op, input.max(out))
+fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
+    // A transpose does not change the count.
+    let input = a.first.map_or(Some(0), |(s, _)| elements(s));
+    let n = elements(a.out).zip(input).map(|(o, i)| o.max(i));
+    function_flops(a.func, n)
 }

@@ -1,12 +1,17 @@
 //! Shape inference: the output of each op (in topological order) from its arguments' shapes
 //! after views, by the shape rule of its kind (`shape`, `ops`); checked against a declared
-//! shape, which reshape, expand and reductions must give. Then its dtype (declared, else the
-//! first input's) and its size.
+//! shape, which reshape, expand and reductions must give. Every output, inferred or declared,
+//! of every kind, then passes the limits here: rank and dimensions (`limit-exceeded`), bytes
+//! (`size-overflow`). Then its dtype (declared, else the first input's; a `gather`'s indices
+//! must be integers, an `update`'s rows should have the buffer's dtype), and its FLOPs, counted
+//! by the cost model's own rule (`crate::ops::flops`): an op, or a graph in all, whose FLOPs
+//! do not fit 64 bits is `size-overflow`, so the cost model never saturates.
 
 use super::{Sema, TensorDraft, UseDraft, fmt_shape, op_stmt, ops, shape, use_name, use_range};
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
+use crate::limits;
 use crate::syntax::ast::OpStmt;
-use crate::types::OpKind;
+use crate::types::{Dtype, OpKind};
 use std::borrow::Cow;
 
 /// Arguments of one op as the shape diagnostics name them: `qkv_heads[…].T`.
@@ -35,13 +40,54 @@ impl shape::ArgNames for ArgsOf<'_, '_> {
     }
 }
 
-impl<'a, 's> Sema<'a, 's> {
-    /// Infers and checks the output of op `o`; its inputs have been inferred already.
-    pub(super) fn infer(&mut self, o: usize) {
-        if self.ops[o].poisoned {
-            return;
+/// The FLOPs of a graph's ops, summed as they are inferred ([`Sema::infer`]'s answers).
+#[derive(Default)]
+pub(super) struct FlopTotal {
+    sum: u64,
+    /// An op's count did not fit (reported at the op), or the sum did not.
+    op_overflowed: bool,
+    sum_overflowed: bool,
+}
+
+impl FlopTotal {
+    /// Adds one op's answer: its FLOPs, or `None` when they did not fit 64 bits.
+    pub(super) fn add(&mut self, flops: Option<u64>) {
+        match flops.map(|f| self.sum.checked_add(f)) {
+            Some(Some(s)) => self.sum = s,
+            Some(None) => self.sum_overflowed = true,
+            None => self.op_overflowed = true,
         }
-        let Some(kind) = self.ops[o].kind else { return };
+    }
+}
+
+impl<'a, 's> Sema<'a, 's> {
+    /// Reports a graph whose ops' FLOPs each fit 64 bits but whose sum does not.
+    pub(super) fn flop_total(&mut self, total: FlopTotal) {
+        if total.sum_overflowed && !total.op_overflowed {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::SizeOverflow,
+                    format!(
+                        "the FLOPs of graph `{}` overflow 64 bits in all",
+                        self.ast.name.name
+                    ),
+                )
+                .at(self.ast.name.span, "more than 2^64 - 1 FLOPs in all")
+                .help("every op's count fits but their sum does not: check the dimensions"),
+            );
+        }
+    }
+
+    /// Infers and checks the output of op `o`; its inputs have been inferred already. Returns
+    /// the op's FLOPs (0 where they are unknown after an error), or `None` when they do not fit
+    /// 64 bits (reported).
+    pub(super) fn infer(&mut self, o: usize) -> Option<u64> {
+        if self.ops[o].poisoned {
+            return Some(0);
+        }
+        let Some(kind) = self.ops[o].kind else {
+            return Some(0);
+        };
         // The statement is read only to report something: a large graph's syntax tree is
         // long out of cache by now.
         let (ast, at) = (self.ast, self.ops[o].stmt);
@@ -50,7 +96,7 @@ impl<'a, 's> Sema<'a, 's> {
         let declared = self.ops[o].declared_shape.take();
         let ty_span = || stmt().ty.as_ref().map_or(stmt().output.span, |t| t.span);
         // Argument shapes borrow the tensors: this block ends before the output is stored.
-        let (out, first_dtype) = {
+        let (out, first_dtype, flops) = {
             let range = use_range(&self.ops, o);
             let uses = &self.uses[range.clone()];
             let (tensors, diags) = (&self.tensors, &mut self.diags);
@@ -94,6 +140,10 @@ impl<'a, 's> Sema<'a, 's> {
                 extra: self.ops[o].extra.as_deref(),
                 stmt: stmt(),
             };
+            let per_element = op_attrs.flops(diags);
+            if let (OpKind::Reduction, Some(Some(first))) = (kind, args.first()) {
+                op_attrs.reduction_axis(first.len(), &names, diags);
+            }
             let inferred: Option<Vec<u64>> = match kind {
                 OpKind::Elementwise => shape::broadcast_all(args, &names, diags).flatten(),
                 OpKind::Matmul => shape::matmul(args, &names, diags).flatten(),
@@ -122,25 +172,197 @@ impl<'a, 's> Sema<'a, 's> {
                     _ => Some(decl),
                 },
             };
+            // The limits every output passes, whatever its kind.
+            let out = out.filter(|s| within_limits(s, kind, &stmt, diags));
+            // FLOPs by the cost model's rule, from the arguments as read; unknown after an error.
+            let flops = match (&out, per_element, args.first()) {
+                (Some(s), Ok(per_element), Some(Some(first))) => Some(crate::ops::flops(
+                    kind,
+                    &crate::ops::FlopArgs {
+                        out: s,
+                        first: Some((first, false)),
+                        func: self.ops[o].func,
+                    },
+                    per_element,
+                )),
+                _ => None,
+            };
             // dtype: the declared one, else the first tensor input's.
             let first_dtype = uses
                 .first()
                 .and_then(|u| u.tensor())
                 .and_then(|t| tensors[t.index()].dtype);
-            (out, first_dtype)
+            (out, first_dtype, flops)
         };
         let dtype = match self.ops[o].declared_dtype {
             Some(d) => d,
             None => first_dtype,
         };
-        if kind == OpKind::Elementwise {
-            self.dtype_mismatch(o);
+        match kind {
+            OpKind::Elementwise => self.dtype_mismatch(o),
+            OpKind::Gather => self.gather_indices(o),
+            OpKind::Update => self.update_rows(o),
+            _ => {}
         }
         let output = self.ops[o].output;
         let bytes = self.size(&out, dtype, || (stmt().output, ty_span()));
         let t = &mut self.tensors[output.index()];
         (t.shape, t.dtype, t.bytes) = (out.filter(|_| bytes.is_some()), dtype, bytes);
+        // A count is only asked of an output whose size fits (else `size-overflow` is said).
+        match flops {
+            Some((Some(n), _)) => Some(n),
+            Some((None, _)) if bytes.is_some() => {
+                self.diags.push(flop_overflow(kind, stmt()));
+                None
+            }
+            _ => Some(0),
+        }
     }
+
+    /// The dtypes of op `o`'s tensor arguments `k` (by position), with their names and places;
+    /// `None` where unknown.
+    fn arg_dtype(&self, o: usize, k: usize) -> Option<(Dtype, &'s str, Span)> {
+        let u = self.uses.get(use_range(&self.ops, o).nth(k)?)?;
+        let t = &self.tensors[u.tensor()?.index()];
+        Some((t.dtype?, t.name.name, u.span))
+    }
+
+    /// A gather's indices (argument 1) must be integers: `invalid-dtype` otherwise.
+    fn gather_indices(&mut self, o: usize) {
+        let Some((d, name, at)) = self.arg_dtype(o, 1) else {
+            return;
+        };
+        if is_index_dtype(d) {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::new(
+                Code::InvalidDtype,
+                format!(
+                    "the indices `{name}` of gather `{}` are {d}, not integers",
+                    self.ops[o].name
+                ),
+            )
+            .at(at, format!("`{name}` is {d}"))
+            .help(format!(
+                "declare the indices with an integer dtype, as PyTorch needs: `{name}: i32[..]` \
+                 or `i64` (also {})",
+                INDEX_DTYPES[2..]
+                    .iter()
+                    .map(|d| format!("`{d}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        );
+    }
+
+    /// An update's rows (argument 1) of another dtype than its buffer (argument 0) are
+    /// converted to the buffer's: the warning `dtype-mismatch`, as for elementwise inputs.
+    fn update_rows(&mut self, o: usize) {
+        let (Some((cache, cname, cspan)), Some((new, nname, nspan))) =
+            (self.arg_dtype(o, 0), self.arg_dtype(o, 1))
+        else {
+            return;
+        };
+        if cache == new {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::new(
+                Code::DtypeMismatch,
+                format!(
+                    "update `{}` writes {new} rows into the {cache} buffer `{cname}`",
+                    self.ops[o].name
+                ),
+            )
+            .at(nspan, format!("`{nname}` is {new}"))
+            .with(cspan, format!("`{cname}` is {cache}"))
+            .help(format!(
+                "the rows are converted to {cache} and written at {} bytes an element; declare \
+                 them {cache}, convert them with an explicit op, or allow `dtype-mismatch` if the \
+                 conversion is meant (an 8-bit KV cache)",
+                cache.bytes()
+            )),
+        );
+    }
+}
+
+/// The integer dtypes a gather takes as indices, the usual ones first.
+const INDEX_DTYPES: &[Dtype] = &[Dtype::I32, Dtype::I64, Dtype::I16, Dtype::I8, Dtype::U8];
+
+fn is_index_dtype(d: Dtype) -> bool {
+    INDEX_DTYPES.contains(&d)
+}
+
+/// Whether the output `shape` of an op of `kind` is within the rank and dimension limits
+/// (`limit-exceeded` otherwise). Declared shapes were checked as they were evaluated; an
+/// inferred one (a gather adds its indices' rank, a concat sums a dimension) is checked here,
+/// so that no kind can produce a tensor past them.
+fn within_limits<'x, 's: 'x>(
+    shape: &[u64],
+    kind: OpKind,
+    stmt: &impl Fn() -> &'x OpStmt<'s>,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    if shape.len() > limits::MAX_RANK {
+        let stmt = stmt();
+        diags.push(
+            Diagnostic::new(
+                Code::LimitExceeded,
+                format!(
+                    "the output `{}` of {kind} `{}` has rank {}, above the limit of {}",
+                    stmt.output.name,
+                    stmt.name.name,
+                    shape.len(),
+                    limits::MAX_RANK
+                ),
+            )
+            .at(stmt.output.span, format!("rank {}", shape.len()))
+            .with(
+                stmt.kind.span,
+                format!("{kind} produces {} dimensions", shape.len()),
+            )
+            .help("no tensor may have more than 16 dimensions: reshape the inputs to fewer"),
+        );
+        return false;
+    }
+    if let Some((i, &d)) = shape
+        .iter()
+        .enumerate()
+        .find(|&(_, &d)| d > limits::MAX_DIM)
+    {
+        let stmt = stmt();
+        diags.push(
+            Diagnostic::new(
+                Code::LimitExceeded,
+                format!(
+                    "dimension {i} of the output `{}` of {kind} `{}` is {d}, above the limit of \
+                     2^48 ({})",
+                    stmt.output.name,
+                    stmt.name.name,
+                    limits::MAX_DIM
+                ),
+            )
+            .at(stmt.output.span, format!("dimension {i} is {d}"))
+            .with(
+                stmt.kind.span,
+                format!("{kind} produces {}", fmt_shape(shape)),
+            )
+            .help("dimensions are at most 2^48; no real tensor comes near it"),
+        );
+        return false;
+    }
+    true
+}
+
+/// An op whose FLOPs do not fit 64 bits.
+fn flop_overflow(kind: OpKind, stmt: &OpStmt<'_>) -> Diagnostic {
+    Diagnostic::new(
+        Code::SizeOverflow,
+        format!("the FLOPs of {kind} `{}` overflow 64 bits", stmt.name.name),
+    )
+    .at(stmt.kind.span, "more than 2^64 - 1 FLOPs")
+    .help("check the dimensions, the params they use and any `flops =` attribute")
 }
 
 /// An op whose kind cannot infer its output shape, declared without one.

@@ -8,7 +8,7 @@
 //! | `declare` | declaring every statement's tensors and ops (attributes, scalar constants, arity), alongside the name tables, and reporting second definitions |
 //! | `names` | the name tables, resolving tensor arguments and `output` names |
 //! | `dag` | consumer lists and in-degrees, cycle diagnostics, the outputs implied without an `output` statement |
-//! | `infer` | inferring and checking each op's output shape, dtype and size, in topological order |
+//! | `infer` | inferring and checking each op's output shape, dtype, size and FLOPs, in topological order, and the limits every output passes |
 //! | `lints` | warnings: unused tensors, elementwise dtype mismatches |
 //! | `build` | the checked graph built from the drafts, or the ops as written when it has errors |
 //! | `order` | topological order and cycle finding (algorithms only) |
@@ -200,9 +200,11 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
     if !stuck.is_empty() {
         s.report_cycles(&stuck, consumers_of);
     }
+    let mut flops = infer::FlopTotal::default();
     for &o in &topo {
-        s.infer(o.index());
+        flops.add(s.infer(o.index()));
     }
+    s.flop_total(flops);
     let outputs = match listed_outputs {
         Some(listed) => listed,
         None => s.implied_outputs(consumers_of),

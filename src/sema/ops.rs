@@ -71,6 +71,82 @@ impl Attrs<'_, '_> {
         }
     }
 
+    /// The `flops = N` attribute, which any op may have: FLOPs per output element, a whole
+    /// number from 0 to 2^63 - 1 (the range of an integer expression). `Ok(None)` when not
+    /// written.
+    pub(super) fn flops(&self, diags: &mut Vec<Diagnostic>) -> Result<Option<u64>, Fail> {
+        let name = crate::cost::flops::OVERRIDE_ATTR;
+        // From the attributes as declared: the statement is read only to report (a large
+        // graph's syntax tree is out of cache by now). A value whose expression failed is in
+        // neither list, and was reported.
+        let (found, label) = match self.ints.iter().find(|(n, _)| n == name) {
+            Some(&(_, v)) => match u64::try_from(v) {
+                Ok(n) => return Ok(Some(n)),
+                Err(_) => (format!(", found {v}"), "negative"),
+            },
+            None if self
+                .extra
+                .is_some_and(|e| e.attrs.iter().any(|(n, _)| n == name)) =>
+            {
+                (String::new(), "not an integer")
+            }
+            None => return Ok(None),
+        };
+        diags.push(bad(
+            format!(
+                "attribute `{name}` of `{}` must be a whole number from 0 to 2^63 - 1{found}",
+                self.stmt.name.name
+            ),
+            self.span(name),
+            label.to_string(),
+            format!("`{name} = N` sets the FLOPs of each output element of the op"),
+        ));
+        Err(())
+    }
+
+    /// The `axis` of a reduction, which the cost model reads (a softmax over the last axis can
+    /// join a FlashAttention kernel; softmax and norms are priced by their rows): when written,
+    /// an integer naming an axis of the first input, of `rank`, as for the data-movement ops,
+    /// or a list of such axes (a reduction over several).
+    pub(super) fn reduction_axis(
+        &self,
+        rank: usize,
+        names: &(impl ArgNames + ?Sized),
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        // From the attributes as declared, as for `flops`; an error leaves the declared
+        // output standing.
+        if self.ints.iter().any(|(n, _)| n == "axis") {
+            let _ = self.axis("axis", Some(-1), rank, &names.name(0), diags);
+            return;
+        }
+        let Some(written) = self
+            .extra
+            .and_then(|e| e.attrs.iter().find(|(n, _)| n == "axis"))
+        else {
+            return;
+        };
+        let r = rank as i64;
+        match &written.1 {
+            AttrValue::List(axes) => {
+                if let Some(&a) = axes.iter().find(|&&a| !(-r..r).contains(&a)) {
+                    diags.push(bad(
+                        format!(
+                            "axis {a} is out of range for `{}` of rank {rank}",
+                            names.name(0)
+                        ),
+                        self.span("axis"),
+                        format!("valid axes are {} to {}", -r, r - 1),
+                        "negative axes count from the end: -1 is the last".to_string(),
+                    ));
+                }
+            }
+            AttrValue::Float { .. } => {
+                let _ = self.int("axis", diags);
+            }
+        }
+    }
+
     /// Integer attribute `name`, which the op needs.
     fn required(
         &self,
