@@ -60,7 +60,7 @@ fn check_text_inspecting(
     go_on: &dyn Fn() -> bool,
 ) -> FileReport {
     diagnostics::with_suggestion_budget(|| {
-        check_text_budgeted(name, text, decode_error, opts, inspect)
+        check_text_budgeted(name, text, decode_error, opts, inspect, go_on)
     })
 }
 
@@ -71,6 +71,7 @@ fn check_text_budgeted(
     decode_error: Option<Diagnostic>,
     opts: &Options,
     inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
+    go_on: &dyn Fn() -> bool,
 ) -> FileReport {
     let source = SourceFile::new(name, text);
     let mut diags = Vec::new();
