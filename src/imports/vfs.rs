@@ -191,22 +191,22 @@ impl MemoryFs {
                 }
                 Part::Parent => {
                     if !matches!(node, Node::Dir) {
-                        return Err(io::ErrorKind::NotADirectory.into());
+                        return Err(os_error(Errno::NotDir));
                     }
                     out.pop();
                     node = self.nodes.get(&out).unwrap_or(&ROOT);
                 }
                 Part::Name(name) => {
                     if !matches!(node, Node::Dir) {
-                        return Err(io::ErrorKind::NotADirectory.into());
+                        return Err(os_error(Errno::NotDir));
                     }
                     let next = out.join(name);
                     match self.nodes.get(&next) {
-                        None => return Err(io::ErrorKind::NotFound.into()),
+                        None => return Err(os_error(Errno::NoEnt)),
                         Some(Node::Link(target)) => {
                             links += 1;
                             if links > MAX_LINKS {
-                                return Err(io::Error::other("Too many levels of symbolic links"));
+                                return Err(os_error(Errno::Loop));
                             }
                             todo.extend(parts(target));
                         }
@@ -219,6 +219,32 @@ impl MemoryFs {
             }
         }
         Ok((out, node))
+    }
+}
+
+/// The errors a [`MemoryFs`] gives, as the operating system's (so that messages read alike).
+enum Errno {
+    NoEnt,
+    NotDir,
+    Loop,
+}
+
+fn os_error(e: Errno) -> io::Error {
+    #[cfg(unix)]
+    {
+        io::Error::from_raw_os_error(match e {
+            Errno::NoEnt => libc::ENOENT,
+            Errno::NotDir => libc::ENOTDIR,
+            Errno::Loop => libc::ELOOP,
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        match e {
+            Errno::NoEnt => io::ErrorKind::NotFound.into(),
+            Errno::NotDir => io::ErrorKind::NotADirectory.into(),
+            Errno::Loop => io::Error::other("Too many levels of symbolic links"),
+        }
     }
 }
 
@@ -267,7 +293,7 @@ impl Vfs for MemoryFs {
             (_, Node::File(b)) if b.len() > limit => Err(ReadError::TooLarge),
             (_, Node::File(b)) => Ok(b.clone()),
             (_, Node::Dir) => Err(ReadError::NotRegular("a directory")),
-            (_, Node::Link(_)) => Err(ReadError::Io(io::ErrorKind::NotFound.into())),
+            (_, Node::Link(_)) => Err(ReadError::Io(os_error(Errno::NoEnt))),
         }
     }
 }
