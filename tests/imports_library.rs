@@ -266,7 +266,7 @@ fn std_is_the_embedded_library_whatever_is_on_disk() {
     let (o, v, all) = check(&main);
     assert_eq!(o.status.code(), Some(1), "{all}");
     assert!(
-        messages(&v)[0].contains("`std/llama.fgraph` does not parse"),
+        messages(&v)[0].contains("the imported file `./std/llama.fgraph` does not parse"),
         "{all}"
     );
     assert!(!all.contains("SECRETWORD"), "{all}");

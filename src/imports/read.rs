@@ -95,8 +95,20 @@ impl<'f> Project<'f> {
 
     /// `p` (absolute or relative to the working directory) relative to the project root for
     /// messages, else as its library folder's name joined with its path inside it; `None`
-    /// when it is in neither.
+    /// when it is in neither. A name that would start with `std/` starts with `./std/`, as
+    /// the import of such a file is written, so that it is never taken for the standard
+    /// library's.
     pub fn show(&self, p: &Path) -> Option<String> {
+        self.show_plain(p).map(|s| {
+            if s == "std" || s.starts_with("std/") {
+                format!("./{s}")
+            } else {
+                s
+            }
+        })
+    }
+
+    fn show_plain(&self, p: &Path) -> Option<String> {
         let p = normalize(&absolute(self.fs, p)?)?;
         let shown = |rel: &Path| {
             if rel.as_os_str().is_empty() {
