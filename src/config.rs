@@ -374,4 +374,31 @@ mod tests {
         assert_eq!(&"hardwar = \"h100\"\n"[s.start..s.end], "hardwar");
         assert!(e.diagnostics[0].message.contains("unknown field"));
     }
+
+    #[test]
+    fn library_folders_are_checked_for_form_without_a_folder() {
+        let text = "[imports]\npaths = [\"/etc\", \"lib/../../x\", \"third_party/lib\", \"\"]\n";
+        let e = parse("fgraph.toml", text).expect_err("invalid");
+        let found: Vec<(&str, &str)> = e
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let s = d.primary.as_ref().expect("placed").span;
+                (&text[s.start..s.end], d.message.as_str())
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("\"/etc\"", "the library folder `/etc` is an absolute path"),
+                (
+                    "\"lib/../../x\"",
+                    "the library folder `lib/../../x` leads outside the folder of `fgraph.toml`"
+                ),
+                ("\"\"", "the library folder `` is empty"),
+            ]
+        );
+        let c = parse("fgraph.toml", "[imports]\npaths = [\"lib\"]\n").expect("valid");
+        assert!(c.libraries.is_empty(), "resolved only by `load`");
+    }
 }
