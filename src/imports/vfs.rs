@@ -118,7 +118,8 @@ impl MemoryFs {
 
     /// Adds the file `path` (made absolute against `/`, `.`/`..` removed lexically) and the
     /// folders above it. Returns false, changing nothing, when the path climbs above `/`,
-    /// names `/`, or when a file or link is in the way (or a folder is at `path`).
+    /// names `/`, or when a file or link is in the way (or a folder is at `path`); a file or
+    /// link at `path` is replaced.
     pub fn add_file(&mut self, path: impl AsRef<Path>, bytes: impl Into<Vec<u8>>) -> bool {
         self.add(path.as_ref(), Node::File(bytes.into()))
     }
