@@ -6,6 +6,7 @@ check, analyze:  the same files behind four 7-byte option headers (fuzz_targets/
                  no options; --set S=2; --set M=3 H=1024 + flash bit; three sets + all allows).
 structured:      64 random byte strings (64 to 1500 bytes, fixed seed): the derived
                  description turns any bytes into a file, so random ones are a fine start.
+imports:         64 random byte strings likewise (another fixed seed): each is a tree of files.
 
 Usage: python3 fuzz/seed_corpus.py        (from anywhere; existing corpus files are kept)
 """
@@ -48,6 +49,12 @@ def main():
     for i in range(64):
         n = rng.randint(64, 1500)
         with open(os.path.join(FUZZ, "corpus", "structured", f"seed{i:02}"), "wb") as out:
+            out.write(bytes(rng.getrandbits(8) for _ in range(n)))
+    os.makedirs(os.path.join(FUZZ, "corpus", "imports"), exist_ok=True)
+    rng = random.Random(2)
+    for i in range(64):
+        n = rng.randint(64, 1500)
+        with open(os.path.join(FUZZ, "corpus", "imports", f"seed{i:02}"), "wb") as out:
             out.write(bytes(rng.getrandbits(8) for _ in range(n)))
     print(f"{len(files)} files; corpora in {os.path.join(FUZZ, 'corpus')}")
 

@@ -12,10 +12,19 @@
 //!
 //! [set]                      # param overrides (`--set NAME=INT`)
 //! batch = 8
+//!
+//! [imports]                  # library folders searched for imports, in order
+//! paths = ["third_party/fgraph-lib"]
 //! ```
+//!
+//! A library folder must resolve, symbolic links followed, to a folder inside this file's
+//! folder (`crate::imports::library::Library::resolve`); one that does not is `invalid-config`
+//! and is never read.
 
 use crate::analysis::Options;
 use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile, Span};
+use crate::imports::library::Library;
+use crate::imports::vfs::{Disk, Vfs};
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
@@ -35,6 +44,9 @@ pub struct Config {
     pub fuser: Option<crate::fusion::Fuser>,
     /// Param overrides in file order.
     pub set: Vec<(String, i64)>,
+    /// `[imports] paths`: the library folders, resolved (empty from [`parse`], which has no
+    /// folder to resolve them in).
+    pub libraries: Vec<Library>,
 }
 
 /// A configuration file that could not be used: a diagnostic pointing into it, with its text.
@@ -57,6 +69,15 @@ struct Raw {
     fuser: Option<Spanned<String>>,
     #[serde(default)]
     set: toml::Table,
+    imports: Option<RawImports>,
+}
+
+/// `[imports]`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawImports {
+    #[serde(default)]
+    paths: Vec<Spanned<String>>,
 }
 
 impl Config {
@@ -78,6 +99,9 @@ impl Config {
             }
         }
         opts.fusion.flash_attention |= self.flash_attention;
+        opts.imports
+            .libraries
+            .extend(self.libraries.iter().cloned());
         opts
     }
 }
@@ -85,11 +109,16 @@ impl Config {
 /// The nearest `fgraph.toml` in the directory of `file` or above it. Only a regular file (or a
 /// symlink to one) counts: a directory, device, FIFO or broken link of that name is ignored.
 pub fn find(file: &Path) -> Option<PathBuf> {
-    let abs = std::path::absolute(file).ok()?;
+    find_in(&Disk, file)
+}
+
+/// [`find`] in the file system `fs`.
+pub fn find_in(fs: &dyn Vfs, file: &Path) -> Option<PathBuf> {
+    let abs = fs.absolute(file)?;
     let mut dir = abs.parent();
     while let Some(d) = dir {
         let candidate = d.join(FILE_NAME);
-        if candidate.is_file() {
+        if fs.is_file(&candidate) {
             return Some(candidate);
         }
         dir = d.parent();
@@ -116,7 +145,8 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
         }),
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes).into_owned();
-            parse(&name, &text).map(|mut c| {
+            let dir = path.parent().unwrap_or(Path::new(""));
+            check(&name, &text, Some(dir)).map(|mut c| {
                 c.path = Some(path.to_path_buf());
                 c
             })
@@ -134,8 +164,14 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
     }
 }
 
-/// The configuration in `text`, or every problem found in it.
+/// The configuration in `text`, or every problem found in it. Library folders are checked
+/// for their form only and left out of the result: [`load`] resolves them.
 pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
+    check(name, text, None)
+}
+
+/// [`parse`], resolving library folders in `dir` (the configuration's folder) when given.
+fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigError> {
     let fail = |diagnostics| ConfigError {
         source: SourceFile::new(name, text.to_string()),
         diagnostics,
@@ -149,7 +185,7 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             let message = e.message().to_string();
             let d = Diagnostic::new(Code::InvalidConfig, format!("invalid `{FILE_NAME}`: {message}"))
                 .at(span, "here")
-                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, [set]; `fgraph explain invalid-config`");
+                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, [set], [imports] paths; `fgraph explain invalid-config`");
             return Err(fail(vec![d]));
         }
     };
@@ -246,6 +282,31 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             }
         }
     }
+    for p in raw.imports.map(|i| i.paths).unwrap_or_default() {
+        let span = Span::new(p.span().start, p.span().end);
+        let written = p.into_inner();
+        let found = match dir {
+            Some(dir) => Library::resolve(&Disk, dir, &written).map(Some),
+            None => Library::check_form(&written)
+                .map(|()| None)
+                .map_err(str::to_string),
+        };
+        match found {
+            Ok(Some(lib)) => config.libraries.push(lib),
+            Ok(None) => {}
+            Err(why) => diags.push(
+                Diagnostic::new(
+                    Code::InvalidConfig,
+                    format!("the library folder `{written}` {why}"),
+                )
+                .at(span, "not a library folder")
+                .help(
+                    "a library folder is a folder inside the folder of `fgraph.toml`, written \
+                     relative to it; symbolic links may not lead out of it",
+                ),
+            ),
+        }
+    }
     if diags.is_empty() {
         Ok(config)
     } else {
@@ -312,5 +373,32 @@ mod tests {
         let s = e.diagnostics[0].primary.as_ref().expect("placed").span;
         assert_eq!(&"hardwar = \"h100\"\n"[s.start..s.end], "hardwar");
         assert!(e.diagnostics[0].message.contains("unknown field"));
+    }
+
+    #[test]
+    fn library_folders_are_checked_for_form_without_a_folder() {
+        let text = "[imports]\npaths = [\"/etc\", \"lib/../../x\", \"third_party/lib\", \"\"]\n";
+        let e = parse("fgraph.toml", text).expect_err("invalid");
+        let found: Vec<(&str, &str)> = e
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let s = d.primary.as_ref().expect("placed").span;
+                (&text[s.start..s.end], d.message.as_str())
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("\"/etc\"", "the library folder `/etc` is an absolute path"),
+                (
+                    "\"lib/../../x\"",
+                    "the library folder `lib/../../x` leads outside the folder of `fgraph.toml`"
+                ),
+                ("\"\"", "the library folder `` is empty"),
+            ]
+        );
+        let c = parse("fgraph.toml", "[imports]\npaths = [\"lib\"]\n").expect("valid");
+        assert!(c.libraries.is_empty(), "resolved only by `load`");
     }
 }

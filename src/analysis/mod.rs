@@ -27,6 +27,8 @@ pub struct Options {
     /// How to fuse: `--fuser`, `--policy`, `--flash-attention` and the other strategy flags
     /// (`fusion::strategy`); SPEC §2 exactly by default.
     pub fusion: FusionOptions,
+    /// Where imports are found: `fgraph.toml`'s library folders, and the file system.
+    pub imports: crate::imports::library::ImportOptions,
 }
 
 /// A graph that checked clean, with its fusion plan and traffic.

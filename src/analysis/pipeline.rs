@@ -95,7 +95,14 @@ fn check_text_budgeted(
                     allow_codes,
                 } = file;
                 let main_len = source.text.len();
-                let loaded = crate::imports::load(name, main_len, &imports, &arena, &mut diags);
+                let loaded = crate::imports::load(
+                    name,
+                    main_len,
+                    &imports,
+                    &opts.imports,
+                    &arena,
+                    &mut diags,
+                );
                 let mut blocks = Blocks::new(block_asts.iter(), &mut diags);
                 for (tree, shift) in &loaded.trees {
                     blocks.add(tree.blocks.iter(), *shift, &mut diags);
