@@ -20,3 +20,7 @@ pub const MAX_IMPORT_BYTES: usize = MAX_FILE_BYTES;
 /// Most ops one graph may have once its blocks are expanded (2^21): counted from the block
 /// tree before anything is expanded, so a million-op model checks and nothing larger is built.
 pub const MAX_EXPANDED_OPS: u64 = 1 << 21;
+/// Most diagnostics one file reports. Past it the rest are counted in one `limit-exceeded`
+/// (a garbage file of a million undefined names would otherwise take gigabytes to report),
+/// and an op's undefined arguments stop being recorded once a graph has this many.
+pub const MAX_DIAGNOSTICS: usize = 10_000;

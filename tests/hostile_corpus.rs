@@ -51,7 +51,8 @@ struct Case {
     /// Files written beside the project folder, outside it.
     #[serde(default)]
     outside: BTreeMap<String, String>,
-    /// A generated input: `import-chain N` or `long-line BYTES`.
+    /// A generated input: `import-chain N`, `long-line BYTES`, `undefined-args N` or
+    /// `unused-inputs N`.
     generate: Option<String>,
     run: Vec<Run>,
     #[serde(default)]
@@ -168,6 +169,22 @@ fn generate(spec: &str, project: &Path) {
             s += "op bad = elementwise.relu(nope) -> z output z }\n";
             std::fs::write(project.join("long.fgraph"), s).expect("write");
         }
+        "undefined-args" => {
+            let args = vec!["q"; n].join(", ");
+            std::fs::write(
+                project.join("args.fgraph"),
+                format!("graph g {{\n  op r = elementwise.add({args}) -> y\n}}\n"),
+            )
+            .expect("write");
+        }
+        "unused-inputs" => {
+            let mut s = String::from("graph g {\n");
+            for i in 0..n {
+                s += &format!("  input x{i}: [4]\n");
+            }
+            s += "}\n";
+            std::fs::write(project.join("unused.fgraph"), s).expect("write");
+        }
         other => panic!("unknown generator `{other}`"),
     }
 }
@@ -248,8 +265,14 @@ fn check_case(name: &str, case: &Case) -> Vec<String> {
         let (code, out, err) = run(&root, &project, i, r);
         let cmd = r.args.join(" ");
         let both = format!("{out}{err}");
-        // Messages wrap at the terminal width; compare with the wrapping undone.
-        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Messages wrap at the terminal width, continuing after a `│` gutter; compare with
+        // the wrapping undone.
+        let flat = |s: &str| {
+            s.split_whitespace()
+                .filter(|w| *w != "│")
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let fboth = flat(&both);
         if code != Some(r.exit) {
             fail(format!(

@@ -227,12 +227,49 @@ fn check_text_budgeted(
     crate::imports::relocate(&mut diags, source.text.len(), &imported);
     diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
     diagnostics::sort(&mut diags);
+    cap_diagnostics(&mut diags);
     crate::fix::widen_deletions(&mut diags, &source.text);
     FileReport {
         source,
         graphs,
         diagnostics: diags,
     }
+}
+
+/// Keeps the first [`crate::limits::MAX_DIAGNOSTICS`] diagnostics (sorted) and counts the
+/// rest in one `limit-exceeded` where reporting stopped: an error when an error was among
+/// them, else a warning, so the exit code stays what the whole file deserves.
+fn cap_diagnostics(diags: &mut Vec<Diagnostic>) {
+    let max = crate::limits::MAX_DIAGNOSTICS;
+    if diags.len() <= max {
+        return;
+    }
+    let dropped = diags.split_off(max);
+    let errors = dropped.iter().filter(|d| d.is_error()).count();
+    let at = dropped
+        .iter()
+        .find_map(|d| d.primary.as_ref().map(|l| l.span))
+        .unwrap_or_else(|| Span::new(0, 0));
+    let mut d = Diagnostic::new(
+        Code::LimitExceeded,
+        format!(
+            "{} more {} ({errors} {}) {} not shown: the limit is {max} per file",
+            dropped.len(),
+            if dropped.len() == 1 {
+                "diagnostic"
+            } else {
+                "diagnostics"
+            },
+            if errors == 1 { "error" } else { "errors" },
+            if dropped.len() == 1 { "is" } else { "are" },
+        ),
+    )
+    .at(at, "reporting stopped here")
+    .help("fix the problems reported first, then check again");
+    if errors == 0 {
+        d.severity = Severity::Warning;
+    }
+    diags.push(d);
 }
 
 fn analyze(

@@ -176,6 +176,7 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         ast,
         overrides,
         diags: Vec::new(),
+        unreported_names: 0,
         params: FastMap::default(),
         param_order: Vec::new(),
         tensors: Vec::with_capacity(n_tensors),
@@ -331,6 +332,9 @@ struct Sema<'a, 's> {
     ast: &'a GraphAst<'s>,
     overrides: &'a Overrides,
     diags: Vec<Diagnostic>,
+    /// Uses of undefined tensors not recorded because `diags` was full
+    /// ([`crate::limits::MAX_DIAGNOSTICS`]): counted in one diagnostic instead.
+    unreported_names: usize,
     params: FastMap<&'s str, ParamInfo>,
     param_order: Vec<&'s str>,
     tensors: Vec<TensorDraft<'s>>,

@@ -124,6 +124,25 @@ impl<'a, 's> Sema<'a, 's> {
             poisoned |= self.check_arity(o);
             self.ops[o].poisoned |= poisoned;
         }
+        if self.unreported_names > 0 {
+            let n = self.unreported_names;
+            self.diags.push(
+                Diagnostic::new(
+                    Code::LimitExceeded,
+                    format!(
+                        "{n} more uses of undefined tensors in graph `{}` are not reported: \
+                         the limit is {} diagnostics",
+                        self.ast.name.name,
+                        crate::limits::MAX_DIAGNOSTICS
+                    ),
+                )
+                .at(
+                    self.ast.name.span,
+                    "this graph has too many undefined names",
+                )
+                .help("fix the names reported first, then check again"),
+            );
+        }
         self.listed_outputs()
     }
 
@@ -222,6 +241,10 @@ impl<'a, 's> Sema<'a, 's> {
             .get(name.name, |i| tensors[i as usize].name.name)
         {
             return Some(TensorId(t));
+        }
+        if self.diags.len() >= crate::limits::MAX_DIAGNOSTICS {
+            self.unreported_names += 1;
+            return None;
         }
         let mut d = Diagnostic::new(
             Code::UndefinedTensor,

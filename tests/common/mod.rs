@@ -65,7 +65,12 @@ pub fn fgraph_stdin(args: &[&str], input: &str) -> Output {
         .expect("run fgraph");
     // A child that stops reading early closes the pipe: what it printed is still the
     // result to check, so a broken pipe here is not the test's failure.
-    if let Err(e) = child.stdin.take().expect("stdin").write_all(input.as_bytes()) {
+    if let Err(e) = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+    {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
     }
     child.wait_with_output().expect("wait")
