@@ -69,6 +69,7 @@ codes! {
     LargeIntermediate = "large-intermediate", Warning;
     InvalidAllow = "invalid-allow", Warning;
     DuplicateOutput = "duplicate-output", Warning;
+    SearchBudget = "search-budget", Warning;
 }
 
 impl std::fmt::Display for Code {
