@@ -562,8 +562,9 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
             "the matmul takes only the epilogues `--matmul-epilogue` allows".into()
         }
         Reason::SearchStopped => {
-            "the merge was not checked (see the `search-budget` warning); no option changes that"
-                .into()
+            return "the merge was never checked (the `search-budget` warning says why); a \
+                    higher `--max-plan-work` would check it"
+                .into();
         }
         Reason::Materialized => generic,
     };
