@@ -12,9 +12,10 @@
 //! that show it, as deep as each shows it (the text report stops at 200), once per depth
 //! ([`Report::hints_upto`]).
 //!
-//! The report's own plan searches (each `--compare` strategy, each what-if candidate) are
-//! bounded like the analysis's (`fusion::work`); one that stopped is a `search-budget`
-//! warning beside the file's diagnostics ([`Report::notes`], [`Report::diagnostics_with`]).
+//! The report's own plan searches (each `--compare` strategy, each what-if candidate, the
+//! FlashAttention comparison's other plan) are bounded like the analysis's (`fusion::work`);
+//! one that stopped is a `search-budget` warning beside the file's diagnostics
+//! ([`Report::notes`], [`Report::diagnostics_with`]).
 //!
 //! Speed: on a graph of [`PARALLEL_COST`] ops or more (the threshold is in `perf`'s table) the
 //! cost model runs on a second thread while a renderer writes what the cost model does not
