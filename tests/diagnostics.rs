@@ -26,11 +26,27 @@ fn files_in(folder: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The options a fixture is checked under: the defaults, except for the one code that only a
+/// fusion strategy can give (`search-budget`: a plan search stopped at a small work bound).
+fn options_for(name: &str) -> Options {
+    if name != "search-budget" {
+        return Options::default();
+    }
+    Options {
+        fusion: fgraph::fusion::FusionOptions {
+            policy: fgraph::fusion::Policy::Store,
+            work_limit: Some(200),
+            ..Default::default()
+        },
+        ..Options::default()
+    }
+}
+
 #[test]
 fn fixtures_render_as_snapshotted() {
     for (name, bytes) in fixtures() {
         let file = format!("{name}.fgraph");
-        let report = check_file(&file, &bytes, &Options::default());
+        let report = check_file(&file, &bytes, &options_for(&name));
         let (human, json) = renders(&report.diagnostics, &report.source);
         insta::assert_snapshot!(format!("{name}.human"), human);
         insta::assert_snapshot!(format!("{name}.json"), json);

@@ -229,6 +229,7 @@ fn run_plan(g: &Graph, run: &Run, fgraph_plan: &FusionPlan) -> FusionPlan {
         epilogues: Vec::new(),
         recomputes: Vec::new(),
         horizontal: Vec::new(),
+        stopped: None,
     }
 }
 

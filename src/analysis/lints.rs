@@ -1,9 +1,11 @@
 //! The checks of the pipeline that need more than one op: block inputs bound to tensors of
 //! another shape or dtype (`shape-mismatch`, `dtype-mismatch`), allow comments that name no
-//! warning (`invalid-allow`) and intermediates larger than every input (`large-intermediate`).
+//! warning (`invalid-allow`), intermediates larger than every input (`large-intermediate`),
+//! and plan searches that stopped at their work bound (`search-budget`, [`search_budget`]).
 
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Severity, Span};
 use crate::fusion::flash::{self, Candidate};
+use crate::fusion::work::{Pass, SearchStop};
 use crate::graph::{Graph, Origin, TensorId};
 use crate::syntax::expand::Expansion;
 use crate::traffic::{TrafficReport, flash_savings, round_trips};
@@ -225,4 +227,45 @@ pub(super) fn large_intermediates(g: &Graph, traffic: &TrafficReport) -> Vec<Dia
         }
     }
     out
+}
+
+/// `search-budget`, at `at` (the graph's name): a plan search of a graph of `ops` ops under
+/// `strategy` (its flags, as `fusion::strategy::flags` writes them; empty for SPEC §2's
+/// options) stopped at its work bound (`fusion::work`).
+pub fn search_budget(ops: usize, stop: &SearchStop, strategy: &str, at: Span) -> Diagnostic {
+    let digits = crate::units::group_digits;
+    let name = if strategy.is_empty() {
+        "fusion".to_string()
+    } else {
+        format!("fusion under `{strategy}`")
+    };
+    let left = match stop.pass {
+        Pass::Greedy => format!(
+            "the {} merge{} it could not check {} kernel boundar{} (`search-stopped`)",
+            digits(stop.unchecked as u64),
+            if stop.unchecked == 1 { "" } else { "s" },
+            if stop.unchecked == 1 { "is a" } else { "are" },
+            if stop.unchecked == 1 { "y" } else { "ies" },
+        ),
+        Pass::Horizontal => "horizontal fusion merged no further kernels".to_string(),
+    };
+    Diagnostic::new(
+        Code::SearchBudget,
+        format!("{name} stopped at its work bound; the plan keeps what it had found"),
+    )
+    .at(
+        at,
+        format!(
+            "{} units of work in {} ({} ops); the bound is {}",
+            digits(stop.work),
+            stop.pass.as_str(),
+            digits(ops as u64),
+            digits(stop.limit)
+        ),
+    )
+    .help(format!(
+        "{left}: the plan is legal but may fuse less than the strategy would. A graph whose \
+         ops read many shared tensors is costly to plan; `--max-plan-work` sets the bound \
+         (`fgraph explain search-budget`)"
+    ))
 }

@@ -8,6 +8,7 @@ mod lints;
 mod pipeline;
 
 pub use crate::units::fmt_bytes;
+pub use lints::search_budget;
 pub use pipeline::{check_file, check_file_inspecting, check_file_owned};
 
 use crate::diagnostics::{Code, Diagnostic, SourceFile, Span};
@@ -57,6 +58,10 @@ pub struct GraphReport {
     /// The block instances the graph was expanded from, outermost first (empty for a graph
     /// without instantiations).
     pub instances: Vec<Instance>,
+    /// The warnings silenced at the graph's name (by `--allow`, the configuration, or an
+    /// allow comment before `graph`): the report's own warnings, which point there (a
+    /// `--compare` strategy whose plan search stopped), honour them too.
+    pub allowed: Vec<Code>,
 }
 
 /// Everything fgraph found in one file.

@@ -2,7 +2,7 @@
 //! graph, fuse, count traffic, lint, check assertions, then silence what the user allowed
 //! and sort.
 
-use super::lints::{bindings, invalid_allows, large_intermediates};
+use super::lints::{bindings, invalid_allows, large_intermediates, search_budget};
 use super::{Analysis, FileReport, GraphReport, Options};
 use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
 use crate::fusion::find_fusion_groups_with;
@@ -176,6 +176,18 @@ fn check_text_budgeted(
                         ));
                     }
                     diags.extend(expansion.attribute(found));
+                    // The warnings an allow would drop at the graph's name (below).
+                    let allowed = Code::ALL
+                        .iter()
+                        .copied()
+                        .filter(|&c| {
+                            c.severity() == Severity::Warning
+                                && (opts.allow.contains(&c)
+                                    || allows
+                                        .iter()
+                                        .any(|a| a.code == c.as_str() && a.scope.contains(span)))
+                        })
+                        .collect();
                     graphs.push(GraphReport {
                         name: name.to_string(),
                         span,
@@ -184,6 +196,7 @@ fn check_text_budgeted(
                         analysis,
                         written_ops,
                         instances: expansion.instances,
+                        allowed,
                     });
                 }
                 // Blocks of this file that no graph instantiates are checked on their own.
@@ -287,6 +300,10 @@ fn analyze(
     match unfused.and_then(|u| compare_with_unfused(&graph, &plan, u)) {
         Ok(traffic) => {
             diags.extend(large_intermediates(&graph, &traffic));
+            if let Some(stop) = &plan.stopped {
+                let strategy = crate::fusion::strategy::flags(&opts.fusion);
+                diags.push(search_budget(graph.ops.len(), stop, &strategy, at));
+            }
             Some(Analysis {
                 graph,
                 plan,

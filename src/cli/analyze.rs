@@ -86,7 +86,9 @@ pub(super) fn render_analysis(
     let report = Report::assemble(file, graph, &s.hardware, &options, early).map_err(Usage)?;
     let written = write_files(&report, &s.cost, io);
     render::render(&report, format, head_written, &mut sink(io));
-    let code = exit_code(&report.diagnostics, s.common.deny_warnings);
+    // The report's own warnings count too (`--deny-warnings`): those render showed.
+    let notes = report.notes();
+    let code = exit_code(&report.diagnostics_with(&notes), s.common.deny_warnings);
     keep.push(Box::new(report.cost));
     written?;
     Ok(code)

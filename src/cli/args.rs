@@ -71,6 +71,11 @@ pub struct FusionArgs {
     /// Budget: at most N registers per thread (estimated; 255 is CUDA's limit).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_registers: Option<u32>,
+    /// Most units of work one plan search may spend on its checks before it stops and keeps
+    /// the plan found so far (warning `search-budget`); default 2^24 plus 8,192 per op, at
+    /// most 2^29.
+    #[arg(long, value_name = "UNITS")]
+    pub max_plan_work: Option<u64>,
 }
 
 impl FusionArgs {
@@ -95,6 +100,7 @@ impl FusionArgs {
         b.ops = self.max_kernel_ops.or(b.ops);
         b.tensors = self.max_kernel_tensors.or(b.tensors);
         b.registers = self.max_registers.or(b.registers);
+        opts.work_limit = self.max_plan_work.or(opts.work_limit);
     }
 }
 

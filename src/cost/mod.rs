@@ -460,6 +460,9 @@ pub struct AttentionReport {
     pub without: Option<PlanSummary>,
     /// The FlashAttention plan; `None` when no pattern matched.
     pub with: Option<PlanSummary>,
+    /// The other plan of the two (the one the analysis did not make) when its search stopped
+    /// at its work bound (`fusion::work`): its options and the stop.
+    pub other_stopped: Option<(FusionOptions, crate::fusion::SearchStop)>,
 }
 
 /// The attention patterns of an analysed graph and both plans' traffic and time on `hw`.
@@ -485,16 +488,16 @@ pub fn attention(
             misses,
             without: None,
             with: None,
+            other_stopped: None,
         });
     }
     // The other plan, under the analysis's policy.
-    let other_plan = find_fusion_groups_with(
-        g,
-        FusionOptions {
-            flash_attention: !applied,
-            ..a.fusion
-        },
-    );
+    let other_opts = FusionOptions {
+        flash_attention: !applied,
+        ..a.fusion
+    };
+    let other_plan = find_fusion_groups_with(g, other_opts);
+    let other_stopped = other_plan.stopped.map(|s| (other_opts, s));
     let other_traffic = compare(g, &other_plan)?;
     let (default_plan, default_traffic, flash_plan, flash_traffic) = if applied {
         (&other_plan, &other_traffic, &a.plan, &a.traffic)
@@ -532,5 +535,6 @@ pub fn attention(
         misses,
         without: Some(summary(default_plan, default_traffic)),
         with: Some(summary(flash_plan, flash_traffic)),
+        other_stopped,
     })
 }

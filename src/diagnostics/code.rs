@@ -71,6 +71,7 @@ codes! {
     DuplicateOutput = "duplicate-output", Warning;
     // Last, so that SARIF's rule indices of the codes above stay as they were.
     InvalidDtype = "invalid-dtype", Error;
+    SearchBudget = "search-budget", Warning;
 }
 
 impl std::fmt::Display for Code {

@@ -19,6 +19,7 @@
 //!   a reduction, not follow a matmul into one: rule 3);
 //! - the region holds at most [`MAX_REGION`] ops (TVM's `max_fuse_depth` is 256).
 
+use super::work::{Meter, Pass};
 use crate::graph::{Graph, OpId, TensorId};
 use crate::types::OpKind;
 
@@ -32,11 +33,13 @@ pub fn injective(kind: OpKind) -> bool {
     crate::ops::spec(kind).injective
 }
 
-/// Which tensors are exempt from rule 4: those inside a fused diamond.
-pub(crate) fn exempt(g: &Graph) -> Vec<bool> {
+/// Which tensors are exempt from rule 4: those inside a fused diamond. Every step of the
+/// post-dominator intersections and of the region walks spends a unit of `meter`; past its
+/// bound no further diamond is found (the tensors stay materialized).
+pub(crate) fn exempt(g: &Graph, meter: &mut Meter) -> Vec<bool> {
     let n = g.ops.len();
     let mut out = vec![false; g.tensors.len()];
-    let ipdom = post_dominators(g);
+    let ipdom = post_dominators(g, meter);
     let mut in_region = vec![false; n];
     let mut region: Vec<OpId> = Vec::new();
     for &p in &g.topo {
@@ -64,7 +67,11 @@ pub(crate) fn exempt(g: &Graph) -> Vec<bool> {
                 continue;
             }
             let op = g.op(x);
-            if !injective(op.kind) || g.is_output(op.output) || region.len() >= MAX_REGION {
+            if !injective(op.kind)
+                || g.is_output(op.output)
+                || region.len() >= MAX_REGION
+                || !meter.spend(Pass::Greedy, 1 + g.consumers(op.output).len() as u64)
+            {
                 ok = false;
                 break;
             }
@@ -88,7 +95,7 @@ pub(crate) fn exempt(g: &Graph) -> Vec<bool> {
 
 /// The immediate post-dominator of every op (`None`: the virtual exit, for an op whose paths
 /// end in different graph outputs or dead ends, or whose intersection walked too far).
-fn post_dominators(g: &Graph) -> Vec<Option<OpId>> {
+fn post_dominators(g: &Graph, meter: &mut Meter) -> Vec<Option<OpId>> {
     let n = g.ops.len();
     // Position in reverse topological order: post-dominators come first.
     let mut rank = vec![0usize; n];
@@ -108,7 +115,7 @@ fn post_dominators(g: &Graph) -> Vec<Option<OpId>> {
             acc = if first {
                 Some(c)
             } else {
-                acc.and_then(|a| intersect(&ipdom, &rank, a, c))
+                acc.and_then(|a| intersect(&ipdom, &rank, a, c, meter))
             };
             first = false;
             if acc.is_none() {
@@ -121,10 +128,19 @@ fn post_dominators(g: &Graph) -> Vec<Option<OpId>> {
 }
 
 /// The nearest common post-dominator of `a` and `b` (Cooper, Harvey and Kennedy's
-/// intersection over ranks; post-dominators have lower ranks).
-fn intersect(ipdom: &[Option<OpId>], rank: &[usize], a: OpId, b: OpId) -> Option<OpId> {
+/// intersection over ranks; post-dominators have lower ranks); `None` past `meter`'s bound.
+fn intersect(
+    ipdom: &[Option<OpId>],
+    rank: &[usize],
+    a: OpId,
+    b: OpId,
+    meter: &mut Meter,
+) -> Option<OpId> {
     let (mut a, mut b) = (a, b);
     for _ in 0..MAX_REGION * 4 {
+        if !meter.spend(Pass::Greedy, 1) {
+            return None;
+        }
         if a == b {
             return Some(a);
         }

@@ -6,6 +6,7 @@
 //! in that order. Each attention pattern (`super::flash`) enters as one kernel holding one
 //! matmul; under `--horizontal` the finished plan goes through `super::horizontal::merge`.
 
+use super::work::{Meter, Pass};
 use super::{
     AttentionPattern, Boundary, FusedBy, FusedEdge, FusionGroup, FusionOptions, FusionPlan,
     Horizontal, Policy, Reason, dominator, horizontal, materialized, policy, recompute, rules,
@@ -74,8 +75,20 @@ fn same_loop(g: &Graph, p: OpId, c: OpId) -> bool {
 
 /// The greedy pass of SPEC §2, with each of `patterns` merged into one kernel beforehand,
 /// rule 4 as `opts.policy` says and rule 2 relaxed for reduction epilogues when asked.
+/// The checks of both passes (and of the two plans under `recompute`) spend one
+/// [`Meter`]: past its bound the plan keeps what it found and records the stop.
 pub(super) fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> FusionPlan {
-    let plan = greedy_once(g, patterns, opts);
+    greedy_within(g, patterns, opts, &mut Meter::new(g, opts.work_limit))
+}
+
+/// [`greedy`] with the checks spending `meter`.
+pub(super) fn greedy_within(
+    g: &Graph,
+    patterns: &[AttentionPattern],
+    opts: FusionOptions,
+    meter: &mut Meter,
+) -> FusionPlan {
+    let plan = greedy_once(g, patterns, opts, meter);
     if opts.policy != Policy::Recompute {
         return plan;
     }
@@ -88,16 +101,25 @@ pub(super) fn greedy(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptio
             policy: Policy::Boundary,
             ..opts
         },
+        meter,
     );
     let total = |p: &FusionPlan| crate::traffic::plan_traffic(g, p).map(|(_, t)| t.total);
-    match (total(&plan), total(&plain)) {
+    let mut chosen = match (total(&plan), total(&plain)) {
         (Ok(a), Ok(b)) if a < b => plan,
         _ => plain,
-    }
+    };
+    // The choice compared two searches: a stop in either is a stop of this one.
+    chosen.stopped = meter.stop(&chosen);
+    chosen
 }
 
 /// [`greedy`] without the check that recomputing pays.
-fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) -> FusionPlan {
+fn greedy_once(
+    g: &Graph,
+    patterns: &[AttentionPattern],
+    opts: FusionOptions,
+    meter: &mut Meter,
+) -> FusionPlan {
     let policy = opts.policy;
     let budgets = opts.effective_budgets();
     let mut epilogues = Vec::new();
@@ -113,7 +135,7 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
         size: vec![1; n],
     };
     // Tensors inside a reconverging diamond, exempt from rule 4 (`diamonds`).
-    let exempt = opts.diamonds.then(|| dominator::exempt(g));
+    let exempt = opts.diamonds.then(|| dominator::exempt(g, meter));
     // Merges through a materialized tensor can bring in other edges and close cycles: the
     // store policy and diamonds check every merge.
     let stores = matches!(policy, Policy::Store | Policy::Inline);
@@ -122,8 +144,9 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
     let mut members = (checked || budgets.any()).then(|| policy::Members::new(g));
     // Under recompute: which ops are duplicated, whether each has its home kernel yet, and
     // the copies each union-find root computes.
-    let dup = matches!(policy, Policy::Recompute | Policy::Inline)
-        .then(|| recompute::Duplication::choose(g, opts.matmul_epilogue, policy == Policy::Inline));
+    let dup = matches!(policy, Policy::Recompute | Policy::Inline).then(|| {
+        recompute::Duplication::choose(g, opts.matmul_epilogue, policy == Policy::Inline, meter)
+    });
     let mut placed = vec![false; if dup.is_some() { n } else { 0 }];
     let mut copies: Vec<Vec<OpId>> = vec![Vec::new(); if dup.is_some() { n } else { 0 }];
     // For each duplicated op, an op of every kernel that holds a copy of it (for the cycle
@@ -147,8 +170,10 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
         uf.matmuls[root] = 1;
     }
     let mut boundaries = Vec::new();
-    // `Graph::predecessors` without a Vec per op: distinct producers in argument order.
+    // `Graph::predecessors` without a Vec per op: distinct producers in argument order (a
+    // mark per producer for a long argument list, not a scan per argument).
     let mut preds: Vec<OpId> = Vec::new();
+    let mut marked: Vec<u32> = Vec::new();
     for &c in &g.topo {
         let consumer = g.op(c);
         preds.clear();
@@ -161,7 +186,17 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                 }
             }
         } else {
-            preds.extend(g.predecessors(c));
+            if marked.is_empty() {
+                marked = vec![u32::MAX; n];
+            }
+            for u in &consumer.inputs {
+                if let Some(p) = g.producer(u.tensor)
+                    && marked[p.index()] != c.0
+                {
+                    marked[p.index()] = c.0;
+                    preds.push(p);
+                }
+            }
         }
         for &p in &preds {
             let producer = g.op(p);
@@ -176,16 +211,22 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
                     d.closure(g, p, &mut closure);
                 }
                 // Rule 2 inside the kernel: a copy may read a reduction of the kernel only
-                // as a reduction epilogue.
-                let after_reduction = closure.iter().any(|&q| {
-                    g.op(q).inputs.iter().any(|u| {
-                        g.producer(u.tensor).is_some_and(|r| {
-                            uf.find(r.index()) == gc
-                                && rules::after_reduction(g, r, q, opts.reduction_epilogue)
+                // as a reduction epilogue. The walk of the copy's inputs is work.
+                let reason = if rules::matmul_starts_group(g, c) {
+                    Some(Reason::MatmulStartsGroup)
+                } else if !meter.spend(Pass::Greedy, inputs_of(g, &closure)) {
+                    Some(Reason::SearchStopped)
+                } else {
+                    let after_reduction = closure.iter().any(|&q| {
+                        g.op(q).inputs.iter().any(|u| {
+                            g.producer(u.tensor).is_some_and(|r| {
+                                uf.find(r.index()) == gc
+                                    && rules::after_reduction(g, r, q, opts.reduction_epilogue)
+                            })
                         })
-                    })
-                });
-                let reason = rules::first_of_rules_1_to_3(g, c, after_reduction, uf.matmuls[gc]);
+                    });
+                    rules::first_of_rules_1_to_3(g, c, after_reduction, uf.matmuls[gc])
+                };
                 if let Some(reason) = reason {
                     boundaries.push(Boundary {
                         producer: p,
@@ -229,75 +270,97 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
             let mut via = None;
             let mut budget = None;
             let mut into_reduction = None;
-            let reason = if let Some(r) = rules::first_of_rules_1_to_3(
-                g,
-                c,
-                rules::after_reduction(g, p, c, opts.reduction_epilogue),
-                merged_matmuls,
-            ) {
-                Some(r)
-            } else if (materialized_here
-                && (!stores || (policy == Policy::Inline && !same_loop(g, p, c))))
-                || (policy == Policy::Inline && realizes(g, p, c))
-            {
-                // Under `inline`, a stored tensor is fused into a reader only when they loop
-                // over the same elements (Inductor's Triton backend fuses matching sizes).
-                Some(Reason::Materialized)
-            } else if rules::second_matmul(merged_matmuls) {
-                Some(Reason::SecondMatmul)
-            } else if merged_matmuls > 0
-                && !opts.matmul_epilogue.allows(
+            // The rules in their order, the cheap ones first; past the work bound, a merge
+            // that needs a check is refused (`search-stopped`).
+            let reason = 'rule: {
+                if let Some(r) = rules::first_of_rules_1_to_3(
                     g,
-                    p,
                     c,
-                    uf.size[gp] + uf.size[gc],
-                    uf.matmuls[gp] > 0,
-                )
-            {
-                Some(Reason::MatmulEpilogue)
-            } else if let Some(Err((r, edge))) = members.as_mut().filter(|_| checked).map(|m| {
-                m.cross_edge_reason(g, gp, gc, merged_matmuls, opts.reduction_epilogue, |o| {
-                    uf.find(o.index())
-                })
-                .map(|e| into_reduction = e)
-            }) {
-                via = (edge != (p, c)).then_some(edge);
-                Some(r)
-            } else if !copies.is_empty()
-                && [gp, gc].iter().any(|&k| {
-                    copies[k].iter().any(|&q| {
-                        g.op(q).inputs.iter().any(|u| {
-                            g.producer(u.tensor).is_some_and(|r| {
-                                let kr = uf.find(r.index());
-                                (kr == gp || kr == gc)
-                                    && rules::after_reduction(g, r, q, opts.reduction_epilogue)
+                    rules::after_reduction(g, p, c, opts.reduction_epilogue),
+                    merged_matmuls,
+                ) {
+                    break 'rule Some(r);
+                }
+                if (materialized_here
+                    && (!stores || (policy == Policy::Inline && !same_loop(g, p, c))))
+                    || (policy == Policy::Inline && realizes(g, p, c))
+                {
+                    // Under `inline`, a stored tensor is fused into a reader only when they
+                    // loop over the same elements (Inductor's Triton backend fuses matching
+                    // sizes).
+                    break 'rule Some(Reason::Materialized);
+                }
+                if rules::second_matmul(merged_matmuls) {
+                    break 'rule Some(Reason::SecondMatmul);
+                }
+                if merged_matmuls > 0
+                    && !opts.matmul_epilogue.allows(
+                        g,
+                        p,
+                        c,
+                        uf.size[gp] + uf.size[gc],
+                        uf.matmuls[gp] > 0,
+                    )
+                {
+                    break 'rule Some(Reason::MatmulEpilogue);
+                }
+                if let Some(m) = members.as_mut().filter(|_| checked) {
+                    match m.cross_edge_reason(
+                        g,
+                        gp,
+                        gc,
+                        merged_matmuls,
+                        opts.reduction_epilogue,
+                        |o| uf.find(o.index()),
+                        meter,
+                    ) {
+                        None => break 'rule Some(Reason::SearchStopped),
+                        Some(Err((r, edge))) => {
+                            via = (edge != (p, c)).then_some(edge);
+                            break 'rule Some(r);
+                        }
+                        Some(Ok(e)) => into_reduction = e,
+                    }
+                }
+                if !copies.is_empty() {
+                    // Rule 2 through a copy: the merged kernel would recompute, after one of
+                    // its reductions, an op that reads the reduced value.
+                    for &k in &[gp, gc] {
+                        if !meter.spend(Pass::Greedy, inputs_of(g, &copies[k])) {
+                            break 'rule Some(Reason::SearchStopped);
+                        }
+                        let found = copies[k].iter().any(|&q| {
+                            g.op(q).inputs.iter().any(|u| {
+                                g.producer(u.tensor).is_some_and(|r| {
+                                    let kr = uf.find(r.index());
+                                    (kr == gp || kr == gc)
+                                        && rules::after_reduction(g, r, q, opts.reduction_epilogue)
+                                })
                             })
-                        })
-                    })
-                })
-            {
-                // Rule 2 through a copy: the merged kernel would recompute, after one of its
-                // reductions, an op that reads the reduced value.
-                Some(Reason::AfterReduction)
-            } else if let Some(hit) = members
-                .as_ref()
-                .and_then(|m| m.over_budget(g, &budgets, gp, gc))
-            {
-                budget = Some(hit);
-                Some(Reason::BudgetExceeded)
-            } else if let Some(m) = members.as_mut().filter(|_| checked)
-                && m.would_cycle(
-                    g,
-                    gp,
-                    gc,
-                    |o| uf.find(o.index()),
-                    |r, o| copies.get(r).is_some_and(|l| l.contains(&o)),
-                    &holders,
-                )
-            {
-                // Rule 6: only reachable when rule 4 let a materialized edge through.
-                Some(Reason::WouldCreateCycle)
-            } else {
+                        });
+                        if found {
+                            break 'rule Some(Reason::AfterReduction);
+                        }
+                    }
+                }
+                if let Some(m) = members.as_ref() {
+                    match m.over_budget(g, &budgets, gp, gc, meter) {
+                        None => break 'rule Some(Reason::SearchStopped),
+                        Some(Some(hit)) => {
+                            budget = Some(hit);
+                            break 'rule Some(Reason::BudgetExceeded);
+                        }
+                        Some(None) => {}
+                    }
+                }
+                if let Some(m) = members.as_mut().filter(|_| checked) {
+                    match m.would_cycle(g, gp, gc, |o| uf.find(o.index()), &holders, meter) {
+                        // Rule 6: only reachable when rule 4 let a materialized edge through.
+                        Some(true) => break 'rule Some(Reason::WouldCreateCycle),
+                        None => break 'rule Some(Reason::SearchStopped),
+                        Some(false) => {}
+                    }
+                }
                 None
             };
             match reason {
@@ -401,10 +464,18 @@ fn greedy_once(g: &Graph, patterns: &[AttentionPattern], opts: FusionOptions) ->
         epilogues,
         recomputes,
         horizontal: Vec::new(),
+        stopped: None,
     };
-    if opts.horizontal == Horizontal::Off {
+    let mut plan = if opts.horizontal == Horizontal::Off {
         plan
     } else {
-        horizontal::merge(g, plan, opts.horizontal, &budgets)
-    }
+        horizontal::merge(g, plan, opts.horizontal, &budgets, meter)
+    };
+    plan.stopped = meter.stop(&plan);
+    plan
+}
+
+/// The work of walking the inputs of `ops`: one unit per op and per argument.
+fn inputs_of(g: &Graph, ops: &[OpId]) -> u64 {
+    ops.iter().map(|&q| 1 + g.op(q).inputs.len() as u64).sum()
 }

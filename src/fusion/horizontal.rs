@@ -15,12 +15,15 @@
 //! - the merged launch stays within the budgets in force ([`super::budget`]).
 //!
 //! The work is bounded: at most [`MAX_TRIES`] merges are tried, each search visits at most
-//! [`MAX_SEARCH`] kernels (past that the merge is refused).
+//! [`MAX_SEARCH`] kernels (past that the merge is refused), and every try, every kernel a
+//! search visits and every edge out of it spends a unit of the plan search's meter
+//! (`super::work`): past its bound no further merge is tried, and the merges made stand.
 //!
 //! Each merge is reported with the kernels it joined, the tensors they now read once, and the
 //! bytes and launches saved (the traffic of the parts minus that of the merged launch).
 
 pub use super::plan::HorizontalMerge;
+use super::work::{Meter, Pass};
 use super::{Budgets, FusionGroup, FusionPlan};
 use crate::graph::{Graph, OpId, TensorId};
 use serde::Serialize;
@@ -61,6 +64,7 @@ pub(crate) fn merge(
     plan: FusionPlan,
     mode: Horizontal,
     budgets: &Budgets,
+    meter: &mut Meter,
 ) -> FusionPlan {
     let k = plan.groups.len();
     if k < 2 {
@@ -71,6 +75,9 @@ pub(crate) fn merge(
         plan.group_of[o.index()] == grp || plan.groups[grp].recomputed.binary_search(&o).is_ok()
     };
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); k];
+    // The last kernel each kernel's successor list got: the lists are built kernel by kernel,
+    // so a repeat is always the last entry (no scan of the list).
+    let mut last_succ = vec![usize::MAX; k];
     // Tensor → kernels that read it from HBM, in kernel order.
     let mut readers: Vec<(TensorId, usize)> = Vec::new();
     for (grp, group) in plan.groups.iter().enumerate() {
@@ -80,7 +87,8 @@ pub(crate) fn merge(
                     Some(p) if computes(grp, p) => {}
                     Some(p) => {
                         let from = plan.group_of[p.index()];
-                        if !succ[from].contains(&grp) {
+                        if last_succ[from] != grp {
+                            last_succ[from] = grp;
                             succ[from].push(grp);
                         }
                         readers.push((u.tensor, grp));
@@ -146,23 +154,36 @@ pub(crate) fn merge(
         for idx in 1..group_readers.len() {
             let b0 = group_readers[idx];
             // The first reader this one may join.
-            for &a0 in &group_readers[..idx] {
+            'readers: for &a0 in &group_readers[..idx] {
                 let (a, b) = (root(&mut parent, a0), root(&mut parent, b0));
                 if a == b || !eligible(a0, b0) || !eligible(a, b) {
                     continue;
                 }
                 tries += 1;
-                if tries > MAX_TRIES {
+                if tries > MAX_TRIES || !meter.spend(Pass::Horizontal, 1) {
                     return rebuild(g, plan, &mut parent, &parts);
                 }
                 epoch = epoch.wrapping_add(1).max(1);
-                if reaches(&succ, &parts, &mut parent, &mut seen, epoch, a, b)
-                    || reaches(&succ, &parts, &mut parent, &mut seen, epoch, b, a)
-                {
-                    continue;
+                for (from, to) in [(a, b), (b, a)] {
+                    match reaches(
+                        &succ,
+                        &parts,
+                        &mut parent,
+                        &mut seen,
+                        epoch,
+                        from,
+                        to,
+                        meter,
+                    ) {
+                        Some(false) => {}
+                        Some(true) => continue 'readers,
+                        None => return rebuild(g, plan, &mut parent, &parts),
+                    }
                 }
-                if budgets.check(g, &ops_of[a], &ops_of[b], &pos).is_some() {
-                    continue;
+                match budgets.check(g, &ops_of[a], &ops_of[b], &pos, meter, Pass::Horizontal) {
+                    Some(None) => {}
+                    Some(Some(_)) => continue,
+                    None => return rebuild(g, plan, &mut parent, &parts),
                 }
                 parent[b] = a;
                 let moved = std::mem::take(&mut parts[b]);
@@ -187,7 +208,10 @@ fn root(parent: &mut [usize], mut x: usize) -> usize {
 
 /// Whether any kernel of the merged kernel rooted at `to` is reachable from the one rooted
 /// at `from` (iterative; every kernel of a merged root counts as one node). A search past
-/// [`MAX_SEARCH`] kernels says yes: the merge is refused rather than the run slowed.
+/// [`MAX_SEARCH`] kernels says yes: the merge is refused rather than the run slowed. Each
+/// kernel visited spends a unit of `meter` and one per edge out of it: `None` when that
+/// passes its bound.
+#[allow(clippy::too_many_arguments)]
 fn reaches(
     succ: &[Vec<usize>],
     parts: &[Vec<usize>],
@@ -196,7 +220,8 @@ fn reaches(
     epoch: u32,
     from: usize,
     to: usize,
-) -> bool {
+    meter: &mut Meter,
+) -> Option<bool> {
     let mut stack: Vec<usize> = parts[from].clone();
     for &x in &stack {
         seen[x] = epoch;
@@ -205,12 +230,15 @@ fn reaches(
     while let Some(x) = stack.pop() {
         visited += 1;
         if visited > MAX_SEARCH {
-            return true;
+            return Some(true);
+        }
+        if !meter.spend(Pass::Horizontal, 1 + succ[x].len() as u64) {
+            return None;
         }
         for &s in &succ[x] {
             let r = root(parent, s);
             if r == to {
-                return true;
+                return Some(true);
             }
             if r == from {
                 continue;
@@ -223,7 +251,7 @@ fn reaches(
             }
         }
     }
-    false
+    Some(false)
 }
 
 /// The plan with kernels merged as `parent` says, in the order of their last ops, with the
@@ -328,23 +356,30 @@ fn rebuild(g: &Graph, plan: FusionPlan, parent: &mut [usize], parts: &[Vec<usize
 /// `n` of `plan` computes), in first-read order.
 fn shared_reads(g: &Graph, plan: &FusionPlan, n: usize, parts: &[Vec<OpId>]) -> Vec<TensorId> {
     let mut count: Vec<(TensorId, usize)> = Vec::new();
-    for part in parts {
-        let mut mine: Vec<TensorId> = Vec::new();
+    // Each tensor's entry in `count`, and the last part that counted it.
+    let mut entry: std::collections::HashMap<TensorId, (usize, usize)> =
+        std::collections::HashMap::new();
+    for (k, part) in parts.iter().enumerate() {
         for &o in part {
             for u in &g.op(o).inputs {
                 let inside = g.producer(u.tensor).is_some_and(|p| {
                     plan.group_of[p.index()] == n
                         || plan.groups[n].recomputed.binary_search(&p).is_ok()
                 });
-                if !inside && !mine.contains(&u.tensor) {
-                    mine.push(u.tensor);
+                if inside {
+                    continue;
                 }
-            }
-        }
-        for t in mine {
-            match count.iter_mut().find(|(x, _)| *x == t) {
-                Some(e) => e.1 += 1,
-                None => count.push((t, 1)),
+                match entry.get_mut(&u.tensor) {
+                    Some((_, last)) if *last == k => {}
+                    Some((i, last)) => {
+                        *last = k;
+                        count[*i].1 += 1;
+                    }
+                    None => {
+                        entry.insert(u.tensor, (count.len(), k));
+                        count.push((u.tensor, 1));
+                    }
+                }
             }
         }
     }

@@ -30,6 +30,7 @@ pub mod recompute;
 mod rules;
 pub mod strategy;
 pub mod whatif;
+pub mod work;
 
 pub use budget::{Budget, BudgetHit, Budgets};
 pub use flash::AttentionPattern;
@@ -39,6 +40,7 @@ pub use plan::{Boundary, FlashKernel, FusedEdge, FusionGroup, FusionPlan, Horizo
 pub use policy::{MatmulEpilogue, Policy};
 pub use preset::Fuser;
 pub use reason::{FusedBy, Reason};
+pub use work::SearchStop;
 
 use greedy::greedy;
 
@@ -66,15 +68,15 @@ pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
         return greedy(g, &[], opts);
     }
     let mut plan = greedy(g, &patterns, opts);
-    // The boundaries the default grouping puts inside each pattern are the rules overridden.
+    // The boundaries the default grouping puts inside each pattern are the rules overridden
+    // (the first boundary of each edge, looked up, not searched for).
     let default = find_fusion_groups(g);
-    let overridden = |p: OpId, c: OpId| {
-        default
-            .boundaries
-            .iter()
-            .find(|b| b.producer == p && b.consumer == c)
-            .map(|b| b.reason)
-    };
+    let mut by_edge: std::collections::HashMap<(OpId, OpId), Reason> =
+        std::collections::HashMap::new();
+    for b in &default.boundaries {
+        by_edge.entry((b.producer, b.consumer)).or_insert(b.reason);
+    }
+    let overridden = |p: OpId, c: OpId| by_edge.get(&(p, c)).copied();
     let mut flash: Vec<FlashKernel> = patterns
         .into_iter()
         .map(|pattern| {
@@ -121,6 +123,7 @@ pub fn unfused(g: &Graph) -> FusionPlan {
         epilogues: Vec::new(),
         recomputes: Vec::new(),
         horizontal: Vec::new(),
+        stopped: None,
     }
 }
 

@@ -24,6 +24,10 @@ pub struct FusionOptions {
     /// Keep a tensor with several readers on chip when its paths reconverge through cheap ops
     /// ([`super::dominator`], TVM's choice).
     pub diamonds: bool,
+    /// The work bound of each plan search (`--max-plan-work`, [`super::work`]); `None`: the
+    /// default of `crate::limits::plan_work_bound`. Not a strategy: every plan of a run (the
+    /// analysis's, `--compare`'s, the what-if's) gets the same bound.
+    pub work_limit: Option<u64>,
 }
 
 impl FusionOptions {

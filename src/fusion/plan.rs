@@ -5,6 +5,7 @@
 //! `crate::cost` and the reports read plans through these types only.
 
 use super::flash::AttentionPattern;
+use super::work::SearchStop;
 use super::{BudgetHit, FusedBy, Reason};
 use crate::graph::{Graph, OpId, TensorId};
 use std::fmt;
@@ -66,6 +67,9 @@ pub struct FusionPlan {
     pub recomputes: Vec<FusedEdge>,
     /// Under `--horizontal`: the launches that merged independent kernels; empty otherwise.
     pub horizontal: Vec<HorizontalMerge>,
+    /// The search that made the plan stopped at its work bound (`super::work`): the plan is
+    /// legal but keeps what was found before (`search-stopped` boundaries after it).
+    pub stopped: Option<SearchStop>,
 }
 
 /// An edge inside a FlashAttention kernel: the FlashAttention pass keeps it on chip.

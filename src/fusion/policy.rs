@@ -16,6 +16,7 @@
 //!   outside both groups), so each is checked first and refused with `would-create-cycle`.
 
 use super::Reason;
+use super::work::{Meter, Pass};
 use crate::graph::{Graph, OpId};
 use crate::ops::funcs::{self};
 use crate::types::OpKind;
@@ -238,15 +239,23 @@ impl Members {
     }
 
     /// The first of `budgets` that one kernel for the groups rooted at `a` and `b` would
-    /// break ([`super::budget`]).
+    /// break ([`super::budget`]); `None` when the walk it needs is past `meter`'s bound.
     pub(crate) fn over_budget(
         &self,
         g: &Graph,
         budgets: &super::Budgets,
         a: usize,
         b: usize,
-    ) -> Option<super::BudgetHit> {
-        budgets.check(g, &self.lists[a], &self.lists[b], &self.pos)
+        meter: &mut Meter,
+    ) -> Option<Option<super::BudgetHit>> {
+        budgets.check(
+            g,
+            &self.lists[a],
+            &self.lists[b],
+            &self.pos,
+            meter,
+            Pass::Greedy,
+        )
     }
 
     /// The lowest rule of SPEC §2 that one kernel for the groups rooted at `a` and `b` (with
@@ -257,8 +266,9 @@ impl Members {
     /// of `t` and `r`'s output: fusing `t` into `r` and then `c` would put `r → c`, rule 2,
     /// inside one kernel), so every edge between the two groups is checked, from the smaller
     /// group's side (rule 2 giving way to a reduction epilogue when `reduction_epilogue`).
-    /// `root` gives an op's union-find root.
-    #[allow(clippy::type_complexity)]
+    /// `root` gives an op's union-find root. Each member looked at spends one unit of `meter`
+    /// and one per edge; `None` when that passes its bound (nothing is decided).
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     pub(crate) fn cross_edge_reason(
         &mut self,
         g: &Graph,
@@ -267,7 +277,8 @@ impl Members {
         matmuls: u32,
         reduction_epilogue: bool,
         mut root: impl FnMut(OpId) -> usize,
-    ) -> Result<Option<(OpId, OpId)>, (Reason, (OpId, OpId))> {
+        meter: &mut Meter,
+    ) -> Option<Result<Option<(OpId, OpId)>, (Reason, (OpId, OpId))>> {
         let (small, big) = if self.lists[a].len() <= self.lists[b].len() {
             (a, b)
         } else {
@@ -299,6 +310,10 @@ impl Members {
             }
         };
         for &m in &self.lists[small] {
+            let work = 1 + g.successors(m).len() + g.op(m).inputs.len();
+            if !meter.spend(Pass::Greedy, work as u64) {
+                return None;
+            }
             for &s in g.successors(m) {
                 if root(s) == big {
                     edge(m, s, &mut worst);
@@ -319,10 +334,10 @@ impl Members {
         {
             worst = Some((Reason::ReductionAfterMatmul, e));
         }
-        match worst {
+        Some(match worst {
             Some(w) => Err(w),
             None => Ok(into_reduction),
-        }
+        })
     }
 
     /// Whether merging the groups rooted at `a` and `b` would make a kernel depend on itself:
@@ -332,21 +347,30 @@ impl Members {
     /// only at the op it visits, so every op after the last member (in topological order) is
     /// still a group of its own, and a path through one never comes back: the search stays
     /// before the last member. `root` gives an op's union-find root.
-    /// Under the policies that recompute: `recomputes(r, m)` says whether the group rooted at
-    /// `r` computes `m` again, so that an edge from `m` into it carries no dependency, and
-    /// `holders[s]` lists an op of each group that holds a copy of `s`: that group reads what
-    /// `s` reads, so an edge into `s` leads into it too.
+    /// Under the policies that recompute: `holders[s]` lists an op of each group that holds a
+    /// copy of `s` (or holds `s` itself, where `s` was already a member when its copy came).
+    /// Such a group reads what `s` reads, so an edge into `s` leads into it too; and an edge
+    /// from `m` into a group that computes `m` again carries no dependency (asked of holders,
+    /// not of the group's list of copies: a few holders per op, not a scan per edge).
+    ///
+    /// Each op the search takes from its stack (the members of both groups first) spends one
+    /// unit of `meter` and one per edge out of it; `None` when that passes its bound (the
+    /// search stops undecided).
     pub(crate) fn would_cycle(
         &mut self,
         g: &Graph,
         a: usize,
         b: usize,
         mut root: impl FnMut(OpId) -> usize,
-        recomputes: impl Fn(usize, OpId) -> bool,
         holders: &[Vec<OpId>],
-    ) -> bool {
+        meter: &mut Meter,
+    ) -> Option<bool> {
         let no_holders: &[OpId] = &[];
         let held = |s: OpId| holders.get(s.index()).map_or(no_holders, Vec::as_slice);
+        // Whether the group rooted at `r` computes `m` again.
+        let recomputes = |r: usize, m: OpId, root: &mut dyn FnMut(OpId) -> usize| {
+            held(m).iter().any(|&h| root(h) == r)
+        };
         let last = self.lists[a]
             .iter()
             .chain(&self.lists[b])
@@ -363,10 +387,13 @@ impl Members {
             let r0 = [a, b][i];
             for k in 0..self.lists[r0].len() {
                 let m = self.lists[r0][k];
+                if !meter.spend(Pass::Greedy, 1 + g.successors(m).len() as u64) {
+                    return None;
+                }
                 for &s in g.successors(m) {
                     for &t in std::iter::once(&s).chain(held(s)) {
                         let r = root(t);
-                        if r != a && r != b && !recomputes(r, m) {
+                        if r != a && r != b && !recomputes(r, m, &mut root) {
                             self.reach(t, r, last);
                         }
                     }
@@ -374,20 +401,23 @@ impl Members {
             }
         }
         while let Some(x) = self.stack.pop() {
+            if !meter.spend(Pass::Greedy, 1 + g.successors(x).len() as u64) {
+                return None;
+            }
             for &s in g.successors(x) {
                 for &t in std::iter::once(&s).chain(held(s)) {
                     let r = root(t);
-                    if recomputes(r, x) {
+                    if recomputes(r, x, &mut root) {
                         continue;
                     }
                     if r == a || r == b {
-                        return true;
+                        return Some(true);
                     }
                     self.reach(t, r, last);
                 }
             }
         }
-        false
+        Some(false)
     }
 
     /// Marks the group rooted at `r`, which `x` belongs to, as reached by the search of

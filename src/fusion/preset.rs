@@ -79,18 +79,20 @@ impl Fuser {
         }
     }
 
-    /// This preset's options with `current`'s FlashAttention choice.
+    /// This preset's options with `current`'s FlashAttention choice (and work bound).
     pub fn options_keeping_flash(self, current: &FusionOptions) -> FusionOptions {
         FusionOptions {
             flash_attention: current.flash_attention,
+            work_limit: current.work_limit,
             ..self.options()
         }
     }
 
-    /// The preset whose options these are, if any (FlashAttention aside).
+    /// The preset whose options these are, if any (FlashAttention and the work bound aside).
     pub fn of(opts: &FusionOptions) -> Option<Fuser> {
         let mut o = *opts;
         o.flash_attention = false;
+        o.work_limit = None;
         Fuser::ALL.iter().copied().find(|f| f.options() == o)
     }
 }

@@ -25,8 +25,11 @@ pub enum Reason {
     /// ([`super::budget`]; the boundary names it). Ranks after the rules.
     BudgetExceeded,
     /// Not a rule of SPEC §2: the matmul takes only the epilogues `--matmul-epilogue` allows
-    /// (a bias add under `bias`, as cuBLAS and Inductor's default mode). Ranks last.
+    /// (a bias add under `bias`, as cuBLAS and Inductor's default mode).
     MatmulEpilogue,
+    /// Not a rule of SPEC §2: the plan search had spent its work bound (`super::work`) before
+    /// it could check this merge, which is therefore not made. Ranks last.
+    SearchStopped,
 }
 
 impl Reason {
@@ -39,6 +42,7 @@ impl Reason {
         Reason::WouldCreateCycle,
         Reason::BudgetExceeded,
         Reason::MatmulEpilogue,
+        Reason::SearchStopped,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -50,6 +54,7 @@ impl Reason {
             Reason::WouldCreateCycle => "would-create-cycle",
             Reason::BudgetExceeded => "budget-exceeded",
             Reason::MatmulEpilogue => "matmul-epilogue",
+            Reason::SearchStopped => "search-stopped",
         }
     }
     pub fn from_name(name: &str) -> Option<Reason> {
@@ -114,6 +119,11 @@ impl Reason {
                 "`{consumer}` would join a matmul's kernel, and the matmul takes no such \
                  epilogue under this `--matmul-epilogue` (bias: a bias add only; addmm: an add \
                  unless every reader of the sum is elementwise; none: no epilogue)"
+            ),
+            Reason::SearchStopped => write!(
+                f,
+                "the plan search had reached its work bound before it could check one kernel \
+                 for `{producer}` and `{consumer}`"
             ),
         }
     }

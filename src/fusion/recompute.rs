@@ -32,7 +32,8 @@
 //! most [`MAX_CLOSURE`] ops; an op whose copies would compute more is not duplicated.
 
 use super::MatmulEpilogue;
-use crate::graph::{Graph, OpId};
+use super::work::{Meter, Pass};
+use crate::graph::{Graph, OpId, OpNode, TensorUse};
 use crate::ops::FuseClass;
 use crate::types::OpKind;
 
@@ -51,6 +52,24 @@ pub const INLINE_MAX_READS: usize = 4;
 
 /// The most ops one copy computes (its op and the duplicated ops it reads).
 pub const MAX_CLOSURE: u64 = 64;
+
+/// The arguments of `op` that read a tensor for the first time, in order (a set for a long
+/// argument list, not a scan of the earlier arguments per argument).
+fn first_uses(op: &OpNode) -> impl Iterator<Item = &TensorUse> {
+    let mut seen = std::collections::HashSet::new();
+    let long = op.inputs.len() > 16;
+    op.inputs
+        .iter()
+        .enumerate()
+        .filter(move |(j, u)| {
+            if long {
+                seen.insert(u.tensor)
+            } else {
+                op.inputs[..*j].iter().all(|v| v.tensor != u.tensor)
+            }
+        })
+        .map(|(_, u)| u)
+}
 
 /// Kernels that read `p`'s output: one per copy of each consumer.
 fn readers_of(g: &Graph, p: OpId, copies: &[u64]) -> u64 {
@@ -91,17 +110,35 @@ pub(crate) struct Duplication {
 impl Duplication {
     /// `inline`: TorchInductor's rule instead of XLA's (no traffic test; at most
     /// [`INLINE_MAX_READS`] distinct tensors read).
-    pub(crate) fn choose(g: &Graph, epilogue: MatmulEpilogue, inline: bool) -> Duplication {
+    ///
+    /// The traffic test reads every consumer's arguments, which spends units of `meter`;
+    /// past its bound no further op is duplicated.
+    pub(crate) fn choose(
+        g: &Graph,
+        epilogue: MatmulEpilogue,
+        inline: bool,
+        meter: &mut Meter,
+    ) -> Duplication {
         let n = g.ops.len();
         let mut dup = vec![false; n];
         let mut copies = vec![1u64; n];
         let mut readers = vec![0u64; n];
-        let reads_a_matmul = |c: OpId| {
-            g.op(c).inputs.iter().any(|u| {
-                g.producer(u.tensor)
-                    .is_some_and(|q| g.op(q).kind.is_contraction())
-            })
+        // Whether each op reads a matmul's output: one pass over the arguments, not one per
+        // producer of each op.
+        let reads_matmul: Vec<bool> = if epilogue == MatmulEpilogue::Elementwise {
+            Vec::new()
+        } else {
+            g.ops
+                .iter()
+                .map(|op| {
+                    op.inputs.iter().any(|u| {
+                        g.producer(u.tensor)
+                            .is_some_and(|q| g.op(q).kind.is_contraction())
+                    })
+                })
+                .collect()
         };
+        let reads_a_matmul = |c: OpId| reads_matmul[c.index()];
         for &p in g.topo.iter().rev() {
             let op = g.op(p);
             let t = op.output;
@@ -122,12 +159,7 @@ impl Duplication {
                 continue;
             }
             if inline {
-                let mut reads = 0usize;
-                for (j, u) in op.inputs.iter().enumerate() {
-                    if op.inputs[..j].iter().all(|v| v.tensor != u.tensor) {
-                        reads += 1;
-                    }
-                }
+                let reads = first_uses(op).count();
                 if reads <= INLINE_MAX_READS {
                     dup[p.index()] = true;
                     copies[p.index()] = k;
@@ -138,10 +170,7 @@ impl Duplication {
             // producer fuses into `p`) and with them (read by each copy, and written first
             // where the producer fused into `p` before).
             let (mut without, mut with) = (0u64, 0u64);
-            for (j, u) in op.inputs.iter().enumerate() {
-                if op.inputs[..j].iter().any(|v| v.tensor == u.tensor) {
-                    continue;
-                }
+            for u in first_uses(op) {
                 let bytes = g.use_bytes(u);
                 with = with.saturating_add(k.saturating_mul(bytes));
                 if g.producer(u.tensor)
@@ -152,7 +181,12 @@ impl Duplication {
                     without = without.saturating_add(bytes);
                 }
             }
-            // `t` is written once and each reader reads what it reads of it.
+            // `t` is written once and each reader reads what it reads of it (a walk of each
+            // reader's arguments: work).
+            let scan: u64 = consumers.iter().map(|&c| g.op(c).inputs.len() as u64).sum();
+            if !meter.spend(Pass::Greedy, scan) {
+                continue;
+            }
             let out = g.tensor(t).bytes;
             let read_back = consumers.iter().fold(0u64, |a, &c| {
                 let op_c = g.op(c);
@@ -180,8 +214,10 @@ impl Duplication {
                 continue;
             }
             let mut s = 1u64;
-            for q in g.predecessors(p) {
-                if dup[q.index()] {
+            for u in first_uses(g.op(p)) {
+                if let Some(q) = g.producer(u.tensor)
+                    && dup[q.index()]
+                {
                     s = s.saturating_add(size[q.index()]);
                 }
             }

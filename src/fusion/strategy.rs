@@ -292,6 +292,49 @@ pub fn human_lines(f: &FusionOptions) -> String {
     out
 }
 
+/// The flags that ask for `o`, as a user types them: the `--fuser` preset they are, if any,
+/// else each setting that is not SPEC §2's (`--policy store --horizontal`), then
+/// `--flash-attention`; empty for SPEC §2's options. Messages name a strategy by these.
+pub fn flags(o: &FusionOptions) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    match Fuser::of(o).filter(|&p| p != Fuser::Seed) {
+        Some(p) => parts.push(format!("--fuser {}", p.as_str())),
+        None => {
+            if o.policy != Policy::Boundary {
+                parts.push(format!("--policy {}", o.policy.as_str()));
+            }
+            if o.diamonds {
+                parts.push("--fuse-diamonds".into());
+            }
+            if o.reduction_epilogue {
+                parts.push("--reduction-epilogue".into());
+            }
+            if o.matmul_epilogue != MatmulEpilogue::Elementwise {
+                parts.push(format!("--matmul-epilogue {}", o.matmul_epilogue.as_str()));
+            }
+            match o.horizontal {
+                Horizontal::Off => {}
+                // As `--compare` names it.
+                Horizontal::Pointwise => parts.push("--horizontal".into()),
+                h => parts.push(format!("--horizontal {}", h.as_str())),
+            }
+            for (flag, value) in [
+                ("--max-kernel-ops", o.budgets.ops),
+                ("--max-kernel-tensors", o.budgets.tensors),
+                ("--max-registers", o.budgets.registers),
+            ] {
+                if let Some(n) = value {
+                    parts.push(format!("{flag} {n}"));
+                }
+            }
+        }
+    }
+    if o.flash_attention {
+        parts.push("--flash-attention".into());
+    }
+    parts.join(" ")
+}
+
 fn policy(o: FusionOptions, p: Policy) -> FusionOptions {
     FusionOptions { policy: p, ..o }
 }
@@ -299,4 +342,30 @@ fn policy(o: FusionOptions, p: Policy) -> FusionOptions {
 /// `o` under policy `p`; `None` when it is under `p` already.
 fn change_policy(o: FusionOptions, p: Policy) -> Option<FusionOptions> {
     (o.policy != p).then_some(policy(o, p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{compared, flags};
+    use crate::fusion::FusionOptions;
+
+    #[test]
+    fn flags_name_options_as_compare_does() {
+        for (name, o) in compared() {
+            if o == FusionOptions::default() {
+                assert_eq!(flags(&o), "");
+            } else {
+                assert_eq!(flags(&o), name);
+            }
+        }
+        let o = FusionOptions {
+            flash_attention: true,
+            budgets: crate::fusion::Budgets {
+                tensors: Some(5),
+                ..Default::default()
+            },
+            ..FusionOptions::default()
+        };
+        assert_eq!(flags(&o), "--max-kernel-tensors 5 --flash-attention");
+    }
 }

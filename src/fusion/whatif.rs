@@ -14,6 +14,10 @@
 //!   moves more);
 //! - [`Fix::edge_saves_bytes`]: the current plan's traffic minus that of the same plan with
 //!   the producer's and the consumer's kernels made one (what this edge alone is worth).
+//!
+//! Each candidate's plan search has the work bound of any plan search (`super::work`); the
+//! candidates whose search stopped are listed ([`WhatIf::stopped`]) for the report's
+//! `search-budget` warning.
 
 use super::{Boundary, FusionOptions, FusionPlan, Reason, find_fusion_groups_with};
 use crate::graph::{Graph, OpId, Origin};
@@ -97,6 +101,10 @@ pub struct Hint {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WhatIf {
     pub hints: Vec<Hint>,
+    /// The candidates whose plan search stopped at its work bound (`super::work`), in the
+    /// order they were planned: their options and the stop. A hint that relies on such a
+    /// plan may miss a fix (the merge was left unchecked, `search-stopped`).
+    pub stopped: Vec<(FusionOptions, super::SearchStop)>,
 }
 
 /// Ops visited at most by the per-edge byte counts of one plan (each merges two kernels):
@@ -258,7 +266,12 @@ pub fn what_if(
             }
         })
         .collect();
-    WhatIf { hints }
+    let stopped = tiers
+        .iter()
+        .flatten()
+        .filter_map(|c| Some((c.opts, c.planned.as_ref()?.0.stopped?)))
+        .collect();
+    WhatIf { hints, stopped }
 }
 
 /// The per-edge byte counts: the current plan with two kernels made one, restored after.
@@ -376,7 +389,10 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
         }
         // `budget-exceeded`: the budget, what the merge needs and the limit are the
         // boundary's own `budget`.
-        Reason::MatmulStartsGroup | Reason::WouldCreateCycle | Reason::BudgetExceeded => {}
+        Reason::MatmulStartsGroup
+        | Reason::WouldCreateCycle
+        | Reason::BudgetExceeded
+        | Reason::SearchStopped => {}
     }
     v
 }
@@ -477,6 +493,10 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
             if m.len() > 1 { "s" } else { "" },
             names(m, m.len())
         ),
+        Reason::SearchStopped => format!(
+            "the plan search reached its work bound before it checked one kernel for `{p}` and \
+             `{c}`"
+        ),
     };
     through + &body
 }
@@ -540,6 +560,11 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
         },
         Reason::MatmulEpilogue => {
             "the matmul takes only the epilogues `--matmul-epilogue` allows".into()
+        }
+        Reason::SearchStopped => {
+            return "the merge was never checked (the `search-budget` warning says why); a \
+                    higher `--max-plan-work` would check it"
+                .into();
         }
         Reason::Materialized => generic,
     };

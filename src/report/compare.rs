@@ -1,10 +1,12 @@
 //! `fgraph analyze --compare`: one graph planned under every compiler preset and policy, side
 //! by side — kernels, launches, HBM traffic, FLOPs (recomputed ones included) and estimated
 //! time. This is the rows; `render::human::compare` draws the table and the JSON report
-//! carries them under `compare`.
+//! carries them under `compare`. Each row's plan search has the work bound of any plan
+//! search (`fusion::work`): a row whose search stopped says so (`search_stopped`), and the
+//! report adds the warning `search-budget` for it.
 
 use crate::cost::{Hardware, LaunchMode, plan_cost};
-use crate::fusion::{FusionOptions, find_fusion_groups_with};
+use crate::fusion::{FusionOptions, SearchStop, find_fusion_groups_with};
 use crate::graph::Graph;
 use crate::traffic::{Overflow, compare_with_unfused, unfused_traffic};
 use serde::Serialize;
@@ -26,6 +28,12 @@ pub struct Row {
     pub time_us: f64,
     /// Whether this is the plan the rest of the report shows.
     pub current: bool,
+    /// The plan search stopped at its work bound (absent when it did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_stopped: Option<SearchStop>,
+    /// The options planned.
+    #[serde(skip)]
+    pub options: FusionOptions,
 }
 
 /// The strategies compared, each with its flags: the strategy table's settings
@@ -46,6 +54,7 @@ pub fn rows(
     let mut list = strategies();
     for (_, o) in &mut list {
         o.flash_attention = current.flash_attention;
+        o.work_limit = current.work_limit;
     }
     if !list.iter().any(|(_, o)| o == current) {
         list.push(("(this run's flags)".into(), *current));
@@ -71,6 +80,8 @@ pub fn rows(
                 flops: cost.flops,
                 time_us: cost.time_s * 1e6,
                 current: opts == *current,
+                search_stopped: plan.stopped,
+                options: opts,
             })
         })
         .collect()

@@ -91,11 +91,10 @@ pub fn kernel_kind(a: &Analysis, k: usize) -> &'static str {
     }
 }
 
-/// The report for op `op` of `a`.
-pub fn report(a: &Analysis, op: OpId) -> OpReport<'_> {
+/// The report for op `op` of `a`, whose what-if (for every boundary) is `w`.
+pub fn report<'a>(a: &'a Analysis, op: OpId, w: &crate::fusion::whatif::WhatIf) -> OpReport<'a> {
     let g = &a.graph;
     let plan = &a.plan;
-    let w = crate::report::whatif::hints(a);
     let at: std::collections::HashMap<(OpId, OpId), usize> = plan
         .boundaries
         .iter()

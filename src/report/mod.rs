@@ -9,7 +9,13 @@
 //! what the options ask for: the [`compare`] table of strategies, the tensor [`ledger`] or the
 //! one-op focus of [`explain_op`] (which replaces the rest). Each of those is data in its own
 //! file here; the what-if hint under each boundary ([`hints`]) is computed by the renderers
-//! that show it, as deep as each shows it (the text report stops at 200).
+//! that show it, as deep as each shows it (the text report stops at 200), once per depth
+//! ([`Report::hints_upto`]).
+//!
+//! The report's own plan searches (each `--compare` strategy, each what-if candidate, the
+//! FlashAttention comparison's other plan) are bounded like the analysis's (`fusion::work`);
+//! one that stopped is a `search-budget` warning beside the file's diagnostics
+//! ([`Report::notes`], [`Report::diagnostics_with`]).
 //!
 //! Speed: on a graph of [`PARALLEL_COST`] ops or more (the threshold is in `perf`'s table) the
 //! cost model runs on a second thread while a renderer writes what the cost model does not
@@ -29,8 +35,11 @@ use crate::analysis::{Analysis, FileReport, GraphReport};
 use crate::cost::{
     self, AttentionReport, CostReport, Hardware, KernelCost, LaunchMode, TrafficModel,
 };
-use crate::diagnostics::{Diagnostic, SourceFile};
+use crate::diagnostics::{Code, Diagnostic, SourceFile};
+use crate::fusion::FusionOptions;
+use crate::fusion::whatif::WhatIf;
 use crate::perf::PARALLEL_COST;
+use std::sync::{Arc, Mutex};
 
 /// What a report holds beyond the plan, and how its text shows it.
 #[derive(Clone, Debug)]
@@ -78,6 +87,9 @@ pub struct Report<'a> {
     pub ledger: Option<Vec<ledger::Entry>>,
     /// `--explain OP`: the op's report.
     pub explained: Option<explain_op::OpReport<'a>>,
+    /// The what-if of the plan for the first N boundaries, for each N asked so far
+    /// ([`Report::hints_upto`]).
+    what_if: Mutex<Vec<(usize, Arc<WhatIf>)>>,
 }
 
 impl<'a> Report<'a> {
@@ -114,8 +126,17 @@ impl<'a> Report<'a> {
         } else {
             graph.and_then(|g| g.analysis.as_ref())
         };
+        let what_if = Mutex::new(Vec::new());
         let explained = match (&options.explain, analysis) {
-            (Some(name), Some(a)) => Some(explain_op::report(a, explain_op::find(&a.graph, name)?)),
+            (Some(name), Some(a)) => {
+                let op = explain_op::find(&a.graph, name)?;
+                let w = Arc::new(hints(a));
+                let explained = explain_op::report(a, op, &w);
+                if let Ok(mut cache) = what_if.lock() {
+                    cache.push((usize::MAX, w));
+                }
+                Some(explained)
+            }
             _ => None,
         };
         let mut report = Report {
@@ -131,6 +152,7 @@ impl<'a> Report<'a> {
             compare: None,
             ledger: None,
             explained,
+            what_if,
         };
         let Some(a) = analysis else {
             return Ok(report);
@@ -176,12 +198,82 @@ impl<'a> Report<'a> {
             compare: None,
             ledger: None,
             explained: None,
+            what_if: Mutex::new(Vec::new()),
         }
     }
 
     /// The estimate and the attention comparison, borrowed.
     pub fn cost(&self) -> Option<(&CostReport, &AttentionReport)> {
         self.cost.as_ref().map(|(c, att)| (c, att))
+    }
+
+    /// The what-if of the plan for its first `limit` boundaries ([`hints_upto`]), computed on
+    /// the first call for that `limit` and kept; `None` without an analysis.
+    pub fn hints_upto(&self, limit: usize) -> Option<Arc<WhatIf>> {
+        let a = self.analysis?;
+        let mut cache = self.what_if.lock().ok()?;
+        if let Some((_, w)) = cache.iter().find(|(n, _)| *n == limit) {
+            return Some(Arc::clone(w));
+        }
+        let w = Arc::new(hints_upto(a, limit));
+        cache.push((limit, Arc::clone(&w)));
+        Some(w)
+    }
+
+    /// The report's own warnings: `search-budget` for each plan search it made that stopped
+    /// at its work bound — the FlashAttention comparison's other plan, a `--compare`
+    /// strategy, a what-if candidate (of the what-ifs computed so far: render after asking
+    /// for them) — once per set of options, none for the analysis's own options (the
+    /// analysis warned) nor where the graph allows the code.
+    pub fn notes(&self) -> Vec<Diagnostic> {
+        let (Some(a), Some(g)) = (self.analysis, self.graph) else {
+            return Vec::new();
+        };
+        if g.allowed.contains(&Code::SearchBudget) {
+            return Vec::new();
+        }
+        let ops = a.graph.ops.len();
+        let mut seen: Vec<FusionOptions> = vec![a.fusion];
+        let mut out = Vec::new();
+        let mut note = |opts: FusionOptions, stop: &crate::fusion::SearchStop, name: &str| {
+            if !seen.contains(&opts) {
+                seen.push(opts);
+                out.push(crate::analysis::search_budget(ops, stop, name, g.span));
+            }
+        };
+        if let Some((opts, stop)) = self.cost.as_ref().and_then(|(_, att)| att.other_stopped) {
+            note(opts, &stop, &crate::fusion::strategy::flags(&opts));
+        }
+        for r in self.compare.iter().flatten() {
+            if let Some(stop) = &r.search_stopped {
+                note(r.options, stop, &r.strategy);
+            }
+        }
+        if let Ok(cache) = self.what_if.lock() {
+            for (_, w) in cache.iter() {
+                for (opts, stop) in &w.stopped {
+                    note(*opts, stop, &crate::fusion::strategy::flags(opts));
+                }
+            }
+        }
+        out
+    }
+
+    /// The file's diagnostics of this graph and `notes` (the report's own, [`Report::notes`]),
+    /// in the order of the file's (position, then code, then message).
+    pub fn diagnostics_with<'s>(&'s self, notes: &'s [Diagnostic]) -> Vec<&'s Diagnostic> {
+        let mut all: Vec<&Diagnostic> = self.diagnostics.clone();
+        if !notes.is_empty() {
+            all.extend(notes);
+            all.sort_by(|a, b| {
+                (a.start(), a.code.as_str(), &a.message).cmp(&(
+                    b.start(),
+                    b.code.as_str(),
+                    &b.message,
+                ))
+            });
+        }
+        all
     }
 }
 

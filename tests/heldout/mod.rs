@@ -328,6 +328,7 @@ pub fn measured_plan(g: &Graph, kernels: &[Vec<OpId>]) -> (FusionPlan, Vec<bool>
             epilogues: Vec::new(),
             recomputes: Vec::new(),
             horizontal: Vec::new(),
+            stopped: None,
         },
         measured,
     )

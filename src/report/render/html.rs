@@ -87,6 +87,7 @@ pub fn html(
     att: &AttentionReport,
     plan_svg: &str,
     diagnostics: &[&Diagnostic],
+    hints: &[crate::fusion::whatif::Hint],
     source: &SourceFile,
 ) -> String {
     let g = &a.graph;
@@ -187,8 +188,7 @@ pub fn html(
         "<h2>Boundaries</h2>\n<p>Edges that stay in HBM, and why ({}).</p>\n<ul id=\"boundaries\">",
         a.plan.boundaries.len()
     );
-    let hints = crate::report::whatif::hints(a).hints;
-    for (b, h) in a.plan.boundaries.iter().zip(&hints) {
+    for (b, h) in a.plan.boundaries.iter().zip(hints) {
         let text = crate::explain::text(b.reason.as_str()).unwrap_or("");
         let _ = writeln!(
             o,
@@ -243,6 +243,7 @@ mod tests {
             &att,
             svg,
             &r.diagnostics.iter().collect::<Vec<_>>(),
+            &crate::report::hints(a).hints,
             &SourceFile::new("g.fgraph", src),
         );
         assert!(html.starts_with("<!DOCTYPE html>"));

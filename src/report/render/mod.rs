@@ -22,10 +22,21 @@ use std::io::Write;
 
 /// Writes `report` in `format`: its diagnostics, then the report as text (human, GitHub) or
 /// the JSON report that holds them. `head_written`: [`early`] wrote the JSON report's head.
+/// The what-if the format shows is computed first, so that a what-if candidate whose plan
+/// search stopped is a warning among the diagnostics ([`Report::notes`]).
 pub fn render(report: &Report<'_>, format: Format, head_written: bool, to: &mut Sink<'_>) {
+    let shown = match format {
+        Format::Json => json::hints_shown(report),
+        Format::Human | Format::Github => human::hints_shown(report),
+        Format::Sarif => None,
+    };
+    if let Some(n) = shown {
+        report.hints_upto(n);
+    }
+    let notes = report.notes();
     let files = [FileDiagnostics {
         source: report.source,
-        diagnostics: report.diagnostics.clone(),
+        diagnostics: report.diagnostics_with(&notes),
     }];
     let rendered = Rendered {
         report,
@@ -131,8 +142,14 @@ impl<'r, 'a> Files<'r, 'a> {
             FileKind::Roofline => Ok(roofline::svg(&a.graph, c)),
             FileKind::Dot => Ok(dot().clone()),
             FileKind::Svg => svg::render_svg(dot()),
-            FileKind::Html => svg::render_svg(dot())
-                .map(|svg| html::html(a, c, att, &svg, &r.diagnostics, r.source)),
+            FileKind::Html => svg::render_svg(dot()).map(|svg| {
+                // Every boundary's hint, computed before the diagnostics are listed.
+                let w = r.hints_upto(usize::MAX);
+                let hints = w.as_deref().map_or(&[][..], |w| &w.hints[..]);
+                let notes = r.notes();
+                let diagnostics = r.diagnostics_with(&notes);
+                html::html(a, c, att, &svg, &diagnostics, hints, r.source)
+            }),
         })
     }
 }

@@ -1,5 +1,6 @@
 //! The `--compare` table: the graph under every fusion strategy, side by side, the run's own
-//! plan starred and the least traffic marked ([`crate::report::compare`]).
+//! plan starred, the least traffic marked, and a row whose plan search stopped at its work
+//! bound marked too ([`crate::report::compare`]).
 
 use crate::cost::Hardware;
 use crate::report::compare::Row;
@@ -31,14 +32,19 @@ pub fn human(graph: &str, rows: &[Row], hw: &Hardware) -> String {
             crate::units::group_digits(r.total_bytes),
             crate::units::group_digits(r.flops),
             crate::units::fmt_time(r.time_us / 1e6),
-            if r.total_bytes == best {
-                "  least traffic"
-            } else {
-                ""
+            match (r.total_bytes == best, r.search_stopped.is_some()) {
+                (true, false) => "  least traffic",
+                (true, true) => "  least traffic, search stopped",
+                (false, true) => "  search stopped",
+                (false, false) => "",
             }
         );
     }
     out +=
         "\n* the plan this run reports (--fuser, --policy and the other fusion flags choose it)\n";
+    if rows.iter().any(|r| r.search_stopped.is_some()) {
+        out += "search stopped: the plan search reached its work bound and keeps what it had \
+                found (see the `search-budget` warning)\n";
+    }
     out
 }

@@ -172,7 +172,8 @@ mod tests {
         let (a, _) = crate::fusion::analysed(DIAMOND, &Options::default());
         let g = &a.graph;
         let b = find(g, "b").expect("b");
-        let r = report(&a, b);
+        let w = crate::report::hints(&a);
+        let r = report(&a, b, &w);
         assert_eq!(r.kernel, 1);
         assert_eq!(r.edges_in.len(), 1);
         assert!(matches!(r.edges_in[0].state, EdgeState::Boundary(..)));
@@ -191,7 +192,7 @@ mod tests {
             "{text}"
         );
         let a_op = find(g, "a").expect("a");
-        assert!(human(&report(&a, a_op)).contains("`x` (graph input"));
+        assert!(human(&report(&a, a_op, &w)).contains("`x` (graph input"));
         assert_eq!(
             find(g, "bb").unwrap_err(),
             "no op `bb` in graph `d`; did you mean `b`?"

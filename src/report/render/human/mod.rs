@@ -14,6 +14,17 @@ pub use report::{human, human_report, human_summary, human_with_cost};
 
 use crate::report::Report;
 
+/// How many boundaries' what-if [`text`] shows: `--hints` on the plan's own view (not the
+/// `--compare` table, the `--summary` table or `--explain OP`).
+pub fn hints_shown(r: &Report<'_>) -> Option<usize> {
+    let plan_view = r.explained.is_none()
+        && r.analysis.is_some()
+        && r.compare.is_none()
+        && !(r.summary.is_some() && r.options.summary)
+        && r.cost.is_some();
+    (plan_view && r.options.hints).then_some(report::BOUNDARIES_SHOWN)
+}
+
 /// The text of a report (empty for a graph with errors: its diagnostics say it all).
 pub fn text(r: &Report<'_>) -> String {
     if let Some(op) = &r.explained {
@@ -27,7 +38,8 @@ pub fn text(r: &Report<'_>) -> String {
     } else if let Some(s) = r.summary.as_ref().filter(|_| r.options.summary) {
         report::human_summary(a, s, r.cost())
     } else if let Some(cost) = r.cost() {
-        report::human_report(a, Some(cost), r.options.hints)
+        let w = hints_shown(r).and_then(|n| r.hints_upto(n));
+        report::human_report(a, Some(cost), w.as_deref())
     } else {
         report::human(a)
     };

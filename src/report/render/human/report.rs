@@ -6,10 +6,10 @@
 
 use crate::analysis::Analysis;
 use crate::cost::{AttentionReport, CostReport, KernelCost, PlanSummary, Unit};
+use crate::fusion::whatif::WhatIf;
 use crate::fusion::{Boundary, whatif};
 use crate::graph::{Graph, TensorId};
 use crate::report::same_estimate;
-use crate::report::whatif::hints_upto;
 use crate::traffic::{Read, Traffic, Write};
 use crate::units::{fmt_bytes, fmt_num, fmt_time, group_digits, si};
 use std::fmt::Write as _;
@@ -161,16 +161,19 @@ impl BytesMemo {
 
 /// The human report with the cost model's estimate when one is given.
 pub fn human_with_cost(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
-    human_report(a, cost, false)
+    human_report(a, cost, None)
 }
 
+/// Boundaries the text report lists (and gives hints for): the rest are counted.
+pub const BOUNDARIES_SHOWN: usize = 200;
+
 /// [`human_with_cost`], with the smallest change that fuses each boundary under it when
-/// `hints` (`analyze --hints`; off by default, so that the default report stays the seed's,
-/// SPEC §8).
+/// `hints` are given (`analyze --hints`, the what-if of the first [`BOUNDARIES_SHOWN`]
+/// boundaries; off by default, so that the default report stays the seed's, SPEC §8).
 pub fn human_report(
     a: &Analysis,
     cost: Option<(&CostReport, &AttentionReport)>,
-    hints: bool,
+    hints: Option<&WhatIf>,
 ) -> String {
     let g = &a.graph;
     let mut out = String::new();
@@ -249,14 +252,14 @@ pub fn human_report(
     out += &totals(a, cost);
     if !a.plan.boundaries.is_empty() {
         // With `--hints`, the smallest change that fuses each boundary under it.
-        let w = hints.then(|| hints_upto(a, 200));
+        let w = hints;
         out += if w.is_some() {
             "\nboundaries (edges that stay in HBM, why, and the smallest change that fuses \
              them):\n"
         } else {
             "\nboundaries (edges that stay in HBM, and why):\n"
         };
-        for (k, b) in a.plan.boundaries.iter().enumerate().take(200) {
+        for (k, b) in a.plan.boundaries.iter().enumerate().take(BOUNDARIES_SHOWN) {
             match &w {
                 Some(w) => match w.hints.get(k) {
                     Some(h) => boundary_lines(&mut out, g, &a.plan, b, h, "  "),
@@ -265,10 +268,10 @@ pub fn human_report(
                 None => boundary_line(&mut out, g, b, "  "),
             }
         }
-        if a.plan.boundaries.len() > 200 {
+        if a.plan.boundaries.len() > BOUNDARIES_SHOWN {
             out += &format!(
                 "  … {} more (see --format json)\n",
-                a.plan.boundaries.len() - 200
+                a.plan.boundaries.len() - BOUNDARIES_SHOWN
             );
         }
     }

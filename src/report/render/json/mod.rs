@@ -29,7 +29,12 @@ pub fn write(r: &Report<'_>, diagnostics: Vec<Value>, head_written: bool, out: &
     }
     let mut obj = match (r.analysis, r.graph) {
         (None, Some(g)) => AnalysisJson::unchecked(r.name, &g.written_ops, diagnostics),
-        (a, _) => AnalysisJson::new(r.name, a, diagnostics),
+        (a, _) => {
+            let hints = hints_shown(r)
+                .and_then(|n| r.hints_upto(n))
+                .map(|w| w.hints.clone());
+            AnalysisJson::with_hints(r.name, a, diagnostics, hints)
+        }
     };
     if let (Some(a), Some((c, att))) = (r.analysis, r.cost()) {
         obj = obj.with_cost(a, c, att);
@@ -46,6 +51,12 @@ pub fn write(r: &Report<'_>, diagnostics: Vec<Value>, head_written: bool, out: &
         obj.write_json(out)
     };
     let _ = writeln!(out);
+}
+
+/// How many boundaries' what-if [`write`] shows: every one, for a graph with an analysis
+/// (`--explain OP` has its own JSON).
+pub fn hints_shown(r: &Report<'_>) -> Option<usize> {
+    (r.explained.is_none() && r.analysis.is_some()).then_some(usize::MAX)
 }
 
 /// Writes the first part of [`write`]'s bytes: what the cost model does not change (the

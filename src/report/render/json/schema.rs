@@ -360,6 +360,17 @@ impl<'a> AnalysisJson<'a> {
     }
 
     pub fn new(name: &'a str, analysis: Option<&'a Analysis>, diagnostics: Vec<Value>) -> Self {
+        AnalysisJson::with_hints(name, analysis, diagnostics, None)
+    }
+
+    /// [`AnalysisJson::new`] with the what-if's hints for every boundary already computed
+    /// (`None`: computed here).
+    pub fn with_hints(
+        name: &'a str,
+        analysis: Option<&'a Analysis>,
+        diagnostics: Vec<Value>,
+        hints: Option<Vec<crate::fusion::whatif::Hint>>,
+    ) -> Self {
         let Some(a) = analysis else {
             return AnalysisJson {
                 schema_version: SCHEMA_VERSION,
@@ -393,7 +404,7 @@ impl<'a> AnalysisJson<'a> {
                 graph: g,
                 plan: &a.plan,
                 boundaries: &a.plan.boundaries,
-                hints: crate::report::whatif::hints(a).hints,
+                hints: hints.unwrap_or_else(|| crate::report::whatif::hints(a).hints),
             }),
             traffic: Some(TrafficJson {
                 unfused: a.traffic.unfused,
