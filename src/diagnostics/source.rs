@@ -135,7 +135,8 @@ impl SourceFile {
 
     /// Where the lines of the text start.
     pub fn lines(&self) -> &LineIndex {
-        self.lines.get_or_init(|| Box::new(LineIndex::new(&self.text)))
+        self.lines
+            .get_or_init(|| Box::new(LineIndex::new(&self.text)))
     }
 }
 
