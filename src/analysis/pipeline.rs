@@ -12,7 +12,7 @@ use crate::sema::check_graph;
 use crate::syntax;
 use crate::syntax::expand::{self, Blocks, Expansion};
 use crate::traffic::{compare_with_unfused, unfused_traffic};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Runs the pipeline on a file's bytes.
 pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
@@ -82,6 +82,9 @@ fn check_text_inspecting(
                 }
                 imported = loaded.files;
                 let mut seen: HashMap<&str, Span> = HashMap::new();
+                // Blocks a graph over the budget on expanded ops reached without expanding
+                // them: they count as instantiated (checking each on its own would expand it).
+                let mut counted: HashSet<String> = HashSet::new();
                 // Each graph's syntax tree is handed to the semantic pass and freed there.
                 for g in graph_asts {
                     let (name, span, full_span) = (g.name.name, g.name.span, g.span);
@@ -108,20 +111,34 @@ fn check_text_inspecting(
                             _ => None,
                         })
                         .collect();
-                    let (g, expansion) = if expand::has_instances(&g, &blocks) {
-                        expand::expand(g, &blocks, &arena, &opts.overrides, &mut diags)
-                    } else {
-                        (g, Expansion::default())
-                    };
-                    // Assertions are read before the semantic pass consumes the tree.
+                    // Assertions are read before the semantic pass consumes the statements.
                     let mut asserted = Vec::new();
-                    let assertions = crate::analysis::assertions::collect(
-                        &g,
-                        &opts.overrides,
-                        &expansion.instances,
-                        &mut asserted,
-                    );
-                    let checked = check_graph(g, &opts.overrides);
+                    let (checked, assertions, expansion) = if expand::has_instances(&g, &blocks) {
+                        let (x, expansion) =
+                            expand::expand(&g, &blocks, &arena, &opts.overrides, &mut diags);
+                        let assertions = crate::analysis::assertions::collect(
+                            &x,
+                            &opts.overrides,
+                            &expansion.instances,
+                            &mut asserted,
+                        );
+                        let checked = check_graph(x, &opts.overrides);
+                        drop(g);
+                        (checked, assertions, expansion)
+                    } else {
+                        let assertions = crate::analysis::assertions::collect(
+                            &g,
+                            &opts.overrides,
+                            &[],
+                            &mut asserted,
+                        );
+                        (
+                            check_graph(g, &opts.overrides),
+                            assertions,
+                            Expansion::default(),
+                        )
+                    };
+                    counted.extend(expansion.counted.iter().cloned());
                     let mut found = checked.diagnostics;
                     found.append(&mut asserted);
                     let written_ops = checked.ops;
@@ -151,9 +168,10 @@ fn check_text_inspecting(
                     });
                 }
                 // Blocks of this file that no graph instantiates are checked on their own.
-                let used: std::collections::HashSet<&str> = graphs
+                let used: HashSet<&str> = graphs
                     .iter()
                     .flat_map(|g: &GraphReport| g.instances.iter().map(|i| i.block.as_str()))
+                    .chain(counted.iter().map(String::as_str))
                     .collect();
                 for b in &block_asts {
                     if used.contains(b.name.name) || blocks.get(b.name.name).is_none() {

@@ -142,7 +142,8 @@ impl<'a, 's> Sema<'a, 's> {
     fn declare_all(&mut self) -> Vec<Mark> {
         let mut default_dtype = Some(Dtype::F32);
         let mut marks = Vec::new();
-        for (i, st) in self.ast.stmts.iter().enumerate() {
+        let ast = self.ast;
+        for (i, st) in ast.stmts().enumerate() {
             let start = self.diags.len();
             // Where the statement's tensor is declared: an op's is its last step.
             let mut tensor_at = None;
@@ -192,7 +193,7 @@ impl<'a, 's> Sema<'a, 's> {
     /// Declares op statement `op` (statement `stmt` of the graph): its kind, attributes,
     /// declared type, arguments and output tensor. Ops with arguments left to resolve or the
     /// wrong number of them are left `pending` for `resolve_inputs`.
-    fn declare_op(&mut self, op: &'a OpStmt<'s>, stmt: u32, span: Span) {
+    fn declare_op(&mut self, op: &OpStmt<'s>, stmt: u32, span: Span) {
         let id = OpId(self.ops.len() as u32);
         let kind = OpKind::from_name(op.kind.name);
         if kind.is_none() {

@@ -88,11 +88,12 @@ impl<'a, 's> Sema<'a, 's> {
             };
             // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
             let inferable = !matches!(kind, OpKind::Reduction | OpKind::Reshape | OpKind::Expand);
+            let written = stmt();
             let op_attrs = ops::Attrs {
                 kind,
                 ints: &self.ops[o].attrs,
                 extra: self.ops[o].extra.as_deref(),
-                stmt: stmt(),
+                stmt: &written,
             };
             let inferred: Option<Vec<u64>> = match kind {
                 OpKind::Elementwise => shape::broadcast_all(args, &names, diags).flatten(),
@@ -105,12 +106,12 @@ impl<'a, 's> Sema<'a, 's> {
                 Some(None) => None,
                 None if inferable => inferred,
                 None => {
-                    diags.push(missing_shape(kind, stmt()));
+                    diags.push(missing_shape(kind, &stmt()));
                     None
                 }
                 Some(Some(decl)) => match inferred {
                     Some(inf) if inf != decl => {
-                        diags.push(shape_mismatch(kind, &decl, &inf, stmt(), ty_span()));
+                        diags.push(shape_mismatch(kind, &decl, &inf, &stmt(), ty_span()));
                         None
                     }
                     _ if kind == OpKind::Reshape => {
