@@ -429,7 +429,7 @@ impl FileModel {
         for (gi, ends) in self.index.op_ends.iter().enumerate() {
             let Some(a) = self.analysis(gi) else { continue };
             for (o, op) in a.graph.ops.iter().enumerate() {
-                let Some(&end) = ends.get(&op.name) else {
+                let Some(&end) = ends.get(op.name.as_str()) else {
                     continue;
                 };
                 if end < range.start || end > range.end {

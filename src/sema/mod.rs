@@ -29,7 +29,7 @@ mod shape;
 mod values;
 
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
-use crate::graph::{Graph, OpExtra, OpId, Origin, TensorId};
+use crate::graph::{CompactString, Graph, OpExtra, OpId, Origin, TensorId};
 use crate::limits;
 use crate::perf::alongside;
 use crate::syntax::ast::{Ident, StmtKind};
@@ -308,7 +308,7 @@ struct OpPart<'s> {
     name: &'s str,
     func: Option<&'s str>,
     span: Span,
-    attrs: Vec<(String, i64)>,
+    attrs: Vec<(CompactString, i64)>,
     /// Scalar constants, float and list attributes (as in `OpNode`).
     extra: Option<Box<OpExtra>>,
     /// The op's arguments are `uses[end of the previous op..uses_end]`.
