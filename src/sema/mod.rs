@@ -33,7 +33,7 @@ use crate::graph::{CompactString, Graph, OpExtra, OpId, Origin, TensorId};
 use crate::limits;
 use crate::perf::alongside;
 use crate::syntax::ast::{Ident, StmtKind};
-use crate::syntax::body::{Body, Form, OpRef, StmtRef};
+use crate::syntax::body::{Body, Form, OpRef};
 use crate::types::{Dtype, OpKind};
 use names::NameIndex;
 use std::collections::BTreeMap;
@@ -172,14 +172,6 @@ fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
             _ => {}
         }
     }
-    let param_stmts: Vec<(usize, StmtRef<'_, 's>)> = ast.select(&[Form::Param]).collect();
-    let params: Vec<(usize, &Ident<'s>, &crate::syntax::ast::Expr<'s>)> = param_stmts
-        .iter()
-        .filter_map(|(i, st)| match &st.kind {
-            StmtKind::Param { name, value } => Some((*i, name, &**value)),
-            _ => None,
-        })
-        .collect();
     let n_tensors = n_ops + n_decls;
     let mut s = Sema {
         ast,
@@ -198,9 +190,7 @@ fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         unknown_kinds: Vec::new(),
         pending: Vec::new(),
     };
-    s.params(&params);
-    drop(params);
-    drop(param_stmts);
+    s.params();
     s.declarations(n_ops);
     let listed_outputs = s.resolve_inputs();
     // Names are resolved: the map is not needed any more.

@@ -551,7 +551,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                         None => current_dtype,
                     };
                     self.info.bindings.push(Binding {
-                        tensor: tensor.to_string(),
+                        tensor: tensor.into(),
                         shape,
                         dtype,
                         declared: sig.bs(st.span),

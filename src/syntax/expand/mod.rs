@@ -73,7 +73,7 @@ pub struct Instance {
 #[derive(Clone, Debug)]
 pub struct Binding {
     /// The caller's tensor, by name in the expanded graph.
-    pub tensor: String,
+    pub tensor: crate::graph::CompactString,
     /// The type the block declares, evaluated for this instance (`None` where unknown).
     pub shape: Option<Vec<u64>>,
     pub dtype: Option<Dtype>,
