@@ -6,7 +6,9 @@
 use super::ast::{GraphAst, Ident, OpStmt, Stmt, StmtKind};
 use std::ops::Deref;
 
-/// One statement: borrowed from a tree, or made for the caller (an instance's).
+/// One statement: borrowed from a tree, or made for the caller (an instance's). A made
+/// statement is held in place: making one allocates nothing more than its own parts.
+#[allow(clippy::large_enum_variant)]
 pub enum StmtRef<'b, 's> {
     Borrowed(&'b Stmt<'s>),
     Made(Stmt<'s>),

@@ -237,12 +237,16 @@ impl<'s> Scope<'s> {
         if self.prefix.is_empty() {
             return name;
         }
-        *self.made.borrow_mut().entry(name).or_insert_with(|| {
-            let mut s = String::with_capacity(self.prefix.len() + name.len());
-            s.push_str(self.prefix);
-            s.push_str(name);
-            arena.alloc_str(&s)
-        })
+        let mut made = self.made.borrow_mut();
+        if let Some(&full) = made.get(name) {
+            return full;
+        }
+        let mut s = String::with_capacity(self.prefix.len() + name.len());
+        s.push_str(self.prefix);
+        s.push_str(name);
+        let full = arena.alloc_str(&s);
+        made.insert(name, full);
+        full
     }
 }
 
