@@ -172,6 +172,24 @@ pub fn human_report(
     cost: Option<(&CostReport, &AttentionReport)>,
     hints: bool,
 ) -> String {
+    let mut all = String::new();
+    write_human_report(a, cost, hints, &mut |part: &mut String| {
+        all.push_str(part);
+        part.clear();
+    });
+    all
+}
+
+/// The text of [`human_report`] handed to `flush` in pieces (each piece is cleared after),
+/// about 64 KiB at a time: a million-op graph's report (about 170 bytes an op) is never held
+/// whole.
+pub(super) fn write_human_report(
+    a: &Analysis,
+    cost: Option<(&CostReport, &AttentionReport)>,
+    hints: bool,
+    flush: &mut dyn FnMut(&mut String),
+) {
+    const PIECE: usize = 1 << 16;
     let g = &a.graph;
     let mut out = String::new();
     let n_ops = g.ops.len();
@@ -245,6 +263,9 @@ pub fn human_report(
             out.push_str(&model_line(p, tr.bytes_read));
             out.push('\n');
         }
+        if out.len() >= PIECE {
+            flush(&mut out);
+        }
     }
     out += &totals(a, cost);
     if !a.plan.boundaries.is_empty() {
@@ -315,7 +336,7 @@ pub fn human_report(
             );
         }
     }
-    out
+    flush(&mut out);
 }
 
 /// A section listing edges an option fused (at most 200), each with the rule it overrides.
