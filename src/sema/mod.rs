@@ -352,10 +352,7 @@ struct Sema<'a, 's> {
 
 /// The statement of an op, by its index in the graph's statements.
 fn op_stmt<'a, 's>(ast: &'a dyn Body<'s>, stmt: u32) -> OpRef<'a, 's> {
-    match OpRef::new(ast.stmt(stmt as usize)) {
-        Some(op) => op,
-        None => unreachable!("ops are declared from op statements"),
-    }
+    OpRef::new(ast, stmt as usize)
 }
 
 fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {

@@ -4,6 +4,7 @@
 //! their blocks' (a million-op model is never held as a million statements).
 
 use super::ast::{GraphAst, Ident, OpStmt, Stmt, StmtKind};
+use std::cell::OnceCell;
 use std::ops::Deref;
 
 /// One statement: borrowed from a tree, or made for the caller (an instance's). A made
@@ -24,23 +25,32 @@ impl<'s> Deref for StmtRef<'_, 's> {
     }
 }
 
-/// An op statement of a body (see [`StmtRef`]).
-pub struct OpRef<'b, 's>(StmtRef<'b, 's>);
+/// Op statement `index` of a body, made when first read (the semantic pass hands one to
+/// each op's shape rule, which most kinds never read).
+pub struct OpRef<'b, 's> {
+    body: &'b dyn Body<'s>,
+    index: usize,
+    made: OnceCell<StmtRef<'b, 's>>,
+}
 
 impl<'b, 's> OpRef<'b, 's> {
-    /// `None` when `stmt` is not an op.
-    pub fn new(stmt: StmtRef<'b, 's>) -> Option<Self> {
-        matches!(stmt.kind, StmtKind::Op(_)).then_some(OpRef(stmt))
+    /// Statement `index` of `body`, which must be an op (the semantic pass makes an op of
+    /// each op statement, and of nothing else).
+    pub fn new(body: &'b dyn Body<'s>, index: usize) -> Self {
+        OpRef {
+            body,
+            index,
+            made: OnceCell::new(),
+        }
     }
 }
 
 impl<'s> Deref for OpRef<'_, 's> {
     type Target = OpStmt<'s>;
     fn deref(&self) -> &OpStmt<'s> {
-        match &self.0.kind {
+        match &self.made.get_or_init(|| self.body.stmt(self.index)).kind {
             StmtKind::Op(op) => op,
-            // `OpRef::new` admits op statements only.
-            _ => unreachable!("an OpRef holds an op statement"),
+            _ => unreachable!("ops are declared from op statements"),
         }
     }
 }
