@@ -3,6 +3,7 @@
 
 use crate::diagnostics::Span;
 use crate::types::{Dtype, OpKind};
+pub use compact_str::CompactString;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TensorId(pub u32);
@@ -28,9 +29,11 @@ pub enum Origin {
     Produced(OpId),
 }
 
+/// Names are [`CompactString`]s: one of up to 24 bytes (`layers.12345.q_proj`) is stored in
+/// place of the pointer, so a million-op graph makes no allocation per name.
 #[derive(Clone, Debug)]
 pub struct Tensor {
-    pub name: String,
+    pub name: CompactString,
     pub shape: Vec<u64>,
     pub dtype: Dtype,
     /// `product(shape) * dtype.bytes()`, checked when the graph was built.
@@ -52,12 +55,12 @@ pub struct TensorUse {
 
 #[derive(Clone, Debug)]
 pub struct OpNode {
-    pub name: String,
+    pub name: CompactString,
     pub kind: OpKind,
-    pub func: Option<String>,
+    pub func: Option<CompactString>,
     pub inputs: Vec<TensorUse>,
     pub output: TensorId,
-    pub attrs: Vec<(String, i64)>,
+    pub attrs: Vec<(CompactString, i64)>,
     pub span: Span,
     /// Scalar constants and float/list attributes; `None` for the ops that have none (most),
     /// so they cost one word.
@@ -68,7 +71,7 @@ pub struct OpNode {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttrValue {
     /// `eps = 1e-5`: the value and the literal as written.
-    Float { value: f64, text: String },
+    Float { value: f64, text: CompactString },
     /// `dims = [0, 2, 1, 3]`.
     List(Vec<i64>),
 }
@@ -78,9 +81,9 @@ pub enum AttrValue {
 pub struct OpExtra {
     /// Scalar constants as written (`0.125`), each with its position among the op's
     /// positional arguments (tensors and constants). They are not tensors: no bytes, no edge.
-    pub scalars: Vec<(usize, String)>,
+    pub scalars: Vec<(usize, CompactString)>,
     /// Float and list attributes, in source order.
-    pub attrs: Vec<(String, AttrValue)>,
+    pub attrs: Vec<(CompactString, AttrValue)>,
 }
 
 impl OpNode {
@@ -100,7 +103,7 @@ impl OpNode {
             })
     }
     /// Scalar constants with their positions among the positional arguments.
-    pub fn scalars(&self) -> &[(usize, String)] {
+    pub fn scalars(&self) -> &[(usize, CompactString)] {
         self.extra.as_ref().map_or(&[], |e| e.scalars.as_slice())
     }
     /// `kind.func` as written.
@@ -198,14 +201,14 @@ impl Graph {
         loop {
             match consts.peek() {
                 Some((at, text)) if *at == out.len() => {
-                    out.push(text.clone());
+                    out.push(text.to_string());
                     consts.next();
                 }
                 _ => match tensors.next() {
                     Some(u) => out.push(self.use_name(u)),
                     // Positions past the last tensor (never made by the parser): in order.
                     None => {
-                        out.extend(consts.map(|(_, t)| t.clone()));
+                        out.extend(consts.map(|(_, t)| t.to_string()));
                         return out;
                     }
                 },
@@ -214,7 +217,7 @@ impl Graph {
     }
     /// An argument as written: `qkv_heads[1].T`.
     pub fn use_name(&self, u: &TensorUse) -> String {
-        let mut s = self.tensor(u.tensor).name.clone();
+        let mut s = self.tensor(u.tensor).name.to_string();
         if let Some(i) = u.index {
             s += &format!("[{i}]");
         }

@@ -273,7 +273,12 @@ pub fn analyze_block(
     let fusion_groups = plan
         .groups
         .iter()
-        .map(|grp| grp.ops.iter().map(|&o| graph.op(o).name.clone()).collect())
+        .map(|grp| {
+            grp.ops
+                .iter()
+                .map(|&o| graph.op(o).name.to_string())
+                .collect()
+        })
         .collect();
     Ok(TransformerAnalysis {
         ops,

@@ -593,7 +593,7 @@ fn pattern_with_elementwise_chains_on_both_sides() {
     let p = c[0].result.as_ref().expect("matches");
     let g = &a.graph;
     let names = |ops: &[fgraph::OpId]| -> Vec<String> {
-        ops.iter().map(|&o| g.op(o).name.clone()).collect()
+        ops.iter().map(|&o| g.op(o).name.to_string()).collect()
     };
     assert_eq!(names(&p.pre), ["masked", "scaled"]);
     assert_eq!(names(&p.post), ["drop"]);
@@ -775,7 +775,11 @@ fn roofline_svg_is_valid_and_has_every_kernel() {
                 // Every op's name appears (unfused kernels are single ops), every kernel has
                 // a plotted point or is listed as unplottable, and both ridges are marked.
                 for op in &a.graph.ops {
-                    assert!(text.contains(&op.name), "{name}: {} missing", op.name);
+                    assert!(
+                        text.contains(op.name.as_str()),
+                        "{name}: {} missing",
+                        op.name
+                    );
                 }
                 let points: Vec<String> = doc
                     .descendants()

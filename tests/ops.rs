@@ -51,7 +51,7 @@ fn groups(a: &Analysis) -> Vec<Vec<String>> {
         .map(|grp| {
             grp.ops
                 .iter()
-                .map(|&o| a.graph.op(o).name.clone())
+                .map(|&o| a.graph.op(o).name.to_string())
                 .collect()
         })
         .collect()
@@ -143,10 +143,10 @@ fn float_and_list_attributes_are_kept() {
     assert_eq!(
         extra.attrs,
         [(
-            "eps".to_string(),
+            "eps".into(),
             AttrValue::Float {
                 value: 1e-5,
-                text: "1e-5".to_string()
+                text: "1e-5".into()
             }
         )]
     );

@@ -17,15 +17,21 @@ pub(super) fn bindings(graph: &Graph, expansion: &Expansion) -> Vec<Diagnostic> 
     if expansion.bindings.is_empty() {
         return Vec::new();
     }
-    let by_name: HashMap<&str, TensorId> = graph
-        .tensors
+    // The bound tensors by name (a table of the graph's every tensor would cost more than
+    // the graph's ops).
+    let mut by_name: HashMap<&str, Option<TensorId>> = expansion
+        .bindings
         .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.as_str(), TensorId(i as u32)))
+        .map(|b| (b.tensor.as_str(), None))
         .collect();
+    for (i, t) in graph.tensors.iter().enumerate() {
+        if let Some(slot) = by_name.get_mut(t.name.as_str()) {
+            *slot = Some(TensorId(i as u32));
+        }
+    }
     let mut out = Vec::new();
     for b in &expansion.bindings {
-        let Some(&t) = by_name.get(b.tensor.as_str()) else {
+        let Some(&Some(t)) = by_name.get(b.tensor.as_str()) else {
             continue;
         };
         let t = graph.tensor(t);

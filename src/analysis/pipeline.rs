@@ -1,6 +1,8 @@
 //! The whole pipeline for one file: decode, parse, expand blocks and imports, check each
 //! graph, fuse, count traffic, lint, check assertions, then silence what the user allowed
-//! and sort.
+//! and sort. It runs in two halves: every graph is expanded and checked first
+//! ([`check_all`]), so that the names expansion made are freed before any graph is fused
+//! ([`fuse_one`]); diagnostics keep the order of one graph after the other.
 
 use super::lints::{bindings, invalid_allows, large_intermediates, search_budget};
 use super::{Analysis, FileReport, GraphReport, Options};
@@ -12,7 +14,7 @@ use crate::sema::check_graph;
 use crate::syntax;
 use crate::syntax::expand::{self, Blocks, Expansion};
 use crate::traffic::{compare_with_unfused, unfused_traffic};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Runs the pipeline on a file's bytes.
 pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
@@ -28,8 +30,8 @@ pub fn check_file_owned(name: &str, bytes: Vec<u8>, opts: &Options) -> FileRepor
 
 /// [`check_file_owned`], showing the file's syntax tree (when it parses) to `inspect` before
 /// the semantic pass consumes it: the language server indexes names from the same parse.
-/// `go_on` is asked between stages (after the parse, before each graph, after its expansion
-/// and after its semantic pass, before each block checked on its own); once it answers false
+/// `go_on` is asked between stages (after the parse, before each graph is checked, before
+/// each block is checked on its own, before each graph is fused); once it answers false
 /// the rest is skipped and the report is incomplete: the language server's cancellation.
 pub fn check_file_inspecting(
     name: &str,
@@ -76,166 +78,62 @@ fn check_text_budgeted(
     let source = SourceFile::new(name, text);
     let mut diags = Vec::new();
     let mut graphs = Vec::new();
-    // Names made by expanding blocks live here, beside the source the tree borrows.
+    // Imported files' text lives here, beside the source the tree borrows.
     let arena = bumpalo::Bump::new();
+    // The names made by expanding blocks: freed once every graph is checked, before any is
+    // fused.
+    let names = bumpalo::Bump::new();
     let mut imported = Vec::new();
-    if let Some(d) = decode_error {
-        diags.push(d);
-    } else {
-        match syntax::parse(&source.text) {
-            Err(d) => diags.push(*d),
-            Ok(file) if !go_on() => drop(file),
-            Ok(file) => {
-                inspect(&source.text, &file);
-                let syntax::ast::File {
-                    graphs: graph_asts,
-                    blocks: block_asts,
-                    imports,
-                    allows,
-                    allow_codes,
-                } = file;
-                let main_len = source.text.len();
-                let loaded = crate::imports::load(
-                    name,
-                    main_len,
-                    &imports,
-                    &opts.imports,
-                    &arena,
-                    &mut diags,
-                );
-                let mut blocks = Blocks::new(block_asts.iter(), &mut diags);
-                for (tree, shift) in &loaded.trees {
-                    blocks.add(tree.blocks.iter(), *shift, &mut diags);
-                }
-                imported = loaded.files;
-                let mut seen: HashMap<&str, Span> = HashMap::new();
-                // Each graph's syntax tree is handed to the semantic pass and freed there.
-                for g in graph_asts {
-                    if !go_on() {
-                        break;
-                    }
-                    let (name, span, full_span) = (g.name.name, g.name.span, g.span);
-                    if let Some(&first) = seen.get(name) {
-                        diags.push(
-                            Diagnostic::new(
-                                Code::DuplicateDefinition,
-                                format!("graph `{name}` is defined more than once"),
-                            )
-                            .at(span, "defined again here")
-                            .with(first, "first defined here")
-                            .help("give each graph of a file its own name"),
-                        );
-                    } else {
-                        seen.insert(name, span);
-                    }
-                    let params = g
-                        .stmts
-                        .iter()
-                        .filter_map(|s| match &s.kind {
-                            syntax::ast::StmtKind::Param { name, .. } => {
-                                Some(name.name.to_string())
-                            }
-                            _ => None,
-                        })
-                        .collect();
-                    let (g, expansion) = if expand::has_instances(&g, &blocks) {
-                        expand::expand(g, &blocks, &arena, &opts.overrides, &mut diags)
-                    } else {
-                        (g, Expansion::default())
-                    };
-                    if !go_on() {
-                        break;
-                    }
-                    // Assertions are read before the semantic pass consumes the tree.
-                    let mut asserted = Vec::new();
-                    let assertions = crate::analysis::assertions::collect(
-                        &g,
-                        &opts.overrides,
-                        &expansion.instances,
-                        &mut asserted,
-                    );
-                    let checked = check_graph(g, &opts.overrides);
-                    if !go_on() {
-                        break;
-                    }
-                    let mut found = checked.diagnostics;
-                    found.append(&mut asserted);
-                    let written_ops = checked.ops;
-                    let graph = checked.graph.filter(|graph| {
-                        let bad = bindings(graph, &expansion);
-                        let ok = !bad.iter().any(Diagnostic::is_error);
-                        found.extend(bad);
-                        ok
-                    });
-                    let analysis = graph.and_then(|graph| analyze(graph, span, opts, &mut found));
-                    if let Some(a) = &analysis {
-                        found.extend(crate::analysis::assertions::check(
-                            &assertions,
-                            a,
-                            &expansion.instances,
-                        ));
-                    }
-                    diags.extend(expansion.attribute(found));
-                    // The warnings an allow would drop at the graph's name (below).
-                    let allowed = Code::ALL
-                        .iter()
-                        .copied()
-                        .filter(|&c| {
-                            c.severity() == Severity::Warning
-                                && (opts.allow.contains(&c)
-                                    || allows
-                                        .iter()
-                                        .any(|a| a.code == c.as_str() && a.scope.contains(span)))
-                        })
-                        .collect();
-                    graphs.push(GraphReport {
-                        name: name.to_string(),
-                        span,
-                        full_span,
-                        params,
-                        analysis,
-                        written_ops,
-                        instances: expansion.instances,
-                        allowed,
-                    });
-                }
-                // Blocks of this file that no graph instantiates are checked on their own.
-                let used: std::collections::HashSet<&str> = graphs
-                    .iter()
-                    .flat_map(|g: &GraphReport| g.instances.iter().map(|i| i.block.as_str()))
-                    .collect();
-                for b in &block_asts {
-                    if !go_on() {
-                        break;
-                    }
-                    if used.contains(b.name.name) || blocks.get(b.name.name).is_none() {
-                        continue;
-                    }
-                    let mut found = Vec::new();
-                    let (g, expansion) = expand::standalone(b, &blocks, &arena, &mut found);
-                    // A block on its own has no plan: its assertions' names are checked, and
-                    // the assertions are evaluated where the block is instantiated.
-                    crate::analysis::assertions::collect(
-                        &g,
-                        &Default::default(),
-                        &expansion.instances,
-                        &mut found,
-                    );
-                    found.extend(check_graph(g, &Default::default()).diagnostics);
-                    found.retain(|d| !expand::standalone_noise(b, d));
-                    diags.extend(expansion.attribute(found));
-                }
-                diags.extend(invalid_allows(&allow_codes));
-                diags.retain(|d| {
-                    d.severity == Severity::Error
-                        || !allows.iter().any(|a| {
-                            a.code == d.code.as_str()
-                                && (d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
-                                    || expand::instantiations(d).any(|at| a.scope.contains(at)))
-                        })
-                });
-            }
+    // Methods that take the parse by value, so that nothing borrowing `names` is left once
+    // the first half returns.
+    let first = match decode_error {
+        Some(d) => {
+            diags.push(d);
+            None
         }
+        None => syntax::parse(&source.text)
+            .map_err(|d| diags.push(*d))
+            .ok()
+            .filter(|_| go_on())
+            .map(|file| {
+                inspect(&source.text, &file);
+                check_all(
+                    (name, source.text.len()),
+                    file,
+                    &arena,
+                    &names,
+                    opts,
+                    go_on,
+                    &mut diags,
+                )
+            }),
+    };
+    drop(names);
+    if let Some(first) = first {
+        let Checked {
+            graphs: checked,
+            alone,
+            allows,
+            allow_codes,
+            imported: files,
+        } = first;
+        imported = files;
+        for c in checked {
+            if !go_on() {
+                break;
+            }
+            graphs.push(fuse_one(c, opts, &allows, &mut diags));
+        }
+        diags.extend(alone);
+        diags.extend(invalid_allows(&allow_codes));
+        diags.retain(|d| {
+            d.severity == Severity::Error
+                || !allows.iter().any(|a| {
+                    a.code == d.code.as_str()
+                        && (d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
+                            || expand::instantiations(d).any(|at| a.scope.contains(at)))
+                })
+        });
     }
     crate::imports::relocate(&mut diags, source.text.len(), &imported);
     diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
@@ -246,6 +144,238 @@ fn check_text_budgeted(
         source,
         graphs,
         diagnostics: diags,
+    }
+}
+
+/// A file after the first half of the pipeline: nothing in it borrows the source.
+struct Checked {
+    graphs: Vec<CheckedGraph>,
+    /// What checking the blocks no graph instantiates found.
+    alone: Vec<Diagnostic>,
+    allows: Vec<syntax::ast::Allow>,
+    allow_codes: Vec<(String, Span)>,
+    imported: Vec<crate::imports::Imported>,
+}
+
+/// The first half of the pipeline for a parsed file: its imports loaded, each graph expanded
+/// (names made in `names`) and checked, and the blocks no graph instantiates checked on their
+/// own. `(name, main_len)`: the checked file's name and length.
+fn check_all<'s>(
+    (name, main_len): (&str, usize),
+    file: syntax::ast::File<'s>,
+    arena: &'s bumpalo::Bump,
+    names: &'s bumpalo::Bump,
+    opts: &Options,
+    go_on: &dyn Fn() -> bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Checked {
+    let syntax::ast::File {
+        graphs: graph_asts,
+        blocks: block_asts,
+        imports,
+        allows,
+        allow_codes,
+    } = file;
+    let loaded = crate::imports::load(name, main_len, &imports, &opts.imports, arena, diags);
+    let mut blocks = Blocks::new(block_asts.iter(), diags);
+    for (tree, shift) in &loaded.trees {
+        blocks.add(tree.blocks.iter(), *shift, diags);
+    }
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    // Blocks a graph over the budget on expanded ops reached without expanding them: they
+    // count as instantiated (checking each on its own would expand it).
+    let mut counted: HashSet<String> = HashSet::new();
+    // Each graph's syntax tree is handed to the semantic pass and freed there.
+    let mut graphs: Vec<CheckedGraph> = Vec::with_capacity(graph_asts.len());
+    for g in graph_asts {
+        if !go_on() {
+            break;
+        }
+        let c = check_one(g, &blocks, names, &mut seen, opts);
+        counted.extend(c.expansion.counted.iter().cloned());
+        graphs.push(c);
+    }
+    // Blocks of this file that no graph instantiates are checked on their own.
+    let used: HashSet<&str> = graphs
+        .iter()
+        .flat_map(|c| c.expansion.instances.iter().map(|i| i.block.as_str()))
+        .chain(counted.iter().map(String::as_str))
+        .collect();
+    let mut alone = Vec::new();
+    for b in &block_asts {
+        if !go_on() {
+            break;
+        }
+        if used.contains(b.name.name) || blocks.get(b.name.name).is_none() {
+            continue;
+        }
+        let mut found = Vec::new();
+        let (g, expansion) = expand::standalone(b, &blocks, names, &mut found);
+        // A block on its own has no plan: its assertions' names are checked, and the
+        // assertions are evaluated where the block is instantiated.
+        crate::analysis::assertions::collect(
+            &g,
+            &Default::default(),
+            &expansion.instances,
+            &mut found,
+        );
+        found.extend(check_graph(g, &Default::default()).diagnostics);
+        found.retain(|d| !expand::standalone_noise(b, d));
+        alone.extend(expansion.attribute(found));
+    }
+    drop(used);
+    Checked {
+        graphs,
+        alone,
+        allows,
+        allow_codes,
+        imported: loaded.files,
+    }
+}
+
+/// One graph after the semantic pass, waiting to be fused.
+struct CheckedGraph {
+    name: String,
+    span: Span,
+    full_span: Span,
+    params: Vec<String>,
+    /// What was found before the semantic pass: a second definition, expansion's errors.
+    early: Vec<Diagnostic>,
+    /// What the semantic pass, the assertions' names and the block inputs' types found.
+    found: Vec<Diagnostic>,
+    /// The graph, when it has no errors.
+    graph: Option<Graph>,
+    written_ops: Vec<crate::sema::OpSummary>,
+    assertions: Vec<crate::analysis::assertions::Assertion>,
+    expansion: Expansion,
+}
+
+/// The first half of the pipeline for one graph: its blocks expanded (names made in
+/// `names`), its assertions read, the semantic pass and the block inputs' types.
+fn check_one<'s>(
+    g: syntax::ast::GraphAst<'s>,
+    blocks: &Blocks<'_, 's>,
+    names: &'s bumpalo::Bump,
+    seen: &mut HashMap<&'s str, Span>,
+    opts: &Options,
+) -> CheckedGraph {
+    let mut early = Vec::new();
+    let (name, span, full_span) = (g.name.name, g.name.span, g.span);
+    if let Some(&first) = seen.get(name) {
+        early.push(
+            Diagnostic::new(
+                Code::DuplicateDefinition,
+                format!("graph `{name}` is defined more than once"),
+            )
+            .at(span, "defined again here")
+            .with(first, "first defined here")
+            .help("give each graph of a file its own name"),
+        );
+    } else {
+        seen.insert(name, span);
+    }
+    let params = g
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            syntax::ast::StmtKind::Param { name, .. } => Some(name.name.to_string()),
+            _ => None,
+        })
+        .collect();
+    // Assertions are read before the semantic pass consumes the statements.
+    let mut asserted = Vec::new();
+    let (checked, assertions, expansion) = if expand::has_instances(&g, blocks) {
+        let (x, expansion) = expand::expand(&g, blocks, names, &opts.overrides, &mut early);
+        let assertions = crate::analysis::assertions::collect(
+            &x,
+            &opts.overrides,
+            &expansion.instances,
+            &mut asserted,
+        );
+        let checked = check_graph(x, &opts.overrides);
+        drop(g);
+        (checked, assertions, expansion)
+    } else {
+        let assertions =
+            crate::analysis::assertions::collect(&g, &opts.overrides, &[], &mut asserted);
+        (
+            check_graph(g, &opts.overrides),
+            assertions,
+            Expansion::default(),
+        )
+    };
+    let mut found = checked.diagnostics;
+    found.append(&mut asserted);
+    let graph = checked.graph.filter(|graph| {
+        let bad = bindings(graph, &expansion);
+        let ok = !bad.iter().any(Diagnostic::is_error);
+        found.extend(bad);
+        ok
+    });
+    CheckedGraph {
+        name: name.to_string(),
+        span,
+        full_span,
+        params,
+        early,
+        found,
+        graph,
+        written_ops: checked.ops,
+        assertions,
+        expansion,
+    }
+}
+
+/// The second half: the plan, the traffic and the assertions; the diagnostics attributed.
+fn fuse_one(
+    c: CheckedGraph,
+    opts: &Options,
+    allows: &[syntax::ast::Allow],
+    diags: &mut Vec<Diagnostic>,
+) -> GraphReport {
+    let CheckedGraph {
+        name,
+        span,
+        full_span,
+        params,
+        early,
+        mut found,
+        graph,
+        written_ops,
+        assertions,
+        expansion,
+    } = c;
+    let analysis = graph.and_then(|graph| analyze(graph, span, opts, &mut found));
+    if let Some(a) = &analysis {
+        found.extend(crate::analysis::assertions::check(
+            &assertions,
+            a,
+            &expansion.instances,
+        ));
+    }
+    diags.extend(early);
+    diags.extend(expansion.attribute(found));
+    // The warnings an allow would drop at the graph's name.
+    let allowed = Code::ALL
+        .iter()
+        .copied()
+        .filter(|&c| {
+            c.severity() == Severity::Warning
+                && (opts.allow.contains(&c)
+                    || allows
+                        .iter()
+                        .any(|a| a.code == c.as_str() && a.scope.contains(span)))
+        })
+        .collect();
+    GraphReport {
+        name,
+        span,
+        full_span,
+        params,
+        analysis,
+        written_ops,
+        instances: expansion.instances,
+        allowed,
     }
 }
 

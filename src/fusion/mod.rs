@@ -148,7 +148,7 @@ pub(crate) fn analysed(
         .map(|grp| {
             grp.ops
                 .iter()
-                .map(|&o| a.graph.op(o).name.clone())
+                .map(|&o| a.graph.op(o).name.to_string())
                 .collect()
         })
         .collect();

@@ -367,7 +367,7 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
                 consumers
                     .iter()
                     .take(MAX_NAMES)
-                    .map(|&o| g.op(o).name.clone())
+                    .map(|&o| g.op(o).name.to_string())
                     .collect(),
             );
             v.graph_output = Some(g.is_output(b.tensor));
@@ -385,7 +385,7 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
                 m.extend(matmuls_of(plan, g, gc));
             }
             m.sort();
-            v.matmuls = Some(m.into_iter().map(|o| g.op(o).name.clone()).collect());
+            v.matmuls = Some(m.into_iter().map(|o| g.op(o).name.to_string()).collect());
         }
         // `budget-exceeded`: the budget, what the merge needs and the limit are the
         // boundary's own `budget`.

@@ -15,11 +15,11 @@ fn with_scalars(extra: Option<&OpExtra>, tensors: impl Iterator<Item = String>) 
         .peekable();
     for t in tensors {
         while let Some((_, text)) = consts.next_if(|(at, _)| *at == out.len()) {
-            out.push(text.clone());
+            out.push(text.to_string());
         }
         out.push(t);
     }
-    out.extend(consts.map(|(_, t)| t.clone()));
+    out.extend(consts.map(|(_, t)| t.to_string()));
     out
 }
 
@@ -89,7 +89,7 @@ impl Parts<'_> {
                 .into_iter()
                 .map(|t| {
                     Some(Tensor {
-                        name: t.name.name.to_string(),
+                        name: t.name.name.into(),
                         shape: t.shape?,
                         dtype: t.dtype?,
                         bytes: t.bytes?,
@@ -120,9 +120,9 @@ impl Parts<'_> {
                         });
                     }
                     Some(OpNode {
-                        name: op.name.to_string(),
+                        name: op.name.into(),
                         kind: op.kind?,
-                        func: op.func.map(str::to_string),
+                        func: op.func.map(Into::into),
                         inputs,
                         output: op.output,
                         attrs: op.attrs,

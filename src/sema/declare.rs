@@ -10,7 +10,7 @@ use super::{
     rename_fix, use_range,
 };
 use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
-use crate::graph::{AttrValue, OpExtra, OpId, Origin, TensorId};
+use crate::graph::{AttrValue, CompactString, OpExtra, OpId, Origin, TensorId};
 use crate::perf::alongside;
 use crate::syntax::ast::{Arg, Expr, ExternalKind, Ident, OpStmt, StmtKind};
 use crate::types::{Dtype, OpKind};
@@ -142,7 +142,8 @@ impl<'a, 's> Sema<'a, 's> {
     fn declare_all(&mut self) -> Vec<Mark> {
         let mut default_dtype = Some(Dtype::F32);
         let mut marks = Vec::new();
-        for (i, st) in self.ast.stmts.iter().enumerate() {
+        let ast = self.ast;
+        for (i, st) in ast.stmts().enumerate() {
             let start = self.diags.len();
             // Where the statement's tensor is declared: an op's is its last step.
             let mut tensor_at = None;
@@ -192,7 +193,7 @@ impl<'a, 's> Sema<'a, 's> {
     /// Declares op statement `op` (statement `stmt` of the graph): its kind, attributes,
     /// declared type, arguments and output tensor. Ops with arguments left to resolve or the
     /// wrong number of them are left `pending` for `resolve_inputs`.
-    fn declare_op(&mut self, op: &'a OpStmt<'s>, stmt: u32, span: Span) {
+    fn declare_op(&mut self, op: &OpStmt<'s>, stmt: u32, span: Span) {
         let id = OpId(self.ops.len() as u32);
         let kind = OpKind::from_name(op.kind.name);
         if kind.is_none() {
@@ -261,7 +262,7 @@ impl<'a, 's> Sema<'a, 's> {
 
     /// The integer attributes of `op`, and its float and list attributes and scalar constants;
     /// an attribute given twice is reported.
-    fn attributes(&mut self, op: &OpStmt<'s>) -> (Vec<(String, i64)>, OpExtra) {
+    fn attributes(&mut self, op: &OpStmt<'s>) -> (Vec<(CompactString, i64)>, OpExtra) {
         let mut attrs = Vec::new();
         // Where each attribute name was first given: the first attribute, then a map once
         // there is a second (most ops have at most one).
@@ -276,7 +277,7 @@ impl<'a, 's> Sema<'a, 's> {
                     continue;
                 }
                 Arg::Scalar(lit) => {
-                    extra.scalars.push((position, lit.text.to_string()));
+                    extra.scalars.push((position, lit.text.into()));
                     position += 1;
                     continue;
                 }
@@ -305,15 +306,15 @@ impl<'a, 's> Sema<'a, 's> {
             match a {
                 Arg::Attr { value, .. } => {
                     if let Some(v) = self.eval(value) {
-                        attrs.push((name.name.to_string(), v));
+                        attrs.push((name.name.into(), v));
                     }
                 }
                 Arg::FloatAttr { value, .. } => extra.attrs.push((
-                    name.name.to_string(),
+                    name.name.into(),
                     AttrValue::Float {
                         // The grammar admits only what parses.
                         value: value.text.parse().unwrap_or(f64::NAN),
-                        text: value.text.to_string(),
+                        text: value.text.into(),
                     },
                 )),
                 Arg::ListAttr { items, .. } => {
@@ -321,7 +322,7 @@ impl<'a, 's> Sema<'a, 's> {
                     if let Some(values) = values.into_iter().collect::<Option<Vec<i64>>>() {
                         extra
                             .attrs
-                            .push((name.name.to_string(), AttrValue::List(values)));
+                            .push((name.name.into(), AttrValue::List(values)));
                     }
                 }
                 Arg::Tensor(_) | Arg::Scalar(_) => {}

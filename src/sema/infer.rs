@@ -69,10 +69,10 @@ impl<'a, 's> Sema<'a, 's> {
                     Code::SizeOverflow,
                     format!(
                         "the FLOPs of graph `{}` overflow 64 bits in all",
-                        self.ast.name.name
+                        self.ast.name().name
                     ),
                 )
-                .at(self.ast.name.span, "more than 2^64 - 1 FLOPs in all")
+                .at(self.ast.name().span, "more than 2^64 - 1 FLOPs in all")
                 .help("every op's count fits but their sum does not: check the dimensions"),
             );
         }
@@ -134,11 +134,12 @@ impl<'a, 's> Sema<'a, 's> {
             };
             // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
             let inferable = !matches!(kind, OpKind::Reduction | OpKind::Reshape | OpKind::Expand);
+            let written = stmt();
             let op_attrs = ops::Attrs {
                 kind,
                 ints: &self.ops[o].attrs,
                 extra: self.ops[o].extra.as_deref(),
-                stmt: stmt(),
+                stmt: &written,
             };
             let per_element = op_attrs.flops(diags);
             if let (OpKind::Reduction, Some(Some(first))) = (kind, args.first()) {
@@ -155,12 +156,12 @@ impl<'a, 's> Sema<'a, 's> {
                 Some(None) => None,
                 None if inferable => inferred,
                 None => {
-                    diags.push(missing_shape(kind, stmt()));
+                    diags.push(missing_shape(kind, &stmt()));
                     None
                 }
                 Some(Some(decl)) => match inferred {
                     Some(inf) if inf != decl => {
-                        diags.push(shape_mismatch(kind, &decl, &inf, stmt(), ty_span()));
+                        diags.push(shape_mismatch(kind, &decl, &inf, &stmt(), ty_span()));
                         None
                     }
                     _ if kind == OpKind::Reshape => {
@@ -212,7 +213,7 @@ impl<'a, 's> Sema<'a, 's> {
         match flops {
             Some((Some(n), _)) => Some(n),
             Some((None, _)) if bytes.is_some() => {
-                self.diags.push(flop_overflow(kind, stmt()));
+                self.diags.push(flop_overflow(kind, &stmt()));
                 None
             }
             _ => Some(0),
@@ -298,10 +299,10 @@ fn is_index_dtype(d: Dtype) -> bool {
 /// (`limit-exceeded` otherwise). Declared shapes were checked as they were evaluated; an
 /// inferred one (a gather adds its indices' rank, a concat sums a dimension) is checked here,
 /// so that no kind can produce a tensor past them.
-fn within_limits<'x, 's: 'x>(
+fn within_limits<'s, R: std::ops::Deref<Target = OpStmt<'s>>>(
     shape: &[u64],
     kind: OpKind,
-    stmt: &impl Fn() -> &'x OpStmt<'s>,
+    stmt: &impl Fn() -> R,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
     if shape.len() > limits::MAX_RANK {

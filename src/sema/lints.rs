@@ -5,6 +5,7 @@ use super::{Sema, use_range};
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
 use crate::graph::{OpId, Origin};
 use crate::syntax::ast::StmtKind;
+use crate::syntax::body::Form;
 use crate::types::Dtype;
 
 impl<'a, 's> Sema<'a, 's> {
@@ -82,11 +83,11 @@ impl<'a, 's> Sema<'a, 's> {
                     )
                     .at(name_span, "no op reads it")
                     .help("remove the declaration, or pass it to the op that should read it");
-                    let decl = self.ast.stmts.iter().find(|s| {
+                    let decl = self.ast.select(&[Form::Decl]).find(|(_, s)| {
                         matches!(&s.kind, StmtKind::Decl { name, .. } if name.span == name_span)
                     });
                     match decl {
-                        Some(s) => d.fix(Fix::replace(
+                        Some((_, s)) => d.fix(Fix::replace(
                             format!("remove the declaration of `{name}`"),
                             Applicability::NeedsReview,
                             s.span,

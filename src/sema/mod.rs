@@ -29,10 +29,11 @@ mod shape;
 mod values;
 
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
-use crate::graph::{Graph, OpExtra, OpId, Origin, TensorId};
+use crate::graph::{CompactString, Graph, OpExtra, OpId, Origin, TensorId};
 use crate::limits;
 use crate::perf::alongside;
-use crate::syntax::ast::{GraphAst, Ident, OpStmt, StmtKind};
+use crate::syntax::ast::{Ident, StmtKind};
+use crate::syntax::body::{Body, Form, OpRef};
 use crate::types::{Dtype, OpKind};
 use names::NameIndex;
 use std::collections::BTreeMap;
@@ -49,11 +50,11 @@ pub type Overrides = BTreeMap<String, i64>;
 /// The value of each param of `ast`, in statement order, as the semantic pass evaluates it
 /// (`overrides` win; `None` where the definition has an error). For editors' hovers: the
 /// errors themselves are reported by [`check_graph`].
-pub fn param_values(ast: &GraphAst<'_>, overrides: &Overrides) -> Vec<(String, Option<i64>)> {
+pub fn param_values<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> Vec<(String, Option<i64>)> {
     let mut values: FastMap<&str, Option<i64>> = FastMap::default();
     let mut out = Vec::new();
     let mut ignored = Vec::new();
-    for st in ast.stmts.iter() {
+    for (_, st) in ast.select(&[Form::Param]) {
         let StmtKind::Param { name, value } = &st.kind else {
             continue;
         };
@@ -103,14 +104,15 @@ pub struct OpSummary {
     pub bytes: Option<u64>,
 }
 
-/// Checks one graph of a parsed file. The syntax tree is consumed: it is dropped before the
-/// checked graph is built, so the two are never in memory together.
-pub fn check_graph(ast: GraphAst<'_>, overrides: &Overrides) -> Checked {
+/// Checks one graph: a parsed file's ([`crate::syntax::ast::GraphAst`]) or an expanded one
+/// ([`crate::syntax::expand::Expanded`]). The statements are consumed: they are dropped
+/// before the checked graph is built, so the two are never in memory together.
+pub fn check_graph<'s, B: Body<'s> + Send>(ast: B, overrides: &Overrides) -> Checked {
     let (parts, diagnostics) = analyze(&ast, overrides);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     // A large tree is freed on a scoped thread alongside the build (it borrows the source,
     // so the thread is scoped); otherwise now, so that the build can reuse its memory.
-    let on_thread = ast.stmts.len() >= DROP_ON_THREAD && !has_errors && parts.is_some();
+    let on_thread = ast.len() >= DROP_ON_THREAD && !has_errors && parts.is_some();
     let ast = if on_thread {
         Some(ast)
     } else {
@@ -144,30 +146,29 @@ pub(crate) use crate::perf::{DROP_ON_THREAD, PARALLEL_BUILD, PARALLEL_NAMES};
 
 /// Every check of one graph. Returns what the graph is built from (when the checks got that
 /// far) and the diagnostics.
-fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
-    if ast.stmts.len() > limits::MAX_STATEMENTS {
+fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
+    if ast.len() > limits::MAX_STATEMENTS {
         let d = Diagnostic::new(
             Code::LimitExceeded,
             format!(
                 "graph `{}` has {} statements; the limit is {}",
-                ast.name.name,
-                ast.stmts.len(),
+                ast.name().name,
+                ast.len(),
                 limits::MAX_STATEMENTS
             ),
         )
-        .at(ast.name.span, "too many statements")
+        .at(ast.name().span, "too many statements")
         .help("split the graph into several graphs");
         return (None, vec![d]);
     }
     // Counts first, so that the tables are allocated once at their final size (the
     // arguments' at one an op, the usual count).
     // Params are found here too, so that their pass reads only them.
-    let (mut n_ops, mut n_decls, mut params) = (0usize, 0usize, Vec::new());
-    for (i, st) in ast.stmts.iter().enumerate() {
-        match &st.kind {
-            StmtKind::Op(_) => n_ops += 1,
-            StmtKind::Decl { .. } => n_decls += 1,
-            StmtKind::Param { name, value } => params.push((i, name, &**value)),
+    let (mut n_ops, mut n_decls) = (0usize, 0usize);
+    for form in ast.forms() {
+        match form {
+            Form::Op => n_ops += 1,
+            Form::Decl => n_decls += 1,
             _ => {}
         }
     }
@@ -190,7 +191,7 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         unknown_kinds: Vec::new(),
         pending: Vec::new(),
     };
-    s.params(&params);
+    s.params();
     s.declarations(n_ops);
     let listed_outputs = s.resolve_inputs();
     // Names are resolved: the map is not needed any more.
@@ -217,7 +218,7 @@ fn analyze<'s>(ast: &GraphAst<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
     s.unused(consumers_of, &is_output);
     let diagnostics = std::mem::take(&mut s.diags);
     let parts = Parts {
-        name: ast.name.name,
+        name: ast.name().name,
         tensors: s.tensors,
         ops: s.ops,
         uses: s.uses,
@@ -300,7 +301,7 @@ struct OpPart<'s> {
     name: &'s str,
     func: Option<&'s str>,
     span: Span,
-    attrs: Vec<(String, i64)>,
+    attrs: Vec<(CompactString, i64)>,
     /// Scalar constants, float and list attributes (as in `OpNode`).
     extra: Option<Box<OpExtra>>,
     /// The op's arguments are `uses[end of the previous op..uses_end]`.
@@ -329,7 +330,7 @@ fn use_range(ops: &[OpPart<'_>], o: usize) -> Range<usize> {
 }
 
 struct Sema<'a, 's> {
-    ast: &'a GraphAst<'s>,
+    ast: &'a dyn Body<'s>,
     overrides: &'a Overrides,
     diags: Vec<Diagnostic>,
     /// Uses of undefined tensors not recorded because `diags` was full
@@ -356,11 +357,8 @@ struct Sema<'a, 's> {
 }
 
 /// The statement of an op, by its index in the graph's statements.
-fn op_stmt<'a, 's>(ast: &'a GraphAst<'s>, stmt: u32) -> &'a OpStmt<'s> {
-    match &ast.stmts[stmt as usize].kind {
-        StmtKind::Op(op) => op,
-        _ => unreachable!("ops are declared from op statements"),
-    }
+fn op_stmt<'a, 's>(ast: &'a dyn Body<'s>, stmt: u32) -> OpRef<'a, 's> {
+    OpRef::new(ast, stmt as usize)
 }
 
 fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {
@@ -389,7 +387,7 @@ pub(crate) use crate::units::fmt_shape;
 
 impl<'a, 's> Sema<'a, 's> {
     /// The statement of op `o`.
-    fn stmt(&self, o: usize) -> &'a OpStmt<'s> {
+    fn stmt(&self, o: usize) -> OpRef<'a, 's> {
         op_stmt(self.ast, self.ops[o].stmt)
     }
 }

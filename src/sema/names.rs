@@ -7,7 +7,8 @@
 use super::{BAD_INDEX, FastMap, NO_INDEX, NO_TENSOR, Sema, UseDraft, rename_fix, use_range};
 use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
 use crate::graph::TensorId;
-use crate::syntax::ast::{Arg, GraphAst, Ident, StmtKind};
+use crate::syntax::ast::{Arg, Ident, StmtKind};
+use crate::syntax::body::{Body, Form};
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 use std::hash::BuildHasher;
@@ -72,7 +73,7 @@ pub(super) struct Names {
 
 /// The name tables of a graph. Tensors are numbered as `Sema::new_tensor` numbers them: one
 /// per declaration and per op output, in statement order.
-pub(super) fn name_tables(ast: &GraphAst<'_>, n_ops: usize, n_tensors: usize) -> Names {
+pub(super) fn name_tables(ast: &dyn Body<'_>, n_ops: usize, n_tensors: usize) -> Names {
     // Statements and ops are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
     fn table(names: &[&str], twice: &mut Vec<(u32, u32)>) -> NameIndex {
         let mut ids = NameIndex::with_capacity(names.len());
@@ -84,15 +85,18 @@ pub(super) fn name_tables(ast: &GraphAst<'_>, n_ops: usize, n_tensors: usize) ->
         ids
     }
     let mut names = Vec::with_capacity(n_ops.max(n_tensors));
-    names.extend(ast.stmts.iter().filter_map(|st| match &st.kind {
-        StmtKind::Op(op) => Some(op.name.name),
-        _ => None,
-    }));
+    names.extend(
+        ast.select(&[Form::Op])
+            .filter_map(|(_, st)| match &st.kind {
+                StmtKind::Op(op) => Some(op.name.name),
+                _ => None,
+            }),
+    );
     let mut ops_twice = Vec::new();
     drop(table(&names, &mut ops_twice));
     names.clear();
     let mut stmt_of = Vec::with_capacity(n_tensors);
-    for (i, st) in ast.stmts.iter().enumerate() {
+    for (i, st) in ast.select(&[Form::Op, Form::Decl]) {
         let name = match &st.kind {
             StmtKind::Op(op) => op.output.name,
             StmtKind::Decl { name, .. } => name.name,
@@ -132,12 +136,12 @@ impl<'a, 's> Sema<'a, 's> {
                     format!(
                         "{n} more uses of undefined tensors in graph `{}` are not reported: \
                          the limit is {} diagnostics",
-                        self.ast.name.name,
+                        self.ast.name().name,
                         crate::limits::MAX_DIAGNOSTICS
                     ),
                 )
                 .at(
-                    self.ast.name.span,
+                    self.ast.name().span,
                     "this graph has too many undefined names",
                 )
                 .help("fix the names reported first, then check again"),
@@ -252,7 +256,7 @@ impl<'a, 's> Sema<'a, 's> {
         )
         .at(
             name.span,
-            format!("not defined in graph `{}`", self.ast.name.name),
+            format!("not defined in graph `{}`", self.ast.name().name),
         );
         let names = self.tensor_ids.ids().map(|i| tensors[i as usize].name.name);
         d = match did_you_mean(name.name, names) {

@@ -16,7 +16,7 @@ use std::ops::Deref;
 /// An op's attributes, with its statement for the places to report at.
 pub(super) struct Attrs<'x, 's> {
     pub kind: OpKind,
-    pub ints: &'x [(String, i64)],
+    pub ints: &'x [(crate::graph::CompactString, i64)],
     pub extra: Option<&'x OpExtra>,
     pub stmt: &'x OpStmt<'s>,
 }

@@ -5,19 +5,27 @@
 use super::{FastMap, ParamInfo, Sema, duplicate, expr, fmt_shape, rename_fix};
 use crate::diagnostics::{Code, Diagnostic, Span, did_you_mean};
 use crate::limits;
-use crate::syntax::ast::{Expr, Ident, TypeAst};
+use crate::syntax::ast::{Ident, StmtKind, TypeAst};
+use crate::syntax::body::Form;
 use crate::types::Dtype;
 use expr::Lookup;
 
 impl<'a, 's> Sema<'a, 's> {
-    /// Evaluates the params, given as (statement index, name, value) in statement order.
-    pub(super) fn params(&mut self, params: &[(usize, &Ident<'s>, &Expr<'s>)]) {
+    /// Evaluates the params in statement order. Each statement is read twice, one at a time
+    /// (an expanded graph's are made again each time, not held).
+    pub(super) fn params(&mut self) {
+        let ast = self.ast;
         // Names and positions first, so that a use before the definition can point at it.
         let mut defined_at: FastMap<&'s str, (usize, Span)> = FastMap::default();
-        for &(i, name, _) in params {
-            defined_at.entry(name.name).or_insert((i, name.span));
+        for (i, st) in ast.select(&[Form::Param]) {
+            if let StmtKind::Param { name, .. } = &st.kind {
+                defined_at.entry(name.name).or_insert((i, name.span));
+            }
         }
-        for &(i, name, value) in params {
+        for (i, st) in ast.select(&[Form::Param]) {
+            let StmtKind::Param { name, value } = &st.kind else {
+                continue;
+            };
             if let Some(first) = self.params.get(name.name) {
                 let d = duplicate("param", name, first.span);
                 self.diags.push(d);

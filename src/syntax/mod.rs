@@ -1,8 +1,10 @@
 //! Text to syntax tree: decoding bytes into text (here), the parser (`parser`: the pest grammar
-//! and lowering into the tree), the tree itself (`ast`), and the expansion of blocks and repeats
-//! into the statements they stand for (`expand`).
+//! and lowering into the tree), the tree itself (`ast`), the expansion of blocks and repeats
+//! into the statements they stand for (`expand`), and the statements of a graph as the
+//! semantic pass reads them, parsed or expanded (`body`).
 
 pub mod ast;
+pub mod body;
 pub mod expand;
 pub(crate) mod parser;
 

@@ -11,23 +11,22 @@ use super::{Assertion, Measure, Name, Predicate, Test, UNITS};
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span, did_you_mean};
 use crate::sema::Overrides;
 use crate::sema::expr::{self as eval_expr, Lookup};
-use crate::syntax::ast::{AssertKind, CmpOp, GraphAst, Ident, StmtKind};
+use crate::syntax::ast::{AssertKind, CmpOp, Ident, StmtKind};
+use crate::syntax::body::{Body, Form};
 use crate::syntax::expand::Instance;
 use std::collections::HashMap;
 
 /// Whether `g` has any assertion (most graphs have none, and pay only this scan).
-pub fn has_assertions(g: &GraphAst<'_>) -> bool {
-    g.stmts
-        .iter()
-        .any(|st| matches!(st.kind, StmtKind::Assert(_)))
+pub fn has_assertions(g: &dyn Body<'_>) -> bool {
+    g.forms().any(|f| f == Form::Assert)
 }
 
 /// Reads the assertions of `g` (a graph's tree after block expansion): resolves their names
 /// against the ops and tensors `g` defines and evaluates their bounds with its params (and
 /// `overrides`). What cannot be checked is reported to `diags` and left out. `instances` are
 /// the graph's block instances (for the names an assertion of an instance may suggest).
-pub fn collect(
-    g: &GraphAst<'_>,
+pub fn collect<'s>(
+    g: &dyn Body<'s>,
     overrides: &Overrides,
     instances: &[Instance],
     diags: &mut Vec<Diagnostic>,
@@ -38,7 +37,7 @@ pub fn collect(
     // The names the tree defines: ops with their outputs, tensors with their producers.
     let mut ops: HashMap<&str, &str> = HashMap::new();
     let mut tensors: HashMap<&str, Option<&str>> = HashMap::new();
-    for st in g.stmts.iter() {
+    for (_, st) in g.select(&[Form::Op, Form::Decl]) {
         match &st.kind {
             StmtKind::Op(op) => {
                 ops.entry(op.name.name).or_insert(op.output.name);
@@ -54,7 +53,7 @@ pub fn collect(
         .into_iter()
         .collect();
     let mut out = Vec::new();
-    for st in g.stmts.iter() {
+    for (_, st) in g.select(&[Form::Assert]) {
         let StmtKind::Assert(a) = &st.kind else {
             continue;
         };

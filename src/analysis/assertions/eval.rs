@@ -20,7 +20,7 @@ pub fn check(assertions: &[Assertion], a: &Analysis, instances: &[Instance]) -> 
     if assertions.is_empty() {
         return Vec::new();
     }
-    let plan = Plan::new(a);
+    let plan = Plan::new(a, assertions);
     assertions
         .iter()
         .filter_map(|x| plan.check(x, instances))

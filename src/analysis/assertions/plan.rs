@@ -3,40 +3,57 @@
 //! a tensor to HBM, the boundary recorded on an edge, and the path between two ops that crosses
 //! the fewest kernel boundaries. `eval.rs` asks; nothing here writes a message.
 
+use super::{Assertion, Test};
 use crate::analysis::Analysis;
 use crate::graph::{Graph, OpId, TensorId};
 use std::collections::{HashMap, HashSet, VecDeque};
 
-/// The plan of one graph, indexed for the questions assertions ask.
+/// The plan of one graph, indexed for the questions assertions ask. Only the ops and tensors
+/// the assertions name are indexed (a table of a million-op graph's every name would cost
+/// more than its ops).
 pub(super) struct Plan<'a> {
     pub(super) a: &'a Analysis,
     pub(super) ops: HashMap<&'a str, OpId>,
     pub(super) tensors: HashMap<&'a str, TensorId>,
-    /// The kernel that writes each tensor the fused plan writes to HBM.
+    /// The kernel that writes each named tensor the fused plan writes to HBM.
     pub(super) written: HashMap<TensorId, usize>,
     /// The kernels that compute an op again besides its own (`--policy recompute`).
     pub(super) copies: HashMap<OpId, Vec<usize>>,
 }
 
 impl<'a> Plan<'a> {
-    pub(super) fn new(a: &'a Analysis) -> Self {
+    /// The plan of `a`, indexed for `assertions`.
+    pub(super) fn new(a: &'a Analysis, assertions: &[Assertion]) -> Self {
         let g = &a.graph;
+        let named: HashSet<&str> = assertions
+            .iter()
+            .flat_map(|x| match &x.test {
+                Test::Names { names, .. } => names.as_slice(),
+                Test::Compare { .. } => &[],
+            })
+            .map(|n| n.name.as_str())
+            .collect();
         let ops = g
             .ops
             .iter()
             .enumerate()
+            .filter(|(_, o)| named.contains(o.name.as_str()))
             .map(|(i, o)| (o.name.as_str(), OpId(i as u32)))
             .collect();
-        let tensors = g
+        let tensors: HashMap<&str, TensorId> = g
             .tensors
             .iter()
             .enumerate()
+            .filter(|(_, t)| named.contains(t.name.as_str()))
             .map(|(i, t)| (t.name.as_str(), TensorId(i as u32)))
             .collect();
+        let indexed: HashSet<TensorId> = tensors.values().copied().collect();
         let mut written = HashMap::new();
         for (k, gt) in a.traffic.groups.iter().enumerate() {
             for w in &gt.writes {
-                written.entry(w.tensor).or_insert(k);
+                if indexed.contains(&w.tensor) {
+                    written.entry(w.tensor).or_insert(k);
+                }
             }
         }
         let mut copies: HashMap<OpId, Vec<usize>> = HashMap::new();

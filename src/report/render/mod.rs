@@ -58,7 +58,7 @@ impl RunReport for Rendered<'_, '_> {
     }
 
     fn text(&self, out: &mut dyn Write) {
-        let _ = write!(out, "{}", human::text(self.report));
+        human::write_text(self.report, out);
     }
 
     fn json(&self, diagnostics: Vec<serde_json::Value>, out: &mut dyn Write) {

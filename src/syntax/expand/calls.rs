@@ -6,13 +6,13 @@ use super::{Call, Expander, Scope};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::syntax::ast::*;
 
-impl<'a, 'b, 's> Expander<'a, 'b, 's> {
+impl<'a, 'x, 's> Expander<'a, 'x, 's> {
     /// `op name = block(args) -> output`: one instance of `block`.
     pub(super) fn op_instance(
         &mut self,
-        st: &Stmt<'s>,
-        op: &OpStmt<'s>,
-        block: &BlockAst<'s>,
+        st: &'x Stmt<'s>,
+        op: &'x OpStmt<'s>,
+        block: &'x BlockAst<'s>,
         scope: &Scope<'s>,
         dtype: &mut Option<Ident<'s>>,
         depth: usize,
@@ -51,8 +51,8 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
     /// through their first input.
     pub(super) fn repeat(
         &mut self,
-        st: &Stmt<'s>,
-        r: &RepeatStmt<'s>,
+        st: &'x Stmt<'s>,
+        r: &'x RepeatStmt<'s>,
         scope: &Scope<'s>,
         dtype: &mut Option<Ident<'s>>,
         depth: usize,

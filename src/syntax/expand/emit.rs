@@ -1,14 +1,17 @@
 //! Emitting a body's statements into the expanded graph: each statement is renamed into its
 //! scope, or, where it instantiates a block, replaced by the instance's statements; the
-//! params emitted so far are evaluated, so that repeat counts are known here.
+//! params emitted so far are evaluated, so that repeat counts are known here. Also the
+//! renaming of the pieces an instantiation needs (names, a count, a type), which records
+//! nothing.
 
+use super::rename::{Namer, Recorder, Rename};
 use super::{Expander, Scope};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::sema::expr::{self as eval_expr, Lookup};
 use crate::syntax::ast::*;
 use crate::types::OpKind;
 
-impl<'a, 'b, 's> Expander<'a, 'b, 's> {
+impl<'a, 'x, 's> Expander<'a, 'x, 's> {
     /// Evaluates `e` (already renamed) against the params emitted so far.
     pub(super) fn value(&self, e: &Expr<'s>, diags: &mut Vec<Diagnostic>) -> Option<i64> {
         let env = &self.env;
@@ -20,11 +23,12 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
         eval_expr::eval(e, &lookup, &|_| None, diags)
     }
 
-    pub(super) fn push(&mut self, kind: StmtKind<'s>, span: Span) {
+    /// Takes note of a statement just emitted: an op is counted, a param evaluated.
+    fn emitted(&mut self, kind: &StmtKind<'s>) {
         if matches!(kind, StmtKind::Op(_)) {
             self.ops += 1;
         }
-        if let StmtKind::Param { name, value } = &kind
+        if let StmtKind::Param { name, value } = kind
             && !self.env.contains_key(name.name)
         {
             let v = match self.overrides.get(name.name) {
@@ -33,40 +37,36 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
             };
             self.env.insert(name.name, v);
         }
-        self.out.push(Stmt { kind, span });
+    }
+
+    /// Emits `dtype NAME` around an instance.
+    pub(super) fn dtype(&mut self, name: Ident<'s>, span: Span) {
+        let st = self.out.push_dtype(name, span);
+        self.emitted(&st.kind);
+    }
+
+    /// Emits header param `name` with `value` as written in `scope`.
+    pub(super) fn header_param(
+        &mut self,
+        name: Ident<'s>,
+        value: &'x Expr<'s>,
+        scope: &Scope<'s>,
+        span: Span,
+    ) {
+        let st = self.out.push_param(name, value, scope, span, self.arena);
+        self.emitted(&st.kind);
     }
 
     /// Emits statement `st` of a body in `scope`. `dtype` is the body's current `dtype`
     /// statement (restored after an instance, whose block starts from the default).
     pub(super) fn statement(
         &mut self,
-        st: &Stmt<'s>,
+        st: &'x Stmt<'s>,
         scope: &Scope<'s>,
         dtype: &mut Option<Ident<'s>>,
         depth: usize,
     ) {
-        let kind = match &st.kind {
-            StmtKind::Param { name, value } => StmtKind::Param {
-                name: self.param(scope, name),
-                value: Box::new(self.expr(scope, value)),
-            },
-            StmtKind::Dtype(d) => {
-                let d = Ident {
-                    name: d.name,
-                    span: scope.span(d.span),
-                };
-                *dtype = Some(d);
-                StmtKind::Dtype(d)
-            }
-            StmtKind::Decl { external, name, ty } => StmtKind::Decl {
-                external: *external,
-                name: self.ident(scope, name),
-                ty: Box::new(self.ty(scope, ty)),
-            },
-            StmtKind::Output(names) => {
-                StmtKind::Output(names.iter().map(|n| self.ident(scope, n)).collect())
-            }
-            StmtKind::Assert(a) => StmtKind::Assert(Box::new(self.assertion(scope, a))),
+        match &st.kind {
             StmtKind::Op(op) => {
                 let block = (op.func.is_none() && OpKind::from_name(op.kind.name).is_none())
                     .then(|| self.blocks.get(op.kind.name))
@@ -75,13 +75,51 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
                     self.op_instance(st, op, block, scope, dtype, depth);
                     return;
                 }
-                StmtKind::Op(self.op(scope, op))
             }
             StmtKind::Repeat(r) => {
                 self.repeat(st, r, scope, dtype, depth);
                 return;
             }
-        };
-        self.push(kind, scope.span(st.span));
+            _ => {}
+        }
+        let made = self.out.push_stmt(st, scope, self.arena);
+        if let StmtKind::Dtype(d) = &made.kind {
+            *dtype = Some(*d);
+        }
+        self.emitted(&made.kind);
+    }
+
+    /// Renaming into `scope` that records nothing: for the pieces of an instantiation.
+    fn rename<'r>(&self, scope: &'r Scope<'s>) -> Rename<Recorder<'r, 's>> {
+        Rename {
+            names: Recorder {
+                scope,
+                arena: self.arena,
+                out: None,
+            },
+            shift: scope.shift,
+            instance: scope.instance,
+        }
+    }
+
+    pub(super) fn name(&self, scope: &Scope<'s>, name: &'s str) -> &'s str {
+        self.rename(scope).names.tensor(name)
+    }
+
+    /// A param's name: params are never bound, only prefixed.
+    pub(super) fn param(&self, scope: &Scope<'s>, id: &Ident<'s>) -> Ident<'s> {
+        self.rename(scope).param(id)
+    }
+
+    pub(super) fn expr(&self, scope: &Scope<'s>, e: &Expr<'s>) -> Expr<'s> {
+        self.rename(scope).expr(e)
+    }
+
+    pub(super) fn ty(&self, scope: &Scope<'s>, t: &TypeAst<'s>) -> TypeAst<'s> {
+        self.rename(scope).ty(t)
+    }
+
+    pub(super) fn alloc(&self, s: &str) -> &'s str {
+        self.arena.alloc_str(s)
     }
 }

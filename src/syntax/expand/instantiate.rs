@@ -35,11 +35,11 @@ impl Signature<'_, '_, '_> {
     }
 }
 
-impl<'a, 'b, 's> Expander<'a, 'b, 's> {
+impl<'a, 'x, 's> Expander<'a, 'x, 's> {
     /// Emits the instances of one instantiation; `false` when it reported why it cannot.
     pub(super) fn instantiate(
         &mut self,
-        call: &Call<'_, 's>,
+        call: &Call<'x, 's>,
         scope: &Scope<'s>,
         dtype: &mut Option<Ident<'s>>,
         depth: usize,
@@ -113,7 +113,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
 
     /// The block's pieces the call binds: its inputs in order and its one output (reported
     /// when missing or not produced), with the call's tensor arguments and its name.
-    fn signature<'c, 'x>(
+    fn signature<'c>(
         &mut self,
         call: &'c Call<'x, 's>,
         scope: &Scope<'s>,
@@ -399,7 +399,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
     /// instance's output, or `None` when a limit stopped the expansion.
     fn emit_instance(
         &mut self,
-        sig: &Signature<'_, '_, 's>,
+        sig: &Signature<'_, 'x, 's>,
         scope: &Scope<'s>,
         dtype: &mut Option<Ident<'s>>,
         depth: usize,
@@ -423,7 +423,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
             name: "f32",
             span: scope.span(call.name.span),
         };
-        self.push(StmtKind::Dtype(reset), call.span);
+        self.dtype(reset, call.span);
         self.header_params(sig, scope, &inner);
         if !self.body(sig, scope, &inner, i, instance, depth) {
             return None;
@@ -433,7 +433,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
             name: "f32",
             span: scope.span(call.name.span),
         });
-        self.push(StmtKind::Dtype(restore), call.span);
+        self.dtype(restore, call.span);
         self.info.instances[instance].ops.end = self.ops;
         Some(out_name)
     }
@@ -463,6 +463,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
             bound: HashMap::new(),
             instance: Some(self.info.instances.len()),
             shift: sig.shift,
+            made: Default::default(),
         };
         for (k, (input, ..)) in inputs.iter().enumerate() {
             let arg = match (k, threaded) {
@@ -482,31 +483,22 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
     }
 
     /// Emits an instance's header params: the call's value, else the default.
-    fn header_params(&mut self, sig: &Signature<'_, '_, 's>, scope: &Scope<'s>, inner: &Scope<'s>) {
+    fn header_params(&mut self, sig: &Signature<'_, 'x, 's>, scope: &Scope<'s>, inner: &Scope<'s>) {
         let (call, block) = (sig.call, sig.call.block);
         for p in &block.params {
             let given = call.args.iter().find_map(|a| match a {
                 Arg::Attr { name, value } if name.name == p.name.name => Some((name, value)),
                 _ => None,
             });
-            let (span, value) = match given {
-                Some((name, value)) => (
-                    scope.span(name.span.to(value.span())),
-                    self.expr(scope, value),
-                ),
+            let (span, value, value_scope) = match given {
+                Some((name, value)) => (scope.span(name.span.to(value.span())), value, scope),
                 None => match &p.default {
-                    Some(d) => (sig.bs(p.name.span.to(d.span())), self.expr(inner, d)),
+                    Some(d) => (sig.bs(p.name.span.to(d.span())), d, inner),
                     None => continue,
                 },
             };
             let name = self.param(inner, &p.name);
-            self.push(
-                StmtKind::Param {
-                    name,
-                    value: Box::new(value),
-                },
-                span,
-            );
+            self.header_param(name, value, value_scope, span);
         }
     }
 
@@ -515,7 +507,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
     /// is the instance's result, not a graph output. `false` when a limit stopped it.
     fn body(
         &mut self,
-        sig: &Signature<'_, '_, 's>,
+        sig: &Signature<'_, 'x, 's>,
         scope: &Scope<'s>,
         inner: &Scope<'s>,
         i: u64,
@@ -559,7 +551,7 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
                         None => current_dtype,
                     };
                     self.info.bindings.push(Binding {
-                        tensor: tensor.to_string(),
+                        tensor: tensor.into(),
                         shape,
                         dtype,
                         declared: sig.bs(st.span),

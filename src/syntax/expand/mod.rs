@@ -12,15 +12,20 @@
 //! block; [`Expansion::attribute`] then names the instantiation that produced it and turns
 //! instance names back into the block's own (rustc's "in this macro invocation").
 //!
-//! Names made here live in an arena that outlives the syntax tree (`bumpalo`); everything else
-//! borrows the source as the parser's tree does.
+//! The expanded graph is not held as statements: [`Expanded`] keeps, for each statement, the
+//! block statement it comes from and the names the renaming gave it (a few words, where a
+//! statement takes hundreds of bytes), and makes the statement again when the semantic pass
+//! reads it ([`crate::syntax::body::Body`]). Names made here live in an arena that outlives
+//! the syntax tree (`bumpalo`), each once per instance; everything else borrows the source as
+//! the parser's tree does.
 //!
 //! | module | owns |
 //! |---|---|
-//! | here | the results ([`Instance`], [`Binding`], [`Expansion`]), [`expand`], [`standalone`], and the expander's state |
+//! | here | the results ([`Instance`], [`Binding`], [`Expansion`], [`Expanded`]), [`expand`], [`standalone`], and the expander's state |
 //! | `blocks` | [`Blocks`]: the blocks a file can instantiate, and the checks of each definition |
 //! | `emit` | emitting a body's statements in a scope, and the params' values seen so far |
-//! | `rename` | renaming names and shifting spans of statements, expressions, types and arguments |
+//! | `expanded` | [`Expanded`]: what is kept of each expanded statement, and making it again |
+//! | `rename` | renaming names and shifting spans of statements, expressions, types and arguments, recording the names or replaying them |
 //! | `calls` | the two instantiating statements (`op x = block(..)`, `repeat N x = block(..)`) and the record of those not expanded |
 //! | `instantiate` | checking an instantiation against its block and emitting its instances |
 //! | `budget` | the budget on expanded ops, counted from the block tree before expanding |
@@ -31,16 +36,19 @@ mod blocks;
 mod budget;
 mod calls;
 mod emit;
+mod expanded;
 mod instantiate;
 mod rename;
 
 pub use attribute::instantiations;
 pub use blocks::Blocks;
+pub use expanded::Expanded;
 
 use super::ast::*;
 use crate::diagnostics::{Code, Diagnostic, Span};
 use crate::sema::Overrides;
 use crate::types::{Dtype, OpKind};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// One instance of a block in an expanded graph.
@@ -65,7 +73,7 @@ pub struct Instance {
 #[derive(Clone, Debug)]
 pub struct Binding {
     /// The caller's tensor, by name in the expanded graph.
-    pub tensor: String,
+    pub tensor: crate::graph::CompactString,
     /// The type the block declares, evaluated for this instance (`None` where unknown).
     pub shape: Option<Vec<u64>>,
     pub dtype: Option<Dtype>,
@@ -85,6 +93,9 @@ pub struct Expansion {
     /// Tensor arguments and outputs of instantiations that could not be expanded.
     pub unexpanded_args: Vec<String>,
     pub unexpanded_outputs: Vec<String>,
+    /// Over the budget on expanded ops nothing is expanded: the blocks the count reached, by
+    /// name, which count as instantiated (they are not checked again on their own).
+    pub counted: Vec<String>,
 }
 
 /// Whether a graph instantiates anything (else it is analysed as parsed).
@@ -107,26 +118,14 @@ const MAX_DEPTH: usize = 64;
 /// to `diags`; the statements of an instantiation that cannot be expanded are left out (its
 /// output then is undefined, which the semantic pass does not report twice: see
 /// [`Expansion::attribute`]).
-pub fn expand<'s>(
-    g: GraphAst<'s>,
-    blocks: &Blocks<'_, 's>,
+pub fn expand<'x, 's>(
+    g: &'x GraphAst<'s>,
+    blocks: &Blocks<'x, 's>,
     arena: &'s bumpalo::Bump,
     overrides: &Overrides,
     diags: &mut Vec<Diagnostic>,
-) -> (GraphAst<'s>, Expansion) {
-    let mut x = Expander {
-        blocks,
-        arena,
-        diags,
-        out: Vec::with_capacity(g.stmts.len()),
-        ops: 0,
-        info: Expansion::default(),
-        env: HashMap::new(),
-        overrides,
-        failed: false,
-        budget: budget::Budget::default(),
-        over_budget: false,
-    };
+) -> (Expanded<'x, 's>, Expansion) {
+    let mut x = Expander::new(blocks, arena, diags, overrides, g.name, g.stmts.len());
     x.over_budget = !x
         .budget
         .check_body(blocks, &g.stmts, budget::Env::new(), overrides, x.diags);
@@ -139,64 +138,24 @@ pub fn expand<'s>(
         x.statement(st, &none, &mut dtype, 0);
     }
     if x.over_budget {
-        x.record_counted(g.span);
+        x.info.counted = x.budget.counted().into_iter().map(str::to_string).collect();
     }
-    let GraphAst { name, span, .. } = g;
-    let graph = GraphAst {
-        name,
-        stmts: Stmts::from(x.out),
-        span,
-    };
-    (graph, x.info)
-}
-
-impl Expander<'_, '_, '_> {
-    /// Over the budget, nothing was expanded: each block the count reached is recorded as
-    /// one instance without ops, so that it counts as instantiated (and is not checked, and
-    /// expanded, again on its own).
-    fn record_counted(&mut self, at: Span) {
-        for block in self.budget.counted() {
-            let block_span = self
-                .blocks
-                .get(block)
-                .map_or(at, |b| self.blocks.block_span(b, b.span));
-            self.info.instances.push(Instance {
-                path: block.to_string(),
-                block: block.to_string(),
-                call: at,
-                index: None,
-                parent: None,
-                block_span,
-                ops: 0..0,
-            });
-        }
-    }
+    x.finish()
 }
 
 /// A block of the checked file that no graph instantiates, as a graph of its own, so that a
 /// library of blocks is checked too: its header params with a default become params, its
 /// inputs stay inputs, and nested instantiations are expanded. The caller drops what only
 /// says that a required param has no value (see [`standalone_noise`]).
-pub fn standalone<'s>(
-    block: &BlockAst<'s>,
-    blocks: &Blocks<'_, 's>,
+pub fn standalone<'x, 's>(
+    block: &'x BlockAst<'s>,
+    blocks: &Blocks<'x, 's>,
     arena: &'s bumpalo::Bump,
     diags: &mut Vec<Diagnostic>,
-) -> (GraphAst<'s>, Expansion) {
+) -> (Expanded<'x, 's>, Expansion) {
     let overrides = Overrides::new();
-    let mut x = Expander {
-        blocks,
-        arena,
-        diags,
-        out: Vec::with_capacity(block.stmts.len() + block.params.len()),
-        ops: 0,
-        info: Expansion::default(),
-        env: HashMap::new(),
-        overrides: &overrides,
-        failed: false,
-        budget: budget::Budget::default(),
-        over_budget: false,
-    };
+    let n = block.stmts.len() + block.params.len();
+    let mut x = Expander::new(blocks, arena, diags, &overrides, block.name, n);
     let mut env = budget::Env::new();
     for p in &block.params {
         let v = p.default.as_ref().and_then(|d| budget::value(&env, d));
@@ -208,14 +167,7 @@ pub fn standalone<'s>(
     let scope = Scope::graph();
     for p in &block.params {
         if let Some(d) = &p.default {
-            let value = x.expr(&scope, d);
-            x.push(
-                StmtKind::Param {
-                    name: p.name,
-                    value: Box::new(value),
-                },
-                p.name.span.to(d.span()),
-            );
+            x.header_param(p.name, d, &scope, p.name.span.to(d.span()));
         }
     }
     let mut dtype = None;
@@ -225,12 +177,10 @@ pub fn standalone<'s>(
         }
         x.statement(st, &scope, &mut dtype, 0);
     }
-    let graph = GraphAst {
-        name: block.name,
-        stmts: Stmts::from(x.out),
-        span: block.span,
-    };
-    (graph, x.info)
+    if x.over_budget {
+        x.info.counted = x.budget.counted().into_iter().map(str::to_string).collect();
+    }
+    x.finish()
 }
 
 /// What checking a block on its own says only because it is on its own: a required header
@@ -261,6 +211,8 @@ struct Scope<'s> {
     /// Added to every span of the body: an imported file's place after the importing file's
     /// text (see [`Blocks::add`]).
     shift: usize,
+    /// The prefixed names made so far: each is made once per instance.
+    made: RefCell<HashMap<&'s str, &'s str>>,
 }
 
 impl<'s> Scope<'s> {
@@ -270,18 +222,40 @@ impl<'s> Scope<'s> {
             bound: HashMap::new(),
             instance: None,
             shift: 0,
+            made: RefCell::default(),
         }
     }
     fn span(&self, s: Span) -> Span {
         Span::new(s.start + self.shift, s.end + self.shift)
     }
+    /// Whether renaming into this scope changes nothing (the graph's own statements).
+    fn is_identity(&self) -> bool {
+        self.prefix.is_empty() && self.bound.is_empty() && self.shift == 0
+    }
+    /// `name` with the scope's prefix, made in `arena` the first time.
+    fn prefixed(&self, arena: &'s bumpalo::Bump, name: &'s str) -> &'s str {
+        if self.prefix.is_empty() {
+            return name;
+        }
+        let mut made = self.made.borrow_mut();
+        if let Some(&full) = made.get(name) {
+            return full;
+        }
+        let mut s = String::with_capacity(self.prefix.len() + name.len());
+        s.push_str(self.prefix);
+        s.push_str(name);
+        let full = arena.alloc_str(&s);
+        made.insert(name, full);
+        full
+    }
 }
 
-struct Expander<'a, 'b, 's> {
-    blocks: &'a Blocks<'b, 's>,
+struct Expander<'a, 'x, 's> {
+    blocks: &'a Blocks<'x, 's>,
     arena: &'s bumpalo::Bump,
     diags: &'a mut Vec<Diagnostic>,
-    out: Vec<Stmt<'s>>,
+    /// The expanded statements so far.
+    out: Expanded<'x, 's>,
     /// Ops emitted so far (the next op's `OpId`).
     ops: usize,
     info: Expansion,
@@ -295,6 +269,36 @@ struct Expander<'a, 'b, 's> {
     budget: budget::Budget<'s>,
     /// The whole body would exceed the budget on expanded ops: no instantiation is expanded.
     over_budget: bool,
+}
+
+impl<'a, 'x, 's> Expander<'a, 'x, 's> {
+    fn new(
+        blocks: &'a Blocks<'x, 's>,
+        arena: &'s bumpalo::Bump,
+        diags: &'a mut Vec<Diagnostic>,
+        overrides: &'a Overrides,
+        name: Ident<'s>,
+        capacity: usize,
+    ) -> Self {
+        Expander {
+            blocks,
+            arena,
+            diags,
+            out: Expanded::new(name, capacity),
+            ops: 0,
+            info: Expansion::default(),
+            env: HashMap::new(),
+            overrides,
+            failed: false,
+            budget: budget::Budget::default(),
+            over_budget: false,
+        }
+    }
+
+    fn finish(mut self) -> (Expanded<'x, 's>, Expansion) {
+        self.out.shrink();
+        (self.out, self.info)
+    }
 }
 
 /// One instantiation: `op name = block(args) -> output` or `repeat N name = ...`.

@@ -1,140 +1,186 @@
 //! Renaming one body's statements into a scope: tensor and op names get the instance's path
 //! (or the caller's name where they are bound), params are only prefixed, and every span is
-//! shifted to its file's place. Names made here are allocated in the arena.
+//! shifted to its file's place.
+//!
+//! One walk ([`Rename`]) does it, asking a [`Namer`] for each renamed name in a fixed order:
+//! while expanding, [`Recorder`] works each name out from the scope (allocating new names in
+//! the arena, once per instance) and records it; an expanded statement is later made again
+//! from its block's statement and those names by [`Replay`], which hands them back in the same
+//! order (see [`super::Expanded`]).
 
-use super::{Expander, Scope};
+use super::Scope;
+use crate::diagnostics::Span;
 use crate::syntax::ast::*;
 
-impl<'a, 'b, 's> Expander<'a, 'b, 's> {
-    pub(super) fn name(&self, scope: &Scope<'s>, name: &'s str) -> &'s str {
-        match scope.bound.get(name) {
+/// Gives the renamed names of a walk, in the walk's order.
+pub(super) trait Namer<'s> {
+    /// A tensor or op name: bound to the caller's name, else prefixed.
+    fn tensor(&mut self, name: &'s str) -> &'s str;
+    /// A param's name: params are never bound, only prefixed.
+    fn param(&mut self, name: &'s str) -> &'s str;
+}
+
+/// Works names out from a scope, recording them in `out` when given.
+pub(super) struct Recorder<'r, 's> {
+    pub scope: &'r Scope<'s>,
+    pub arena: &'s bumpalo::Bump,
+    pub out: Option<&'r mut Vec<&'s str>>,
+}
+
+impl<'s> Recorder<'_, 's> {
+    fn record(&mut self, name: &'s str) -> &'s str {
+        if let Some(out) = &mut self.out {
+            out.push(name);
+        }
+        name
+    }
+}
+
+impl<'s> Namer<'s> for Recorder<'_, 's> {
+    fn tensor(&mut self, name: &'s str) -> &'s str {
+        let full = match self.scope.bound.get(name) {
             Some(b) => b,
-            None => self.prefixed(scope.prefix, name),
-        }
+            None => self.scope.prefixed(self.arena, name),
+        };
+        self.record(full)
+    }
+    fn param(&mut self, name: &'s str) -> &'s str {
+        let full = self.scope.prefixed(self.arena, name);
+        self.record(full)
+    }
+}
+
+/// Hands back names recorded by a [`Recorder`] walk of the same statement.
+pub(super) struct Replay<'n, 's>(pub std::slice::Iter<'n, &'s str>);
+
+impl<'s> Namer<'s> for Replay<'_, 's> {
+    fn tensor(&mut self, name: &'s str) -> &'s str {
+        // The walk is the recording's: a name is always there.
+        self.0.next().copied().unwrap_or(name)
+    }
+    fn param(&mut self, name: &'s str) -> &'s str {
+        self.tensor(name)
+    }
+}
+
+/// One walk over a statement (or part of one), renaming it.
+pub(super) struct Rename<N> {
+    pub names: N,
+    /// Added to every span: an imported file's place after the importing file's text.
+    pub shift: usize,
+    /// Index of the instance in `Expansion::instances`, given to assertions.
+    pub instance: Option<usize>,
+}
+
+impl<'s, N: Namer<'s>> Rename<N> {
+    pub(super) fn span(&self, s: Span) -> Span {
+        Span::new(s.start + self.shift, s.end + self.shift)
     }
 
-    fn prefixed(&self, prefix: &'s str, name: &'s str) -> &'s str {
-        if prefix.is_empty() {
-            return name;
-        }
-        let mut s = String::with_capacity(prefix.len() + name.len());
-        s.push_str(prefix);
-        s.push_str(name);
-        self.arena.alloc_str(&s)
-    }
-
-    pub(super) fn ident(&self, scope: &Scope<'s>, id: &Ident<'s>) -> Ident<'s> {
+    /// An identifier that is not renamed, only shifted (kinds, attributes, dtypes).
+    fn kept(&self, id: &Ident<'s>) -> Ident<'s> {
         Ident {
-            name: self.name(scope, id.name),
-            span: scope.span(id.span),
+            name: id.name,
+            span: self.span(id.span),
+        }
+    }
+
+    pub(super) fn ident(&mut self, id: &Ident<'s>) -> Ident<'s> {
+        Ident {
+            name: self.names.tensor(id.name),
+            span: self.span(id.span),
         }
     }
 
     /// A param's name: params are never bound, only prefixed.
-    pub(super) fn param(&self, scope: &Scope<'s>, id: &Ident<'s>) -> Ident<'s> {
+    pub(super) fn param(&mut self, id: &Ident<'s>) -> Ident<'s> {
         Ident {
-            name: self.prefixed(scope.prefix, id.name),
-            span: scope.span(id.span),
+            name: self.names.param(id.name),
+            span: self.span(id.span),
         }
     }
 
-    pub(super) fn expr(&self, scope: &Scope<'s>, e: &Expr<'s>) -> Expr<'s> {
+    pub(super) fn expr(&mut self, e: &Expr<'s>) -> Expr<'s> {
         match e {
             Expr::Int { value, span } => Expr::Int {
                 value: *value,
-                span: scope.span(*span),
+                span: self.span(*span),
             },
-            Expr::Name(id) => Expr::Name(self.param(scope, id)),
+            Expr::Name(id) => Expr::Name(self.param(id)),
             Expr::Neg {
                 negations,
                 operand,
                 span,
             } => Expr::Neg {
                 negations: *negations,
-                operand: Box::new(self.expr(scope, operand)),
-                span: scope.span(*span),
+                operand: Box::new(self.expr(operand)),
+                span: self.span(*span),
             },
             Expr::Chain { first, rest, span } => Expr::Chain {
-                first: Box::new(self.expr(scope, first)),
+                first: Box::new(self.expr(first)),
                 rest: rest
                     .iter()
-                    .map(|(op, s, e)| (*op, scope.span(*s), self.expr(scope, e)))
+                    .map(|(op, s, e)| (*op, self.span(*s), self.expr(e)))
                     .collect(),
-                span: scope.span(*span),
+                span: self.span(*span),
             },
         }
     }
 
-    pub(super) fn ty(&self, scope: &Scope<'s>, t: &TypeAst<'s>) -> TypeAst<'s> {
+    pub(super) fn ty(&mut self, t: &TypeAst<'s>) -> TypeAst<'s> {
         TypeAst {
-            dtype: t.dtype.map(|d| Ident {
-                name: d.name,
-                span: scope.span(d.span),
-            }),
-            dims: t.dims.iter().map(|d| self.expr(scope, d)).collect(),
-            span: scope.span(t.span),
+            dtype: t.dtype.map(|d| self.kept(&d)),
+            dims: t.dims.iter().map(|d| self.expr(d)).collect(),
+            span: self.span(t.span),
         }
     }
 
-    fn arg(&self, scope: &Scope<'s>, a: &Arg<'s>) -> Arg<'s> {
+    fn arg(&mut self, a: &Arg<'s>) -> Arg<'s> {
         match a {
             Arg::Attr { name, value } => Arg::Attr {
-                name: Ident {
-                    name: name.name,
-                    span: scope.span(name.span),
-                },
-                value: self.expr(scope, value),
+                name: self.kept(name),
+                value: self.expr(value),
             },
             Arg::Tensor(t) => Arg::Tensor(TensorArg {
-                name: self.ident(scope, &t.name),
-                index: t.index.as_ref().map(|i| Box::new(self.expr(scope, i))),
+                name: self.ident(&t.name),
+                index: t.index.as_ref().map(|i| Box::new(self.expr(i))),
                 transpose: t.transpose,
-                span: scope.span(t.span),
+                span: self.span(t.span),
             }),
             Arg::Scalar(lit) => Arg::Scalar(Literal {
                 text: lit.text,
-                span: scope.span(lit.span),
+                span: self.span(lit.span),
             }),
             Arg::FloatAttr { name, value } => Arg::FloatAttr {
-                name: Ident {
-                    name: name.name,
-                    span: scope.span(name.span),
-                },
+                name: self.kept(name),
                 value: Literal {
                     text: value.text,
-                    span: scope.span(value.span),
+                    span: self.span(value.span),
                 },
             },
             Arg::ListAttr { name, items, span } => Arg::ListAttr {
-                name: Ident {
-                    name: name.name,
-                    span: scope.span(name.span),
-                },
-                items: items.iter().map(|e| self.expr(scope, e)).collect(),
-                span: scope.span(*span),
+                name: self.kept(name),
+                items: items.iter().map(|e| self.expr(e)).collect(),
+                span: self.span(*span),
             },
         }
     }
 
-    /// An op statement that is not an instantiation, renamed into `scope`.
-    pub(super) fn op(&self, scope: &Scope<'s>, op: &OpStmt<'s>) -> OpStmt<'s> {
-        let shifted = |i: Ident<'s>| Ident {
-            name: i.name,
-            span: scope.span(i.span),
-        };
+    /// An op statement that is not an instantiation.
+    pub(super) fn op(&mut self, op: &OpStmt<'s>) -> OpStmt<'s> {
         OpStmt {
-            name: self.ident(scope, &op.name),
-            kind: shifted(op.kind),
-            func: op.func.map(shifted),
-            args: op.args.iter().map(|a| self.arg(scope, a)).collect(),
-            output: self.ident(scope, &op.output),
-            ty: op.ty.as_ref().map(|t| Box::new(self.ty(scope, t))),
+            name: self.ident(&op.name),
+            kind: self.kept(&op.kind),
+            func: op.func.map(|f| self.kept(&f)),
+            args: op.args.iter().map(|a| self.arg(a)).collect(),
+            output: self.ident(&op.output),
+            ty: op.ty.as_ref().map(|t| Box::new(self.ty(t))),
         }
     }
 
     /// An assertion, its names renamed as the ops and tensors they name are, so that an
     /// assertion in a block is checked in each instance, against that instance's ops.
-    pub(super) fn assertion(&self, scope: &Scope<'s>, a: &AssertStmt<'s>) -> AssertStmt<'s> {
+    fn assertion(&mut self, a: &AssertStmt<'s>) -> AssertStmt<'s> {
         let kind = match &a.kind {
             AssertKind::Predicate {
                 not,
@@ -143,12 +189,9 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
                 written,
             } => AssertKind::Predicate {
                 written: written.clone(),
-                not: not.map(|s| scope.span(s)),
-                name: Ident {
-                    name: name.name,
-                    span: scope.span(name.span),
-                },
-                args: args.iter().map(|n| self.ident(scope, n)).collect(),
+                not: not.map(|s| self.span(s)),
+                name: self.kept(name),
+                args: args.iter().map(|n| self.ident(n)).collect(),
             },
             AssertKind::Compare {
                 measure,
@@ -157,26 +200,49 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
                 value,
                 unit,
             } => AssertKind::Compare {
-                measure: Ident {
-                    name: measure.name,
-                    span: scope.span(measure.span),
-                },
+                measure: self.kept(measure),
                 op: *op,
-                op_span: scope.span(*op_span),
-                value: self.expr(scope, value),
-                unit: unit.map(|u| Ident {
-                    name: u.name,
-                    span: scope.span(u.span),
-                }),
+                op_span: self.span(*op_span),
+                value: self.expr(value),
+                unit: unit.map(|u| self.kept(&u)),
             },
         };
         AssertStmt {
             kind,
-            instance: scope.instance,
+            instance: self.instance,
         }
     }
 
-    pub(super) fn alloc(&self, s: &str) -> &'s str {
-        self.arena.alloc_str(s)
+    /// A statement renamed. The expander never emits an instantiating statement (it emits
+    /// the instance's statements instead); one is renamed as any other.
+    pub(super) fn stmt(&mut self, st: &Stmt<'s>) -> Stmt<'s> {
+        let kind = match &st.kind {
+            StmtKind::Param { name, value } => StmtKind::Param {
+                name: self.param(name),
+                value: Box::new(self.expr(value)),
+            },
+            StmtKind::Dtype(d) => StmtKind::Dtype(self.kept(d)),
+            StmtKind::Decl { external, name, ty } => StmtKind::Decl {
+                external: *external,
+                name: self.ident(name),
+                ty: Box::new(self.ty(ty)),
+            },
+            StmtKind::Output(names) => {
+                StmtKind::Output(names.iter().map(|n| self.ident(n)).collect())
+            }
+            StmtKind::Assert(a) => StmtKind::Assert(Box::new(self.assertion(a))),
+            StmtKind::Op(op) => StmtKind::Op(self.op(op)),
+            StmtKind::Repeat(r) => StmtKind::Repeat(Box::new(RepeatStmt {
+                count: self.expr(&r.count),
+                name: self.ident(&r.name),
+                block: self.kept(&r.block),
+                args: r.args.iter().map(|a| self.arg(a)).collect(),
+                output: self.ident(&r.output),
+            })),
+        };
+        Stmt {
+            kind,
+            span: self.span(st.span),
+        }
     }
 }

@@ -25,6 +25,11 @@ pub fn hints_shown(r: &Report<'_>) -> Option<usize> {
     (plan_view && r.options.hints).then_some(report::BOUNDARIES_SHOWN)
 }
 
+/// [`text`] written to `w`.
+pub fn write_text(r: &Report<'_>, w: &mut dyn std::io::Write) {
+    let _ = w.write_all(text(r).as_bytes());
+}
+
 /// The text of a report (empty for a graph with errors: its diagnostics say it all).
 pub fn text(r: &Report<'_>) -> String {
     if let Some(op) = &r.explained {

@@ -299,7 +299,7 @@ pub fn human_report(
                 .map(|p| {
                     format!(
                         "[{}]",
-                        list(p.iter().map(|&o| g.op(o).name.clone()), ", ", 4)
+                        list(p.iter().map(|&o| g.op(o).name.to_string()), ", ", 4)
                     )
                 })
                 .collect();

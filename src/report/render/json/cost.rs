@@ -291,7 +291,7 @@ impl<'a> CostJson<'a> {
 impl AttentionJson {
     /// The attention comparison `att` of graph `g`.
     pub fn new(g: &Graph, att: &AttentionReport) -> Self {
-        let name = |o: crate::graph::OpId| g.op(o).name.clone();
+        let name = |o: crate::graph::OpId| g.op(o).name.to_string();
         AttentionJson {
             flash_attention: att.applied,
             patterns: att
@@ -302,12 +302,12 @@ impl AttentionJson {
                     q: g.use_name(&p.pattern.q),
                     k: g.use_name(&p.pattern.k),
                     v: g.use_name(&p.pattern.v),
-                    output: g.tensor(p.pattern.output).name.clone(),
+                    output: g.tensor(p.pattern.output).name.to_string(),
                     intermediates: p
                         .pattern
                         .intermediates
                         .iter()
-                        .map(|&t| g.tensor(t).name.clone())
+                        .map(|&t| g.tensor(t).name.to_string())
                         .collect(),
                     saved_bytes: p.saved_bytes,
                     fused_edges: p

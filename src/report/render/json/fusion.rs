@@ -22,9 +22,9 @@ pub struct FusedEdgeJson {
 impl FusedEdgeJson {
     pub fn new(g: &Graph, e: &crate::fusion::FusedEdge) -> Self {
         FusedEdgeJson {
-            producer: g.op(e.producer).name.clone(),
-            consumer: g.op(e.consumer).name.clone(),
-            tensor: g.tensor(e.tensor).name.clone(),
+            producer: g.op(e.producer).name.to_string(),
+            consumer: g.op(e.consumer).name.to_string(),
+            tensor: g.tensor(e.tensor).name.to_string(),
             fused_by: e.fused_by,
             overrides: e.overrides,
             rule: e.overrides.map(Reason::rule),
@@ -79,7 +79,7 @@ impl FusionJson {
             return None;
         }
         let g = &a.graph;
-        let names = |ops: &[OpId]| ops.iter().map(|&o| g.op(o).name.clone()).collect();
+        let names = |ops: &[OpId]| ops.iter().map(|&o| g.op(o).name.to_string()).collect();
         Some(FusionJson {
             fuser: Fuser::of(f).filter(|&p| p != Fuser::Seed),
             policy: f.policy,
@@ -104,7 +104,11 @@ impl FusionJson {
                     .map(|h| HorizontalJson {
                         kernel: h.group + 1,
                         parts: h.parts.iter().map(|p| names(p)).collect(),
-                        shared: h.shared.iter().map(|&t| g.tensor(t).name.clone()).collect(),
+                        shared: h
+                            .shared
+                            .iter()
+                            .map(|&t| g.tensor(t).name.to_string())
+                            .collect(),
                         bytes_saved: h.bytes_saved,
                         launches_saved: h.parts.len() - 1,
                     })
