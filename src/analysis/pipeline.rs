@@ -9,6 +9,7 @@ use super::{Analysis, FileReport, GraphReport, Options};
 use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
 use crate::fusion::find_fusion_groups_with;
 use crate::graph::Graph;
+use crate::limits::MAX_EXPANDED_OPS;
 use crate::perf::{PARALLEL_TRAFFIC, alongside};
 use crate::sema::check_graph;
 use crate::syntax;
@@ -187,12 +188,40 @@ fn check_all<'s>(
     let mut counted: HashSet<String> = HashSet::new();
     // Each graph's syntax tree is handed to the semantic pass and freed there.
     let mut graphs: Vec<CheckedGraph> = Vec::with_capacity(graph_asts.len());
+    // The budget on expanded ops holds for the whole file, not for each graph alone: the ops
+    // of every graph (flat or expanded) and every block checked on its own add up, so that
+    // many graphs under the limit each cannot add up to gigabytes.
+    let mut ops_so_far: u64 = 0;
     for g in graph_asts {
         if !go_on() {
             break;
         }
+        let flat = if expand::has_instances(&g, &blocks) {
+            0
+        } else {
+            g.stmts
+                .iter()
+                .filter(|s| matches!(s.kind, syntax::ast::StmtKind::Op(_)))
+                .count() as u64
+        };
+        if ops_so_far.saturating_add(flat) > MAX_EXPANDED_OPS || ops_so_far >= MAX_EXPANDED_OPS {
+            diags.push(over_file_budget(
+                "graph",
+                g.name.name,
+                g.name.span,
+                ops_so_far,
+            ));
+            continue;
+        }
         let c = check_one(g, &blocks, names, &mut seen, opts);
         counted.extend(c.expansion.counted.iter().cloned());
+        // A clean graph's ops, or a graph with errors' summaries (one per op made).
+        let made = c
+            .graph
+            .as_ref()
+            .map_or(0, |g| g.ops.len())
+            .max(c.written_ops.len());
+        ops_so_far = ops_so_far.saturating_add(made as u64);
         graphs.push(c);
     }
     // Blocks of this file that no graph instantiates are checked on their own.
@@ -209,6 +238,15 @@ fn check_all<'s>(
         if used.contains(b.name.name) || blocks.get(b.name.name).is_none() {
             continue;
         }
+        if ops_so_far >= MAX_EXPANDED_OPS {
+            alone.push(over_file_budget(
+                "block",
+                b.name.name,
+                b.name.span,
+                ops_so_far,
+            ));
+            continue;
+        }
         let mut found = Vec::new();
         let (g, expansion) = expand::standalone(b, &blocks, names, &mut found);
         // A block on its own has no plan: its assertions' names are checked, and the
@@ -219,7 +257,14 @@ fn check_all<'s>(
             &expansion.instances,
             &mut found,
         );
-        found.extend(check_graph(g, &Default::default()).diagnostics);
+        let checked = check_graph(g, &Default::default());
+        let made = checked
+            .graph
+            .as_ref()
+            .map_or(0, |g| g.ops.len())
+            .max(checked.ops.len());
+        ops_so_far = ops_so_far.saturating_add(made as u64);
+        found.extend(checked.diagnostics);
         found.retain(|d| !expand::standalone_noise(b, d));
         alone.extend(expansion.attribute(found));
     }
@@ -231,6 +276,22 @@ fn check_all<'s>(
         allow_codes,
         imported: loaded.files,
     }
+}
+
+/// A graph or block of a file whose earlier graphs and blocks used the file's budget on
+/// expanded ops: not checked, and said so at its name.
+fn over_file_budget(what: &str, name: &str, at: Span, so_far: u64) -> Diagnostic {
+    Diagnostic::new(
+        Code::LimitExceeded,
+        format!(
+            "{what} `{name}` is not checked: the file's graphs and blocks before it have {} \
+             ops, and the limit of {} expanded ops holds for a whole file",
+            crate::units::group_digits(so_far),
+            crate::units::group_digits(MAX_EXPANDED_OPS)
+        ),
+    )
+    .at(at, "over the file's budget on ops")
+    .help("split the graphs into several files, or repeat fewer times")
 }
 
 /// One graph after the semantic pass, waiting to be fused.
