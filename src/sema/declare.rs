@@ -51,7 +51,7 @@ impl<'a, 's> Sema<'a, 's> {
         // order), and the declarations need no table (arguments they cannot resolve from
         // the tensor just above are resolved afterwards): a large graph's tables are built
         // on a second thread while its statements are declared.
-        let (ast, n_tensors) = (self.ast, self.tensors.capacity());
+        let (ast, n_tensors) = (self.ast.body, self.tensors.capacity());
         let base = self.diags.len();
         let (names, marks) = alongside(
             n_ops >= PARALLEL_NAMES,

@@ -174,7 +174,10 @@ fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
     }
     let n_tensors = n_ops + n_decls;
     let mut s = Sema {
-        ast,
+        ast: Source {
+            name: ast.name(),
+            body: ast,
+        },
         overrides,
         diags: Vec::new(),
         unreported_names: 0,
@@ -329,8 +332,23 @@ fn use_range(ops: &[OpPart<'_>], o: usize) -> Range<usize> {
     start..ops[o].uses_end
 }
 
+/// The graph the pass reads: its name, and its statements (a parsed graph's, or made from an
+/// expansion); it reads as the statements (`Deref`).
+#[derive(Clone, Copy)]
+struct Source<'a, 's> {
+    name: Ident<'s>,
+    body: &'a dyn Body<'s>,
+}
+
+impl<'a, 's> std::ops::Deref for Source<'a, 's> {
+    type Target = dyn Body<'s> + 'a;
+    fn deref(&self) -> &Self::Target {
+        self.body
+    }
+}
+
 struct Sema<'a, 's> {
-    ast: &'a dyn Body<'s>,
+    ast: Source<'a, 's>,
     overrides: &'a Overrides,
     diags: Vec<Diagnostic>,
     /// Uses of undefined tensors not recorded because `diags` was full
@@ -357,8 +375,8 @@ struct Sema<'a, 's> {
 }
 
 /// The statement of an op, by its index in the graph's statements.
-fn op_stmt<'a, 's>(ast: &'a dyn Body<'s>, stmt: u32) -> OpRef<'a, 's> {
-    OpRef::new(ast, stmt as usize)
+fn op_stmt<'a, 's>(ast: Source<'a, 's>, stmt: u32) -> OpRef<'a, 's> {
+    OpRef::new(ast.body, stmt as usize)
 }
 
 fn duplicate(what: &str, name: &Ident<'_>, first: Span) -> Diagnostic {

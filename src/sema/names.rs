@@ -256,7 +256,7 @@ impl<'a, 's> Sema<'a, 's> {
         )
         .at(
             name.span,
-            format!("not defined in graph `{}`", self.ast.name().name),
+            format!("not defined in graph `{}`", self.ast.name.name),
         );
         let names = self.tensor_ids.ids().map(|i| tensors[i as usize].name.name);
         d = match did_you_mean(name.name, names) {
