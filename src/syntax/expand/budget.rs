@@ -1,26 +1,42 @@
 //! The budget on expanded ops, counted before anything is expanded: the ops each block's
 //! instance makes (its own ops and those of the instances it makes, recursively), memoised
-//! per block with saturating arithmetic, so that a tree of blocks asking for 2^40 ops is
-//! counted in a few steps and reported instead of built.
+//! per block and values of its header params, with saturating arithmetic, so that a tree of
+//! blocks asking for 2^40 ops is counted in a few steps and reported instead of built.
 //!
-//! Repeat counts are evaluated from the params in sight: a graph's (with the overrides), a
-//! block's header defaults and its own params. A count that cannot be evaluated here counts
-//! once, and [`Budget::ops`] is checked again at each instantiation, with its real count,
-//! before its instances are emitted.
+//! Repeat counts are evaluated from the params in sight, as the expansion will see them: a
+//! graph's (with the overrides), and in an instance its header params (the value the
+//! instantiation passes, evaluated in the caller, else the default) and its own params. A
+//! count that cannot be evaluated counts once (the expansion reports it and makes nothing).
+//! An instantiation inside an instance of its own block counts nothing: it is not expanded
+//! (the expansion reports it). [`Budget::instance_ops`] is checked again at each
+//! instantiation, before its instances are emitted.
+//!
+//! Counting is bounded: it visits the statements of each block once per distinct values of
+//! its header params (more often only where a block instantiates itself, through others or
+//! not, which is an error: such a count depends on the enclosing instances and is not
+//! memoised), and every such visit stands for an instance the expansion would make, with at
+//! least as many statements. Past [`MAX_STATEMENTS`] statements visited, the count stops and the graph is
+//! reported over the statement limit.
 
 use super::{Blocks, MAX_DEPTH};
 use crate::diagnostics::{Code, Diagnostic, Span};
-use crate::limits::MAX_EXPANDED_OPS;
+use crate::limits::{MAX_EXPANDED_OPS, MAX_STATEMENTS};
 use crate::sema::Overrides;
 use crate::sema::expr::{self as eval_expr, Lookup};
 use crate::syntax::ast::*;
 use crate::types::OpKind;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// Ops per instance of each block, as counted so far.
 #[derive(Default)]
 pub(super) struct Budget<'s> {
-    memo: HashMap<&'s str, u64>,
+    /// Ops of one instance, by block and the values of its header params, where the count did
+    /// not depend on the instances around it (see [`Counted::cut`]).
+    memo: HashMap<(&'s str, Vec<Option<i64>>), u64>,
+    /// Every block the count reached.
+    reached: BTreeSet<&'s str>,
+    /// Statements visited outside the memo.
+    visited: usize,
 }
 
 /// The params of one body, by name, with their values where known.
@@ -35,50 +51,126 @@ pub(super) fn value(env: &Env<'_>, e: &Expr<'_>) -> Option<i64> {
     eval_expr::eval(e, &lookup, &|_| None, &mut Vec::new())
 }
 
-/// The block `st` instantiates, with its instance count (1 where not known here).
+/// What a body makes.
+#[derive(Clone, Copy)]
+struct Counted {
+    ops: u64,
+    /// Whether an instantiation in the body (or below) was cut because it instantiates the
+    /// block of an enclosing instance: the count then depends on where the instance is.
+    cut: bool,
+}
+
+/// The block `st` instantiates, with its instance count (1 where not known here) and the
+/// statement's arguments.
 fn instantiation<'a, 's>(
-    st: &Stmt<'s>,
+    st: &'a Stmt<'s>,
     blocks: &Blocks<'a, 's>,
     env: &Env<'s>,
-) -> Option<(&'a BlockAst<'s>, u64)> {
+) -> Option<(&'a BlockAst<'s>, u64, &'a [Arg<'s>])> {
     match &st.kind {
         StmtKind::Op(op) if op.func.is_none() && OpKind::from_name(op.kind.name).is_none() => {
-            blocks.get(op.kind.name).map(|b| (b, 1))
+            blocks.get(op.kind.name).map(|b| (b, 1, op.args.as_slice()))
         }
         StmtKind::Repeat(r) => {
             let n = value(env, &r.count).map_or(1, |n| u64::try_from(n).unwrap_or(0));
-            blocks.get(r.block.name).map(|b| (b, n))
+            blocks.get(r.block.name).map(|b| (b, n, r.args.as_slice()))
         }
         _ => None,
     }
 }
 
-impl<'s> Budget<'s> {
-    /// The ops one instance of `block` makes. A block met again below itself counts nothing
-    /// more (recursion and depth are reported by the expander).
-    pub(super) fn ops(&mut self, blocks: &Blocks<'_, 's>, block: &BlockAst<'s>) -> u64 {
-        self.block_ops(blocks, block, 0)
+/// The header params of an instance of `block`: the value `args` pass (evaluated in the
+/// caller's `env`), else the default, else unknown; as the expansion emits them.
+pub(super) fn header_env<'s>(
+    block: &BlockAst<'s>,
+    given: impl Fn(&str) -> Option<Option<i64>>,
+) -> Env<'s> {
+    let mut env = Env::new();
+    for p in &block.params {
+        let v = match given(p.name.name) {
+            Some(v) => v,
+            None => p.default.as_ref().and_then(|d| value(&env, d)),
+        };
+        env.entry(p.name.name).or_insert(v);
     }
+    env
+}
 
-    fn block_ops(&mut self, blocks: &Blocks<'_, 's>, block: &BlockAst<'s>, depth: usize) -> u64 {
-        if let Some(&n) = self.memo.get(block.name.name) {
-            return n;
-        }
-        if depth > MAX_DEPTH {
+/// The value `args` pass to header param `name`, evaluated in `env`.
+fn passed(args: &[Arg<'_>], env: &Env<'_>, name: &str) -> Option<Option<i64>> {
+    args.iter().find_map(|a| match a {
+        Arg::Attr { name: n, value: e } if n.name == name => Some(value(env, e)),
+        _ => None,
+    })
+}
+
+impl<'s> Budget<'s> {
+    /// The ops one instance of `block` makes with header params `env`, inside instances of the
+    /// blocks `path` (outermost first). A block met again below itself counts nothing.
+    pub(super) fn instance_ops(
+        &mut self,
+        blocks: &Blocks<'_, 's>,
+        block: &BlockAst<'s>,
+        env: Env<'s>,
+        path: &mut Vec<&'s str>,
+    ) -> u64 {
+        if path.contains(&block.name.name) {
             return 0;
         }
-        // While it is counted, a block counts nothing (recursion).
-        self.memo.insert(block.name.name, 0);
-        let mut env = Env::new();
-        for p in &block.params {
-            let v = p.default.as_ref().and_then(|d| value(&env, d));
-            env.insert(p.name.name, v);
+        self.block_ops(blocks, block, env, path).ops
+    }
+
+    /// Whether counting stopped at the statement bound.
+    pub(super) fn gave_up(&self) -> bool {
+        self.visited > MAX_STATEMENTS
+    }
+
+    fn block_ops(
+        &mut self,
+        blocks: &Blocks<'_, 's>,
+        block: &BlockAst<'s>,
+        env: Env<'s>,
+        path: &mut Vec<&'s str>,
+    ) -> Counted {
+        let name = block.name.name;
+        self.reached.insert(name);
+        let values = block
+            .params
+            .iter()
+            .map(|p| env.get(p.name.name).copied().flatten())
+            .collect::<Vec<_>>();
+        let key = (name, values);
+        if let Some(&ops) = self.memo.get(&key) {
+            return Counted { ops, cut: false };
         }
-        let mut total = 0u64;
-        for st in block.stmts.iter() {
-            total = total.saturating_add(self.stmt_ops(blocks, st, &mut env, depth));
+        if path.len() > MAX_DEPTH || self.gave_up() {
+            // Too deep (the expansion stops there) or too much: not memoised either.
+            return Counted { ops: 0, cut: true };
         }
-        self.memo.insert(block.name.name, total);
+        self.visited = self.visited.saturating_add(block.stmts.len() + 2);
+        path.push(name);
+        let counted = self.body_ops(blocks, &block.stmts, env, path);
+        path.pop();
+        if !counted.cut && !self.gave_up() {
+            self.memo.insert(key, counted.ops);
+        }
+        counted
+    }
+
+    /// The ops statements `stmts` of an instance make (its params starting as `env`).
+    fn body_ops(
+        &mut self,
+        blocks: &Blocks<'_, 's>,
+        stmts: &Stmts<'s>,
+        mut env: Env<'s>,
+        path: &mut Vec<&'s str>,
+    ) -> Counted {
+        let mut total = Counted { ops: 0, cut: false };
+        for st in stmts.iter() {
+            let c = self.stmt_ops(blocks, st, &mut env, path);
+            total.ops = total.ops.saturating_add(c.ops);
+            total.cut |= c.cut;
+        }
         total
     }
 
@@ -88,18 +180,33 @@ impl<'s> Budget<'s> {
         blocks: &Blocks<'_, 's>,
         st: &Stmt<'s>,
         env: &mut Env<'s>,
-        depth: usize,
-    ) -> u64 {
+        path: &mut Vec<&'s str>,
+    ) -> Counted {
         if let StmtKind::Param { name, value: e } = &st.kind {
             if !env.contains_key(name.name) {
                 let v = value(env, e);
                 env.insert(name.name, v);
             }
-            return 0;
+            return Counted { ops: 0, cut: false };
         }
-        match instantiation(st, blocks, env) {
-            Some((b, n)) => n.saturating_mul(self.block_ops(blocks, b, depth + 1)),
-            None => u64::from(matches!(st.kind, StmtKind::Op(_))),
+        let Some((b, n, args)) = instantiation(st, blocks, env) else {
+            let ops = u64::from(matches!(st.kind, StmtKind::Op(_)));
+            return Counted { ops, cut: false };
+        };
+        if path.contains(&b.name.name) {
+            // Inside an instance of its own block: not expanded.
+            return Counted { ops: 0, cut: true };
+        }
+        if n == 0 {
+            // No instance (the expansion reports the count).
+            self.reached.insert(b.name.name);
+            return Counted { ops: 0, cut: false };
+        }
+        let inner = header_env(b, |p| passed(args, env, p));
+        let c = self.block_ops(blocks, b, inner, path);
+        Counted {
+            ops: n.saturating_mul(c.ops),
+            cut: c.cut,
         }
     }
 
@@ -116,6 +223,7 @@ impl<'s> Budget<'s> {
     ) -> bool {
         let mut total = 0u64;
         let mut crossing: Option<Span> = None;
+        let mut path = Vec::new();
         for st in stmts.iter() {
             if let StmtKind::Param { name, value: e } = &st.kind
                 && !env.contains_key(name.name)
@@ -127,7 +235,11 @@ impl<'s> Budget<'s> {
                 env.insert(name.name, v);
                 continue;
             }
-            total = total.saturating_add(self.stmt_ops(blocks, st, &mut env, 0));
+            total = total.saturating_add(self.stmt_ops(blocks, st, &mut env, &mut path).ops);
+            if self.gave_up() {
+                diags.push(too_many_statements(st.span));
+                return false;
+            }
             if crossing.is_none() && total > MAX_EXPANDED_OPS {
                 crossing = Some(st.span);
             }
@@ -145,10 +257,22 @@ impl<'s> Budget<'s> {
 impl Budget<'_> {
     /// The blocks counted so far, by name, in order.
     pub(super) fn counted(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.memo.keys().copied().collect();
-        names.sort_unstable();
-        names
+        self.reached.iter().copied().collect()
     }
+}
+
+/// The `limit-exceeded` diagnostic at an instantiation whose instances would make more than
+/// [`MAX_STATEMENTS`] statements (found while counting the ops).
+pub(super) fn too_many_statements(at: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::LimitExceeded,
+        format!(
+            "expanding this graph would make more than {} statements, over the limit",
+            grouped(MAX_STATEMENTS as u64)
+        ),
+    )
+    .at(at, "instantiated here")
+    .help("repeat fewer times or nest fewer instances, or split the model into several graphs")
 }
 
 /// `1099511627776` as `1,099,511,627,776`.
