@@ -19,7 +19,9 @@
 //! - a graph over the budget must get `limit-exceeded` and expand nothing (its report lists
 //!   no op but those written in the graph itself), so the run stays within libFuzzer's
 //!   `-timeout` and `-rss_limit_mb`;
-//! - a file whose graphs and blocks all count within the budget must get no budget error;
+//! - a file whose graphs and blocks all count within the budget must get no budget error
+//!   (these two where the count is unambiguous: no block instantiates itself, directly or
+//!   through others, and none is named like an op kind or like another block);
 //! - a file within the budget but large (a graph or block of more than [`CAP_OPS`] ops) is
 //!   not checked at all: expanding it is slow by design, not a bug (many instances with few
 //!   ops are checked: those are instances that fail, which must fail fast);

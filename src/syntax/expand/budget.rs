@@ -1,7 +1,10 @@
 //! The budget on expanded ops, counted before anything is expanded: the ops each block's
 //! instance makes (its own ops and those of the instances it makes, recursively), memoised
 //! per block and values of its header params, with saturating arithmetic, so that a tree of
-//! blocks asking for 2^40 ops is counted in a few steps and reported instead of built.
+//! blocks asking for 2^40 ops is counted in a few steps and reported instead of built. The
+//! statements the instances would emit are counted alongside and held to
+//! [`MAX_STATEMENTS`] the same way, so that instances with few ops or none (instances that
+//! fail) cannot fill memory either.
 //!
 //! Repeat counts are evaluated from the params in sight, as the expansion will see them: a
 //! graph's (with the overrides), and in an instance its header params (the value the
@@ -14,9 +17,9 @@
 //! Counting is bounded: it visits the statements of each block once per distinct values of
 //! its header params (more often only where a block instantiates itself, through others or
 //! not, which is an error: such a count depends on the enclosing instances and is not
-//! memoised), and every such visit stands for an instance the expansion would make, with at
-//! least as many statements. Past [`MAX_STATEMENTS`] statements visited, the count stops and the graph is
-//! reported over the statement limit.
+//! memoised), and every such visit stands for an instance the expansion would make. Past
+//! [`MAX_STATEMENTS`] statements visited, the count stops and the graph is reported over the
+//! statement limit.
 
 use super::{Blocks, MAX_DEPTH};
 use crate::diagnostics::{Code, Diagnostic, Span};
@@ -30,9 +33,9 @@ use std::collections::{BTreeSet, HashMap};
 /// Ops per instance of each block, as counted so far.
 #[derive(Default)]
 pub(super) struct Budget<'s> {
-    /// Ops of one instance, by block and the values of its header params, where the count did
-    /// not depend on the instances around it (see [`Counted::cut`]).
-    memo: HashMap<(&'s str, Vec<Option<i64>>), u64>,
+    /// What one instance makes, by block and the values of its header params, where the count
+    /// did not depend on the instances around it (see [`Counted::cut`]).
+    memo: HashMap<(&'s str, Vec<Option<i64>>), Size>,
     /// Every block the count reached.
     reached: BTreeSet<&'s str>,
     /// Statements visited outside the memo.
@@ -51,10 +54,33 @@ pub(super) fn value(env: &Env<'_>, e: &Expr<'_>) -> Option<i64> {
     eval_expr::eval(e, &lookup, &|_| None, &mut Vec::new())
 }
 
+/// What an instance (or a body) makes once expanded: ops and statements, saturating.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Size {
+    pub(super) ops: u64,
+    pub(super) stmts: u64,
+}
+
+impl Size {
+    fn add(self, o: Size) -> Size {
+        Size {
+            ops: self.ops.saturating_add(o.ops),
+            stmts: self.stmts.saturating_add(o.stmts),
+        }
+    }
+
+    fn times(self, n: u64) -> Size {
+        Size {
+            ops: self.ops.saturating_mul(n),
+            stmts: self.stmts.saturating_mul(n),
+        }
+    }
+}
+
 /// What a body makes.
 #[derive(Clone, Copy)]
 struct Counted {
-    ops: u64,
+    size: Size,
     /// Whether an instantiation in the body (or below) was cut because it instantiates the
     /// block of an enclosing instance: the count then depends on where the instance is.
     cut: bool,
@@ -77,6 +103,31 @@ fn instantiation<'a, 's>(
         }
         _ => None,
     }
+}
+
+/// The statements an instance of `block` emits besides those of the instances in it: two
+/// `dtype` resets, its header params, and its statements but inputs (bound to the caller's
+/// tensors), its `output` and its instantiations (replaced by their instances).
+fn emitted(block: &BlockAst<'_>, blocks: &Blocks<'_, '_>) -> usize {
+    let own = block
+        .stmts
+        .iter()
+        .filter(|st| match &st.kind {
+            StmtKind::Decl {
+                external: ExternalKind::Input,
+                ..
+            }
+            | StmtKind::Output(_)
+            | StmtKind::Repeat(_) => false,
+            StmtKind::Op(op) => {
+                op.func.is_some()
+                    || OpKind::from_name(op.kind.name).is_some()
+                    || blocks.get(op.kind.name).is_none()
+            }
+            _ => true,
+        })
+        .count();
+    own + block.params.len() + 2
 }
 
 /// The header params of an instance of `block`: the value `args` pass (evaluated in the
@@ -113,11 +164,11 @@ impl<'s> Budget<'s> {
         block: &BlockAst<'s>,
         env: Env<'s>,
         path: &mut Vec<&'s str>,
-    ) -> u64 {
+    ) -> Size {
         if path.contains(&block.name.name) {
-            return 0;
+            return Size::default();
         }
-        self.block_ops(blocks, block, env, path).ops
+        self.block_ops(blocks, block, env, path).size
     }
 
     /// Whether counting stopped at the statement bound.
@@ -140,19 +191,24 @@ impl<'s> Budget<'s> {
             .map(|p| env.get(p.name.name).copied().flatten())
             .collect::<Vec<_>>();
         let key = (name, values);
-        if let Some(&ops) = self.memo.get(&key) {
-            return Counted { ops, cut: false };
+        if let Some(&size) = self.memo.get(&key) {
+            return Counted { size, cut: false };
         }
         if path.len() > MAX_DEPTH || self.gave_up() {
             // Too deep (the expansion stops there) or too much: not memoised either.
-            return Counted { ops: 0, cut: true };
+            return Counted {
+                size: Size::default(),
+                cut: true,
+            };
         }
+        let own = emitted(block, blocks);
         self.visited = self.visited.saturating_add(block.stmts.len() + 2);
         path.push(name);
-        let counted = self.body_ops(blocks, &block.stmts, env, path);
+        let mut counted = self.body_ops(blocks, &block.stmts, env, path);
         path.pop();
+        counted.size.stmts = counted.size.stmts.saturating_add(own as u64);
         if !counted.cut && !self.gave_up() {
-            self.memo.insert(key, counted.ops);
+            self.memo.insert(key, counted.size);
         }
         counted
     }
@@ -165,16 +221,19 @@ impl<'s> Budget<'s> {
         mut env: Env<'s>,
         path: &mut Vec<&'s str>,
     ) -> Counted {
-        let mut total = Counted { ops: 0, cut: false };
+        let mut total = Counted {
+            size: Size::default(),
+            cut: false,
+        };
         for st in stmts.iter() {
             let c = self.stmt_ops(blocks, st, &mut env, path);
-            total.ops = total.ops.saturating_add(c.ops);
+            total.size = total.size.add(c.size);
             total.cut |= c.cut;
         }
         total
     }
 
-    /// The ops statement `st` of a body makes; a param is added to `env`.
+    /// What statement `st` of a body makes besides itself; a param is added to `env`.
     fn stmt_ops(
         &mut self,
         blocks: &Blocks<'_, 's>,
@@ -187,32 +246,45 @@ impl<'s> Budget<'s> {
                 let v = value(env, e);
                 env.insert(name.name, v);
             }
-            return Counted { ops: 0, cut: false };
+            return Counted {
+                size: Size::default(),
+                cut: false,
+            };
         }
         let Some((b, n, args)) = instantiation(st, blocks, env) else {
             let ops = u64::from(matches!(st.kind, StmtKind::Op(_)));
-            return Counted { ops, cut: false };
+            return Counted {
+                size: Size { ops, stmts: 0 },
+                cut: false,
+            };
         };
         if path.contains(&b.name.name) {
             // Inside an instance of its own block: not expanded.
-            return Counted { ops: 0, cut: true };
+            return Counted {
+                size: Size::default(),
+                cut: true,
+            };
         }
         if n == 0 {
             // No instance (the expansion reports the count).
             self.reached.insert(b.name.name);
-            return Counted { ops: 0, cut: false };
+            return Counted {
+                size: Size::default(),
+                cut: false,
+            };
         }
         let inner = header_env(b, |p| passed(args, env, p));
         let c = self.block_ops(blocks, b, inner, path);
         Counted {
-            ops: n.saturating_mul(c.ops),
+            size: c.size.times(n),
             cut: c.cut,
         }
     }
 
     /// Counts the ops of a body (a graph's, or a block's checked on its own, whose params
-    /// start as `env`) before it is expanded. Over the limit, reports it at the first
-    /// instantiation that crosses it and returns `false`: nothing is then expanded.
+    /// start as `env`) before it is expanded, and its statements. Over the budget on ops, or
+    /// the limit on statements, reports it at the first instantiation that crosses it and
+    /// returns `false`: nothing is then expanded.
     pub(super) fn check_body(
         &mut self,
         blocks: &Blocks<'_, 's>,
@@ -221,8 +293,12 @@ impl<'s> Budget<'s> {
         overrides: &Overrides,
         diags: &mut Vec<Diagnostic>,
     ) -> bool {
-        let mut total = 0u64;
+        let mut total = Size {
+            ops: 0,
+            stmts: stmts.len() as u64,
+        };
         let mut crossing: Option<Span> = None;
+        let mut too_many: Option<Span> = None;
         let mut path = Vec::new();
         for st in stmts.iter() {
             if let StmtKind::Param { name, value: e } = &st.kind
@@ -235,21 +311,28 @@ impl<'s> Budget<'s> {
                 env.insert(name.name, v);
                 continue;
             }
-            total = total.saturating_add(self.stmt_ops(blocks, st, &mut env, &mut path).ops);
+            total = total.add(self.stmt_ops(blocks, st, &mut env, &mut path).size);
             if self.gave_up() {
                 diags.push(too_many_statements(st.span));
                 return false;
             }
-            if crossing.is_none() && total > MAX_EXPANDED_OPS {
+            if crossing.is_none() && total.ops > MAX_EXPANDED_OPS {
                 crossing = Some(st.span);
             }
+            if too_many.is_none() && total.stmts > MAX_STATEMENTS as u64 {
+                too_many = Some(st.span);
+            }
         }
-        match crossing {
-            Some(at) => {
-                diags.push(over_limit(at, total, "this graph"));
+        match (crossing, too_many) {
+            (Some(at), _) => {
+                diags.push(over_limit(at, total.ops, "this graph"));
                 false
             }
-            None => true,
+            (None, Some(at)) => {
+                diags.push(too_many_statements(at));
+                false
+            }
+            (None, None) => true,
         }
     }
 }

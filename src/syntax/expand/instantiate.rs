@@ -68,15 +68,16 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
                 self.failed = true;
                 return false;
             }
-            let reported = self.diags.len();
+            let failed_before = self.failed_calls;
             let Some(out_name) = self.emit_instance(&sig, scope, dtype, depth, i, threaded) else {
                 return false;
             };
             threaded = Some(out_name);
-            // An instance that could not be expanded whole (an instantiation inside it was
-            // wrong) stands for the rest: they have the same params and blocks, so they would
-            // report the same (once, see `Expansion::attribute`), at the cost of every one.
-            if i + 1 < count && self.diags[reported..].iter().any(Diagnostic::is_error) {
+            // An instance that could not be expanded whole (an instantiation inside it failed,
+            // reported now or by the semantic pass) stands for the rest: they have the same
+            // params and blocks, so they would fail the same way (and be reported once, see
+            // `Expansion::attribute`), at the cost of every one.
+            if i + 1 < count && self.failed_calls > failed_before {
                 // Its output, which the next instance would have read, is not unused.
                 self.info.unexpanded_args.push(out_name.to_string());
                 return false;
@@ -414,13 +415,14 @@ impl<'a, 'b, 's> Expander<'a, 'b, 's> {
         }
         path.reverse();
         let per = self.budget.instance_ops(blocks, call.block, env, &mut path);
-        if self.budget.gave_up() {
+        let stmts = (self.out.len() as u64).saturating_add(count.saturating_mul(per.stmts));
+        if self.budget.gave_up() || stmts > limits::MAX_STATEMENTS as u64 {
             self.diags
                 .push(super::budget::too_many_statements(call.span));
             self.failed = true;
             return false;
         }
-        let total = (self.ops as u64).saturating_add(count.saturating_mul(per));
+        let total = (self.ops as u64).saturating_add(count.saturating_mul(per.ops));
         if total > limits::MAX_EXPANDED_OPS {
             self.diags
                 .push(super::budget::over_limit(call.span, total, "this graph"));
