@@ -22,9 +22,9 @@
 //! - a file whose graphs and blocks all count within the budget must get no budget error
 //!   (these two where the count is unambiguous: no block instantiates itself, directly or
 //!   through others, and none is named like an op kind or like another block);
-//! - a file within the budget but large (a graph or block of more than [`CAP_OPS`] ops) is
-//!   not checked at all: expanding it is slow by design, not a bug (many instances with few
-//!   ops are checked: those are instances that fail, which must fail fast);
+//! - a file within the limits but large (a graph or block of more than [`CAP_OPS`] ops or
+//!   [`CAP_STMTS`] statements once expanded) is not checked at all: expanding it is slow by
+//!   design, not a bug;
 //! - everything else goes through `common::exercise` (the invariants of
 //!   docs/ROBUSTNESS.md), and the rendering must parse and survive the `fmt` round trip with
 //!   the same diagnostics.
@@ -45,6 +45,9 @@ const MAX_GRAPHS: usize = 2;
 const BUDGET: u64 = fgraph::limits::MAX_EXPANDED_OPS;
 /// Files within the budget but over this many expanded ops are skipped (slow by design).
 const CAP_OPS: u64 = 3000;
+/// Likewise for statements: instances that fail make no ops but statements, up to the limit.
+const CAP_STMTS: u64 = 20_000;
+const MAX_STMTS: u64 = 1 << 24;
 /// Files over this many ops are checked but not analysed.
 const CAP_ANALYSE: u64 = 100;
 
@@ -203,13 +206,16 @@ enum MStmt {
 struct MBlock {
     header: Vec<(String, Option<Expr>)>,
     stmts: Vec<MStmt>,
+    /// Statements an instance emits besides its instances' (as the budget counts them).
+    emitted: u64,
 }
 
-/// Expanded ops and instances (saturating).
+/// Expanded ops, instances and statements (saturating).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Count {
     ops: u64,
     instances: u64,
+    stmts: u64,
 }
 
 impl Count {
@@ -217,12 +223,14 @@ impl Count {
         Count {
             ops: self.ops.saturating_add(o.ops),
             instances: self.instances.saturating_add(o.instances),
+            stmts: self.stmts.saturating_add(o.stmts),
         }
     }
     fn times(self, n: u64) -> Count {
         Count {
             ops: self.ops.saturating_mul(n),
             instances: self.instances.saturating_mul(n),
+            stmts: self.stmts.saturating_mul(n),
         }
     }
 }
@@ -313,6 +321,7 @@ impl Model<'_> {
         let (mut c, cut) = self.body(&block.stmts, env, path);
         path.pop();
         c.instances = c.instances.saturating_add(1);
+        c.stmts = c.stmts.saturating_add(block.emitted);
         // A count that met an instance of an enclosing block depends on the path.
         if !cut {
             self.memo.insert(key, c);
@@ -369,6 +378,8 @@ struct Body<'d> {
     own: Option<usize>,
     /// The latest tensor an op or instance produced.
     produced: Option<String>,
+    /// Statements written but inputs, outputs and instantiations.
+    emitted: usize,
 }
 
 /// What a caller needs to know of a block.
@@ -429,27 +440,32 @@ impl Body<'_> {
         let t = format!("t{k}");
         match st {
             BodyStmt::Relu(a) => {
+                self.emitted += 1;
                 let a = self.tensor(*a);
                 let _ = writeln!(self.out, "  op o{k} = elementwise.relu({a}) -> {t}");
                 self.model.push(MStmt::Op);
             }
             BodyStmt::Add(a, b) => {
+                self.emitted += 1;
                 let (a, b) = (self.tensor(*a), self.tensor(*b));
                 let _ = writeln!(self.out, "  op o{k} = elementwise.add({a}, {b}) -> {t}");
                 self.model.push(MStmt::Op);
             }
             BodyStmt::Matmul(a) => {
+                self.emitted += 2;
                 let a = self.tensor(*a);
                 let _ = writeln!(self.out, "  weight m{k}: [4, 4]");
                 let _ = writeln!(self.out, "  op o{k} = matmul({a}, m{k}) -> {t}");
                 self.model.push(MStmt::Op);
             }
             BodyStmt::Weight => {
+                self.emitted += 1;
                 let _ = writeln!(self.out, "  weight w{k}: [{}, 4]", self.dim);
                 self.tensors.push(format!("w{k}"));
                 return;
             }
             BodyStmt::Param(v) => {
+                self.emitted += 1;
                 let (text, e) = self.val(*v);
                 let name = format!("Q{k}");
                 let _ = writeln!(self.out, "  param {name} = {text}");
@@ -459,6 +475,10 @@ impl Body<'_> {
             }
             BodyStmt::Call(c) => {
                 let call = self.call(c);
+                if matches!(self.model.last(), Some(MStmt::Call { callee: None, .. })) {
+                    // An op of an unknown kind.
+                    self.emitted += 1;
+                }
                 let _ = writeln!(self.out, "  op c{k} = {call} -> {t}");
             }
             BodyStmt::Repeat(n, c) => {
@@ -584,6 +604,7 @@ fn render_block(
         blocks,
         own: Some(i),
         produced: None,
+        emitted: 0,
     };
     let mut header = Vec::new();
     let mut mheader = Vec::new();
@@ -633,6 +654,7 @@ fn render_block(
     (
         body.out,
         MBlock {
+            emitted: (body.emitted + b.params.len() + 2) as u64,
             header: mheader,
             stmts: body.model,
         },
@@ -656,6 +678,7 @@ fn render_graph(
         blocks,
         own: None,
         produced: None,
+        emitted: 0,
     };
     let _ = writeln!(body.out, "graph g{i} {{");
     for (j, v) in g.params.iter().enumerate() {
@@ -748,9 +771,10 @@ fuzz_target!(|file: FileDesc| {
         .collect();
     let all = per_graph.iter().chain(&standalone);
     let within = all.clone().all(|c| c.ops <= BUDGET);
-    // Not instances: a valid instance has at least one op, so many instances and few ops
-    // are instances that fail, which must be cheap.
-    let large = all.clone().any(|c| c.ops <= BUDGET && c.ops > CAP_OPS);
+    // Within the limits but large: slow by design, skipped.
+    let large = all.clone().any(|c| {
+        (c.ops <= BUDGET && c.ops > CAP_OPS) || (c.stmts <= MAX_STMTS && c.stmts > CAP_STMTS)
+    });
     if std::env::var_os("FGRAPH_FUZZ_PRINT").is_some() {
         eprintln!("// fuzz-options: {}\n{src}", {
             let mut s: Vec<String> = sets.iter().map(|(k, v)| format!("set {k}={v}")).collect();
