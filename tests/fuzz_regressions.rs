@@ -4,7 +4,15 @@
 //!
 //! A fixture may start with a line `// fuzz-options: ...` holding the options the fuzz target
 //! derived from its input: `set NAME=INT`, `allow CODE` and `flash` (`--flash-attention`),
-//! separated by commas.
+//! separated by commas; and `errors N`, `warnings N`: the file must get exactly N errors (0 for
+//! an input that was wrongly refused, N for one whose errors were once reported many times
+//! over), or N warnings.
+//!
+//! A graph that a fixture's budget error (`limit-exceeded` on expanded ops) points into must
+//! not have been expanded: it has no ops but those written in it.
+//!
+//! Files `framing-*.bin` are inputs of the `framing` target: bytes sent to the language
+//! server, after which one valid frame must still be answered.
 
 use fgraph::cost::{self, Hardware, LaunchMode};
 use fgraph::diagnostics::render::{self, HumanStyle};
@@ -32,6 +40,8 @@ fn options(src: &[u8]) -> Options {
             );
         } else if item == "flash" {
             opts.fusion.flash_attention = true;
+        } else if item.starts_with("errors ") || item.starts_with("warnings ") {
+            // Read by `expected`.
         } else if let Some(code) = item.strip_prefix("allow ") {
             opts.allow
                 .push(Code::from_name(code.trim()).expect("a code"));
@@ -40,6 +50,18 @@ fn options(src: &[u8]) -> Options {
         }
     }
     opts
+}
+
+/// The `N` of option `what N` (`errors`, `warnings`) in the fixture's options.
+fn expected(src: &[u8], what: &str) -> Option<usize> {
+    let first = src.split(|&b| b == b'\n').next().unwrap_or_default();
+    let rest = std::str::from_utf8(first)
+        .ok()?
+        .strip_prefix("// fuzz-options:")?;
+    rest.split(',').find_map(|item| {
+        let n = item.trim().strip_prefix(what)?.strip_prefix(' ')?;
+        Some(n.trim().parse().expect("a count"))
+    })
 }
 
 /// What `fuzz/fuzz_targets/common/mod.rs` asserts of every analysis.
@@ -89,6 +111,43 @@ fn check_analysis(a: &Analysis) {
 fn run(path: &Path) -> usize {
     let src = std::fs::read(path).expect("fixture");
     let report = check_file(&path.display().to_string(), &src, &options(&src));
+    for (what, error) in [("errors", true), ("warnings", false)] {
+        if let Some(n) = expected(&src, what) {
+            let found: Vec<_> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error() == error)
+                .collect();
+            assert_eq!(found.len(), n, "{} {what}: {found:#?}", path.display());
+        }
+    }
+    // Over the budget on expanded ops: reported before expanding anything.
+    for g in &report.graphs {
+        // The diagnostic points into the graph, or into a block instantiated from it.
+        let over = report.diagnostics.iter().any(|d| {
+            d.code == Code::LimitExceeded
+                && d.message.contains(" ops, over the limit")
+                && d.primary
+                    .iter()
+                    .chain(&d.secondary)
+                    .any(|l| g.full_span.contains(l.span))
+        });
+        if over {
+            // Its ops are those written in the graph, none from an instance.
+            let text = &report.source.text[g.full_span.start..g.full_span.end];
+            let written = text
+                .lines()
+                .filter(|l| l.trim_start().starts_with("op "))
+                .count();
+            assert!(
+                g.written_ops.len() <= written,
+                "{}: graph `{}` is over the budget but {} ops were expanded",
+                path.display(),
+                g.name,
+                g.written_ops.len()
+            );
+        }
+    }
     for d in &report.diagnostics {
         let _ = render::human(d, &report.source, HumanStyle::plain());
         let _ = render::github(d, &report.source);
@@ -151,4 +210,49 @@ fn every_fuzz_fixture_is_handled() {
     }
     // Some fixtures are valid graphs, so the analysis half of the harness runs too.
     assert!(analysed > 0);
+}
+
+/// What the `framing` target asserts: after the bytes of a `framing-*.bin` fixture, a valid
+/// frame is answered (the last response the server writes is its answer).
+#[test]
+fn every_framing_fixture_is_followed_by_an_answer() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/fixtures/fuzz") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or_default();
+        if !(name.starts_with("framing-") && name.ends_with(".bin")) {
+            continue;
+        }
+        n += 1;
+        let mut input = std::fs::read(&path).expect("fixture");
+        let body = r#"{"jsonrpc":"2.0","id":"final","method":"shutdown"}"#;
+        input.extend(format!("Content-Length: {}\r\n\r\n{body}", body.len()).bytes());
+        let mut out = Vec::new();
+        fgraph::lsp::serve(std::io::Cursor::new(input), &mut out, None).expect("in memory");
+        let text = String::from_utf8(out).expect("UTF-8");
+        // The frames written: `Content-Length: N`, a blank line, N bytes.
+        let mut rest = text.as_str();
+        let mut messages = Vec::new();
+        while let Some(frame) = rest.strip_prefix("Content-Length: ") {
+            let (len, after) = frame.split_once("\r\n\r\n").expect("a header");
+            let (body, next) = after.split_at(len.parse().expect("a length"));
+            messages.push(serde_json::from_str::<serde_json::Value>(body).expect("JSON"));
+            rest = next;
+        }
+        assert!(rest.is_empty(), "{text}");
+        let last = messages
+            .iter()
+            .rfind(|m| m.get("method").is_none())
+            .expect("a response");
+        assert_eq!(last["id"], "final", "{}: {text}", path.display());
+        assert!(
+            last.get("error").is_none_or(|e| e["code"] != -32700),
+            "{text}"
+        );
+    }
+    assert!(n > 0, "no framing fixtures in {}", dir.display());
 }

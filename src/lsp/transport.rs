@@ -11,9 +11,10 @@
 //! thread stops at the first malformed frame, and a malformed message must not kill the
 //! server. [`FrameReader`] recovers from any malformed frame (a `Content-Length` larger or
 //! smaller than its body, missing, repeated, not a number or above the limit, a body that is
-//! not UTF-8 or not JSON, a header block without its blank line, bytes between frames): the
-//! frame is answered with a JSON-RPC parse error (with its `id` where the body has one), and
-//! reading resumes at the next `Content-Length:` header. That header is recognised anywhere
+//! not UTF-8 or not JSON, a header block without its blank line, a header line cut short and
+//! glued to the next frame's, bytes between frames): the frame is answered with a JSON-RPC
+//! parse error (with its `id` where the body has one), and reading resumes at the next
+//! `Content-Length:` header. That header is recognised anywhere
 //! in the stream, because `Content-Length: N` followed by a line break never occurs inside a
 //! JSON text (a string cannot hold a raw line break), so a length that lies cannot swallow
 //! the next frame. Memory stays bounded: a body is read as its bytes arrive, never allocated
@@ -336,6 +337,11 @@ impl<R: Read> FrameReader<R> {
                 }
                 continue;
             };
+            // A `Content-Length` line that starts inside this one is the next frame's, glued
+            // to a header line cut short: this frame is malformed, and reading resumes there.
+            if let Marker::At(_) = find_header(&self.buf, pos + 1, pos + nl) {
+                return Ok(Err("a header line runs into the next frame's header".into()));
+            }
             let line = &self.buf[pos..pos + nl];
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             pos += nl + 1;
@@ -663,6 +669,16 @@ mod tests {
                 "lower case",
                 [b"content-length:37\r\n\r\n".as_slice(), req].concat(),
                 &["4", "9"],
+            ),
+            (
+                "a header line cut short",
+                b"Content-Length: 3\r\nX-Cut: ".to_vec(),
+                &["bad", "9"],
+            ),
+            (
+                "a header line cut short after a first line cut short",
+                b"Content-Length: 3\r\nContent-".to_vec(),
+                &["bad", "9"],
             ),
             (
                 "Content-Length in a string",

@@ -58,7 +58,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         if !(tensors_ok && params_ok) {
             return false;
         }
-        if !self.within_limit(call) || !self.within_budget(call) {
+        if !self.within_limit(call) || !self.within_budget(call, scope) {
             return false;
         }
         let count = call.count.map_or(1, |(n, _)| n);
@@ -68,9 +68,19 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                 self.failed = true;
                 return false;
             }
-            match self.emit_instance(&sig, scope, dtype, depth, i, threaded) {
-                Some(out_name) => threaded = Some(out_name),
-                None => return false,
+            let failed_before = self.failed_calls;
+            let Some(out_name) = self.emit_instance(&sig, scope, dtype, depth, i, threaded) else {
+                return false;
+            };
+            threaded = Some(out_name);
+            // An instance that could not be expanded whole (an instantiation inside it failed,
+            // reported now or by the semantic pass) stands for the rest: they have the same
+            // params and blocks, so they would fail the same way (and be reported once, see
+            // `Expansion::attribute`), at the cost of every one.
+            if i + 1 < count && self.failed_calls > failed_before {
+                // Its output, which the next instance would have read, is not unused.
+                self.info.unexpanded_args.push(out_name.to_string());
+                return false;
             }
         }
         true
@@ -380,11 +390,39 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
     /// Whether the call's instances fit in the budget on expanded ops with their real count,
     /// checked before they are emitted (the count of the whole body, made before expanding,
     /// may not have known a count that depends on a block's params).
-    fn within_budget(&mut self, call: &Call<'_, 's>) -> bool {
+    fn within_budget(&mut self, call: &Call<'_, 's>, scope: &Scope<'s>) -> bool {
         let blocks = self.blocks;
         let count = call.count.map_or(1, |(n, _)| n);
-        let per = self.budget.ops(blocks, call.block);
-        let total = (self.ops as u64).saturating_add(count.saturating_mul(per));
+        // The block's header params as this call passes them, and the blocks of the
+        // instances around it.
+        let mut given: HashMap<&str, Option<i64>> = HashMap::new();
+        for a in call.args {
+            if let Arg::Attr { name, value } = a {
+                let e = self.expr(scope, value);
+                let v = self.value(&e, &mut Vec::new());
+                given.entry(name.name).or_insert(v);
+            }
+        }
+        let env = super::budget::header_env(call.block, |p| given.get(p).copied());
+        let mut path = Vec::new();
+        let mut cur = scope.instance;
+        while let Some(i) = cur {
+            let inst = &self.info.instances[i];
+            if let Some(b) = blocks.get(&inst.block) {
+                path.push(b.name.name);
+            }
+            cur = inst.parent;
+        }
+        path.reverse();
+        let per = self.budget.instance_ops(blocks, call.block, env, &mut path);
+        let stmts = (self.out.len() as u64).saturating_add(count.saturating_mul(per.stmts));
+        if self.budget.gave_up() || stmts > limits::MAX_STATEMENTS as u64 {
+            self.diags
+                .push(super::budget::too_many_statements(call.span));
+            self.failed = true;
+            return false;
+        }
+        let total = (self.ops as u64).saturating_add(count.saturating_mul(per.ops));
         if total > limits::MAX_EXPANDED_OPS {
             self.diags
                 .push(super::budget::over_limit(call.span, total, "this graph"));
