@@ -126,7 +126,6 @@ pub fn expand<'s>(
         failed: false,
         budget: budget::Budget::default(),
         over_budget: false,
-        failed_calls: 0,
     };
     x.over_budget = !x
         .budget
@@ -197,7 +196,6 @@ pub fn standalone<'s>(
         failed: false,
         budget: budget::Budget::default(),
         over_budget: false,
-        failed_calls: 0,
     };
     let mut env = budget::Env::new();
     for p in &block.params {
@@ -297,8 +295,6 @@ struct Expander<'a, 'b, 's> {
     budget: budget::Budget<'s>,
     /// The whole body would exceed the budget on expanded ops: no instantiation is expanded.
     over_budget: bool,
-    /// Instantiations not expanded so far (see `calls::failed_call`).
-    failed_calls: usize,
 }
 
 /// One instantiation: `op name = block(args) -> output` or `repeat N name = ...`.
