@@ -30,7 +30,7 @@ use crate::syntax::ast::*;
 use crate::types::OpKind;
 use std::collections::{BTreeSet, HashMap};
 
-/// Ops per instance of each block, as counted so far.
+/// What the instances of each block make, as counted so far.
 #[derive(Default)]
 pub(super) struct Budget<'s> {
     /// What one instance makes, by block and the values of its header params, where the count
@@ -156,8 +156,8 @@ fn passed(args: &[Arg<'_>], env: &Env<'_>, name: &str) -> Option<Option<i64>> {
 }
 
 impl<'s> Budget<'s> {
-    /// The ops one instance of `block` makes with header params `env`, inside instances of the
-    /// blocks `path` (outermost first). A block met again below itself counts nothing.
+    /// What one instance of `block` makes with header params `env`, inside instances of the
+    /// blocks `path` (outermost first). A block met again below itself makes nothing.
     pub(super) fn instance_ops(
         &mut self,
         blocks: &Blocks<'_, 's>,
@@ -213,7 +213,7 @@ impl<'s> Budget<'s> {
         counted
     }
 
-    /// The ops statements `stmts` of an instance make (its params starting as `env`).
+    /// What the statements `stmts` of an instance make (its params starting as `env`).
     fn body_ops(
         &mut self,
         blocks: &Blocks<'_, 's>,

@@ -68,7 +68,8 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                 self.failed = true;
                 return false;
             }
-            let failed_before = self.failed_calls;
+            // `failed_call` records each instantiation not expanded by its output.
+            let failed_before = self.info.unexpanded_outputs.len();
             let Some(out_name) = self.emit_instance(&sig, scope, dtype, depth, i, threaded) else {
                 return false;
             };
@@ -77,7 +78,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             // reported now or by the semantic pass) stands for the rest: they have the same
             // params and blocks, so they would fail the same way (and be reported once, see
             // `Expansion::attribute`), at the cost of every one.
-            if i + 1 < count && self.failed_calls > failed_before {
+            if i + 1 < count && self.info.unexpanded_outputs.len() > failed_before {
                 // Its output, which the next instance would have read, is not unused.
                 self.info.unexpanded_args.push(out_name.to_string());
                 return false;

@@ -269,8 +269,6 @@ struct Expander<'a, 'x, 's> {
     budget: budget::Budget<'s>,
     /// The whole body would exceed the budget on expanded ops: no instantiation is expanded.
     over_budget: bool,
-    /// Instantiations not expanded so far (see `calls::failed_call`).
-    failed_calls: usize,
 }
 
 impl<'a, 'x, 's> Expander<'a, 'x, 's> {
@@ -294,7 +292,6 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             failed: false,
             budget: budget::Budget::default(),
             over_budget: false,
-            failed_calls: 0,
         }
     }
 
