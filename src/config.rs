@@ -170,6 +170,13 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
     check(name, text, None)
 }
 
+/// [`parse`] for a configuration whose folder is `dir` (as the language server has it, from an
+/// open editor's text): library folders are resolved in `dir` as [`load`] resolves them, so a
+/// folder that is missing, not a folder or leads out by a symbolic link is reported too.
+pub fn parse_in(name: &str, text: &str, dir: &Path) -> Result<Config, ConfigError> {
+    check(name, text, Some(dir))
+}
+
 /// [`parse`], resolving library folders in `dir` (the configuration's folder) when given.
 fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigError> {
     let fail = |diagnostics| ConfigError {

@@ -538,6 +538,27 @@ fn an_open_fgraph_toml_is_checked_as_configuration_and_a_save_applies_it() {
     );
     let d = c.diagnostics(&toml_uri);
     assert_eq!(d["diagnostics"], json!([]));
+    // Library folders are resolved next to the file, as `fgraph check` resolves them: one
+    // that is missing is reported in the editor, one that exists is not.
+    std::fs::create_dir_all(dir.join("lib")).expect("lib");
+    let libs = "allow = [\"unused-tensor\"]\n[imports]\npaths = [\"lib\", \"missing\"]\n";
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": toml_uri, "version": 3}, "contentChanges": [{"text": libs}]}),
+    );
+    let d = c.diagnostics(&toml_uri);
+    assert_eq!(d["diagnostics"].as_array().map(Vec::len), Some(1), "{d}");
+    let message = d["diagnostics"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("the library folder `missing` cannot be used:"),
+        "{message}"
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": toml_uri, "version": 4}, "contentChanges": [{"text": good}]}),
+    );
+    let d = c.diagnostics(&toml_uri);
+    assert_eq!(d["diagnostics"], json!([]));
     // Saved: the open graph is checked again under it, and the warning is gone.
     std::fs::write(dir.join("fgraph.toml"), good).expect("write");
     c.notify(

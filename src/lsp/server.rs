@@ -36,7 +36,7 @@ use crate::diagnostics::{Code, Diagnostic, Span};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -762,8 +762,16 @@ fn is_config(uri: &str) -> bool {
 
 /// The diagnostics of an open configuration file, from its text in the editor.
 fn config_diagnostics(uri: &str, doc: &Document, enc: Encoding) -> Value {
-    let name = uri_path(uri).map_or_else(|| uri.to_string(), |p| p.display().to_string());
-    let diags: Vec<Value> = match crate::config::parse(&name, &doc.text) {
+    let path = uri_path(uri);
+    let name = path
+        .as_ref()
+        .map_or_else(|| uri.to_string(), |p| p.display().to_string());
+    // A file on disk: its library folders are resolved next to it, as `fgraph check` will.
+    let parsed = match path.as_deref().and_then(Path::parent) {
+        Some(dir) => crate::config::parse_in(&name, &doc.text, dir),
+        None => crate::config::parse(&name, &doc.text),
+    };
+    let diags: Vec<Value> = match parsed {
         Ok(_) => Vec::new(),
         Err(e) => e
             .diagnostics
