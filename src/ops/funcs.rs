@@ -6,8 +6,14 @@
 //! (`reduction.Softmax` is a softmax). Every pass asks this module ([`lookup`], [`family`],
 //! [`is`]); none compares a function name itself.
 //!
+//! Each row also says what the semantic pass checks (issue 22): the kind the function belongs
+//! to, how many tensors it takes, its attributes with their types and ranges, and where its
+//! output shape comes from ([`FuncShape`]).
+//!
 //! A function the registry does not list counts [`UNKNOWN_FLOPS`] per element and has the
 //! family of its kind; a name ending in `norm` (`groupnorm`, `batchnorm`) is a norm.
+
+use crate::types::OpKind;
 
 /// The hardware model's cost family of a row-wise function (`cost::hwmodel`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,11 +26,83 @@ pub enum FuncFamily {
     Norm,
 }
 
+/// Where a function's output shape comes from (`sema` infers it and compares a declared one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuncShape {
+    /// The broadcast of the tensor arguments (numpy rules): every elementwise function.
+    Broadcast,
+    /// The first argument's shape: a row-wise reduction that keeps it (softmax, norms).
+    Same,
+    /// The first argument's shape with the `axis` dimensions reduced: dropped, or kept as 1
+    /// with `keepdim = 1`. Without `keepdim`, a declared shape may take either form.
+    Reduce,
+    /// The first argument's shape with the `axis` dimension replaced by `k` (top-k).
+    TopK,
+}
+
+/// The type and range of an attribute's value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AttrType {
+    /// An integer expression from `min` to `max`.
+    Int { min: i64, max: i64 },
+    /// An axis of the first argument (negative counts from the end).
+    Axis,
+    /// An axis, or a list of axes, of the first argument.
+    Axes,
+    /// A number (a float literal or an integer expression) in the open-closed range given:
+    /// `min < v <= max`, or `min <= v` when `min_inclusive`.
+    Float {
+        min: f64,
+        max: f64,
+        min_inclusive: bool,
+    },
+    /// `0` or `1` (`true`/`false` where the language has them).
+    Bool,
+}
+
+/// One attribute a function (or an op kind) takes.
+#[derive(Clone, Copy, Debug)]
+pub struct AttrSpec {
+    pub name: &'static str,
+    pub ty: AttrType,
+    /// The op cannot do without it.
+    pub required: bool,
+    /// What it means, for messages and the manual.
+    pub doc: &'static str,
+}
+
+/// How many tensors a function takes (scalar constants are not counted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tensors {
+    pub min: usize,
+    pub max: usize,
+}
+
+impl Tensors {
+    /// The count as the manual writes it: "1", "2", "1 to 3", "2 or more".
+    pub fn text(self) -> String {
+        match (self.min, self.max) {
+            (a, b) if a == b => format!("{a}"),
+            (a, usize::MAX) => format!("{a} or more"),
+            (a, b) if b == a + 1 => format!("{a} or {b}"),
+            (a, b) => format!("{a} to {b}"),
+        }
+    }
+}
+
 /// One function.
 #[derive(Clone, Copy, Debug)]
 pub struct FuncSpec {
     /// The canonical (lowercase) name.
     pub name: &'static str,
+    /// The op kind it belongs to (`elementwise` or `reduction`): the same name may be a
+    /// function of both (`max`).
+    pub kind: OpKind,
+    /// How many tensors it takes.
+    pub tensors: Tensors,
+    /// The attributes it takes besides `flops`, which every op may have.
+    pub attrs: &'static [AttrSpec],
+    pub shape: FuncShape,
     /// FLOPs per element (`docs/cost-model.md` gives the sources); `None`: not counted by
     /// the table ([`UNKNOWN_FLOPS`] then).
     pub flops: Option<u64>,
@@ -37,9 +115,61 @@ pub struct FuncSpec {
     pub torch: &'static str,
 }
 
+const fn attr(name: &'static str, ty: AttrType, doc: &'static str) -> AttrSpec {
+    AttrSpec {
+        name,
+        ty,
+        required: false,
+        doc,
+    }
+}
+
+const AXIS: AttrSpec = attr(
+    "axis",
+    AttrType::Axis,
+    "the axis the rows run along (default -1)",
+);
+const AXES: AttrSpec = attr(
+    "axis",
+    AttrType::Axes,
+    "the axis or list of axes reduced (default -1)",
+);
+const KEEPDIM: AttrSpec = attr(
+    "keepdim",
+    AttrType::Bool,
+    "1 keeps each reduced axis as a dimension of 1",
+);
+const EPS: AttrSpec = attr(
+    "eps",
+    AttrType::Float {
+        min: 0.0,
+        max: 1.0,
+        min_inclusive: true,
+    },
+    "the small constant added to the variance (0 to 1)",
+);
+const K: AttrSpec = AttrSpec {
+    required: true,
+    ..attr(
+        "k",
+        AttrType::Int {
+            min: 1,
+            max: i64::MAX,
+        },
+        "how many of the largest values are kept along `axis`",
+    )
+};
+const ROWWISE: &[AttrSpec] = &[AXIS];
+const NORM: &[AttrSpec] = &[AXIS, EPS];
+const REDUCE: &[AttrSpec] = &[AXES, KEEPDIM];
+
 const fn f(name: &'static str, flops: u64, torch: &'static str) -> FuncSpec {
     FuncSpec {
         name,
+        kind: OpKind::Elementwise,
+        tensors: Tensors { min: 1, max: 1 },
+        attrs: &[],
+        shape: FuncShape::Broadcast,
         flops: Some(flops),
         family: FuncFamily::Plain,
         inductor_pointwise_16bit: false,
@@ -47,38 +177,160 @@ const fn f(name: &'static str, flops: u64, torch: &'static str) -> FuncSpec {
     }
 }
 
-/// Every function fgraph knows, in one table.
+/// An elementwise function of `n` tensors.
+const fn ew(name: &'static str, n: usize, flops: u64, torch: &'static str) -> FuncSpec {
+    FuncSpec {
+        tensors: Tensors { min: n, max: n },
+        ..f(name, flops, torch)
+    }
+}
+
+/// A reduction that reduces `axis` (sum, mean, max, …).
+const fn red(name: &'static str, flops: u64, torch: &'static str) -> FuncSpec {
+    FuncSpec {
+        kind: OpKind::Reduction,
+        attrs: REDUCE,
+        shape: FuncShape::Reduce,
+        ..f(name, flops, torch)
+    }
+}
+
+/// A row-wise reduction that keeps its input's shape (softmax, norms).
+const fn rowwise(
+    name: &'static str,
+    tensors: Tensors,
+    attrs: &'static [AttrSpec],
+    flops: Option<u64>,
+    family: FuncFamily,
+    torch: &'static str,
+) -> FuncSpec {
+    FuncSpec {
+        kind: OpKind::Reduction,
+        tensors,
+        attrs,
+        shape: FuncShape::Same,
+        flops,
+        family,
+        ..f(name, 0, torch)
+    }
+}
+
+const ONE: Tensors = Tensors { min: 1, max: 1 };
+const TWO_OR_MORE: Tensors = Tensors {
+    min: 2,
+    max: usize::MAX,
+};
+
+/// Every function fgraph knows, in one table: a function of an op kind that is not here is
+/// an error (`unknown-function`), unless the op states its cost (`flops = N`), which makes it
+/// an opaque function. FLOPs of functions added with the strict registry (issue 22) that were
+/// counted as unknown before keep that count (1 per element), so no number changed.
 pub const FUNCS: &[FuncSpec] = &[
-    f("add", 1, "torch.add"),
-    f("sub", 1, "torch.sub"),
-    f("mul", 1, "torch.mul"),
-    f("div", 1, "torch.div"),
-    f("neg", 1, "torch.neg"),
-    f("relu", 1, "torch.relu"),
-    f("gelu", 8, "torch.nn.functional.gelu"),
-    f("silu", 4, "torch.nn.functional.silu"),
+    // Elementwise: the output is the broadcast of the tensor arguments.
     FuncSpec {
-        family: FuncFamily::Softmax,
+        tensors: TWO_OR_MORE,
+        ..f("add", 1, "torch.add")
+    },
+    ew("sub", 2, 1, "torch.sub"),
+    FuncSpec {
+        tensors: TWO_OR_MORE,
+        ..f("mul", 1, "torch.mul")
+    },
+    ew("div", 2, 1, "torch.div"),
+    ew("neg", 1, 1, "torch.neg"),
+    ew("relu", 1, 1, "torch.relu"),
+    ew("gelu", 1, 8, "torch.nn.functional.gelu"),
+    ew("silu", 1, 4, "torch.nn.functional.silu"),
+    ew("exp", 1, 1, "torch.exp"),
+    ew("log", 1, 1, "torch.log"),
+    ew("sqrt", 1, 1, "torch.sqrt"),
+    ew("rsqrt", 1, 1, "torch.rsqrt"),
+    ew("sigmoid", 1, 1, "torch.sigmoid"),
+    ew("tanh", 1, 1, "torch.tanh"),
+    ew("abs", 1, 1, "torch.abs"),
+    ew("square", 1, 1, "torch.square"),
+    ew("reciprocal", 1, 1, "torch.reciprocal"),
+    ew("sin", 1, 1, "torch.sin"),
+    ew("cos", 1, 1, "torch.cos"),
+    ew("erf", 1, 1, "torch.erf"),
+    ew("softplus", 1, 1, "torch.nn.functional.softplus"),
+    ew("cast", 1, 1, "x.to"),
+    ew("copy", 1, 1, "x.clone"),
+    ew("fill", 1, 1, "torch.full_like"),
+    ew("isneginf", 1, 1, "torch.isneginf"),
+    ew("isinf", 1, 1, "torch.isinf"),
+    ew("isnan", 1, 1, "torch.isnan"),
+    ew("logical_not", 1, 1, "torch.logical_not"),
+    ew("pow", 2, 1, "torch.pow"),
+    ew("min", 2, 1, "torch.minimum"),
+    ew("max", 2, 1, "torch.maximum"),
+    ew("eq", 2, 1, "torch.eq"),
+    ew("ne", 2, 1, "torch.ne"),
+    ew("lt", 2, 1, "torch.lt"),
+    ew("le", 2, 1, "torch.le"),
+    ew("gt", 2, 1, "torch.gt"),
+    ew("ge", 2, 1, "torch.ge"),
+    ew("logical_and", 2, 1, "torch.logical_and"),
+    ew("logical_or", 2, 1, "torch.logical_or"),
+    ew("where", 3, 1, "torch.where"),
+    ew("fma", 3, 1, "torch.addcmul"),
+    // Row-wise reductions: the output has the first input's shape.
+    FuncSpec {
         inductor_pointwise_16bit: true,
-        ..f("softmax", 5, "torch.softmax")
+        ..rowwise(
+            "softmax",
+            ONE,
+            ROWWISE,
+            Some(5),
+            FuncFamily::Softmax,
+            "torch.softmax",
+        )
     },
     FuncSpec {
-        family: FuncFamily::Norm,
         inductor_pointwise_16bit: true,
-        ..f("layernorm", 8, "torch.nn.functional.layer_norm")
-    },
-    f("sum", 1, "torch.sum"),
-    f("mean", 1, "torch.mean"),
-    FuncSpec {
-        flops: None,
-        family: FuncFamily::Plain,
-        inductor_pointwise_16bit: true,
-        ..f("log_softmax", 0, "torch.log_softmax")
+        ..rowwise(
+            "log_softmax",
+            ONE,
+            ROWWISE,
+            None,
+            FuncFamily::Plain,
+            "torch.log_softmax",
+        )
     },
     FuncSpec {
-        flops: None,
-        family: FuncFamily::Norm,
-        ..f("rmsnorm", 0, "torch.nn.functional.rms_norm")
+        inductor_pointwise_16bit: true,
+        ..rowwise(
+            "layernorm",
+            Tensors { min: 1, max: 3 },
+            NORM,
+            Some(8),
+            FuncFamily::Norm,
+            "torch.nn.functional.layer_norm",
+        )
+    },
+    rowwise(
+        "rmsnorm",
+        Tensors { min: 1, max: 2 },
+        NORM,
+        None,
+        FuncFamily::Norm,
+        "torch.nn.functional.rms_norm",
+    ),
+    // Reductions over `axis`.
+    red("sum", 1, "torch.sum"),
+    red("mean", 1, "torch.mean"),
+    red("max", 1, "torch.amax"),
+    red("min", 1, "torch.amin"),
+    red("prod", 1, "torch.prod"),
+    red("logsumexp", 1, "torch.logsumexp"),
+    red("all", 1, "torch.all"),
+    red("any", 1, "torch.any"),
+    red("argmax", 1, "torch.argmax"),
+    red("argmin", 1, "torch.argmin"),
+    FuncSpec {
+        attrs: &[AXIS, K],
+        shape: FuncShape::TopK,
+        ..red("topk", 1, "torch.topk")
     },
 ];
 
@@ -97,12 +349,29 @@ const LONGEST: usize = {
     n
 };
 
-/// The registry's entry for `name`, matched case-insensitively.
+/// The registry's entry for `name`, matched case-insensitively: the first of any kind (a
+/// name that is a function of two kinds, such as `max`, means the same to the cost model in
+/// both).
 pub fn lookup(name: &str) -> Option<&'static FuncSpec> {
     if name.len() > LONGEST {
         return None;
     }
     FUNCS.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// The registry's entry for function `name` of `kind`, matched case-insensitively.
+pub fn find(kind: OpKind, name: &str) -> Option<&'static FuncSpec> {
+    if name.len() > LONGEST {
+        return None;
+    }
+    FUNCS
+        .iter()
+        .find(|s| s.kind == kind && s.name.eq_ignore_ascii_case(name))
+}
+
+/// The functions of `kind`, in the table's order.
+pub fn of_kind(kind: OpKind) -> impl Iterator<Item = &'static FuncSpec> {
+    FUNCS.iter().filter(move |s| s.kind == kind)
 }
 
 /// FLOPs per element for a function name: the table's entry, or `None`.
@@ -161,11 +430,37 @@ mod tests {
     }
 
     #[test]
-    fn names_are_canonical_and_unique() {
+    fn names_are_canonical_and_unique_per_kind() {
         for (i, s) in FUNCS.iter().enumerate() {
             assert_eq!(s.name, s.name.to_lowercase());
-            assert!(FUNCS[..i].iter().all(|t| t.name != s.name), "{}", s.name);
+            assert!(
+                FUNCS[..i]
+                    .iter()
+                    .all(|t| t.name != s.name || t.kind != s.kind),
+                "{}",
+                s.name
+            );
+            assert!(matches!(s.kind, OpKind::Elementwise | OpKind::Reduction));
+            assert!(s.tensors.min >= 1 && s.tensors.min <= s.tensors.max);
+            assert_eq!(
+                s.shape == FuncShape::Broadcast,
+                s.kind == OpKind::Elementwise,
+                "{}",
+                s.name
+            );
+            assert_eq!(
+                find(s.kind, &s.name.to_uppercase()).map(|f| f.name),
+                Some(s.name)
+            );
         }
+        // A name of two kinds means the same to the cost model in both.
+        for s in FUNCS {
+            let l = lookup(s.name).expect("listed");
+            assert_eq!((l.flops, l.family), (s.flops, s.family), "{}", s.name);
+        }
+        assert_eq!(find(OpKind::Elementwise, "softmax").map(|f| f.name), None);
+        assert_eq!(Tensors { min: 1, max: 3 }.text(), "1 to 3");
+        assert_eq!(TWO_OR_MORE.text(), "2 or more");
     }
 
     fn capitalised(s: &str) -> String {
