@@ -31,6 +31,7 @@ texts!(
     "invalid-allow",
     "duplicate-output",
     "search-budget",
+    "unknown-function",
     "invalid-config",
     "bad-block",
     "bad-instance",

@@ -228,7 +228,7 @@ fn flop_table_attributes_views_and_batches() {
   op s = reduction.sum(x, axis = -1) -> r: [M]
   op sm = reduction.softmax(x, axis = -1) -> p: [M, K]
   op ln = reduction.layernorm(x) -> l: [M, K]
-  op custom = elementwise.erf(x) -> e
+  op custom = elementwise(x) -> e
   op over = elementwise.erf(x, flops = 20) -> e2
   op zero = elementwise.relu(x, flops = 0) -> e3
   op rs = reshape(x) -> v: [K, M]

@@ -222,7 +222,7 @@ fn set_replaces_a_param_without_evaluating_its_expression() {
 
 #[test]
 fn an_attribute_given_twice_is_a_duplicate() {
-    let src = "graph g {\n  input x: [4, 4]\n  op s = reduction.softmax(x, axis = 1, eps = 2, axis = -1) -> y: [4, 4]\n}\n";
+    let src = "graph g {\n  input x: [4, 4]\n  op s = reduction.layernorm(x, axis = 1, eps = 0.5, axis = -1) -> y: [4, 4]\n}\n";
     let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
     assert_eq!(report.diagnostics.len(), 1);
     let d = &report.diagnostics[0];

@@ -188,11 +188,16 @@ fn a_reductions_axis_names_axes_of_its_input() {
         (", axis = -1", vec![]),
         (", axis = 1", vec![]),
         (", axis = -2", vec![]),
-        (", axis = [0, -1]", vec![]),
+        // A softmax works along one axis.
+        (", axis = [0, -1]", vec![Code::BadAttribute]),
         (", axis = 2", vec![Code::BadAttribute]),
         (", axis = -3", vec![Code::BadAttribute]),
         (", axis = 1.5", vec![Code::BadAttribute]),
-        (", axis = [0, 2]", vec![Code::BadAttribute]),
+        // Two findings: a list where one axis belongs, and an axis out of range.
+        (
+            ", axis = [0, 2]",
+            vec![Code::BadAttribute, Code::BadAttribute],
+        ),
     ] {
         let src = format!(
             "graph g {{\n  input x: [4, 8]\n  op a = reduction.softmax(x{axis}) -> y: [4, 8]\n}}\n"

@@ -192,8 +192,7 @@ impl Model {
                 .enumerate()
                 .map(|(k, a)| {
                     let view_ok = match kind {
-                        OpKind::Reduction => true,
-                        OpKind::Elementwise => k > 0,
+                        OpKind::Reduction | OpKind::Elementwise => k > 0,
                         _ => false,
                     };
                     let index = a.view.filter(|_| view_ok).map(u64::from);
@@ -211,6 +210,7 @@ impl Model {
                     }
                     args.truncate(2);
                 }
+                OpKind::Reduction => args.truncate(3),
                 OpKind::Reshape | OpKind::Slice | OpKind::Permute | OpKind::Expand => {
                     args.truncate(1)
                 }
@@ -289,8 +289,10 @@ impl Model {
                 })
                 .collect();
             let kind = match op.kind {
-                OpKind::Elementwise => "elementwise.add",
-                OpKind::Reduction => "reduction.sum",
+                OpKind::Elementwise if args.len() > 1 => "elementwise.add",
+                OpKind::Elementwise => "elementwise.relu",
+                // Keeps its input's shape and takes 1 to 3 tensors (input, weight, bias).
+                OpKind::Reduction => "reduction.layernorm",
                 OpKind::Matmul => "matmul",
                 OpKind::Reshape => "reshape",
                 // The whole last axis: the slice reads (and keeps) everything.

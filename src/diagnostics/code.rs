@@ -72,6 +72,7 @@ codes! {
     // Last, so that SARIF's rule indices of the codes above stay as they were.
     InvalidDtype = "invalid-dtype", Error;
     SearchBudget = "search-budget", Warning;
+    UnknownFunction = "unknown-function", Error;
 }
 
 impl std::fmt::Display for Code {

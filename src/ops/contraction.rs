@@ -9,6 +9,7 @@ pub const MATMUL: OpSpec = OpSpec {
     class: FuseClass::Contraction,
     compute: Compute::TensorCores,
     arity: super::two("a matmul multiplies two tensors: `matmul(a, b)`"),
+    attrs: &[],
     injective: false,
     cheap_to_recompute: false,
     accepts_copies: false,

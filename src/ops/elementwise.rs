@@ -11,6 +11,7 @@ pub const ELEMENTWISE: OpSpec = OpSpec {
     class: FuseClass::Pointwise,
     compute: Compute::Vector,
     arity: super::ANY,
+    attrs: &[],
     injective: true,
     cheap_to_recompute: true,
     accepts_copies: true,

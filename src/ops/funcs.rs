@@ -7,7 +7,7 @@
 //! [`is`]); none compares a function name itself.
 //!
 //! Each row also says what the semantic pass checks (issue 22): the kind the function belongs
-//! to, how many tensors it takes, its attributes with their types and ranges, and where its
+//! to, how many operands it takes, its attributes with their types and ranges, and where its
 //! output shape comes from ([`FuncShape`]).
 //!
 //! A function the registry does not list counts [`UNKNOWN_FLOPS`] per element and has the
@@ -71,14 +71,14 @@ pub struct AttrSpec {
     pub doc: &'static str,
 }
 
-/// How many tensors a function takes (scalar constants are not counted).
+/// How many operands a function takes: tensors and scalar constants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tensors {
+pub struct Operands {
     pub min: usize,
     pub max: usize,
 }
 
-impl Tensors {
+impl Operands {
     /// The count as the manual writes it: "1", "2", "1 to 3", "2 or more".
     pub fn text(self) -> String {
         match (self.min, self.max) {
@@ -98,8 +98,8 @@ pub struct FuncSpec {
     /// The op kind it belongs to (`elementwise` or `reduction`): the same name may be a
     /// function of both (`max`).
     pub kind: OpKind,
-    /// How many tensors it takes.
-    pub tensors: Tensors,
+    /// How many operands it takes: tensors and scalar constants (`mul(x, 0.125)`).
+    pub operands: Operands,
     /// The attributes it takes besides `flops`, which every op may have.
     pub attrs: &'static [AttrSpec],
     pub shape: FuncShape,
@@ -115,7 +115,8 @@ pub struct FuncSpec {
     pub torch: &'static str,
 }
 
-const fn attr(name: &'static str, ty: AttrType, doc: &'static str) -> AttrSpec {
+/// An optional attribute.
+pub(crate) const fn attr(name: &'static str, ty: AttrType, doc: &'static str) -> AttrSpec {
     AttrSpec {
         name,
         ty,
@@ -167,7 +168,7 @@ const fn f(name: &'static str, flops: u64, torch: &'static str) -> FuncSpec {
     FuncSpec {
         name,
         kind: OpKind::Elementwise,
-        tensors: Tensors { min: 1, max: 1 },
+        operands: Operands { min: 1, max: 1 },
         attrs: &[],
         shape: FuncShape::Broadcast,
         flops: Some(flops),
@@ -177,10 +178,10 @@ const fn f(name: &'static str, flops: u64, torch: &'static str) -> FuncSpec {
     }
 }
 
-/// An elementwise function of `n` tensors.
+/// An elementwise function of `n` operands.
 const fn ew(name: &'static str, n: usize, flops: u64, torch: &'static str) -> FuncSpec {
     FuncSpec {
-        tensors: Tensors { min: n, max: n },
+        operands: Operands { min: n, max: n },
         ..f(name, flops, torch)
     }
 }
@@ -198,7 +199,7 @@ const fn red(name: &'static str, flops: u64, torch: &'static str) -> FuncSpec {
 /// A row-wise reduction that keeps its input's shape (softmax, norms).
 const fn rowwise(
     name: &'static str,
-    tensors: Tensors,
+    operands: Operands,
     attrs: &'static [AttrSpec],
     flops: Option<u64>,
     family: FuncFamily,
@@ -206,7 +207,7 @@ const fn rowwise(
 ) -> FuncSpec {
     FuncSpec {
         kind: OpKind::Reduction,
-        tensors,
+        operands,
         attrs,
         shape: FuncShape::Same,
         flops,
@@ -215,8 +216,8 @@ const fn rowwise(
     }
 }
 
-const ONE: Tensors = Tensors { min: 1, max: 1 };
-const TWO_OR_MORE: Tensors = Tensors {
+const ONE: Operands = Operands { min: 1, max: 1 };
+const TWO_OR_MORE: Operands = Operands {
     min: 2,
     max: usize::MAX,
 };
@@ -228,12 +229,12 @@ const TWO_OR_MORE: Tensors = Tensors {
 pub const FUNCS: &[FuncSpec] = &[
     // Elementwise: the output is the broadcast of the tensor arguments.
     FuncSpec {
-        tensors: TWO_OR_MORE,
+        operands: TWO_OR_MORE,
         ..f("add", 1, "torch.add")
     },
     ew("sub", 2, 1, "torch.sub"),
     FuncSpec {
-        tensors: TWO_OR_MORE,
+        operands: TWO_OR_MORE,
         ..f("mul", 1, "torch.mul")
     },
     ew("div", 2, 1, "torch.div"),
@@ -262,8 +263,14 @@ pub const FUNCS: &[FuncSpec] = &[
     ew("isnan", 1, 1, "torch.isnan"),
     ew("logical_not", 1, 1, "torch.logical_not"),
     ew("pow", 2, 1, "torch.pow"),
-    ew("min", 2, 1, "torch.minimum"),
-    ew("max", 2, 1, "torch.maximum"),
+    FuncSpec {
+        operands: TWO_OR_MORE,
+        ..f("min", 1, "torch.minimum")
+    },
+    FuncSpec {
+        operands: TWO_OR_MORE,
+        ..f("max", 1, "torch.maximum")
+    },
     ew("eq", 2, 1, "torch.eq"),
     ew("ne", 2, 1, "torch.ne"),
     ew("lt", 2, 1, "torch.lt"),
@@ -301,7 +308,7 @@ pub const FUNCS: &[FuncSpec] = &[
         inductor_pointwise_16bit: true,
         ..rowwise(
             "layernorm",
-            Tensors { min: 1, max: 3 },
+            Operands { min: 1, max: 3 },
             NORM,
             Some(8),
             FuncFamily::Norm,
@@ -310,7 +317,7 @@ pub const FUNCS: &[FuncSpec] = &[
     },
     rowwise(
         "rmsnorm",
-        Tensors { min: 1, max: 2 },
+        Operands { min: 1, max: 2 },
         NORM,
         None,
         FuncFamily::Norm,
@@ -389,6 +396,27 @@ pub fn family(name: &str) -> FuncFamily {
     }
 }
 
+/// Whether op `op` applies an *opaque* function: one of an `elementwise` or `reduction` op
+/// that the registry does not list, accepted because the op states its cost (`flops = N`).
+pub fn is_opaque(op: &crate::graph::OpNode) -> bool {
+    matches!(op.kind, OpKind::Elementwise | OpKind::Reduction)
+        && op
+            .func
+            .as_deref()
+            .is_some_and(|f| find(op.kind, f).is_none())
+}
+
+/// The opaque functions of `g` ([`is_opaque`]), each once, as `kind.name`, in op order.
+pub fn opaque_in(g: &crate::graph::Graph) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    g.ops
+        .iter()
+        .filter(|o| is_opaque(o))
+        .map(|o| format!("{}.{}", o.kind, o.func.as_deref().unwrap_or_default()))
+        .filter(|n| seen.insert(n.clone()))
+        .collect()
+}
+
 /// Whether `name` names the function `canonical` (the registry's case rule).
 pub fn is(name: &str, canonical: &str) -> bool {
     name.eq_ignore_ascii_case(canonical)
@@ -441,7 +469,7 @@ mod tests {
                 s.name
             );
             assert!(matches!(s.kind, OpKind::Elementwise | OpKind::Reduction));
-            assert!(s.tensors.min >= 1 && s.tensors.min <= s.tensors.max);
+            assert!(s.operands.min >= 1 && s.operands.min <= s.operands.max);
             assert_eq!(
                 s.shape == FuncShape::Broadcast,
                 s.kind == OpKind::Elementwise,
@@ -459,8 +487,27 @@ mod tests {
             assert_eq!((l.flops, l.family), (s.flops, s.family), "{}", s.name);
         }
         assert_eq!(find(OpKind::Elementwise, "softmax").map(|f| f.name), None);
-        assert_eq!(Tensors { min: 1, max: 3 }.text(), "1 to 3");
+        assert_eq!(Operands { min: 1, max: 3 }.text(), "1 to 3");
         assert_eq!(TWO_OR_MORE.text(), "2 or more");
+    }
+
+    /// `fgraph explain unknown-function` lists every function of the registry.
+    #[test]
+    fn the_explain_text_lists_every_function() {
+        let text = include_str!("../explain/unknown-function.md");
+        for s in FUNCS {
+            let row = text
+                .lines()
+                .find(|l| {
+                    l.starts_with(&format!("| `{}` |", s.kind))
+                        && l.contains(&format!("`{}`", s.name))
+                })
+                .unwrap_or_else(|| panic!("{}.{} is not listed", s.kind, s.name));
+            assert!(row.contains(&s.operands.text()), "{}: {row}", s.name);
+            for a in s.attrs {
+                assert!(row.contains(&format!("`{}`", a.name)), "{}: {row}", s.name);
+            }
+        }
     }
 
     fn capitalised(s: &str) -> String {

@@ -2,6 +2,7 @@
 //! a value on chip), a copy when alone; no FLOPs. A `slice` reads only its part of the input
 //! (the output's bytes).
 
+use super::funcs::{AttrType, attr};
 use super::{
     Arity, Compute, FlopArgs, FlopSource, FuseClass, OpSpec, no_flops, one, output, whole,
 };
@@ -14,6 +15,7 @@ const fn layout(kind: OpKind, arity: Arity, cheap: bool) -> OpSpec {
         class: FuseClass::Layout,
         compute: Compute::Vector,
         arity,
+        attrs: &[],
         injective: true,
         cheap_to_recompute: cheap,
         accepts_copies: true,
@@ -34,6 +36,33 @@ pub const RESHAPE: OpSpec = OpSpec {
 };
 
 pub const SLICE: OpSpec = OpSpec {
+    attrs: &[
+        attr("axis", AttrType::Axis, "the axis sliced"),
+        attr(
+            "start",
+            AttrType::Int {
+                min: i64::MIN,
+                max: i64::MAX,
+            },
+            "the first index kept (default 0)",
+        ),
+        attr(
+            "end",
+            AttrType::Int {
+                min: i64::MIN,
+                max: i64::MAX,
+            },
+            "one past the last index kept (default: the axis's size)",
+        ),
+        attr(
+            "step",
+            AttrType::Int {
+                min: 1,
+                max: i64::MAX,
+            },
+            "the distance between kept indices (default 1)",
+        ),
+    ],
     partial_reads: true,
     read: slice_read,
     ..layout(
@@ -43,11 +72,18 @@ pub const SLICE: OpSpec = OpSpec {
     )
 };
 
-pub const PERMUTE: OpSpec = layout(
-    OpKind::Permute,
-    one("a permute takes one tensor: `permute(x, dims = [0, 2, 1, 3])`"),
-    true,
-);
+pub const PERMUTE: OpSpec = OpSpec {
+    attrs: &[attr(
+        "dims",
+        AttrType::Axes,
+        "the input's axes in their new order",
+    )],
+    ..layout(
+        OpKind::Permute,
+        one("a permute takes one tensor: `permute(x, dims = [0, 2, 1, 3])`"),
+        true,
+    )
+};
 
 pub const EXPAND: OpSpec = layout(
     OpKind::Expand,

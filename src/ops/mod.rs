@@ -96,8 +96,13 @@ pub struct OpSpec {
     pub kind: OpKind,
     pub class: FuseClass,
     pub compute: Compute,
-    /// How many tensors it takes (`sema` reports `arity` from this row).
+    /// How many tensors it takes (`sema` reports `arity` from this row; the function of an
+    /// `elementwise` or `reduction` op narrows it, [`funcs::FuncSpec::operands`]).
     pub arity: Arity,
+    /// The attributes it takes besides `flops`, which every op may have (for `elementwise`
+    /// and `reduction`, its function's, [`funcs::FuncSpec::attrs`]). The shape rules in
+    /// `sema` check their values; the semantic pass rejects any other name.
+    pub attrs: &'static [funcs::AttrSpec],
     /// Maps each output element to input elements (TVM's injective ops: a diamond of them
     /// can stay on chip, `fusion::dominator`).
     pub injective: bool,

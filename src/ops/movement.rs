@@ -2,6 +2,7 @@
 //! FLOPs. A `gather` reads only the rows it touches of its table; an `update` writes only
 //! its new rows into the buffer, which it does not read, at the buffer's dtype.
 
+use super::funcs::{AttrType, attr};
 use super::{Arity, Compute, FuseClass, OpSpec, no_flops, output, two, whole};
 use crate::graph::{Graph, OpNode};
 use crate::types::OpKind;
@@ -12,6 +13,7 @@ const fn movement(kind: OpKind, arity: Arity) -> OpSpec {
         class: FuseClass::Pointwise,
         compute: Compute::Vector,
         arity,
+        attrs: &[],
         injective: false,
         cheap_to_recompute: false,
         accepts_copies: true,
@@ -23,6 +25,11 @@ const fn movement(kind: OpKind, arity: Arity) -> OpSpec {
 }
 
 pub const CONCAT: OpSpec = OpSpec {
+    attrs: &[attr(
+        "axis",
+        AttrType::Axis,
+        "the axis the tensors are joined along",
+    )],
     injective: true,
     ..movement(
         OpKind::Concat,
@@ -36,6 +43,11 @@ pub const CONCAT: OpSpec = OpSpec {
 };
 
 pub const GATHER: OpSpec = OpSpec {
+    attrs: &[attr(
+        "axis",
+        AttrType::Axis,
+        "the axis of the table the indices pick (default 0)",
+    )],
     partial_reads: true,
     accepts_copies: false,
     read: gather_read,
@@ -46,6 +58,21 @@ pub const GATHER: OpSpec = OpSpec {
 };
 
 pub const UPDATE: OpSpec = OpSpec {
+    attrs: &[
+        attr(
+            "axis",
+            AttrType::Axis,
+            "the axis of the buffer written along",
+        ),
+        attr(
+            "start",
+            AttrType::Int {
+                min: 0,
+                max: i64::MAX,
+            },
+            "the first index written",
+        ),
+    ],
     partial_reads: true,
     accepts_copies: false,
     read: update_read,

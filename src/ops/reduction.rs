@@ -11,6 +11,7 @@ pub const REDUCTION: OpSpec = OpSpec {
     class: FuseClass::Reduction,
     compute: Compute::Vector,
     arity: super::ANY,
+    attrs: &[],
     injective: false,
     cheap_to_recompute: false,
     accepts_copies: true,

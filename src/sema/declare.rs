@@ -25,9 +25,19 @@ struct Mark {
 }
 
 /// What an op of `kind` with `n` tensor arguments should have taken, if `n` is wrong.
-fn bad_arity(kind: Option<OpKind>, n: usize) -> Option<&'static str> {
-    let a = crate::ops::spec(kind?).arity;
-    (n < a.min || n > a.max).then_some(a.text)
+/// What op `kind` (with function `func`) takes when its `n` tensors (and `scalars` scalar
+/// constants) are the wrong number: the kind's arity for the tensors, then its function's
+/// for the operands, tensors and constants ([`crate::ops::funcs::FuncSpec::operands`]).
+fn bad_arity(kind: Option<OpKind>, func: Option<&str>, n: usize, scalars: usize) -> Option<String> {
+    let kind = kind?;
+    let a = crate::ops::spec(kind).arity;
+    if n < a.min || n > a.max {
+        return Some(a.text.to_string());
+    }
+    let t = super::funcs::spec_of(kind, func)?.operands;
+    let n = n + scalars;
+    let plural = if t.min == 1 && t.max == 1 { "" } else { "s" };
+    (n < t.min || n > t.max).then(|| format!("{} operand{plural}", t.text()))
 }
 
 impl<'a, 's> Sema<'a, 's> {
@@ -200,6 +210,10 @@ impl<'a, 's> Sema<'a, 's> {
             self.unknown_kind(op);
         }
         let (attrs, extra) = self.attributes(op);
+        let scalars = extra.scalars.len();
+        if let Some(k) = kind {
+            self.check_function(k, op, &attrs, &extra);
+        }
         let scalar_misplaced = self.misplaced_scalars(kind, op);
         let extra = (extra != OpExtra::default()).then(|| Box::new(extra));
         let (declared_shape, declared_dtype) = match &op.ty {
@@ -212,7 +226,8 @@ impl<'a, 's> Sema<'a, 's> {
         let use_start = self.uses.len();
         let deferred = self.tensor_uses(op);
         let uses_end = self.uses.len();
-        if deferred || bad_arity(kind, uses_end - use_start).is_some() {
+        let n = uses_end - use_start;
+        if deferred || bad_arity(kind, op.func.map(|f| f.name), n, scalars).is_some() {
             self.pending.push(self.ops.len());
         }
         let output = self.new_tensor(op.output, Origin::Produced(id));
@@ -397,21 +412,48 @@ impl<'a, 's> Sema<'a, 's> {
         let Range { start, end } = use_range(&self.ops, o);
         let n = end - start;
         let kind = self.ops[o].kind;
-        let Some(expected) = bad_arity(kind, n) else {
+        let func = stmt.func.map(|f| f.name);
+        let scalars = self.ops[o].extra.as_ref().map_or(0, |e| e.scalars.len());
+        let Some(expected) = bad_arity(kind, func, n, scalars) else {
             return false;
         };
-        let kind_name = stmt.kind.name;
+        let kind_name = match func {
+            Some(f)
+                if kind
+                    .and_then(|k| super::funcs::spec_of(k, Some(f)))
+                    .is_some() =>
+            {
+                format!("{}.{f}", stmt.kind.name)
+            }
+            _ => stmt.kind.name.to_string(),
+        };
+        let arity = kind.map(|k| crate::ops::spec(k).arity);
+        let of_func = kind
+            .and_then(|k| super::funcs::spec_of(k, func))
+            .filter(|_| arity.is_some_and(|a| n >= a.min && n <= a.max));
+        let found = match of_func {
+            Some(_) => n + scalars,
+            None => n,
+        };
         let mut d = Diagnostic::new(
             Code::Arity,
-            format!("`{kind_name}` takes {expected}, found {n}"),
+            format!("`{kind_name}` takes {expected}, found {found}"),
         )
         .at(stmt.kind.span, format!("takes {expected}"));
-        let arity = kind.map(|k| crate::ops::spec(k).arity);
-        let extra = arity.map_or(usize::MAX, |a| a.max);
+        let extra = match of_func {
+            Some(f) => f.operands.max.saturating_sub(scalars),
+            None => arity.map_or(usize::MAX, |a| a.max),
+        };
         for u in self.uses[start..end].iter().skip(extra) {
             d = d.with(u.span, "extra tensor");
         }
-        d = d.help(arity.map_or("pass the tensors the op reads", |a| a.help));
+        d = match of_func {
+            Some(f) => d.help(format!(
+                "`{kind_name}` is `{}`: pass the tensors and scalar constants it reads",
+                f.torch
+            )),
+            None => d.help(arity.map_or("pass the tensors the op reads", |a| a.help)),
+        };
         self.diags.push(d);
         true
     }

@@ -20,6 +20,7 @@ mod build;
 mod dag;
 mod declare;
 pub(crate) mod expr;
+mod funcs;
 mod infer;
 mod lints;
 mod names;

@@ -185,6 +185,14 @@ pub fn human_report(
         if n_ops == 1 { "" } else { "s" },
         if n_groups == 1 { "" } else { "s" }
     );
+    let opaque = crate::ops::funcs::opaque_in(g);
+    if !opaque.is_empty() {
+        let _ = writeln!(
+            out,
+            "opaque functions (costed only by the `flops = N` the file states): {}\n",
+            opaque.join(", ")
+        );
+    }
     out += &crate::fusion::strategy::human_lines(&a.fusion);
     let width = n_groups.to_string().len();
     let pad = " ".repeat(width + 9);

@@ -70,6 +70,7 @@ pub fn json<'a>(r: &OpReport<'a>, diagnostics: Vec<Value>) -> OpReportJson<'a> {
             shape: Some(&t.shape),
             dtype: Some(t.dtype.as_str()),
             bytes: Some(t.bytes),
+            opaque: crate::ops::funcs::is_opaque(node),
         },
         kernel: KernelJson {
             index: k,

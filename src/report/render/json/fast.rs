@@ -204,6 +204,9 @@ impl<'w> JsonOut<'w> {
             Some(b) => self.u64(b),
             None => self.raw(b"null"),
         }
+        if o.opaque {
+            self.raw(b",\"opaque\":true");
+        }
         self.buf.push(b'}');
         Ok(())
     }
@@ -222,6 +225,7 @@ impl<'w> JsonOut<'w> {
                     shape: o.shape.as_deref(),
                     dtype: o.dtype.map(|d| d.as_str()),
                     bytes: o.bytes,
+                    opaque: false,
                 })?;
                 out.spill()
             })?,
@@ -236,6 +240,7 @@ impl<'w> JsonOut<'w> {
                     shape: Some(&t.shape),
                     dtype: Some(t.dtype.as_str()),
                     bytes: Some(t.bytes),
+                    opaque: crate::ops::funcs::is_opaque(o),
                 })?;
                 out.spill()
             })?,

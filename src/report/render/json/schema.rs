@@ -38,6 +38,10 @@ pub struct OpJson<'a> {
     pub shape: Option<&'a [u64]>,
     pub dtype: Option<&'static str>,
     pub bytes: Option<u64>,
+    /// An opaque function: one fgraph does not know, costed by the op's `flops = N` (the key
+    /// is absent for every other op).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub opaque: bool,
 }
 
 /// An op's tensor arguments as written: `qkv_heads[1].T`.
@@ -289,6 +293,7 @@ impl Serialize for OpsJson<'_> {
                 shape: o.shape.as_deref(),
                 dtype: o.dtype.map(|d| d.as_str()),
                 bytes: o.bytes,
+                opaque: false,
             })),
             OpsJson::Graph(g) => s.collect_seq(g.ops.iter().map(|o| {
                 let t = g.tensor(o.output);
@@ -301,6 +306,7 @@ impl Serialize for OpsJson<'_> {
                     shape: Some(&t.shape),
                     dtype: Some(t.dtype.as_str()),
                     bytes: Some(t.bytes),
+                    opaque: crate::ops::funcs::is_opaque(o),
                 }
             })),
         }
