@@ -1,7 +1,8 @@
 //! The budget on expanded ops (docs/language.md §13): the ops a graph's blocks would make are
 //! counted from the block tree before anything is expanded, whatever form instantiates, and
 //! a graph over 2^21 ops is one `limit-exceeded` at the outermost instantiation that crosses
-//! it, reported at once; a million-op model still checks.
+//! it, reported at once; a million-op model still checks. The items the ops hold (arguments,
+//! expression terms) are counted alongside and held to 2^25 the same way.
 
 use fgraph::{Options, check_file};
 use std::time::{Duration, Instant};
@@ -135,4 +136,69 @@ fn a_million_op_repeat_still_checks() {
         &r.diagnostics[..r.diagnostics.len().min(5)]
     );
     assert_eq!(r.graphs[0].instances.len(), 1_000_000);
+}
+
+/// A block whose `concat` holds 1,000 tensor arguments: 1,016 items an instance (two `dtype`
+/// resets, the bound input and its two dimensions, the `concat` with its arguments and
+/// `axis`, the `slice` with its argument and three attributes).
+fn wide() -> String {
+    let args = vec!["x"; 1000].join(", ");
+    format!(
+        "block wide() {{\n  input x: [4, 4]\n  op c = concat({args}, axis = 0) -> w\n  \
+         op s = slice(w, axis = 0, start = 0, end = 4) -> y\n  output y\n}}\n"
+    )
+}
+
+/// The one `limit-exceeded` of `src`, on items: its message and the source at its place.
+fn over_items(src: &str) -> (String, &str) {
+    let diags = checked(src);
+    let over: Vec<_> = diags
+        .iter()
+        .filter(|d| d.code.as_str() == "limit-exceeded")
+        .collect();
+    assert_eq!(over.len(), 1, "{diags:#?}");
+    assert!(
+        diags.iter().all(|d| d.code.as_str() == "limit-exceeded"),
+        "nothing else is reported: {diags:#?}"
+    );
+    let span = over[0].primary.as_ref().expect("a place").span;
+    (over[0].message.clone(), &src[span.start..span.end])
+}
+
+#[test]
+fn ops_holding_many_arguments_are_counted_by_what_they_hold() {
+    // 1,000,000 ops, within the ops budget; 508 million items.
+    let src = wide()
+        + "graph g {\n  input x: [4, 4]\n  repeat 500000 layers = wide(x) -> y\n  output y\n}\n";
+    let (message, at) = over_items(&src);
+    assert_eq!(
+        message,
+        "expanding this graph would make 508,000,005 arguments and expression terms, over the \
+         limit of 33,554,432"
+    );
+    assert!(at.starts_with("repeat 500000 layers"), "{at}");
+}
+
+#[test]
+fn items_of_a_count_given_at_the_instantiation_are_counted_with_it() {
+    // Counted with the default (1), then with the value passed: 40,000 instances of `wide`.
+    let src = wide()
+        + "block many(N = 1) {\n  input x: [4, 4]\n  repeat N l = wide(x) -> y\n  output y\n}\n\
+           graph g {\n  input x: [4, 4]\n  op top = many(x, N = 40000) -> y\n  output y\n}\n";
+    let (message, at) = over_items(&src);
+    assert!(
+        message.starts_with("expanding this graph would make 40,6"),
+        "{message}"
+    );
+    assert!(at.starts_with("op top"), "{at}");
+}
+
+#[test]
+fn ops_holding_many_arguments_within_the_items_limit_still_check() {
+    // 2,000 instances: about 2 million items.
+    let src = wide()
+        + "graph g {\n  input x: [4, 4]\n  repeat 2000 layers = wide(x) -> y\n  output y\n}\n";
+    let r = check_file("m.fgraph", src.as_bytes(), &Options::default());
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    assert_eq!(r.graphs[0].instances.len(), 2000);
 }
