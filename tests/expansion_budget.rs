@@ -202,3 +202,19 @@ fn ops_holding_many_arguments_within_the_items_limit_still_check() {
     assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
     assert_eq!(r.graphs[0].instances.len(), 2000);
 }
+
+#[test]
+fn a_warning_in_each_of_twenty_thousand_instances_is_reported_once() {
+    // Each instance's unused weight is one finding, named as the block names it, with the
+    // repeat labelled; finding each copy's instance is a lookup, not a scan of the instances.
+    let src = "block b() {\n  input x: [4]\n  weight w: [4]\n  op r = elementwise.relu(x) -> y\n  output y\n}\n\
+               graph g {\n  input x: [4]\n  repeat 20000 layers = b(x) -> y\n  output y\n}\n";
+    let r = check_file("m.fgraph", src.as_bytes(), &Options::default());
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    let d = &r.diagnostics[0];
+    assert_eq!(d.code.as_str(), "unused-tensor");
+    assert_eq!(d.message, "tensor `w` is declared but never used");
+    let labels: Vec<_> = d.secondary.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(labels, ["in instance 0 of this repeat of `b`"]);
+    assert_eq!(r.graphs[0].instances.len(), 20_000);
+}
