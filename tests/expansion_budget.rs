@@ -22,24 +22,29 @@ fn checked(src: &str) -> Vec<fgraph::Diagnostic> {
 /// The one `limit-exceeded` of `src`, whose message names the count and the limit, at the
 /// text `at` of the source.
 fn over_budget(src: &str, count: &str, at: &str) {
+    let (message, place) = over_limit(src);
+    assert_eq!(
+        message,
+        format!("expanding this graph would make {count} ops, over the limit of 2,097,152"),
+    );
+    let start = src.find(at).expect("the crossing instantiation");
+    assert_eq!(place.as_ptr(), src[start..].as_ptr(), "{place}");
+}
+
+/// The one diagnostic of `src`, a `limit-exceeded`: its message and the source at its place.
+fn over_limit(src: &str) -> (String, &str) {
     let diags = checked(src);
     let over: Vec<_> = diags
         .iter()
         .filter(|d| d.code.as_str() == "limit-exceeded")
         .collect();
     assert_eq!(over.len(), 1, "{diags:#?}");
-    let d = over[0];
-    assert_eq!(
-        d.message,
-        format!("expanding this graph would make {count} ops, over the limit of 2,097,152"),
-    );
-    let span = d.primary.as_ref().expect("a place").span;
-    let start = src.find(at).expect("the crossing instantiation");
-    assert_eq!(span.start, start, "{d:#?}");
     assert!(
         diags.iter().all(|d| d.code.as_str() == "limit-exceeded"),
         "nothing else is reported: {diags:#?}"
     );
+    let span = over[0].primary.as_ref().expect("a place").span;
+    (over[0].message.clone(), &src[span.start..span.end])
 }
 
 /// Blocks `b1..=levels`, each instantiating the one below twice (plain instantiations).
@@ -149,28 +154,12 @@ fn wide() -> String {
     )
 }
 
-/// The one `limit-exceeded` of `src`, on items: its message and the source at its place.
-fn over_items(src: &str) -> (String, &str) {
-    let diags = checked(src);
-    let over: Vec<_> = diags
-        .iter()
-        .filter(|d| d.code.as_str() == "limit-exceeded")
-        .collect();
-    assert_eq!(over.len(), 1, "{diags:#?}");
-    assert!(
-        diags.iter().all(|d| d.code.as_str() == "limit-exceeded"),
-        "nothing else is reported: {diags:#?}"
-    );
-    let span = over[0].primary.as_ref().expect("a place").span;
-    (over[0].message.clone(), &src[span.start..span.end])
-}
-
 #[test]
 fn ops_holding_many_arguments_are_counted_by_what_they_hold() {
     // 1,000,000 ops, within the ops budget; 508 million items.
     let src = wide()
         + "graph g {\n  input x: [4, 4]\n  repeat 500000 layers = wide(x) -> y\n  output y\n}\n";
-    let (message, at) = over_items(&src);
+    let (message, at) = over_limit(&src);
     assert_eq!(
         message,
         "expanding this graph would make 508,000,005 arguments and expression terms, over the \
@@ -185,7 +174,7 @@ fn items_of_a_count_given_at_the_instantiation_are_counted_with_it() {
     let src = wide()
         + "block many(N = 1) {\n  input x: [4, 4]\n  repeat N l = wide(x) -> y\n  output y\n}\n\
            graph g {\n  input x: [4, 4]\n  op top = many(x, N = 40000) -> y\n  output y\n}\n";
-    let (message, at) = over_items(&src);
+    let (message, at) = over_limit(&src);
     assert!(
         message.starts_with("expanding this graph would make 40,6"),
         "{message}"

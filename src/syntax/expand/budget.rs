@@ -470,29 +470,6 @@ pub(super) fn too_many_statements(at: Span) -> Diagnostic {
     .help("repeat fewer times or nest fewer instances, or split the model into several graphs")
 }
 
-/// The `limit-exceeded` diagnostic at an instantiation past which the graph would hold
-/// `total` [`items`].
-pub(super) fn too_many_items(at: Span, total: u64) -> Diagnostic {
-    let count = if total == u64::MAX {
-        format!("more than {}", grouped(total))
-    } else {
-        grouped(total)
-    };
-    Diagnostic::new(
-        Code::LimitExceeded,
-        format!(
-            "expanding this graph would make {count} arguments and expression terms, over the \
-             limit of {}",
-            grouped(MAX_EXPANDED_ITEMS)
-        ),
-    )
-    .at(at, "instantiated here")
-    .help(
-        "an op with many arguments or long expressions is copied into every instance: repeat \
-         it fewer times, or split the model into several graphs",
-    )
-}
-
 /// `1099511627776` as `1,099,511,627,776`.
 pub(super) fn grouped(n: u64) -> String {
     let digits = n.to_string();
@@ -508,6 +485,22 @@ pub(super) fn grouped(n: u64) -> String {
 
 /// The `limit-exceeded` diagnostic at an instantiation that would make `total` ops.
 pub(super) fn over_limit(at: Span, total: u64, what: &str) -> Diagnostic {
+    over(at, (total, "ops"), MAX_EXPANDED_OPS, what)
+        .help("repeat fewer times or nest fewer instances, or split the model into several graphs")
+}
+
+/// The `limit-exceeded` diagnostic at an instantiation past which the graph would hold
+/// `total` [`items`].
+pub(super) fn too_many_items(at: Span, total: u64) -> Diagnostic {
+    let unit = "arguments and expression terms";
+    over(at, (total, unit), MAX_EXPANDED_ITEMS, "this graph").help(
+        "an op with many arguments or long expressions is copied into every instance: repeat \
+         it fewer times, or split the model into several graphs",
+    )
+}
+
+/// `expanding WHAT would make TOTAL UNIT, over the limit of LIMIT` at `at`.
+fn over(at: Span, (total, unit): (u64, &str), limit: u64, what: &str) -> Diagnostic {
     let count = if total == u64::MAX {
         format!("more than {}", grouped(total))
     } else {
@@ -516,12 +509,11 @@ pub(super) fn over_limit(at: Span, total: u64, what: &str) -> Diagnostic {
     Diagnostic::new(
         Code::LimitExceeded,
         format!(
-            "expanding {what} would make {count} ops, over the limit of {}",
-            grouped(MAX_EXPANDED_OPS)
+            "expanding {what} would make {count} {unit}, over the limit of {}",
+            grouped(limit)
         ),
     )
     .at(at, "instantiated here")
-    .help("repeat fewer times or nest fewer instances, or split the model into several graphs")
 }
 
 #[cfg(test)]
