@@ -26,8 +26,8 @@ pub const MAX_EXPANDED_OPS: u64 = 1 << 21;
 /// items, expression terms and type dimensions of its statements, one per statement and per
 /// bound input (`syntax::expand::budget::items`). Counted with the ops before anything is
 /// expanded, so that an op holding a thousand arguments, repeated within the ops budget,
-/// cannot fill memory. A 2^21-op model of Llama layers holds about 12 million
-/// (docs/ROBUSTNESS.md).
+/// cannot fill memory. A 2^21-op model of Llama layers holds 17.5
+/// million (docs/ROBUSTNESS.md, "Expansion budget").
 pub const MAX_EXPANDED_ITEMS: u64 = 1 << 25;
 /// Most diagnostics one file reports. Past it the rest are counted in one `limit-exceeded`
 /// (a garbage file of a million undefined names would otherwise take gigabytes to report),
