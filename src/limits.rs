@@ -22,6 +22,13 @@ pub const MAX_IMPORT_BYTES: usize = MAX_FILE_BYTES;
 /// Most ops one graph may have once its blocks are expanded (2^21): counted from the block
 /// tree before anything is expanded, so a million-op model checks and nothing larger is built.
 pub const MAX_EXPANDED_OPS: u64 = 1 << 21;
+/// Most items one graph may hold once its blocks are expanded (2^25): arguments, list
+/// items, expression terms and type dimensions of its statements, one per statement and per
+/// bound input (`syntax::expand::budget::items`). Counted with the ops before anything is
+/// expanded, so that an op holding a thousand arguments, repeated within the ops budget,
+/// cannot fill memory. A 2^21-op model of Llama layers holds 17.5
+/// million (docs/ROBUSTNESS.md, "Expansion budget").
+pub const MAX_EXPANDED_ITEMS: u64 = 1 << 25;
 /// Most diagnostics one file reports. Past it the rest are counted in one `limit-exceeded`
 /// (a garbage file of a million undefined names would otherwise take gigabytes to report),
 /// and an op's undefined arguments stop being recorded once a graph has this many.

@@ -51,8 +51,8 @@ struct Case {
     /// Files written beside the project folder, outside it.
     #[serde(default)]
     outside: BTreeMap<String, String>,
-    /// A generated input: `import-chain N`, `long-line BYTES`, `undefined-args N` or
-    /// `unused-inputs N`.
+    /// A generated input: `import-chain N`, `long-line BYTES`, `undefined-args N`,
+    /// `unused-inputs N` or `wide-repeat N` (a `concat` of 1,000 arguments, repeated N times).
     generate: Option<String>,
     run: Vec<Run>,
     #[serde(default)]
@@ -185,8 +185,23 @@ fn generate(spec: &str, project: &Path) {
             s += "}\n";
             std::fs::write(project.join("unused.fgraph"), s).expect("write");
         }
+        "wide-repeat" => {
+            std::fs::write(project.join("wide.fgraph"), wide_repeat(n)).expect("write")
+        }
         other => panic!("unknown generator `{other}`"),
     }
+}
+
+/// A block whose `concat` holds 1,000 tensor arguments (about 3 KB), repeated `n` times: two
+/// ops an instance, so a few hundred thousand instances are within the ops budget and hold
+/// hundreds of millions of arguments.
+fn wide_repeat(n: usize) -> String {
+    let args = vec!["x"; 1000].join(", ");
+    format!(
+        "block wide() {{\n  input x: [4, 4]\n  op c = concat({args}, axis = 0) -> w\n  \
+         op s = slice(w, axis = 0, start = 0, end = 4) -> y\n  output y\n}}\n\
+         graph g {{\n  input x: [4, 4]\n  repeat {n} layers = wide(x) -> y\n  output y\n}}\n"
+    )
 }
 
 /// Sets the case up in a fresh folder; returns (case folder, project folder).

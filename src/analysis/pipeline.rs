@@ -9,7 +9,7 @@ use super::{Analysis, FileReport, GraphReport, Options};
 use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
 use crate::fusion::find_fusion_groups_with;
 use crate::graph::Graph;
-use crate::limits::MAX_EXPANDED_OPS;
+use crate::limits::{MAX_EXPANDED_ITEMS, MAX_EXPANDED_OPS};
 use crate::perf::{PARALLEL_TRAFFIC, alongside};
 use crate::sema::check_graph;
 use crate::syntax;
@@ -17,16 +17,38 @@ use crate::syntax::expand::{self, Blocks, Expansion};
 use crate::traffic::{compare_with_unfused, unfused_traffic};
 use std::collections::{HashMap, HashSet};
 
+/// The budget on expanded ops, and on the items of expanded statements, that holds for a
+/// whole file: a graph or block checked once the graphs and blocks before it reach either
+/// is `limit-exceeded` at its name and not checked.
+#[derive(Clone, Copy)]
+struct FileBudget {
+    ops: u64,
+    items: u64,
+}
+
+/// The limits of docs/language.md §13; tests check with smaller ones.
+const FILE_BUDGET: FileBudget = FileBudget {
+    ops: MAX_EXPANDED_OPS,
+    items: MAX_EXPANDED_ITEMS,
+};
+
 /// Runs the pipeline on a file's bytes.
 pub fn check_file(name: &str, bytes: &[u8], opts: &Options) -> FileReport {
     let (text, decode_error) = syntax::decode(bytes);
-    check_text(name, text, decode_error, opts)
+    check_text(
+        name,
+        text,
+        decode_error,
+        opts,
+        &mut |_, _| {},
+        &|| true,
+        FILE_BUDGET,
+    )
 }
 
 /// [`check_file`] on bytes the caller gives up (no copy of a valid UTF-8 file).
 pub fn check_file_owned(name: &str, bytes: Vec<u8>, opts: &Options) -> FileReport {
-    let (text, decode_error) = syntax::decode_owned(bytes);
-    check_text(name, text, decode_error, opts)
+    check_file_inspecting(name, bytes, opts, &mut |_, _| {}, &|| true)
 }
 
 /// [`check_file_owned`], showing the file's syntax tree (when it parses) to `inspect` before
@@ -42,110 +64,91 @@ pub fn check_file_inspecting(
     go_on: &dyn Fn() -> bool,
 ) -> FileReport {
     let (text, decode_error) = syntax::decode_owned(bytes);
-    check_text_inspecting(name, text, decode_error, opts, inspect, go_on)
+    check_text(name, text, decode_error, opts, inspect, go_on, FILE_BUDGET)
 }
 
+/// The pipeline on a decoded file, under the file's budget of "did you mean" work and
+/// `budget` on expanded ops and items.
 fn check_text(
     name: &str,
     text: String,
     decode_error: Option<Diagnostic>,
     opts: &Options,
-) -> FileReport {
-    check_text_inspecting(name, text, decode_error, opts, &mut |_, _| {}, &|| true)
-}
-
-fn check_text_inspecting(
-    name: &str,
-    text: String,
-    decode_error: Option<Diagnostic>,
-    opts: &Options,
     inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
     go_on: &dyn Fn() -> bool,
+    budget: FileBudget,
 ) -> FileReport {
     diagnostics::with_suggestion_budget(|| {
-        check_text_budgeted(name, text, decode_error, opts, inspect, go_on)
-    })
-}
-
-/// [`check_text_inspecting`] under the file's budget of "did you mean" work.
-fn check_text_budgeted(
-    name: &str,
-    text: String,
-    decode_error: Option<Diagnostic>,
-    opts: &Options,
-    inspect: &mut dyn FnMut(&str, &syntax::ast::File<'_>),
-    go_on: &dyn Fn() -> bool,
-) -> FileReport {
-    let source = SourceFile::new(name, text);
-    let mut diags = Vec::new();
-    let mut graphs = Vec::new();
-    // Imported files' text lives here, beside the source the tree borrows.
-    let arena = bumpalo::Bump::new();
-    // The names made by expanding blocks: freed once every graph is checked, before any is
-    // fused.
-    let names = bumpalo::Bump::new();
-    let mut imported = Vec::new();
-    // Methods that take the parse by value, so that nothing borrowing `names` is left once
-    // the first half returns.
-    let first = match decode_error {
-        Some(d) => {
-            diags.push(d);
-            None
-        }
-        None => syntax::parse(&source.text)
-            .map_err(|d| diags.push(*d))
-            .ok()
-            .filter(|_| go_on())
-            .map(|file| {
-                inspect(&source.text, &file);
-                check_all(
-                    (name, source.text.len()),
-                    file,
-                    &arena,
-                    &names,
-                    opts,
-                    go_on,
-                    &mut diags,
-                )
-            }),
-    };
-    drop(names);
-    if let Some(first) = first {
-        let Checked {
-            graphs: checked,
-            alone,
-            allows,
-            allow_codes,
-            imported: files,
-        } = first;
-        imported = files;
-        for c in checked {
-            if !go_on() {
-                break;
+        let source = SourceFile::new(name, text);
+        let mut diags = Vec::new();
+        let mut graphs = Vec::new();
+        // Imported files' text lives here, beside the source the tree borrows.
+        let arena = bumpalo::Bump::new();
+        // The names made by expanding blocks: freed once every graph is checked, before any is
+        // fused.
+        let names = bumpalo::Bump::new();
+        let mut imported = Vec::new();
+        // Methods that take the parse by value, so that nothing borrowing `names` is left once
+        // the first half returns.
+        let first = match decode_error {
+            Some(d) => {
+                diags.push(d);
+                None
             }
-            graphs.push(fuse_one(c, opts, &allows, &mut diags));
+            None => syntax::parse(&source.text)
+                .map_err(|d| diags.push(*d))
+                .ok()
+                .filter(|_| go_on())
+                .map(|file| {
+                    inspect(&source.text, &file);
+                    check_all(
+                        (name, source.text.len()),
+                        file,
+                        (&arena, &names),
+                        (opts, budget),
+                        go_on,
+                        &mut diags,
+                    )
+                }),
+        };
+        drop(names);
+        if let Some(first) = first {
+            let Checked {
+                graphs: checked,
+                alone,
+                allows,
+                allow_codes,
+                imported: files,
+            } = first;
+            imported = files;
+            for c in checked {
+                if !go_on() {
+                    break;
+                }
+                graphs.push(fuse_one(c, opts, &allows, &mut diags));
+            }
+            diags.extend(alone);
+            diags.extend(invalid_allows(&allow_codes));
+            diags.retain(|d| {
+                d.severity == Severity::Error
+                    || !allows.iter().any(|a| {
+                        a.code == d.code.as_str()
+                            && (d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
+                                || expand::instantiations(d).any(|at| a.scope.contains(at)))
+                    })
+            });
         }
-        diags.extend(alone);
-        diags.extend(invalid_allows(&allow_codes));
-        diags.retain(|d| {
-            d.severity == Severity::Error
-                || !allows.iter().any(|a| {
-                    a.code == d.code.as_str()
-                        && (d.primary.as_ref().is_some_and(|p| a.scope.contains(p.span))
-                            || expand::instantiations(d).any(|at| a.scope.contains(at)))
-                })
-        });
-    }
-    crate::imports::relocate(&mut diags, source.text.len(), &imported);
-    diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
-    diagnostics::sort(&mut diags);
-    cap_diagnostics(&mut diags);
-    crate::fix::widen_deletions(&mut diags, &source.text);
-    FileReport {
-        source,
-        graphs,
-        diagnostics: diags,
-    }
+        crate::imports::relocate(&mut diags, source.text.len(), &imported);
+        diags.retain(|d| d.severity == Severity::Error || !opts.allow.contains(&d.code));
+        diagnostics::sort(&mut diags);
+        cap_diagnostics(&mut diags);
+        crate::fix::widen_deletions(&mut diags, &source.text);
+        FileReport {
+            source,
+            graphs,
+            diagnostics: diags,
+        }
+    })
 }
 
 /// A file after the first half of the pipeline: nothing in it borrows the source.
@@ -160,13 +163,12 @@ struct Checked {
 
 /// The first half of the pipeline for a parsed file: its imports loaded, each graph expanded
 /// (names made in `names`) and checked, and the blocks no graph instantiates checked on their
-/// own. `(name, main_len)`: the checked file's name and length.
+/// own, within `budget`. `(name, main_len)`: the checked file's name and length.
 fn check_all<'s>(
     (name, main_len): (&str, usize),
     file: syntax::ast::File<'s>,
-    arena: &'s bumpalo::Bump,
-    names: &'s bumpalo::Bump,
-    opts: &Options,
+    (arena, names): (&'s bumpalo::Bump, &'s bumpalo::Bump),
+    (opts, budget): (&Options, FileBudget),
     go_on: &dyn Fn() -> bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Checked {
@@ -191,12 +193,14 @@ fn check_all<'s>(
     // The budget on expanded ops holds for the whole file, not for each graph alone: the ops
     // of every graph (flat or expanded) and every block checked on its own add up, so that
     // many graphs under the limit each cannot add up to gigabytes.
-    let mut ops_so_far: u64 = 0;
+    // The items of expanded statements add up the same way (a flat graph's are its source's).
+    let mut so_far = FileBudget { ops: 0, items: 0 };
     for g in graph_asts {
         if !go_on() {
             break;
         }
-        let flat = if expand::has_instances(&g, &blocks) {
+        let expands = expand::has_instances(&g, &blocks);
+        let flat = if expands {
             0
         } else {
             g.stmts
@@ -204,13 +208,9 @@ fn check_all<'s>(
                 .filter(|s| matches!(s.kind, syntax::ast::StmtKind::Op(_)))
                 .count() as u64
         };
-        if ops_so_far.saturating_add(flat) > MAX_EXPANDED_OPS || ops_so_far >= MAX_EXPANDED_OPS {
-            diags.push(over_file_budget(
-                "graph",
-                g.name.name,
-                g.name.span,
-                ops_so_far,
-            ));
+        let over = so_far.over(budget, flat, expands);
+        if let Some(over) = over {
+            diags.push(over_file_budget(("graph", g.name.name, g.name.span), over));
             continue;
         }
         let c = check_one(g, &blocks, names, &mut seen, opts);
@@ -221,7 +221,7 @@ fn check_all<'s>(
             .as_ref()
             .map_or(0, |g| g.ops.len())
             .max(c.written_ops.len());
-        ops_so_far = ops_so_far.saturating_add(made as u64);
+        so_far.add(made, c.expansion.items);
         graphs.push(c);
     }
     // Blocks of this file that no graph instantiates are checked on their own.
@@ -238,13 +238,8 @@ fn check_all<'s>(
         if used.contains(b.name.name) || blocks.get(b.name.name).is_none() {
             continue;
         }
-        if ops_so_far >= MAX_EXPANDED_OPS {
-            alone.push(over_file_budget(
-                "block",
-                b.name.name,
-                b.name.span,
-                ops_so_far,
-            ));
+        if let Some(over) = so_far.over(budget, 0, true) {
+            alone.push(over_file_budget(("block", b.name.name, b.name.span), over));
             continue;
         }
         let mut found = Vec::new();
@@ -263,7 +258,7 @@ fn check_all<'s>(
             .as_ref()
             .map_or(0, |g| g.ops.len())
             .max(checked.ops.len());
-        ops_so_far = ops_so_far.saturating_add(made as u64);
+        so_far.add(made, expansion.items);
         found.extend(checked.diagnostics);
         found.retain(|d| !expand::standalone_noise(b, d));
         alone.extend(expansion.attribute(found));
@@ -278,19 +273,49 @@ fn check_all<'s>(
     }
 }
 
-/// A graph or block of a file whose earlier graphs and blocks used the file's budget on
-/// expanded ops: not checked, and said so at its name.
-fn over_file_budget(what: &str, name: &str, at: Span, so_far: u64) -> Diagnostic {
+impl FileBudget {
+    /// Counts a graph's or block's `ops` and `items` in what the file used so far.
+    fn add(&mut self, ops: usize, items: u64) {
+        self.ops = self.ops.saturating_add(ops as u64);
+        self.items = self.items.saturating_add(items);
+    }
+
+    /// Whether the file, having used `self`, may not check one more graph or block (with
+    /// `flat` ops written out, or blocks to expand): what it used and the limit, ops first.
+    fn over(&self, limit: FileBudget, flat: u64, expands: bool) -> Option<Used> {
+        if self.ops.saturating_add(flat) > limit.ops || self.ops >= limit.ops {
+            Some(Used::Ops(self.ops, limit.ops))
+        } else if expands && self.items >= limit.items {
+            Some(Used::Items(self.items, limit.items))
+        } else {
+            None
+        }
+    }
+}
+
+/// What a file used of its budget, and the limit.
+enum Used {
+    Ops(u64, u64),
+    Items(u64, u64),
+}
+
+/// A graph or block (`(what, name, place)`) of a file whose earlier graphs and blocks used
+/// the file's budget on expanded ops or items: not checked, and said so at its name.
+fn over_file_budget((what, name, at): (&str, &str, Span), used: Used) -> Diagnostic {
+    let (so_far, limit, unit) = match used {
+        Used::Ops(n, limit) => (n, limit, "ops"),
+        Used::Items(n, limit) => (n, limit, "arguments and expression terms"),
+    };
     Diagnostic::new(
         Code::LimitExceeded,
         format!(
             "{what} `{name}` is not checked: the file's graphs and blocks before it have {} \
-             ops, and the limit of {} expanded ops holds for a whole file",
+             {unit}, and the limit of {} expanded {unit} holds for a whole file",
             crate::units::group_digits(so_far),
-            crate::units::group_digits(MAX_EXPANDED_OPS)
+            crate::units::group_digits(limit)
         ),
     )
-    .at(at, "over the file's budget on ops")
+    .at(at, format!("over the file's budget on {unit}"))
     .help("split the graphs into several files, or repeat fewer times")
 }
 
@@ -516,5 +541,131 @@ fn analyze(
             );
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The diagnostics of `src` checked within `budget`.
+    fn checked(src: &str, budget: FileBudget) -> Vec<Diagnostic> {
+        let opts = Options::default();
+        let (text, decode_error) = syntax::decode(src.as_bytes());
+        check_text(
+            "m.fgraph",
+            text,
+            decode_error,
+            &opts,
+            &mut |_, _| {},
+            &|| true,
+            budget,
+        )
+        .diagnostics
+    }
+
+    const BLOCK: &str = "block two() {\n  input x: [4]\n  op a = elementwise.relu(x) -> m\n  \
+                         op b = elementwise.gelu(m) -> y\n  output y\n}\n";
+
+    /// A graph `name` of `n` ops written out, the last reading `undefined` (an error when
+    /// checked).
+    fn flat(name: &str, n: usize) -> String {
+        let mut s = format!("graph {name} {{\n  input x0: [4]\n");
+        for i in 0..n - 1 {
+            s += &format!("  op o{i} = elementwise.relu(x{i}) -> x{}\n", i + 1);
+        }
+        s += &format!(
+            "  op last = elementwise.add(x{}, undefined) -> y\n  output y\n}}\n",
+            n - 1
+        );
+        s
+    }
+
+    /// The `limit-exceeded` diagnostics of `diags`, as (message, place).
+    fn over(diags: &[Diagnostic]) -> Vec<(String, Span)> {
+        diags
+            .iter()
+            .filter(|d| d.code == Code::LimitExceeded)
+            .map(|d| (d.message.clone(), d.primary.as_ref().expect("a place").span))
+            .collect()
+    }
+
+    #[test]
+    fn graphs_and_blocks_past_the_files_ops_are_not_checked() {
+        let budget = FileBudget {
+            ops: 10,
+            items: MAX_EXPANDED_ITEMS,
+        };
+        // `a` (6 ops) and `b` (3 instances, 6 ops) are checked; `c`, and the block `lone`
+        // no graph instantiates, come after 12 ops.
+        let src = format!(
+            "{BLOCK}block lone() {{\n  input x: [4]\n  op a = elementwise.relu(nope) -> y\n  \
+             output y\n}}\n{}graph b {{\n  input x: [4]\n  repeat 3 l = two(x) -> y\n  \
+             output y\n}}\n{}",
+            flat("a", 6),
+            flat("c", 1)
+        );
+        let diags = checked(&src, budget);
+        let refused: Vec<_> = over(&diags)
+            .into_iter()
+            .map(|(m, at)| (m, &src[at.start..at.end]))
+            .collect();
+        let message = |what| {
+            format!(
+                "{what} is not checked: the file's graphs and blocks before it have 12 ops, and \
+                 the limit of 10 expanded ops holds for a whole file"
+            )
+        };
+        assert_eq!(
+            refused,
+            vec![
+                (message("block `lone`"), "lone"),
+                (message("graph `c`"), "c")
+            ],
+            "{diags:#?}"
+        );
+        // `a` was checked (its undefined tensor is reported), `c` and `lone` were not.
+        let undefined: Vec<_> = diags
+            .iter()
+            .filter(|d| d.code == Code::UndefinedTensor)
+            .collect();
+        assert_eq!(undefined.len(), 1, "{diags:#?}");
+        assert!(undefined[0].primary.as_ref().unwrap().span.start < src.find("graph b").unwrap());
+    }
+
+    #[test]
+    fn graphs_and_blocks_past_the_files_items_are_not_checked() {
+        let budget = FileBudget {
+            ops: MAX_EXPANDED_OPS,
+            items: 20,
+        };
+        // `b`'s three instances make 24 items and the graph 4 more; `d` expands and is refused, `c` is
+        // written out and checked.
+        let src = format!(
+            "{BLOCK}graph b {{\n  input x: [4]\n  repeat 3 l = two(x) -> y\n  output y\n}}\n\
+             {}graph d {{\n  input x: [4]\n  op l = two(nope) -> y\n  output y\n}}\n",
+            flat("c", 2)
+        );
+        let diags = checked(&src, budget);
+        let refused = over(&diags);
+        assert_eq!(refused.len(), 1, "{diags:#?}");
+        let (message, span) = &refused[0];
+        assert!(
+            message.starts_with(
+                "graph `d` is not checked: the file's graphs and blocks before it have "
+            ) && message.ends_with(
+                " arguments and expression terms, and the limit of 20 expanded arguments and \
+                     expression terms holds for a whole file"
+            ),
+            "{message}"
+        );
+        assert_eq!(&src[span.start..span.end], "d");
+        // `c` was checked: its undefined tensor is reported; `d`'s is not.
+        let undefined: Vec<_> = diags
+            .iter()
+            .filter(|d| d.code == Code::UndefinedTensor)
+            .collect();
+        assert_eq!(undefined.len(), 1, "{diags:#?}");
+        assert!(undefined[0].message.contains("`undefined`"), "{diags:#?}");
     }
 }

@@ -4,7 +4,10 @@
 //! blocks asking for 2^40 ops is counted in a few steps and reported instead of built. The
 //! statements the instances would emit are counted alongside and held to
 //! [`MAX_STATEMENTS`] the same way, so that instances with few ops or none (instances that
-//! fail) cannot fill memory either.
+//! fail) cannot fill memory either. So are the items they would emit ([`items`]: arguments,
+//! list items, expression terms, type dimensions, bound inputs), held to
+//! [`MAX_EXPANDED_ITEMS`], so that a few ops each holding a thousand arguments cannot
+//! either: an op costs memory by what it holds, not only by being an op.
 //!
 //! Repeat counts are evaluated from the params in sight, as the expansion will see them: a
 //! graph's (with the overrides), and in an instance its header params (the value the
@@ -23,7 +26,7 @@
 
 use super::{Blocks, MAX_DEPTH};
 use crate::diagnostics::{Code, Diagnostic, Span};
-use crate::limits::{MAX_EXPANDED_OPS, MAX_STATEMENTS};
+use crate::limits::{MAX_EXPANDED_ITEMS, MAX_EXPANDED_OPS, MAX_STATEMENTS};
 use crate::sema::Overrides;
 use crate::sema::expr::{self as eval_expr, Lookup};
 use crate::syntax::ast::*;
@@ -40,6 +43,9 @@ pub(super) struct Budget<'s> {
     reached: BTreeSet<&'s str>,
     /// Statements visited outside the memo.
     visited: usize,
+    /// What one instance of each block emits besides its instances and header params
+    /// ([`own`]), by block: the same for every instance.
+    own: HashMap<&'s str, Size>,
 }
 
 /// The params of one body, by name, with their values where known.
@@ -54,11 +60,13 @@ pub(super) fn value(env: &Env<'_>, e: &Expr<'_>) -> Option<i64> {
     eval_expr::eval(e, &lookup, &|_| None, &mut Vec::new())
 }
 
-/// What an instance (or a body) makes once expanded: ops and statements, saturating.
+/// What an instance (or a body) makes once expanded: ops, statements and [`items`],
+/// saturating.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Size {
     pub(super) ops: u64,
     pub(super) stmts: u64,
+    pub(super) items: u64,
 }
 
 impl Size {
@@ -66,6 +74,7 @@ impl Size {
         Size {
             ops: self.ops.saturating_add(o.ops),
             stmts: self.stmts.saturating_add(o.stmts),
+            items: self.items.saturating_add(o.items),
         }
     }
 
@@ -73,6 +82,7 @@ impl Size {
         Size {
             ops: self.ops.saturating_mul(n),
             stmts: self.stmts.saturating_mul(n),
+            items: self.items.saturating_mul(n),
         }
     }
 }
@@ -105,29 +115,114 @@ fn instantiation<'a, 's>(
     }
 }
 
-/// The statements an instance of `block` emits besides those of the instances in it: two
-/// `dtype` resets, its header params, and its statements but inputs (bound to the caller's
-/// tensors), its `output` and its instantiations (replaced by their instances).
-fn emitted(block: &BlockAst<'_>, blocks: &Blocks<'_, '_>) -> usize {
-    let own = block
-        .stmts
-        .iter()
-        .filter(|st| match &st.kind {
+/// What an instance of `block` emits besides the instances in it and its header params:
+/// statements (two `dtype` resets, its header params, and its statements but inputs (bound
+/// to the caller's tensors), its `output` and its instantiations (replaced by their
+/// instances)), no ops (counted by [`Budget::stmt_ops`]), and the [`items`] of the
+/// statements, of the `dtype` resets and of the inputs' bindings.
+fn own(block: &BlockAst<'_>, blocks: &Blocks<'_, '_>) -> Size {
+    let mut size = Size {
+        ops: 0,
+        stmts: block.params.len() as u64 + 2,
+        items: 2,
+    };
+    for st in block.stmts.iter() {
+        let (stmt, items) = match &st.kind {
             StmtKind::Decl {
                 external: ExternalKind::Input,
+                ty,
                 ..
+            } => (0, 1 + type_items(ty)),
+            StmtKind::Output(_) | StmtKind::Repeat(_) => (0, 0),
+            StmtKind::Op(op)
+                if op.func.is_none()
+                    && OpKind::from_name(op.kind.name).is_none()
+                    && blocks.get(op.kind.name).is_some() =>
+            {
+                (0, 0)
             }
-            | StmtKind::Output(_)
-            | StmtKind::Repeat(_) => false,
-            StmtKind::Op(op) => {
-                op.func.is_some()
-                    || OpKind::from_name(op.kind.name).is_some()
-                    || blocks.get(op.kind.name).is_none()
-            }
-            _ => true,
+            kind => (1, items(kind)),
+        };
+        size.stmts += stmt;
+        size.items = size.items.saturating_add(items);
+    }
+    size
+}
+
+/// The items of a statement as the expansion emits it, a measure of the memory it takes in
+/// the expanded graph and the semantic pass: one for the statement, and one for each tensor
+/// argument, attribute, scalar, list item, expression term (literal, name, negation) and
+/// type dimension it holds. A bound input of an instance counts as its declaration does.
+pub(super) fn items(kind: &StmtKind<'_>) -> u64 {
+    let n = match kind {
+        StmtKind::Param { value, .. } => expr_items(value),
+        StmtKind::Dtype(_) => 0,
+        StmtKind::Decl { ty, .. } => type_items(ty),
+        StmtKind::Output(names) => names.len() as u64,
+        StmtKind::Op(op) => op
+            .args
+            .iter()
+            .map(arg_items)
+            .fold(op.ty.as_deref().map_or(0, type_items), u64::saturating_add),
+        StmtKind::Repeat(r) => r
+            .args
+            .iter()
+            .map(arg_items)
+            .fold(expr_items(&r.count), u64::saturating_add),
+        StmtKind::Assert(a) => match &a.kind {
+            AssertKind::Predicate { args, .. } => args.len() as u64,
+            AssertKind::Compare { value, .. } => expr_items(value),
+        },
+    };
+    n.saturating_add(1)
+}
+
+/// The items of a type: the terms of its dimensions.
+pub(super) fn type_items(t: &TypeAst<'_>) -> u64 {
+    t.dims.iter().map(expr_items).fold(0, u64::saturating_add)
+}
+
+fn arg_items(a: &Arg<'_>) -> u64 {
+    let n = match a {
+        Arg::Attr { value, .. } => expr_items(value),
+        Arg::Tensor(t) => t.index.as_deref().map_or(0, expr_items),
+        Arg::Scalar(_) | Arg::FloatAttr { .. } => 0,
+        Arg::ListAttr { items, .. } => items
+            .iter()
+            .map(expr_items)
+            .fold(items.len() as u64, u64::saturating_add),
+    };
+    n.saturating_add(1)
+}
+
+/// The terms of an expression (its depth is bounded by the parser's nesting limit).
+fn expr_items(e: &Expr<'_>) -> u64 {
+    match e {
+        Expr::Int { .. } | Expr::Name(_) => 1,
+        Expr::Neg { operand, .. } => expr_items(operand).saturating_add(1),
+        Expr::Chain { first, rest, .. } => rest
+            .iter()
+            .map(|(_, _, e)| expr_items(e))
+            .fold(expr_items(first), u64::saturating_add),
+    }
+}
+
+/// The items of the header params an instance of `block` made by a statement with `args`
+/// emits: the value passed (an integer attribute), else the default, else none.
+pub(super) fn header_items(block: &BlockAst<'_>, args: &[Arg<'_>]) -> u64 {
+    block
+        .params
+        .iter()
+        .map(|p| {
+            let given = args.iter().find_map(|a| match a {
+                Arg::Attr { name, value } if name.name == p.name.name => Some(value),
+                _ => None,
+            });
+            given
+                .or(p.default.as_ref())
+                .map_or(0, |e| expr_items(e).saturating_add(1))
         })
-        .count();
-    own + block.params.len() + 2
+        .fold(0, u64::saturating_add)
 }
 
 /// The header params of an instance of `block`: the value `args` pass (evaluated in the
@@ -201,12 +296,12 @@ impl<'s> Budget<'s> {
                 cut: true,
             };
         }
-        let own = emitted(block, blocks);
+        let own = *self.own.entry(name).or_insert_with(|| own(block, blocks));
         self.visited = self.visited.saturating_add(block.stmts.len() + 2);
         path.push(name);
         let mut counted = self.body_ops(blocks, &block.stmts, env, path);
         path.pop();
-        counted.size.stmts = counted.size.stmts.saturating_add(own as u64);
+        counted.size = counted.size.add(own);
         if !counted.cut && !self.gave_up() {
             self.memo.insert(key, counted.size);
         }
@@ -254,7 +349,10 @@ impl<'s> Budget<'s> {
         let Some((b, n, args)) = instantiation(st, blocks, env) else {
             let ops = u64::from(matches!(st.kind, StmtKind::Op(_)));
             return Counted {
-                size: Size { ops, stmts: 0 },
+                size: Size {
+                    ops,
+                    ..Size::default()
+                },
                 cut: false,
             };
         };
@@ -274,7 +372,8 @@ impl<'s> Budget<'s> {
             };
         }
         let inner = header_env(b, |p| passed(args, env, p));
-        let c = self.block_ops(blocks, b, inner, path);
+        let mut c = self.block_ops(blocks, b, inner, path);
+        c.size.items = c.size.items.saturating_add(header_items(b, args));
         Counted {
             size: c.size.times(n),
             cut: c.cut,
@@ -296,9 +395,11 @@ impl<'s> Budget<'s> {
         let mut total = Size {
             ops: 0,
             stmts: stmts.len() as u64,
+            items: 0,
         };
         let mut crossing: Option<Span> = None;
         let mut too_many: Option<Span> = None;
+        let mut too_large: Option<Span> = None;
         let mut path = Vec::new();
         for st in stmts.iter() {
             if let StmtKind::Param { name, value: e } = &st.kind
@@ -309,7 +410,11 @@ impl<'s> Budget<'s> {
                     None => value(&env, e),
                 };
                 env.insert(name.name, v);
+                total.items = total.items.saturating_add(items(&st.kind));
                 continue;
+            }
+            if instantiation(st, blocks, &env).is_none() {
+                total.items = total.items.saturating_add(items(&st.kind));
             }
             total = total.add(self.stmt_ops(blocks, st, &mut env, &mut path).size);
             if self.gave_up() {
@@ -322,17 +427,24 @@ impl<'s> Budget<'s> {
             if too_many.is_none() && total.stmts > MAX_STATEMENTS as u64 {
                 too_many = Some(st.span);
             }
+            if too_large.is_none() && total.items > MAX_EXPANDED_ITEMS {
+                too_large = Some(st.span);
+            }
         }
-        match (crossing, too_many) {
-            (Some(at), _) => {
+        match (crossing, too_many, too_large) {
+            (Some(at), _, _) => {
                 diags.push(over_limit(at, total.ops, "this graph"));
                 false
             }
-            (None, Some(at)) => {
+            (None, Some(at), _) => {
                 diags.push(too_many_statements(at));
                 false
             }
-            (None, None) => true,
+            (None, None, Some(at)) => {
+                diags.push(too_many_items(at, total.items));
+                false
+            }
+            (None, None, None) => true,
         }
     }
 }
@@ -373,6 +485,22 @@ pub(super) fn grouped(n: u64) -> String {
 
 /// The `limit-exceeded` diagnostic at an instantiation that would make `total` ops.
 pub(super) fn over_limit(at: Span, total: u64, what: &str) -> Diagnostic {
+    over(at, (total, "ops"), MAX_EXPANDED_OPS, what)
+        .help("repeat fewer times or nest fewer instances, or split the model into several graphs")
+}
+
+/// The `limit-exceeded` diagnostic at an instantiation past which the graph would hold
+/// `total` [`items`].
+pub(super) fn too_many_items(at: Span, total: u64) -> Diagnostic {
+    let unit = "arguments and expression terms";
+    over(at, (total, unit), MAX_EXPANDED_ITEMS, "this graph").help(
+        "an op with many arguments or long expressions is copied into every instance: repeat \
+         it fewer times, or split the model into several graphs",
+    )
+}
+
+/// `expanding WHAT would make TOTAL UNIT, over the limit of LIMIT` at `at`.
+fn over(at: Span, (total, unit): (u64, &str), limit: u64, what: &str) -> Diagnostic {
     let count = if total == u64::MAX {
         format!("more than {}", grouped(total))
     } else {
@@ -381,12 +509,11 @@ pub(super) fn over_limit(at: Span, total: u64, what: &str) -> Diagnostic {
     Diagnostic::new(
         Code::LimitExceeded,
         format!(
-            "expanding {what} would make {count} ops, over the limit of {}",
-            grouped(MAX_EXPANDED_OPS)
+            "expanding {what} would make {count} {unit}, over the limit of {}",
+            grouped(limit)
         ),
     )
     .at(at, "instantiated here")
-    .help("repeat fewer times or nest fewer instances, or split the model into several graphs")
 }
 
 #[cfg(test)]

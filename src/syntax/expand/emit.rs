@@ -23,11 +23,13 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         eval_expr::eval(e, &lookup, &|_| None, diags)
     }
 
-    /// Takes note of a statement just emitted: an op is counted, a param evaluated.
+    /// Takes note of a statement just emitted: an op and the statement's items are counted,
+    /// a param evaluated.
     fn emitted(&mut self, kind: &StmtKind<'s>) {
         if matches!(kind, StmtKind::Op(_)) {
             self.ops += 1;
         }
+        self.info.items = self.info.items.saturating_add(super::budget::items(kind));
         if let StmtKind::Param { name, value } = kind
             && !self.env.contains_key(name.name)
         {

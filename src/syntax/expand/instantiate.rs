@@ -430,6 +430,17 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             self.failed = true;
             return false;
         }
+        let header = super::budget::header_items(call.block, call.args);
+        let items = self
+            .info
+            .items
+            .saturating_add(count.saturating_mul(per.items.saturating_add(header)));
+        if items > limits::MAX_EXPANDED_ITEMS {
+            self.diags
+                .push(super::budget::too_many_items(call.span, items));
+            self.failed = true;
+            return false;
+        }
         true
     }
 
@@ -575,6 +586,10 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                         (k, _) => tensors.get(k).map_or(call.span, |t| scope.span(t.span)),
                     };
                     input_k += 1;
+                    self.info.items = self
+                        .info
+                        .items
+                        .saturating_add(1 + super::budget::type_items(ty));
                     let renamed = self.ty(inner, ty);
                     let mut ignore = Vec::new();
                     let shape: Option<Vec<u64>> = renamed

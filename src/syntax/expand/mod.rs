@@ -96,6 +96,9 @@ pub struct Expansion {
     /// Over the budget on expanded ops nothing is expanded: the blocks the count reached, by
     /// name, which count as instantiated (they are not checked again on their own).
     pub counted: Vec<String>,
+    /// The items of the expanded statements and bound inputs, as the budget counts them
+    /// (`limits::MAX_EXPANDED_ITEMS`).
+    pub items: u64,
 }
 
 /// Whether a graph instantiates anything (else it is analysed as parsed).
