@@ -162,10 +162,13 @@ impl<'a, 's> Sema<'a, 's> {
                     let shape = self.dims(ty);
                     tensor_at = Some(self.diags.len() - start);
                     let id = self.new_tensor(*name, origin);
-                    let bytes = self.size(&shape, dtype, || (*name, ty.span));
-                    let t = &mut self.tensors[id.index()];
+                    let bytes = self.size(shape.as_deref(), dtype, || (*name, ty.span));
                     // A size that overflowed makes the tensor unknown: no cascade downstream.
-                    (t.shape, t.dtype, t.bytes) = (shape.filter(|_| bytes.is_some()), dtype, bytes);
+                    let shape = shape
+                        .filter(|_| bytes.is_some())
+                        .map(|s| self.intern.shape(s));
+                    let t = &mut self.tensors[id.index()];
+                    (t.shape, t.dtype, t.bytes) = (shape, dtype, bytes);
                 }
                 StmtKind::Output(names) => {
                     self.has_output_stmt = true;
@@ -201,7 +204,8 @@ impl<'a, 's> Sema<'a, 's> {
         }
         let (attrs, extra) = self.attributes(op);
         let scalar_misplaced = self.misplaced_scalars(kind, op);
-        let extra = (extra != OpExtra::default()).then(|| Box::new(extra));
+        let attrs = self.intern.attrs(attrs);
+        let extra = (extra != OpExtra::default()).then(|| self.intern.extra(extra));
         let (declared_shape, declared_dtype) = match &op.ty {
             Some(ty) => (
                 Some(self.dims(ty)),
