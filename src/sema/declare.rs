@@ -217,7 +217,7 @@ impl<'a, 's> Sema<'a, 's> {
         let deferred = self.tensor_uses(op);
         let uses_end = self.uses.len();
         if deferred || bad_arity(kind, uses_end - use_start).is_some() {
-            self.pending.push(self.ops.len());
+            self.pending.push(id.0);
         }
         let output = self.new_tensor(op.output, Origin::Produced(id));
         self.ops.push(OpPart {
@@ -385,6 +385,11 @@ impl<'a, 's> Sema<'a, 's> {
                 _ => None,
             };
             deferred |= tensor.is_none();
+            // The list starts at one argument an op and grows by an eighth, not by doubling:
+            // it is at its largest when the pass is (a model with `repeat` has about 1.6).
+            if self.uses.len() == self.uses.capacity() {
+                self.uses.reserve_exact(self.uses.capacity() / 8 + 16);
+            }
             self.uses.push(UseDraft {
                 tensor: tensor.unwrap_or(NO_TENSOR),
                 transpose: t.transpose,

@@ -388,7 +388,7 @@ struct Sema<'a, 's> {
     /// Kinds as written of the ops whose kind is unknown, by op.
     unknown_kinds: Vec<(usize, &'s str)>,
     /// Ops with arguments left to resolve or the wrong number of them, in source order.
-    pending: Vec<usize>,
+    pending: Vec<u32>,
     outputs: Vec<Ident<'s>>,
     has_output_stmt: bool,
     /// Tensors offered by a "did you mean" help.
