@@ -4,6 +4,7 @@
 use crate::diagnostics::Span;
 use crate::types::{Dtype, OpKind};
 pub use compact_str::CompactString;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TensorId(pub u32);
@@ -29,12 +30,90 @@ pub enum Origin {
     Produced(OpId),
 }
 
+/// A tensor's dimensions, shared: tensors of the same shape hold one copy (the semantic pass
+/// interns them, and a model written with `repeat` has a few dozen distinct shapes), so a
+/// shape costs a tensor 16 bytes and no allocation of its own. It reads as a slice.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Shape(Arc<[u64]>);
+
+impl Shape {
+    pub fn as_slice(&self) -> &[u64] {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Shape {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<[u64]> for Shape {
+    fn borrow(&self) -> &[u64] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<Vec<u64>> for Shape {
+    fn from(v: Vec<u64>) -> Shape {
+        Shape(v.into())
+    }
+}
+
+impl From<&[u64]> for Shape {
+    fn from(v: &[u64]) -> Shape {
+        Shape(v.into())
+    }
+}
+
+impl PartialEq<[u64]> for Shape {
+    fn eq(&self, o: &[u64]) -> bool {
+        *self.0 == *o
+    }
+}
+impl PartialEq<&[u64]> for Shape {
+    fn eq(&self, o: &&[u64]) -> bool {
+        *self.0 == **o
+    }
+}
+impl PartialEq<Vec<u64>> for Shape {
+    fn eq(&self, o: &Vec<u64>) -> bool {
+        *self.0 == **o
+    }
+}
+impl<const N: usize> PartialEq<[u64; N]> for Shape {
+    fn eq(&self, o: &[u64; N]) -> bool {
+        *self.0 == o[..]
+    }
+}
+impl PartialEq<Shape> for Vec<u64> {
+    fn eq(&self, o: &Shape) -> bool {
+        **self == *o.0
+    }
+}
+impl PartialEq<Shape> for [u64] {
+    fn eq(&self, o: &Shape) -> bool {
+        *self == *o.0
+    }
+}
+
+/// Integer attributes of an op, in source order; shared like [`Shape`] (ops written alike
+/// hold one list).
+pub type IntAttrs = Arc<[(CompactString, i64)]>;
+
 /// Names are [`CompactString`]s: one of up to 24 bytes (`layers.12345.q_proj`) is stored in
 /// place of the pointer, so a million-op graph makes no allocation per name.
 #[derive(Clone, Debug)]
 pub struct Tensor {
     pub name: CompactString,
-    pub shape: Vec<u64>,
+    pub shape: Shape,
     pub dtype: Dtype,
     /// `product(shape) * dtype.bytes()`, checked when the graph was built.
     pub bytes: u64,
@@ -60,11 +139,11 @@ pub struct OpNode {
     pub func: Option<CompactString>,
     pub inputs: Vec<TensorUse>,
     pub output: TensorId,
-    pub attrs: Vec<(CompactString, i64)>,
+    pub attrs: IntAttrs,
     pub span: Span,
     /// Scalar constants and float/list attributes; `None` for the ops that have none (most),
-    /// so they cost one word.
-    pub extra: Option<Box<OpExtra>>,
+    /// so they cost one word. Shared like [`Shape`].
+    pub extra: Option<Arc<OpExtra>>,
 }
 
 /// An attribute value that is not an integer.
@@ -176,7 +255,7 @@ impl Graph {
         let t = self.tensor(u.tensor);
         let mut shape: Vec<u64> = match u.index {
             Some(_) => t.shape.iter().skip(1).copied().collect(),
-            None => t.shape.clone(),
+            None => t.shape.to_vec(),
         };
         let r = shape.len();
         if u.transpose && r >= 2 {

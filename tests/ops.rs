@@ -36,7 +36,7 @@ fn shape_of(a: &Analysis, name: &str) -> Vec<u64> {
         .iter()
         .find(|t| t.name == name)
         .unwrap_or_else(|| panic!("no tensor {name}"));
-    t.shape.clone()
+    t.shape.to_vec()
 }
 
 fn graph(body: &str) -> String {

@@ -376,7 +376,7 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
             if let Some(rows) = g.op(vp).inputs.first() {
                 v.reduction_input_shape = Some(g.use_shape(rows));
             }
-            v.consumer_shape = Some(g.tensor(g.op(vc).output).shape.clone());
+            v.consumer_shape = Some(g.tensor(g.op(vc).output).shape.to_vec());
             v.epilogue_fits = Some(super::epilogue::fits(g, vp, vc));
         }
         Reason::ReductionAfterMatmul | Reason::SecondMatmul | Reason::MatmulEpilogue => {

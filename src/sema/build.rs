@@ -58,7 +58,7 @@ impl Parts<'_> {
                         }),
                     ),
                     output: out.name.name.to_string(),
-                    shape: out.shape.clone(),
+                    shape: out.shape.as_deref().map(<[u64]>::to_vec),
                     dtype: out.dtype,
                     bytes: out.bytes,
                 }
@@ -83,7 +83,7 @@ impl Parts<'_> {
             consumer_list,
         } = self;
         // Collected from the drafts' own iterator: a `TensorDraft` is as large as a `Tensor`
-        // (88 bytes), so the standard library writes the tensors over the drafts, in place.
+        // (80 bytes), so the standard library writes the tensors over the drafts, in place.
         let tensors_of = |drafts: Vec<TensorDraft<'_>>| {
             drafts
                 .into_iter()

@@ -172,10 +172,13 @@ impl<'a, 's> Sema<'a, 's> {
                     let shape = self.dims(ty);
                     tensor_at = Some(self.diags.len() - start);
                     let id = self.new_tensor(*name, origin);
-                    let bytes = self.size(&shape, dtype, || (*name, ty.span));
-                    let t = &mut self.tensors[id.index()];
+                    let bytes = self.size(shape.as_deref(), dtype, || (*name, ty.span));
                     // A size that overflowed makes the tensor unknown: no cascade downstream.
-                    (t.shape, t.dtype, t.bytes) = (shape.filter(|_| bytes.is_some()), dtype, bytes);
+                    let shape = shape
+                        .filter(|_| bytes.is_some())
+                        .map(|s| self.intern.shape(s));
+                    let t = &mut self.tensors[id.index()];
+                    (t.shape, t.dtype, t.bytes) = (shape, dtype, bytes);
                 }
                 StmtKind::Output(names) => {
                     self.has_output_stmt = true;
@@ -215,7 +218,8 @@ impl<'a, 's> Sema<'a, 's> {
             self.check_function(k, op, &attrs, &extra);
         }
         let scalar_misplaced = self.misplaced_scalars(kind, op);
-        let extra = (extra != OpExtra::default()).then(|| Box::new(extra));
+        let attrs = self.intern.attrs(attrs);
+        let extra = (extra != OpExtra::default()).then(|| self.intern.extra(extra));
         let (declared_shape, declared_dtype) = match &op.ty {
             Some(ty) => (
                 Some(self.dims(ty)),
@@ -228,7 +232,7 @@ impl<'a, 's> Sema<'a, 's> {
         let uses_end = self.uses.len();
         let n = uses_end - use_start;
         if deferred || bad_arity(kind, op.func.map(|f| f.name), n, scalars).is_some() {
-            self.pending.push(self.ops.len());
+            self.pending.push(id.0);
         }
         let output = self.new_tensor(op.output, Origin::Produced(id));
         self.ops.push(OpPart {
@@ -396,6 +400,11 @@ impl<'a, 's> Sema<'a, 's> {
                 _ => None,
             };
             deferred |= tensor.is_none();
+            // The list starts at one argument an op and grows by an eighth, not by doubling:
+            // it is at its largest when the pass is (a model with `repeat` has about 1.6).
+            if self.uses.len() == self.uses.capacity() {
+                self.uses.reserve_exact(self.uses.capacity() / 8 + 16);
+            }
             self.uses.push(UseDraft {
                 tensor: tensor.unwrap_or(NO_TENSOR),
                 transpose: t.transpose,

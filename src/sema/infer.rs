@@ -206,9 +206,12 @@ impl<'a, 's> Sema<'a, 's> {
             _ => {}
         }
         let output = self.ops[o].output;
-        let bytes = self.size(&out, dtype, || (stmt().output, ty_span()));
+        let bytes = self.size(out.as_deref(), dtype, || (stmt().output, ty_span()));
+        let out = out
+            .filter(|_| bytes.is_some())
+            .map(|s| self.intern.shape(s));
         let t = &mut self.tensors[output.index()];
-        (t.shape, t.dtype, t.bytes) = (out.filter(|_| bytes.is_some()), dtype, bytes);
+        (t.shape, t.dtype, t.bytes) = (out, dtype, bytes);
         // A count is only asked of an output whose size fits (else `size-overflow` is said).
         match flops {
             Some((Some(n), _)) => Some(n),

@@ -15,6 +15,7 @@
 //! | `shape` | shape rules: views, broadcasting, matmul, reshape |
 //! | `ops` | shape rules of the data-movement ops (slice, concat, permute, expand, gather, update) |
 //! | `expr` | evaluating integer expressions |
+//! | `intern` | sharing the shapes, attribute lists and extras that tensors and ops hold alike |
 
 mod build;
 mod dag;
@@ -22,6 +23,7 @@ mod declare;
 pub(crate) mod expr;
 mod funcs;
 mod infer;
+mod intern;
 mod lints;
 mod names;
 mod ops;
@@ -30,7 +32,7 @@ mod shape;
 mod values;
 
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
-use crate::graph::{CompactString, Graph, OpExtra, OpId, Origin, TensorId};
+use crate::graph::{Graph, IntAttrs, OpExtra, OpId, Origin, Shape, TensorId};
 use crate::limits;
 use crate::perf::alongside;
 use crate::syntax::ast::{Ident, StmtKind};
@@ -194,12 +196,18 @@ fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
         unresolved: Vec::new(),
         unknown_kinds: Vec::new(),
         pending: Vec::new(),
+        intern: intern::Interner::default(),
     };
     s.params();
     s.declarations(n_ops);
+    // The arguments' count is known now: no room left over for more.
+    s.uses.shrink_to_fit();
     let listed_outputs = s.resolve_inputs();
-    // Names are resolved: the map is not needed any more.
+    // Names are resolved, and expressions evaluated: the name map and the params are not
+    // needed any more.
     s.tensor_ids = NameIndex::with_capacity(0);
+    s.params = FastMap::default();
+    s.param_order = Vec::new();
     let (consumer_start, consumer_list, indegree) = s.consumers();
     let consumers_of = |t: usize| &consumer_list[consumer_start[t]..consumer_start[t + 1]];
     let (topo, stuck) = order::topo_sort(indegree, consumers_of, |o| s.ops[o].output);
@@ -244,9 +252,10 @@ struct ParamInfo {
     span: Span,
 }
 
+/// As large as a `Tensor` (80 bytes), which the graph's tensors are written over.
 struct TensorDraft<'s> {
     name: Ident<'s>,
-    shape: Option<Vec<u64>>,
+    shape: Option<Shape>,
     bytes: Option<u64>,
     origin: Origin,
     dtype: Option<Dtype>,
@@ -300,14 +309,14 @@ fn use_name<'s>(
 }
 
 /// An op as the checks and the checked graph need it (names borrow the source, not the
-/// syntax tree). As large as an `OpNode` (128 bytes), which the graph's ops are written over.
+/// syntax tree). As large as an `OpNode` (120 bytes), which the graph's ops are written over.
 struct OpPart<'s> {
     name: &'s str,
     func: Option<&'s str>,
     span: Span,
-    attrs: Vec<(CompactString, i64)>,
+    attrs: IntAttrs,
     /// Scalar constants, float and list attributes (as in `OpNode`).
-    extra: Option<Box<OpExtra>>,
+    extra: Option<std::sync::Arc<OpExtra>>,
     /// The op's arguments are `uses[end of the previous op..uses_end]`.
     uses_end: usize,
     output: TensorId,
@@ -323,6 +332,18 @@ struct OpPart<'s> {
     /// Some argument could not be resolved silently while the op was declared.
     deferred: bool,
 }
+
+// The build writes the graph's tensors and ops over their drafts (`build`): that needs the
+// same size and alignment, else it allocates the graph beside the drafts.
+const _: () = {
+    use std::mem::{align_of, size_of};
+    assert!(size_of::<TensorDraft<'static>>() == size_of::<crate::graph::Tensor>());
+    assert!(align_of::<TensorDraft<'static>>() == align_of::<crate::graph::Tensor>());
+    assert!(size_of::<OpPart<'static>>() == size_of::<crate::graph::OpNode>());
+    assert!(align_of::<OpPart<'static>>() == align_of::<crate::graph::OpNode>());
+    assert!(size_of::<crate::graph::Tensor>() == 80);
+    assert!(size_of::<crate::graph::OpNode>() == 120);
+};
 
 /// The arguments of op `o` in the flat argument list.
 fn use_range(ops: &[OpPart<'_>], o: usize) -> Range<usize> {
@@ -368,11 +389,13 @@ struct Sema<'a, 's> {
     /// Kinds as written of the ops whose kind is unknown, by op.
     unknown_kinds: Vec<(usize, &'s str)>,
     /// Ops with arguments left to resolve or the wrong number of them, in source order.
-    pending: Vec<usize>,
+    pending: Vec<u32>,
     outputs: Vec<Ident<'s>>,
     has_output_stmt: bool,
     /// Tensors offered by a "did you mean" help.
     suggested: FastSet<usize>,
+    /// The shapes, attribute lists and extras made so far, to share equal ones.
+    intern: intern::Interner,
 }
 
 /// The statement of an op, by its index in the graph's statements.

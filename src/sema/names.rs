@@ -124,6 +124,7 @@ impl<'a, 's> Sema<'a, 's> {
     pub(super) fn resolve_inputs(&mut self) -> Option<Vec<TensorId>> {
         let pending = std::mem::take(&mut self.pending);
         for o in pending {
+            let o = o as usize;
             let mut poisoned = self.resolve_args(o);
             poisoned |= self.check_arity(o);
             self.ops[o].poisoned |= poisoned;

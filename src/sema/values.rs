@@ -148,11 +148,11 @@ impl<'a, 's> Sema<'a, 's> {
     /// only then (for an op, it reads the statement, which is out of cache by now).
     pub(super) fn size(
         &mut self,
-        shape: &Option<Vec<u64>>,
+        shape: Option<&[u64]>,
         dtype: Option<Dtype>,
         name_at: impl FnOnce() -> (Ident<'s>, Span),
     ) -> Option<u64> {
-        let (shape, dtype) = (shape.as_ref()?, dtype?);
+        let (shape, dtype) = (shape?, dtype?);
         let bytes = shape
             .iter()
             .try_fold(1u64, |acc, &d| acc.checked_mul(d))
