@@ -411,8 +411,13 @@ impl FileModel {
         let id = crate::graph::OpId(o as u32);
         let op = g.op(id);
         let (flops, _) = cost::flops::op_flops(g, id);
+        let opaque = if crate::ops::funcs::is_opaque(op) {
+            " (an opaque function: costed by the `flops = N` the file states)"
+        } else {
+            ""
+        };
         out += &format!(
-            ": {} → `{}`\n\n{} FLOPs",
+            ": {} → `{}`\n\n{} FLOPs{opaque}",
             op.kind_func(),
             g.tensor(op.output).name,
             crate::units::group_digits(flops)
@@ -707,6 +712,23 @@ mod tests {
             h.contains("materialized") && h.contains("graph output"),
             "{h}"
         );
+    }
+
+    /// An op of an opaque function says so in its hover; one of a known function does not.
+    #[test]
+    fn an_opaque_function_says_so_in_its_hover() {
+        let src = "graph g {\n  input x: [4, 8]\n  op router = elementwise.route(x, flops = 3) -> y\n  \
+                   op act = elementwise.relu(y) -> z\n}\n";
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, Options::default(), hw);
+        let (_, h) = m
+            .hover(src.find("router").expect("router"))
+            .expect("hover on router");
+        assert!(h.contains("96 FLOPs (an opaque function"), "{h}");
+        let (_, h) = m
+            .hover(src.find("act").expect("act"))
+            .expect("hover on act");
+        assert!(!h.contains("opaque"), "{h}");
     }
 
     /// Every name in every shipped example: a hover that says what it is, a definition that
