@@ -97,7 +97,9 @@ impl<'a, 's> Sema<'a, 's> {
         for spec in attrs {
             self.attr_value(op, kind, func, spec, ints, extra);
         }
-        self.window_needs_causal(op, ints);
+        if attrs.iter().any(|a| a.name == funcs::WINDOW.name) {
+            self.window_needs_causal(op, ints);
+        }
     }
 
     /// A sliding window (`window = W`) is stated with a causal mask: the W most recent keys
