@@ -336,6 +336,7 @@ impl<'a> Printer<'a> {
         match e {
             Expr::Int { span, .. } => self.src[span.start..span.end].to_string(),
             Expr::Name(id) => id.name.to_string(),
+            Expr::Bool { value, .. } => value.to_string(),
             Expr::Neg {
                 negations, operand, ..
             } => {
@@ -354,6 +355,8 @@ impl<'a> Printer<'a> {
                         BinOp::Sub => "-",
                         BinOp::Mul => "*",
                         BinOp::Div => "/",
+                        BinOp::Rem => "%",
+                        BinOp::FloorDiv => "div",
                     };
                     s += &format!(" {sym} {}", self.operand(rhs, level, false));
                 }
@@ -380,7 +383,7 @@ impl<'a> Printer<'a> {
 fn level(op: BinOp) -> u8 {
     match op {
         BinOp::Add | BinOp::Sub => 0,
-        BinOp::Mul | BinOp::Div => 1,
+        BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::FloorDiv => 1,
     }
 }
 
@@ -435,6 +438,12 @@ mod tests {
             ("-(1 + 2)", "-(1 + 2)"),
             ("--3", "--3"),
             ("((4))", "4"),
+            ("T%W", "T % W"),
+            ("T div(W*2)", "T div (W * 2)"),
+            ("(T div W) % 3 + 1", "T div W % 3 + 1"),
+            ("T % (W div 2)", "T % (W div 2)"),
+            ("T*(8%3)", "T * (8 % 3)"),
+            ("(T + 1) div -W", "(T + 1) div -W"),
         ];
         for (input, want) in cases {
             let src = format!("graph g {{\n  param A = {input}\n}}\n");
@@ -444,6 +453,14 @@ mod tests {
                 "{input}"
             );
         }
+    }
+
+    #[test]
+    fn boolean_attributes_round_trip() {
+        let src = "graph g {\n  input x: [4, 4]\n  op s = reduction.softmax(x, axis = -1, causal=true,window=2) -> y\n  op m = reduction.sum(y, keepdim =false) -> z\n  output z\n}\n";
+        let want = "graph g {\n  input x: [4, 4]\n  op s = reduction.softmax(x, axis = -1, causal = true, window = 2) -> y\n  op m = reduction.sum(y, keepdim = false) -> z\n  output z\n}\n";
+        assert_eq!(fmt(src), want);
+        assert_eq!(fmt(want), want);
     }
 
     #[test]

@@ -212,24 +212,34 @@ pub fn kernel_cost(
         g,
         ops,
         traffic.bytes_read.saturating_add(traffic.bytes_written),
+        None,
         hw,
         launch,
     )
 }
 
-/// The estimate for the kernel made of `ops`, which moves `bytes` in all.
+/// The estimate for the kernel made of `ops`, which moves `bytes` in all; `flash` is the
+/// attention pattern when the kernel is a FlashAttention kernel, whose ops do only the
+/// (query, key) pairs its mask keeps ([`AttentionPattern::masked_flops`]).
 fn kernel_cost_of(
     g: &Graph,
     ops: &[OpId],
     bytes: u64,
+    flash: Option<&AttentionPattern>,
     hw: &Hardware,
     launch: LaunchMode,
 ) -> KernelCost {
     let mut flops = 0u64;
     let mut compute_s = 0.0;
     let mut unit = Unit::F32;
+    let pattern_ops = flash.map(|p| p.ops()).unwrap_or_default();
     for &o in ops {
-        let (f, _) = op_flops(g, o);
+        let (mut f, _) = op_flops(g, o);
+        if let Some(p) = flash
+            && pattern_ops.contains(&o)
+        {
+            f = p.masked_flops(g, f);
+        }
         let u = op_unit(g, o);
         if g.op(o).kind.is_contraction() {
             unit = u;
@@ -348,12 +358,16 @@ pub fn plan_cost(
         .groups
         .iter()
         .zip(groups)
-        .map(|(grp, tr)| {
+        .enumerate()
+        .map(|(k, (grp, tr))| {
+            let bytes = tr.bytes_read.saturating_add(tr.bytes_written);
+            // A FlashAttention kernel does only the pairs its softmax's mask keeps.
+            let flash = plan.flash_kernel(k).map(|f| &f.pattern);
             // A kernel that recomputes ops (`--policy recompute`) does their FLOPs too.
             if grp.recomputed.is_empty() {
-                kernel_cost(g, &grp.ops, tr, hw, launch)
+                kernel_cost_of(g, &grp.ops, bytes, flash, hw, launch)
             } else {
-                kernel_cost(g, &grp.computed(), tr, hw, launch)
+                kernel_cost_of(g, &grp.computed(), bytes, flash, hw, launch)
             }
         })
         .collect();

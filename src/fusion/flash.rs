@@ -52,6 +52,92 @@ impl AttentionPattern {
     }
 }
 
+/// The mask the pattern's softmax states: `causal = true`, with `window = W` a sliding
+/// window. Without `causal` (or with `causal = false`) the kernel computes every pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mask {
+    /// The most keys one query sees (`window`); `None`: every key up to its position.
+    pub window: Option<u64>,
+}
+
+impl AttentionPattern {
+    /// The causal mask (and window) the softmax states; `None` when it states none.
+    pub fn mask(&self, g: &Graph) -> Option<Mask> {
+        let sm = g.op(self.softmax);
+        if sm.int_attr(funcs::CAUSAL.name) != Some(1) {
+            return None;
+        }
+        let window = sm
+            .int_attr(funcs::WINDOW.name)
+            .and_then(|w| u64::try_from(w).ok())
+            .filter(|&w| w >= 1);
+        Some(Mask { window })
+    }
+
+    /// Queries and keys of the scores: the softmax input's last two dimensions (`S_q` is 1
+    /// for scores of rank 1).
+    pub fn seq_lens(&self, g: &Graph) -> (u64, u64) {
+        let shape = &g.tensor(g.op(self.softmax).output).shape;
+        let sk = shape.last().copied().unwrap_or(1);
+        let sq = shape.len().checked_sub(2).map_or(1, |i| shape[i]);
+        (sq, sk)
+    }
+
+    /// The (query, key) pairs a FlashAttention kernel computes for one batch element and
+    /// head, and `S_q · S_k`: all of them unless the softmax states a mask.
+    pub fn pairs(&self, g: &Graph) -> (u128, u128) {
+        let (sq, sk) = self.seq_lens(g);
+        let all = sq as u128 * sk as u128;
+        match self.mask(g) {
+            Some(m) => (unmasked_pairs(sq, sk, m.window), all),
+            None => (all, all),
+        }
+    }
+
+    /// `flops`, the full count of one op of the pattern (each does the same work for every
+    /// (query, key) pair), cut to the pairs the kernel computes. Unchanged without a mask.
+    pub fn masked_flops(&self, g: &Graph, flops: u64) -> u64 {
+        let (pairs, all) = self.pairs(g);
+        if pairs == all || all == 0 {
+            return flops;
+        }
+        // Every op of the pattern counts a whole multiple of S_q · S_k: exact.
+        let f = flops as u128;
+        let n = if f.is_multiple_of(all) {
+            f / all * pairs
+        } else {
+            f.checked_mul(pairs).map_or_else(
+                || (flops as f64 * (pairs as f64 / all as f64)) as u128,
+                |x| x / all,
+            )
+        };
+        n.min(flops as u128) as u64
+    }
+}
+
+/// The (query, key) pairs a causal mask keeps for `sq` queries against `sk` keys, with
+/// FlashAttention's rule: query `i` is at position `i + sk - sq` (the queries are the last
+/// ones) and sees key `j` when `j <= i + sk - sq`, and with a window `W` also when
+/// `j > i + sk - sq - W`: `min(W, max(0, i + sk - sq + 1))` keys. A closed form, so a huge
+/// sequence costs nothing.
+pub fn unmasked_pairs(sq: u64, sk: u64, window: Option<u64>) -> u128 {
+    // Σ over x = i + sk - sq + 1 for i in 0..sq, i.e. x from sk - sq + 1 to sk, of
+    // clamp(x, 0, W) = F(sk) - F(sk - sq), F(n) = Σ_{x=1..n} min(x, W) (0 when n <= 0).
+    let w = window.map_or(u128::MAX, u128::from);
+    let f = |n: i128| -> u128 {
+        if n <= 0 {
+            return 0;
+        }
+        let n = n as u128;
+        if n <= w {
+            n * (n + 1) / 2
+        } else {
+            w * (w + 1) / 2 + (n - w) * w
+        }
+    };
+    f(sk as i128) - f(sk as i128 - sq as i128)
+}
+
 /// Why a softmax is not the heart of a fusable attention pattern.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Miss {

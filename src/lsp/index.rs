@@ -81,7 +81,7 @@ fn expr_names<'s>(e: &Expr<'s>, out: &mut Vec<Ident<'s>>) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match e {
-            Expr::Int { .. } => {}
+            Expr::Int { .. } | Expr::Bool { .. } => {}
             Expr::Name(id) => out.push(*id),
             Expr::Neg { operand, .. } => stack.push(operand),
             Expr::Chain { first, rest, .. } => {

@@ -138,7 +138,24 @@ const AXES: AttrSpec = attr(
 const KEEPDIM: AttrSpec = attr(
     "keepdim",
     AttrType::Bool,
-    "1 keeps each reduced axis as a dimension of 1",
+    "`true` keeps each reduced axis as a dimension of 1",
+);
+/// A softmax's causal mask (the attention pattern's; the attention op uses the same name).
+pub const CAUSAL: AttrSpec = attr(
+    "causal",
+    AttrType::Bool,
+    "`true`: query i sees key j only when j <= i + S_k - S_q (the causal mask, aligned to \
+     the last key); a FlashAttention kernel skips the masked (query, key) pairs",
+);
+/// A softmax's sliding window, with `causal = true`.
+pub const WINDOW: AttrSpec = attr(
+    "window",
+    AttrType::Int {
+        min: 1,
+        max: i64::MAX,
+    },
+    "with `causal = true`, each query sees at most the W most recent keys, its own position \
+     included (a sliding window)",
 );
 const EPS: AttrSpec = attr(
     "eps",
@@ -161,6 +178,7 @@ const K: AttrSpec = AttrSpec {
     )
 };
 const ROWWISE: &[AttrSpec] = &[AXIS];
+const SOFTMAX: &[AttrSpec] = &[AXIS, CAUSAL, WINDOW];
 const NORM: &[AttrSpec] = &[AXIS, EPS];
 const REDUCE: &[AttrSpec] = &[AXES, KEEPDIM];
 
@@ -287,7 +305,7 @@ pub const FUNCS: &[FuncSpec] = &[
         ..rowwise(
             "softmax",
             ONE,
-            ROWWISE,
+            SOFTMAX,
             Some(5),
             FuncFamily::Softmax,
             "torch.softmax",

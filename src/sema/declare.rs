@@ -323,6 +323,11 @@ impl<'a, 's> Sema<'a, 's> {
                 first_attr = Some(name);
             }
             match a {
+                // `causal = true`: 1 or 0, as `keepdim = 1` (`funcs` checks where it belongs).
+                Arg::Attr {
+                    value: Expr::Bool { value, .. },
+                    ..
+                } => attrs.push((name.name.into(), i64::from(*value))),
                 Arg::Attr { value, .. } => {
                     if let Some(v) = self.eval(value) {
                         attrs.push((name.name.into(), v));

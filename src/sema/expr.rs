@@ -1,4 +1,5 @@
-//! Integer expressions: checked 64-bit arithmetic, exact division.
+//! Integer expressions: checked 64-bit arithmetic, exact division (`/`), floor division
+//! (`div`) and its remainder (`%`), both as Python's `//` and `%`.
 
 use crate::diagnostics::{Code, Diagnostic, Span};
 use crate::syntax::ast::{BinOp, Expr, Ident};
@@ -39,6 +40,23 @@ pub fn eval<'s>(
             *value
         }
         Expr::Name(id) => name(id, lookup, suggest, diags),
+        // The grammar admits a boolean only as a whole attribute value: an op's attributes
+        // take it (`declare`), so reaching here means a block's param was given one.
+        Expr::Bool { value, span } => {
+            diags.push(
+                Diagnostic::new(
+                    Code::BadInstance,
+                    format!("expected an integer, found `{value}`"),
+                )
+                .at(*span, "not an integer")
+                .help(format!(
+                    "block params are integers: write `{}` for `{value}`; `true` and `false` \
+                     are values of op attributes (`causal = true`)",
+                    u8::from(*value)
+                )),
+            );
+            None
+        }
         Expr::Neg {
             negations,
             operand,
@@ -160,11 +178,52 @@ fn apply(a: i64, op: BinOp, b: i64, span: Span, diags: &mut Vec<Diagnostic>) -> 
                 None => None,
             }
         }
+        BinOp::Rem | BinOp::FloorDiv => {
+            if b == 0 {
+                let sym = if op == BinOp::Rem { "%" } else { "div" };
+                diags.push(
+                    Diagnostic::new(
+                        Code::InexactDivision,
+                        format!("division by zero: {a} {sym} 0"),
+                    )
+                    .at(span, "divides by zero")
+                    .help("check the params the divisor is made of"),
+                );
+                return None;
+            }
+            if op == BinOp::Rem {
+                Some(floor_rem(a, b))
+            } else {
+                floor_div(a, b)
+            }
+        }
     };
     if r.is_none() {
         diags.push(overflow(span));
     }
     r
+}
+
+/// `a % b` as Python has it: the remainder of floor division, with the sign of `b` (never
+/// overflows: `i64::MIN % -1` is 0). `b` is not 0.
+fn floor_rem(a: i64, b: i64) -> i64 {
+    let r = a.wrapping_rem(b);
+    if r != 0 && (r < 0) != (b < 0) {
+        r + b
+    } else {
+        r
+    }
+}
+
+/// `a // b` as Python has it: rounded toward negative infinity; `None` when it overflows
+/// (`i64::MIN div -1`). `b` is not 0.
+fn floor_div(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    Some(if floor_rem(a, b) != 0 && (a < 0) != (b < 0) {
+        q - 1
+    } else {
+        q
+    })
 }
 
 #[cfg(test)]
@@ -212,6 +271,65 @@ mod tests {
         assert_eq!(value("10 / 3"), Err(vec![Code::InexactDivision]));
         assert_eq!(value("1 / 0"), Err(vec![Code::InexactDivision]));
         assert_eq!(value("-12 / 4"), Ok(-3));
+    }
+
+    #[test]
+    fn remainder_and_floor_division_as_python() {
+        // Sliding-window slots: `T % W`.
+        assert_eq!(value("4097 % 4096"), Ok(1));
+        assert_eq!(value("4097 div 4096"), Ok(1));
+        assert_eq!(value("M % K"), Ok(2));
+        assert_eq!(value("M div K"), Ok(2));
+        // Negative operands: floor, the remainder with the divisor's sign (Python).
+        assert_eq!(value("-7 div 2"), Ok(-4));
+        assert_eq!(value("-7 % 2"), Ok(1));
+        assert_eq!(value("7 div -2"), Ok(-4));
+        assert_eq!(value("7 % -2"), Ok(-1));
+        assert_eq!(value("-7 div -2"), Ok(3));
+        assert_eq!(value("-7 % -2"), Ok(-1));
+        assert_eq!(value("-8 div 2"), Ok(-4));
+        assert_eq!(value("-8 % 2"), Ok(0));
+        assert_eq!(value("0 % 5"), Ok(0));
+        // a = (a div b) * b + a % b, for every sign.
+        for (a, b) in [(17, 5), (-17, 5), (17, -5), (-17, -5), (3, 7), (-3, 7)] {
+            let q = value(&format!("{a} div {b}")).expect("q");
+            let r = value(&format!("{a} % {b}")).expect("r");
+            assert_eq!(q * b + r, a, "{a}, {b}");
+        }
+        // Precedence of `*` and `/`, left to right among them.
+        assert_eq!(value("1 + 7 % 4"), Ok(4));
+        assert_eq!(value("2 * 7 % 4"), Ok(2));
+        assert_eq!(value("2 * (7 % 4)"), Ok(6));
+        assert_eq!(value("7 % 4 * 2"), Ok(6));
+        assert_eq!(value("17 div 4 div 2"), Ok(2));
+        assert_eq!(value("17 div 2 * 2 - 17 % 2"), Ok(15));
+        assert_eq!(value("12 / 4 % 2"), Ok(1));
+        assert_eq!(value("-7 % 3"), Ok(2), "unary minus binds tightest");
+        // `div` is an operator only between operands: a param may still be called `div`.
+        assert_eq!(value("(M div K)"), Ok(2));
+    }
+
+    #[test]
+    fn remainder_and_floor_division_are_checked() {
+        assert_eq!(value("5 % 0"), Err(vec![Code::InexactDivision]));
+        assert_eq!(value("5 div 0"), Err(vec![Code::InexactDivision]));
+        assert_eq!(value("5 div (K - 3)"), Err(vec![Code::InexactDivision]));
+        assert_eq!(
+            value("(-9223372036854775807 - 1) div -1"),
+            Err(vec![Code::SizeOverflow])
+        );
+        // Python's value, which fits: no overflow.
+        assert_eq!(value("(-9223372036854775807 - 1) % -1"), Ok(0));
+        assert_eq!(
+            value("(-9223372036854775807 - 1) div 2"),
+            Ok(-4611686018427387904)
+        );
+        assert_eq!(value("9223372036854775807 % 2"), Ok(1));
+        // Every operand's error is reported.
+        assert_eq!(
+            value("N % 0 + 1 div 0"),
+            Err(vec![Code::UndefinedParam, Code::InexactDivision])
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::Sema;
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span, did_you_mean};
 use crate::graph::{AttrValue, CompactString, OpExtra};
 use crate::ops::funcs::{self, AttrSpec, AttrType, FuncSpec};
-use crate::syntax::ast::{Arg, OpStmt};
+use crate::syntax::ast::{Arg, Expr, OpStmt};
 use crate::types::OpKind;
 
 /// Whether ops of `kind` name a function.
@@ -56,6 +56,7 @@ impl<'a, 's> Sema<'a, 's> {
         ints: &[(CompactString, i64)],
         extra: &OpExtra,
     ) {
+        self.misplaced_bools(op, kind);
         let stated_cost = written(op, crate::cost::flops::OVERRIDE_ATTR).is_some();
         let attrs: &[AttrSpec] = if has_functions(kind) {
             match op.func {
@@ -95,6 +96,80 @@ impl<'a, 's> Sema<'a, 's> {
         self.unknown_attrs(op, kind, func, attrs);
         for spec in attrs {
             self.attr_value(op, kind, func, spec, ints, extra);
+        }
+        if attrs.iter().any(|a| a.name == funcs::WINDOW.name) {
+            self.window_needs_causal(op, ints);
+        }
+    }
+
+    /// A sliding window (`window = W`) is stated with a causal mask: the W most recent keys
+    /// of each query. A two-sided window is not modelled.
+    fn window_needs_causal(&mut self, op: &OpStmt<'s>, ints: &[(CompactString, i64)]) {
+        let (window, causal) = (funcs::WINDOW.name, funcs::CAUSAL.name);
+        let Some(w) = written(op, window) else { return };
+        // Unless `causal` is written and is not `false`: `true`, or a wrong value (reported
+        // on its own) or an expression that failed (reported too).
+        let value = ints.iter().find(|(n, _)| n == causal).map(|&(_, v)| v);
+        if written(op, causal).is_some() && value != Some(0) {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::new(
+                Code::BadAttribute,
+                format!("attribute `{window}` needs `{causal} = true`"),
+            )
+            .at(value_span(w), "a sliding window without a causal mask")
+            .help(format!(
+                "a window keeps the W most recent keys of each query: write `{causal} = true, \
+                 {window} = W` (a two-sided window is not modelled)"
+            )),
+        );
+    }
+
+    /// Reports `true`/`false` given to an attribute that is not a boolean: `flops`, and the
+    /// attributes of a function or kind the registries type otherwise (a function's are
+    /// reported by [`Self::attr_value`]). An opaque function's own attributes may be anything.
+    fn misplaced_bools(&mut self, op: &OpStmt<'s>, kind: OpKind) {
+        let specs: &[AttrSpec] = if has_functions(kind) {
+            &[]
+        } else {
+            crate::ops::spec(kind).attrs
+        };
+        for a in &op.args {
+            let Arg::Attr {
+                name,
+                value: Expr::Bool { value, span },
+            } = a
+            else {
+                continue;
+            };
+            let owner = || match op.func {
+                Some(f) if has_functions(kind) => format!("{kind}.{}", f.name),
+                _ => kind.to_string(),
+            };
+            let help = if name.name == crate::cost::flops::OVERRIDE_ATTR {
+                "`flops = N` sets the FLOPs of each output element of the op".to_string()
+            } else {
+                match specs.iter().find(|s| s.name == name.name) {
+                    // A list-valued attribute's shape rule reports any other value.
+                    Some(s) if !matches!(s.ty, AttrType::Bool | AttrType::Axes) => {
+                        format!("write `{} = N` with an integer: {}", s.name, s.doc)
+                    }
+                    _ => continue,
+                }
+            };
+            self.diags.push(
+                Diagnostic::new(
+                    Code::BadAttribute,
+                    format!(
+                        "attribute `{}` of `{}` must be an integer, found `{value}`",
+                        name.name,
+                        owner()
+                    ),
+                )
+                .at(*span, "a boolean, not an integer")
+                .help(help),
+            );
         }
     }
 
@@ -241,7 +316,30 @@ impl<'a, 's> Sema<'a, 's> {
             _ => None,
         });
         let at = value_span(arg);
+        let boolean = match arg {
+            Arg::Attr {
+                value: Expr::Bool { value, .. },
+                ..
+            } => Some(*value),
+            _ => None,
+        };
         let problem: Option<(String, String)> = match (spec.ty, arg) {
+            // `true`/`false` are booleans only: an axis, a count or a number is not one.
+            (AttrType::Bool, _) if boolean.is_some() => None,
+            (AttrType::Float { .. }, _) if boolean.is_some() => Some((
+                format!("must be a number, found `{}`", boolean.unwrap_or_default()),
+                spec.doc.to_string(),
+            )),
+            (_, _) if boolean.is_some() => Some((
+                format!(
+                    "must be an integer, found `{}`",
+                    boolean.unwrap_or_default()
+                ),
+                format!(
+                    "write `{name} = N` with an integer expression: {}",
+                    spec.doc
+                ),
+            )),
             // Axes are checked by shape inference, which knows the rank.
             (AttrType::Axes, _) => None,
             (AttrType::Axis, Arg::ListAttr { .. }) => Some((
@@ -249,10 +347,11 @@ impl<'a, 's> Sema<'a, 's> {
                 format!("write `{name} = -1`; `{owner}` works along one axis"),
             )),
             (AttrType::Axis, _) => None,
-            (
-                AttrType::Int { .. } | AttrType::Bool,
-                Arg::FloatAttr { .. } | Arg::ListAttr { .. },
-            ) => Some((
+            (AttrType::Bool, Arg::FloatAttr { .. } | Arg::ListAttr { .. }) => Some((
+                "must be `true` or `false`".to_string(),
+                format!("write `{name} = true` or `{name} = false`: {}", spec.doc),
+            )),
+            (AttrType::Int { .. }, Arg::FloatAttr { .. } | Arg::ListAttr { .. }) => Some((
                 "must be an integer".to_string(),
                 format!(
                     "write `{name} = N` with an integer expression: {}",
@@ -265,9 +364,12 @@ impl<'a, 's> Sema<'a, 's> {
                     spec.doc.to_string(),
                 )
             }),
-            (AttrType::Bool, _) => int
-                .filter(|v| !matches!(v, 0 | 1))
-                .map(|v| (format!("must be 0 or 1, found {v}"), spec.doc.to_string())),
+            (AttrType::Bool, _) => int.filter(|v| !matches!(v, 0 | 1)).map(|v| {
+                (
+                    format!("must be `true` or `false` (or 1 or 0), found {v}"),
+                    format!("write `{name} = true` or `{name} = false`: {}", spec.doc),
+                )
+            }),
             (AttrType::Float { .. }, Arg::ListAttr { .. }) => {
                 Some(("must be a number".to_string(), spec.doc.to_string()))
             }
@@ -297,7 +399,14 @@ impl<'a, 's> Sema<'a, 's> {
                     Code::BadAttribute,
                     format!("attribute `{name}` of `{owner}` {what}"),
                 )
-                .at(at, "out of range or of the wrong type")
+                .at(
+                    at,
+                    if boolean.is_some() {
+                        "a boolean, not a value of this type"
+                    } else {
+                        "out of range or of the wrong type"
+                    },
+                )
                 .help(help),
             );
         }

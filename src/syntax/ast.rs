@@ -351,7 +351,12 @@ pub enum BinOp {
     Add,
     Sub,
     Mul,
+    /// `/`: exact division (a remainder is `inexact-division`).
     Div,
+    /// `%`: the remainder of floor division, with the divisor's sign (Python's `%`).
+    Rem,
+    /// `div`: floor division, rounding toward negative infinity (Python's `//`).
+    FloorDiv,
 }
 
 /// Integer expressions. Operator chains are flat lists, evaluated left to right, so the depth
@@ -375,12 +380,21 @@ pub enum Expr<'s> {
         rest: Vec<(BinOp, Span, Expr<'s>)>,
         span: Span,
     },
+    /// `true` or `false`, only as the whole value of an attribute (`causal = true`): an op
+    /// stores it as 1 or 0; anywhere an integer is needed it is an error.
+    Bool {
+        value: bool,
+        span: Span,
+    },
 }
 
 impl Expr<'_> {
     pub fn span(&self) -> Span {
         match self {
-            Expr::Int { span, .. } | Expr::Neg { span, .. } | Expr::Chain { span, .. } => *span,
+            Expr::Int { span, .. }
+            | Expr::Neg { span, .. }
+            | Expr::Chain { span, .. }
+            | Expr::Bool { span, .. } => *span,
             Expr::Name(id) => id.span,
         }
     }

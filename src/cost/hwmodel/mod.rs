@@ -516,14 +516,22 @@ pub fn predict(
     if let Some(p) = flash
         && let Some(s) = matmul_shape(g, p.qk)
     {
-        // Queries m, keys n, head dim k of Q·Kᵀ; the graph does not say whether the mask is
-        // causal, so every key block is visited unless `--causal-attention` says the kernel
-        // is an `is_causal` one, which does half.
+        // Queries m, keys n, head dim k of Q·Kᵀ. A softmax that states its mask
+        // (`causal = true`, `window = W`) gives the pairs the kernel computes: its matmul
+        // FLOPs and the mean keys per query follow. Otherwise every key block is visited
+        // unless `--causal-attention` says the kernel is an `is_causal` one, which does half.
         let flops: u64 = ops
             .iter()
             .filter(|&&o| g.op(o).kind.is_contraction())
-            .fold(0u64, |a, &o| a.saturating_add(super::op_flops(g, o).0));
-        let (keys, flops) = if model.causal_attention {
+            .fold(0u64, |a, &o| {
+                a.saturating_add(p.masked_flops(g, super::op_flops(g, o).0))
+            });
+        let (keys, flops) = if p.mask(g).is_some() {
+            let (pairs, _) = p.pairs(g);
+            let (sq, _) = p.seq_lens(g);
+            let keys = pairs.div_ceil(u128::from(sq.max(1)));
+            (u64::try_from(keys).unwrap_or(u64::MAX), flops as f64)
+        } else if model.causal_attention {
             (s.n.div_ceil(2), flops as f64 / 2.0)
         } else {
             (s.n, flops as f64)

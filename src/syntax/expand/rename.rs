@@ -107,6 +107,10 @@ impl<'s, N: Namer<'s>> Rename<N> {
                 span: self.span(*span),
             },
             Expr::Name(id) => Expr::Name(self.param(id)),
+            Expr::Bool { value, span } => Expr::Bool {
+                value: *value,
+                span: self.span(*span),
+            },
             Expr::Neg {
                 negations,
                 operand,

@@ -1,5 +1,5 @@
 //! Lowering integer expressions (shape dimensions, param values, view indices, attributes):
-//! a flat `expr` pair becomes chains with `* /` bound tighter than `+ -`.
+//! a flat `expr` pair becomes chains with `* / % div` bound tighter than `+ -`.
 
 use super::{Driver, Result, Rule};
 use crate::diagnostics::Span;
@@ -28,11 +28,18 @@ impl<'s> Driver<'s> {
                     negations = Some((n + 1, start));
                     continue;
                 }
-                Rule::plus | Rule::minus | Rule::star | Rule::slash => {
+                Rule::plus
+                | Rule::minus
+                | Rule::star
+                | Rule::slash
+                | Rule::percent
+                | Rule::floordiv => {
                     let op = match c.as_rule() {
                         Rule::plus => BinOp::Add,
                         Rule::minus => BinOp::Sub,
                         Rule::star => BinOp::Mul,
+                        Rule::percent => BinOp::Rem,
+                        Rule::floordiv => BinOp::FloorDiv,
                         _ => BinOp::Div,
                     };
                     ops.push((op, span));
@@ -61,7 +68,7 @@ impl<'s> Driver<'s> {
         // Fold `* /` runs into terms, then chain the terms with `+ -`.
         let mut terms: Vec<(Option<(BinOp, Span)>, Expr<'s>)> = vec![(None, first)];
         for ((op, op_span), rhs) in ops.into_iter().zip(operands) {
-            if matches!(op, BinOp::Mul | BinOp::Div) {
+            if multiplicative(op) {
                 let (lead, term) = terms.pop().ok_or_else(|| self.expected_error(base, &[]))?;
                 terms.push((lead, chain(term, op, op_span, rhs)));
             } else {
@@ -78,9 +85,14 @@ impl<'s> Driver<'s> {
     }
 }
 
+/// Whether `op` binds like `*` (`* / % div`) rather than like `+`.
+fn multiplicative(op: BinOp) -> bool {
+    matches!(op, BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::FloorDiv)
+}
+
 /// Appends `op rhs` to `lhs`, extending a chain of the same precedence level in place.
 fn chain<'s>(lhs: Expr<'s>, op: BinOp, op_span: Span, rhs: Expr<'s>) -> Expr<'s> {
-    let level = |o: BinOp| matches!(o, BinOp::Mul | BinOp::Div);
+    let level = multiplicative;
     match lhs {
         Expr::Chain {
             first,

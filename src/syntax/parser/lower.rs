@@ -286,6 +286,15 @@ impl<'s> Driver<'s> {
                         value: self.expr(p, base)?,
                     });
                 }
+                Rule::boolean => {
+                    return Ok(Arg::Attr {
+                        name,
+                        value: Expr::Bool {
+                            value: p.as_str() == "true",
+                            span: self.span(&p, base),
+                        },
+                    });
+                }
                 Rule::float => {
                     return Ok(Arg::FloatAttr {
                         name,
