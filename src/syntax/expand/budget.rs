@@ -198,7 +198,7 @@ fn arg_items(a: &Arg<'_>) -> u64 {
 /// The terms of an expression (its depth is bounded by the parser's nesting limit).
 fn expr_items(e: &Expr<'_>) -> u64 {
     match e {
-        Expr::Int { .. } | Expr::Name(_) => 1,
+        Expr::Int { .. } | Expr::Name(_) | Expr::Bool { .. } => 1,
         Expr::Neg { operand, .. } => expr_items(operand).saturating_add(1),
         Expr::Chain { first, rest, .. } => rest
             .iter()
