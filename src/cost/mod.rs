@@ -346,6 +346,29 @@ pub struct UnfusedCost {
     pub time_s: f64,
 }
 
+/// The estimate for kernel `k` of `plan`, which moves `traffic`: as [`plan_cost`] counts it,
+/// a FlashAttention kernel with only the pairs its mask keeps and a kernel that recomputes
+/// ops with their FLOPs too.
+pub fn plan_kernel_cost(
+    g: &Graph,
+    plan: &FusionPlan,
+    k: usize,
+    traffic: &GroupTraffic,
+    hw: &Hardware,
+    launch: LaunchMode,
+) -> KernelCost {
+    let grp = &plan.groups[k];
+    let bytes = traffic.bytes_read.saturating_add(traffic.bytes_written);
+    // A FlashAttention kernel does only the pairs its softmax's mask keeps.
+    let flash = plan.flash_kernel(k).map(|f| &f.pattern);
+    // A kernel that recomputes ops (`--policy recompute`) does their FLOPs too.
+    if grp.recomputed.is_empty() {
+        kernel_cost_of(g, &grp.ops, bytes, flash, hw, launch)
+    } else {
+        kernel_cost_of(g, &grp.computed(), bytes, flash, hw, launch)
+    }
+}
+
 /// The estimate for every group of `plan`, whose traffic is `groups`.
 pub fn plan_cost(
     g: &Graph,
@@ -359,17 +382,7 @@ pub fn plan_cost(
         .iter()
         .zip(groups)
         .enumerate()
-        .map(|(k, (grp, tr))| {
-            let bytes = tr.bytes_read.saturating_add(tr.bytes_written);
-            // A FlashAttention kernel does only the pairs its softmax's mask keeps.
-            let flash = plan.flash_kernel(k).map(|f| &f.pattern);
-            // A kernel that recomputes ops (`--policy recompute`) does their FLOPs too.
-            if grp.recomputed.is_empty() {
-                kernel_cost_of(g, &grp.ops, bytes, flash, hw, launch)
-            } else {
-                kernel_cost_of(g, &grp.computed(), bytes, flash, hw, launch)
-            }
-        })
+        .map(|(k, (_, tr))| plan_kernel_cost(g, plan, k, tr, hw, launch))
         .collect();
     PlanCost {
         flops: kernels.iter().fold(0u64, |a, k| a.saturating_add(k.flops)),

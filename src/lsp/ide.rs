@@ -433,7 +433,7 @@ impl FileModel {
             .iter()
             .map(|&o| format!("`{}`", g.op(o).name))
             .collect();
-        let kc = cost::kernel_cost(g, &group.ops, traffic, &self.hardware, LaunchMode::Graph);
+        let kc = cost::plan_kernel_cost(g, &a.plan, k, traffic, &self.hardware, LaunchMode::Graph);
         out += &format!(
             "\n\n**kernel {} of {}**: {}\n\nreads {}, writes {}\n\n{}-bound, estimated {} on {}",
             k + 1,
@@ -729,6 +729,26 @@ mod tests {
             .hover(src.find("act").expect("act"))
             .expect("hover on act");
         assert!(!h.contains("opaque"), "{h}");
+    }
+
+    /// The hover's kernel estimate is the report's: a causal FlashAttention kernel does only
+    /// the pairs its mask keeps (2 heads, 8 queries and keys, head dim 8: 36 of 64 pairs).
+    #[test]
+    fn a_masked_flash_kernel_hovers_with_its_masked_flops() {
+        let src = "graph g {\n  dtype f16\n  input q: [2, 8, 8]\n  input k: [2, 8, 8]\n  \
+                   input v: [2, 8, 8]\n  op qk = matmul(q, k.T) -> s: [2, 8, 8]\n  \
+                   op sm = reduction.softmax(s, axis = -1, causal = true) -> p: [2, 8, 8]\n  \
+                   op pv = matmul(p, v) -> o: [2, 8, 8]\n  output o\n}\n";
+        let mut opts = Options::default();
+        opts.fusion.flash_attention = true;
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, opts, hw.clone());
+        let a = m.report.graphs[0].analysis.as_ref().expect("analysis");
+        let plan = cost::plan_cost(&a.graph, &a.plan, &a.traffic.groups, &hw, LaunchMode::Graph);
+        assert_eq!(plan.kernels.len(), 1);
+        let (_, h) = m.hover(src.find("qk").expect("qk")).expect("hover on qk");
+        let time = crate::units::fmt_time(plan.kernels[0].time_s);
+        assert!(h.contains(&format!("estimated {time}")), "{h} / {time}");
     }
 
     /// Every name in every shipped example: a hover that says what it is, a definition that
