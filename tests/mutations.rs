@@ -19,7 +19,11 @@ fn models() -> &'static [String] {
     MODELS.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut found = Vec::new();
-        let mut dirs = vec![root.join("examples"), root.join("std"), root.join("validation")];
+        let mut dirs = vec![
+            root.join("examples"),
+            root.join("std"),
+            root.join("validation"),
+        ];
         while let Some(d) = dirs.pop() {
             for e in std::fs::read_dir(&d).expect("folder").flatten() {
                 let p = e.path();
@@ -108,6 +112,19 @@ fn find_all(text: &str, pat: &str) -> Vec<usize> {
     text.match_indices(pat).map(|(i, _)| i).collect()
 }
 
+/// Whether `line` is an op applying an opaque reduction (a function fgraph does not know,
+/// whose cost the file states): its output shape is the file's word (SPEC §1), so nothing
+/// can tell a changed declaration from the intended one.
+fn opaque_reduction(line: &str) -> bool {
+    let Some(at) = line.find("reduction.") else {
+        return false;
+    };
+    let rest = &line[at + "reduction.".len()..];
+    let name = &rest[..rest.find('(').unwrap_or(rest.len())];
+    line.contains("flops =")
+        && fgraph::ops::funcs::find(fgraph::types::OpKind::Reduction, name).is_none()
+}
+
 /// The text with `m` applied at the `site`-th place it applies (mod their number), choosing
 /// with `a` and `b`; `None` where the file has no such place or the choice is no change.
 fn mutate(text: &str, m: Mutation, site: usize, a: usize, b: usize) -> Option<String> {
@@ -122,7 +139,12 @@ fn mutate(text: &str, m: Mutation, site: usize, a: usize, b: usize) -> Option<St
                 return None;
             }
             items.swap(i, j);
-            Some(format!("{}{}{}", &text[..start], items.join(", "), &text[end..]))
+            Some(format!(
+                "{}{}{}",
+                &text[..start],
+                items.join(", "),
+                &text[end..]
+            ))
         }
         Mutation::MoveReshapeFactor => {
             let sites = find_all(text, "= reshape(");
@@ -141,7 +163,12 @@ fn mutate(text: &str, m: Mutation, site: usize, a: usize, b: usize) -> Option<St
             }
             dims[i] = format!("({}) * 2", dims[i]);
             dims[j] = format!("({}) / 2", dims[j]);
-            Some(format!("{}{}{}", &text[..open], dims.join(", "), &text[close..]))
+            Some(format!(
+                "{}{}{}",
+                &text[..open],
+                dims.join(", "),
+                &text[close..]
+            ))
         }
         Mutation::MisspellFunction => {
             let mut sites = find_all(text, "elementwise.");
@@ -159,7 +186,13 @@ fn mutate(text: &str, m: Mutation, site: usize, a: usize, b: usize) -> Option<St
                     chars.remove(k);
                 }
                 1 => chars.insert(k, chars[k]),
-                _ => chars[k] = if chars[k] == 'z' { 'a' } else { (chars[k] as u8 + 1) as char },
+                _ => {
+                    chars[k] = if chars[k] == 'z' {
+                        'a'
+                    } else {
+                        (chars[k] as u8 + 1) as char
+                    }
+                }
             }
             let new: String = chars.into_iter().collect();
             Some(format!("{}{}{}", &text[..start], new, &text[start + len..]))
@@ -169,7 +202,10 @@ fn mutate(text: &str, m: Mutation, site: usize, a: usize, b: usize) -> Option<St
                 .into_iter()
                 .filter(|&i| {
                     let line = &text[i..i + text[i..].find('\n').unwrap_or(text.len() - i)];
-                    line.contains(": ") && line.contains('[')
+                    let whole = &text[text[..i].rfind('\n').map_or(0, |n| n + 1)..];
+                    line.contains(": ")
+                        && line.contains('[')
+                        && !opaque_reduction(&whole[..whole.find('\n').unwrap_or(whole.len())])
                 })
                 .collect();
             let at = *sites.get(site % sites.len().max(1))?;
@@ -191,7 +227,12 @@ fn mutate(text: &str, m: Mutation, site: usize, a: usize, b: usize) -> Option<St
             } else {
                 dims.swap(i, j);
             }
-            Some(format!("{}{}{}", &text[..open], dims.join(", "), &text[close..]))
+            Some(format!(
+                "{}{}{}",
+                &text[..open],
+                dims.join(", "),
+                &text[close..]
+            ))
         }
         Mutation::ChangeBlockOutput => {
             let blocks = find_all(text, "block ");
