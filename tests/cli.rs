@@ -1113,7 +1113,7 @@ fn traffic_model_hardware_needs_a_calibrated_gpu() {
 
 #[test]
 fn policy_store_fuses_through_shared_tensors_and_says_so() {
-    let src = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n  op d = elementwise.exp(t) -> z\n  output y, z\n}\n";
+    let src = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t, axis = -1) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n  op d = elementwise.exp(t) -> z\n  output y, z\n}\n";
     let f = temp_file("store.fgraph", src);
     let path = f.to_str().expect("utf-8");
     let plain = fgraph(&["analyze", "--format", "json", path]);

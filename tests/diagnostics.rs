@@ -185,7 +185,7 @@ fn diagnostics_are_sorted_by_position_then_code() {
 
 #[test]
 fn an_error_causes_no_unused_tensor_cascade() {
-    let src = "graph g {\n  param Z = 0\n  input bad: [Z, 4]\n  input x: [4, 8]\n  input w: [8, 8]\n  op r = reduction.sum(x) -> s\n  op q = elementwise.relu(xx) -> q_out\n  op m = matmul(x, ww) -> y\n  output x\n}\n";
+    let src = "graph g {\n  param Z = 0\n  input bad: [Z, 4]\n  input x: [4, 8]\n  input w: [8, 8]\n  op r = reduction.sort(x, flops = 1) -> s\n  op q = elementwise.relu(xx) -> q_out\n  op m = matmul(x, ww) -> y\n  output x\n}\n";
     let report = check_file("t.fgraph", src.as_bytes(), &Options::default());
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(

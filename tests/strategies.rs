@@ -91,7 +91,7 @@ fn recompute_never_duplicates_matmuls_reductions_or_what_a_matmul_reads() {
         ["a→b materialized", "a→m matmul-starts-group"]
     );
     // A reduction with two readers is never duplicated.
-    let src = "graph r {\n  input x: [64, 64]\n  op s = reduction.sum(x) -> t: [64, 1]\n  op b = elementwise.exp(t) -> u\n  op c = elementwise.neg(t) -> v\n  output u, v\n}\n";
+    let src = "graph r {\n  input x: [64, 64]\n  op s = reduction.sum(x, axis = -1) -> t: [64, 1]\n  op b = elementwise.exp(t) -> u\n  op c = elementwise.neg(t) -> v\n  output u, v\n}\n";
     let a = analyse(src, &with(|o| o.fusion.policy = Policy::Recompute));
     assert!(a.plan.recomputes.is_empty());
     assert!(a.plan.groups.iter().all(|k| k.recomputed.is_empty()));
@@ -230,7 +230,7 @@ fn presets_bundle_their_choices() {
         assert_eq!(Fuser::of(&f.options()), Some(f));
     }
     // RMSNorm: one kernel under Inductor (reduction epilogue), two under the seed rules.
-    let src = "graph rms {\n  input x: [128, 1024]\n  weight g: [1024]\n  op sq = elementwise.mul(x, x) -> x2\n  op ms = reduction.mean(x2) -> m: [128, 1]\n  op r = elementwise.rsqrt(m) -> rs\n  op n = elementwise.mul(x, rs) -> xn\n  op s = elementwise.mul(xn, g) -> y\n}\n";
+    let src = "graph rms {\n  input x: [128, 1024]\n  weight g: [1024]\n  op sq = elementwise.mul(x, x) -> x2\n  op ms = reduction.mean(x2, axis = -1) -> m: [128, 1]\n  op r = elementwise.rsqrt(m) -> rs\n  op n = elementwise.mul(x, rs) -> xn\n  op s = elementwise.mul(xn, g) -> y\n}\n";
     let seed = analyse(src, &Options::default());
     let o = Options {
         fusion: Fuser::Inductor.options(),
@@ -375,7 +375,7 @@ fn diamonds_fuse_a_fork_that_reconverges_through_cheap_ops() {
     let apart = "graph p {\n  input x: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op b = elementwise.exp(t) -> u\n  op c = elementwise.neg(t) -> v\n  output u, v\n}\n";
     assert_eq!(groups(&analyse(apart, &tvm)), ["a", "b", "c"]);
     // A reduction inside the diamond is not injective: no fusion through the fork.
-    let red = "graph r {\n  input x: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op s = reduction.sum(t) -> m: [64, 1]\n  op c = elementwise.sub(t, m) -> y\n}\n";
+    let red = "graph r {\n  input x: [64, 64]\n  op a = elementwise.relu(x) -> t\n  op s = reduction.sum(t, axis = -1) -> m: [64, 1]\n  op c = elementwise.sub(t, m) -> y\n}\n";
     let a = analyse(red, &tvm);
     assert!(
         a.plan
@@ -395,7 +395,7 @@ fn diamonds_fuse_a_fork_that_reconverges_through_cheap_ops() {
 fn inline_and_addmm_follow_inductor() {
     // GPT-2's tail: `o_bias` and `res1` are inlined into both readers of `res1` (the
     // LayerNorm and the last residual add) and never written.
-    let src = "graph t {\n  dtype f16\n  input x: [128, 256]\n  input h: [128, 256]\n  weight b: [256]\n  weight g: [256]\n  op ob = elementwise.add(h, b) -> o\n  op res1 = elementwise.add(o, x) -> r\n  op mean = reduction.mean(r) -> m: [128, 1]\n  op center = elementwise.sub(r, m) -> c\n  op scale = elementwise.mul(c, g) -> y\n  op res2 = elementwise.add(r, y) -> z\n  output z\n}\n";
+    let src = "graph t {\n  dtype f16\n  input x: [128, 256]\n  input h: [128, 256]\n  weight b: [256]\n  weight g: [256]\n  op ob = elementwise.add(h, b) -> o\n  op res1 = elementwise.add(o, x) -> r\n  op mean = reduction.mean(r, axis = -1) -> m: [128, 1]\n  op center = elementwise.sub(r, m) -> c\n  op scale = elementwise.mul(c, g) -> y\n  op res2 = elementwise.add(r, y) -> z\n  output z\n}\n";
     let o = Options {
         fusion: Fuser::Inductor.options(),
         ..Options::default()

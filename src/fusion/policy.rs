@@ -527,7 +527,7 @@ mod tests {
     fn store_checks_every_edge_the_merged_kernel_would_hold() {
         // Fusing t into the reduction r, then c (which reads t and r's output) into that
         // kernel would put r → c, rule 2, inside one kernel.
-        let src = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n}\n";
+        let src = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t, axis = -1) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n}\n";
         let (groups, boundaries) = plan(src, Policy::Store);
         assert_eq!(groups, [vec!["a", "r"], vec!["c"]]);
         assert_eq!(

@@ -33,8 +33,9 @@ pub enum FuncShape {
     Broadcast,
     /// The first argument's shape: a row-wise reduction that keeps it (softmax, norms).
     Same,
-    /// The first argument's shape with the `axis` dimensions reduced: dropped, or kept as 1
-    /// with `keepdim = 1`. Without `keepdim`, a declared shape may take either form.
+    /// The first argument's shape with the `axis` dimensions (every one without `axis`, as in
+    /// `torch.sum(x)`) reduced: dropped, or kept as 1 with `keepdim = 1`. Without `keepdim`,
+    /// a declared shape may take either form.
     Reduce,
     /// The first argument's shape with the `axis` dimension replaced by `k` (top-k).
     TopK,
@@ -133,7 +134,7 @@ const AXIS: AttrSpec = attr(
 const AXES: AttrSpec = attr(
     "axis",
     AttrType::Axes,
-    "the axis or list of axes reduced (default -1)",
+    "the axis or list of axes reduced (default: every axis)",
 );
 const KEEPDIM: AttrSpec = attr(
     "keepdim",

@@ -7,6 +7,7 @@
 //! by the cost model's own rule (`crate::ops::flops`): an op, or a graph in all, whose FLOPs
 //! do not fit 64 bits is `size-overflow`, so the cost model never saturates.
 
+use super::ops::{Reduced, Unknowable};
 use super::{Sema, TensorDraft, UseDraft, fmt_shape, op_stmt, ops, shape, use_name, use_range};
 use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Span};
 use crate::limits;
@@ -132,8 +133,6 @@ impl<'a, 's> Sema<'a, 's> {
                 many = (0..uses.len()).map(|k| arg(k, diags)).collect();
                 &many
             };
-            // `Some(shape)`: inferred; `None` with `inferable`: unknown because of an earlier error.
-            let inferable = !matches!(kind, OpKind::Reduction | OpKind::Reshape | OpKind::Expand);
             let written = stmt();
             let op_attrs = ops::Attrs {
                 kind,
@@ -142,26 +141,62 @@ impl<'a, 's> Sema<'a, 's> {
                 stmt: &written,
             };
             let per_element = op_attrs.flops(diags);
-            if let (OpKind::Reduction, Some(Some(first))) = (kind, args.first()) {
-                op_attrs.reduction_axis(first.len(), &names, diags);
-            }
+            // A reduction's shape comes from its function, unless the file is its only source.
+            let reduced = (kind == OpKind::Reduction).then(|| {
+                op_attrs.reduction(args.first().and_then(|a| a.as_deref()), &names, diags)
+            });
+            // Why the shape must be declared: `None` for a kind that infers it.
+            let unknowable = match (kind, &reduced) {
+                (_, Some(Reduced::Declared(why))) => Some(Some(*why)),
+                (OpKind::Reshape | OpKind::Expand, _) => Some(None),
+                _ => None,
+            };
+            // A second shape a declaration may take (a reduced axis kept as 1), and what the
+            // op does, for a mismatch's message.
+            let mut alt: Option<Vec<u64>> = None;
+            let mut what: Option<(String, String)> = None;
+            // `Some(shape)`: inferred; `None` where the kind infers: unknown because of an
+            // earlier error.
             let inferred: Option<Vec<u64>> = match kind {
                 OpKind::Elementwise => shape::broadcast_all(args, &names, diags).flatten(),
                 OpKind::Matmul => shape::matmul(args, &names, diags).flatten(),
-                OpKind::Reduction | OpKind::Reshape | OpKind::Expand => None,
+                OpKind::Reduction => match reduced {
+                    Some(Reduced::Inferred {
+                        forms,
+                        what: w,
+                        hint,
+                    }) => {
+                        let mut forms = forms.into_iter();
+                        what = Some((w, hint));
+                        let first = forms.next();
+                        alt = forms.next();
+                        first
+                    }
+                    _ => None,
+                },
+                OpKind::Reshape | OpKind::Expand => None,
                 _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {
                 // The declared dims had errors of their own.
                 Some(None) => None,
-                None if inferable => inferred,
-                None => {
-                    diags.push(missing_shape(kind, &stmt()));
-                    None
-                }
+                None => match unknowable {
+                    None => inferred,
+                    Some(why) => {
+                        diags.push(missing_shape(kind, why, &stmt()));
+                        None
+                    }
+                },
                 Some(Some(decl)) => match inferred {
-                    Some(inf) if inf != decl => {
-                        diags.push(shape_mismatch(kind, &decl, &inf, &stmt(), ty_span()));
+                    Some(inf) if inf != decl && alt.as_ref() != Some(&decl) => {
+                        diags.push(shape_mismatch(
+                            kind,
+                            &decl,
+                            (&inf, alt.as_deref()),
+                            what,
+                            &stmt(),
+                            ty_span(),
+                        ));
                         None
                     }
                     _ if kind == OpKind::Reshape => {
@@ -369,8 +404,23 @@ fn flop_overflow(kind: OpKind, stmt: &OpStmt<'_>) -> Diagnostic {
     .help("check the dimensions, the params they use and any `flops =` attribute")
 }
 
-/// An op whose kind cannot infer its output shape, declared without one.
-fn missing_shape(kind: OpKind, stmt: &OpStmt<'_>) -> Diagnostic {
+/// An op whose output shape cannot be inferred, declared without one: a reshape or an
+/// expand (`why` is `None`), a reduction of no function or of an opaque one.
+fn missing_shape(kind: OpKind, why: Option<Unknowable>, stmt: &OpStmt<'_>) -> Diagnostic {
+    let out = stmt.output.name;
+    let help = match (why, stmt.func) {
+        (Some(Unknowable::Opaque), Some(f)) => format!(
+            "`{kind}.{}` is an opaque function: fgraph knows its cost (`flops`) from the file but \
+             not what it computes, so its output shape cannot be inferred: write `-> {out}: [..]`",
+            f.name
+        ),
+        (Some(Unknowable::NoFunction), _) => format!(
+            "`{kind}(..)` names no function, so its output shape cannot be inferred: write \
+             `-> {out}: [..]`, or name the function (`{kind}.sum(.., axis = -1)`), whose output \
+             shape fgraph infers"
+        ),
+        _ => format!("{kind} output shapes cannot be inferred: write `-> {out}: [..]`"),
+    };
     Diagnostic::new(
         Code::MissingShape,
         format!(
@@ -379,55 +429,66 @@ fn missing_shape(kind: OpKind, stmt: &OpStmt<'_>) -> Diagnostic {
         ),
     )
     .at(stmt.output.span, "no shape given")
-    .help(format!(
-        "{kind} output shapes cannot be inferred: write `-> {}: [..]`",
-        stmt.output.name
-    ))
+    .help(help)
 }
 
-/// A declared output shape `decl` that is not the inferred `inf`, with the fix that declares
-/// `inf` in the type at `ty_span`.
+/// A declared output shape `decl` that is not the inferred one, `inf` (or `alt`, a second
+/// form a declaration may take: a reduced axis kept as 1), with the fix that declares `inf` in
+/// the type at `ty_span`; `what` says what the op does and where else to look, where that
+/// helps.
 fn shape_mismatch(
     kind: OpKind,
     decl: &[u64],
-    inf: &[u64],
+    (inf, alt): (&[u64], Option<&[u64]>),
+    what: Option<(String, String)>,
     stmt: &OpStmt<'_>,
     ty_span: Span,
 ) -> Diagnostic {
+    let dtype = stmt
+        .ty
+        .as_ref()
+        .and_then(|t| t.dtype)
+        .map_or("", |d| d.name);
+    let out = stmt.output.name;
+    let (inferred, declare) = match alt {
+        Some(alt) => (
+            format!(
+                "either inferred shape, {} or {}",
+                fmt_shape(inf),
+                fmt_shape(alt)
+            ),
+            format!(
+                "declare `{out}: {dtype}{}` (or `{dtype}{}`) or leave the shape out",
+                fmt_shape(inf),
+                fmt_shape(alt)
+            ),
+        ),
+        None => (
+            format!("the inferred shape {}", fmt_shape(inf)),
+            format!(
+                "declare `{out}: {dtype}{}` or leave the shape out",
+                fmt_shape(inf)
+            ),
+        ),
+    };
+    let (what, help) = match what {
+        Some((what, hint)) => (what, format!("{declare}; {hint}")),
+        None => (format!("{kind} produces {}", fmt_shape(inf)), declare),
+    };
     Diagnostic::new(
         Code::ShapeMismatch,
         format!(
-            "declared shape {} of `{}` does not match the inferred shape {}",
+            "declared shape {} of `{out}` does not match {inferred}",
             fmt_shape(decl),
-            stmt.output.name,
-            fmt_shape(inf)
         ),
     )
     .at(ty_span, format!("declared {}", fmt_shape(decl)))
-    .with(
-        stmt.kind.span,
-        format!("{kind} produces {}", fmt_shape(inf)),
-    )
-    .help(format!(
-        "declare `{}: {}{}` or leave the shape out",
-        stmt.output.name,
-        stmt.ty
-            .as_ref()
-            .and_then(|t| t.dtype)
-            .map_or("", |d| d.name),
-        fmt_shape(inf)
-    ))
+    .with(stmt.kind.span, what)
+    .help(help)
     .fix(Fix::replace(
         format!("declare the inferred shape {}", fmt_shape(inf)),
         Applicability::NeedsReview,
         ty_span,
-        format!(
-            "{}{}",
-            stmt.ty
-                .as_ref()
-                .and_then(|t| t.dtype)
-                .map_or("", |d| d.name),
-            fmt_shape(inf)
-        ),
+        format!("{dtype}{}", fmt_shape(inf)),
     ))
 }

@@ -9,6 +9,7 @@ use super::fmt_shape;
 use super::shape::{ArgNames, broadcast2};
 use crate::diagnostics::{Code, Diagnostic, Span};
 use crate::graph::{AttrValue, OpExtra};
+use crate::ops::funcs::{self, FuncShape};
 use crate::syntax::ast::{Arg, OpStmt};
 use crate::types::OpKind;
 use std::ops::Deref;
@@ -23,6 +24,32 @@ pub(super) struct Attrs<'x, 's> {
 
 /// An error already reported (or an unknown value): the output is unknown.
 type Fail = ();
+
+/// Why a reduction's output shape cannot be inferred, so it must be declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unknowable {
+    /// The seed's form, `reduction(x)`: no function is named.
+    NoFunction,
+    /// An opaque function: one fgraph does not know, whose cost the file states.
+    Opaque,
+}
+
+/// A reduction's output shape, from its function ([`Attrs::reduction`]).
+#[derive(Debug, PartialEq)]
+pub(super) enum Reduced {
+    /// Taken as declared, which it must be.
+    Declared(Unknowable),
+    /// Inferred: the shapes a declaration may take (the one inferred first: without
+    /// `keepdim`, the reduced axes dropped, then kept as 1), and, for a mismatch's message,
+    /// what the function does and where else to look.
+    Inferred {
+        forms: Vec<Vec<u64>>,
+        what: String,
+        hint: String,
+    },
+    /// Unknown: an input is unknown, or an attribute was reported.
+    Unknown,
+}
 
 fn bad(message: String, at: Span, label: String, help: String) -> Diagnostic {
     Diagnostic::new(Code::BadAttribute, message)
@@ -104,47 +131,248 @@ impl Attrs<'_, '_> {
         Err(())
     }
 
-    /// The `axis` of a reduction, which the cost model reads (a softmax over the last axis can
-    /// join a FlashAttention kernel; softmax and norms are priced by their rows): when written,
-    /// an integer naming an axis of the first input, of `rank`, as for the data-movement ops,
-    /// or a list of such axes (a reduction over several).
-    pub(super) fn reduction_axis(
+    /// The output shape of a reduction (issue 22), from its function's shape rule
+    /// ([`FuncShape`]) and its `axis`, `keepdim` and `k`, with `first` the first input's shape
+    /// (`None` where unknown). Checks `axis` against the first input's rank (the cost model
+    /// reads it: a softmax over the last axis can join a FlashAttention kernel; softmax and
+    /// norms are priced by their rows): an integer naming an axis, or a list of such axes for
+    /// a reduction over several, each once.
+    pub(super) fn reduction(
+        &self,
+        first: Option<&[u64]>,
+        names: &(impl ArgNames + ?Sized),
+        diags: &mut Vec<Diagnostic>,
+    ) -> Reduced {
+        let spec = match self.stmt.func {
+            None => return Reduced::Declared(Unknowable::NoFunction),
+            Some(f) => match funcs::find(OpKind::Reduction, f.name) {
+                Some(spec) => spec,
+                // An opaque function (its cost stated): its shape is the file's word.
+                None if self.written(crate::cost::flops::OVERRIDE_ATTR).is_some() => {
+                    return Reduced::Declared(Unknowable::Opaque);
+                }
+                // An unknown function (reported): nothing more is said of its output.
+                None => return Reduced::Unknown,
+            },
+        };
+        let Some(first) = first else {
+            return Reduced::Unknown;
+        };
+        let Ok(axes) = self.reduced_axes(first.len(), names, diags) else {
+            return Reduced::Unknown;
+        };
+        let input = names.name(0);
+        let func = format!("reduction.{}", spec.name);
+        match spec.shape {
+            FuncShape::Same | FuncShape::Broadcast => Reduced::Inferred {
+                what: format!(
+                    "`{func}` keeps the shape of `{input}`, {}",
+                    fmt_shape(first)
+                ),
+                forms: vec![first.to_vec()],
+                hint: format!(
+                    "if the declared shape is meant, `{input}` is wrong: check the ops that \
+                     produce it (a permute's `dims`, a reshape's shape)"
+                ),
+            },
+            FuncShape::Reduce => {
+                // No `axis`: every axis, as `torch.sum(x)` reduces all of them.
+                let every = axes.is_none();
+                let axes = axes.unwrap_or_else(|| (0..first.len()).collect());
+                let keepdim = self.ints.iter().find(|(n, _)| n == "keepdim");
+                // A `keepdim` other than 0 or 1 was reported: both forms are accepted then.
+                let keepdim = keepdim.and_then(|&(_, v)| match v {
+                    0 => Some(false),
+                    1 => Some(true),
+                    _ => None,
+                });
+                let dropped: Vec<u64> = (0..first.len())
+                    .filter(|i| !axes.contains(i))
+                    .map(|i| first[i])
+                    .collect();
+                let kept: Vec<u64> = (0..first.len())
+                    .map(|i| if axes.contains(&i) { 1 } else { first[i] })
+                    .collect();
+                let over = if every {
+                    "every axis (no `axis` given)".to_string()
+                } else if axes.len() == 1 {
+                    format!("axis {}", axes[0])
+                } else {
+                    let list: Vec<String> = axes.iter().map(usize::to_string).collect();
+                    format!("axes {}", list.join(", "))
+                };
+                let of = format!("over {over} of `{input}` {}", fmt_shape(first));
+                let (what, forms) = match keepdim {
+                    Some(true) => (
+                        format!(
+                            "`{func}` with `keepdim = 1` {of} gives {}",
+                            fmt_shape(&kept)
+                        ),
+                        vec![kept],
+                    ),
+                    Some(false) => (
+                        format!(
+                            "`{func}` with `keepdim = 0` {of} gives {}",
+                            fmt_shape(&dropped)
+                        ),
+                        vec![dropped],
+                    ),
+                    None if dropped == kept => (
+                        format!("`{func}` {of} gives {}", fmt_shape(&dropped)),
+                        vec![dropped],
+                    ),
+                    None => (
+                        format!(
+                            "`{func}` {of} gives {}, or {} with `keepdim = 1`",
+                            fmt_shape(&dropped),
+                            fmt_shape(&kept)
+                        ),
+                        vec![dropped, kept],
+                    ),
+                };
+                Reduced::Inferred {
+                    forms,
+                    what,
+                    hint: format!(
+                        "if the declared shape is meant, check `axis`{} and the ops that produce \
+                         `{input}`",
+                        if keepdim.is_some() {
+                            " and `keepdim`"
+                        } else {
+                            ""
+                        }
+                    ),
+                }
+            }
+            FuncShape::TopK => {
+                let axis = match axes.as_deref() {
+                    Some(&[a]) => a,
+                    // A list of axes was reported: `axis` is one axis.
+                    Some(_) => return Reduced::Unknown,
+                    None if first.is_empty() => {
+                        diags.push(
+                            Diagnostic::new(
+                                Code::ShapeMismatch,
+                                format!("`{func}` of the scalar `{input}`: it has no axis"),
+                            )
+                            .at(names.span(0), "shape []")
+                            .help("top-k keeps the k largest values along an axis of a tensor"),
+                        );
+                        return Reduced::Unknown;
+                    }
+                    None => first.len() - 1,
+                };
+                let dim = first[axis];
+                // A missing or bad `k` was reported.
+                let Some(k) = self
+                    .ints
+                    .iter()
+                    .find(|(n, _)| n == "k")
+                    .and_then(|&(_, k)| u64::try_from(k).ok())
+                    .filter(|&k| k >= 1)
+                else {
+                    return Reduced::Unknown;
+                };
+                if k > dim {
+                    diags.push(bad(
+                        format!(
+                            "`{func}` keeps k = {k} of axis {axis} of `{input}` {}, which has \
+                             only {dim}",
+                            fmt_shape(first)
+                        ),
+                        self.span("k"),
+                        format!("k is at most {dim} here"),
+                        "top-k keeps the k largest values along `axis`, as `torch.topk` does"
+                            .to_string(),
+                    ));
+                    return Reduced::Unknown;
+                }
+                let mut out = first.to_vec();
+                out[axis] = k;
+                Reduced::Inferred {
+                    what: format!(
+                        "`{func}` keeps k = {k} of axis {axis} of `{input}` {}: {}",
+                        fmt_shape(first),
+                        fmt_shape(&out)
+                    ),
+                    forms: vec![out],
+                    hint: format!(
+                        "if the declared shape is meant, check `axis` and `k` and the ops that \
+                         produce `{input}`"
+                    ),
+                }
+            }
+        }
+    }
+
+    /// The axes a reduction's `axis` names in a shape of `rank`, each as an index, in order:
+    /// `Ok(None)` when `axis` is not written; an error when it is out of range, repeated,
+    /// an empty list or not an integer (reported), or its expression failed (reported).
+    fn reduced_axes(
         &self,
         rank: usize,
         names: &(impl ArgNames + ?Sized),
         diags: &mut Vec<Diagnostic>,
-    ) {
-        // From the attributes as declared, as for `flops`; an error leaves the declared
-        // output standing.
+    ) -> Result<Option<Vec<usize>>, Fail> {
+        // From the attributes as declared, as for `flops`.
         if self.ints.iter().any(|(n, _)| n == "axis") {
-            let _ = self.axis("axis", Some(-1), rank, &names.name(0), diags);
-            return;
+            let a = self.axis("axis", Some(-1), rank, &names.name(0), diags)?;
+            return Ok(Some(vec![a]));
         }
-        let Some(written) = self
+        let written = self
             .extra
-            .and_then(|e| e.attrs.iter().find(|(n, _)| n == "axis"))
-        else {
-            return;
+            .and_then(|e| e.attrs.iter().find(|(n, _)| n == "axis"));
+        let axes = match written.map(|w| &w.1) {
+            None if self.written("axis").is_some() => return Err(()),
+            None => return Ok(None),
+            Some(AttrValue::Float { .. }) => {
+                let _ = self.int("axis", diags);
+                return Err(());
+            }
+            Some(AttrValue::List(axes)) => axes,
         };
         let r = rank as i64;
-        match &written.1 {
-            AttrValue::List(axes) => {
-                if let Some(&a) = axes.iter().find(|&&a| !(-r..r).contains(&a)) {
-                    diags.push(bad(
-                        format!(
-                            "axis {a} is out of range for `{}` of rank {rank}",
-                            names.name(0)
-                        ),
-                        self.span("axis"),
-                        format!("valid axes are {} to {}", -r, r - 1),
-                        "negative axes count from the end: -1 is the last".to_string(),
-                    ));
-                }
-            }
-            AttrValue::Float { .. } => {
-                let _ = self.int("axis", diags);
-            }
+        if axes.is_empty() {
+            diags.push(bad(
+                "`axis = []` names no axis".to_string(),
+                self.span("axis"),
+                "an empty list".to_string(),
+                "list the axes reduced, or leave `axis` out to reduce every axis".to_string(),
+            ));
+            return Err(());
         }
+        let mut out: Vec<usize> = Vec::with_capacity(axes.len());
+        for &a in axes {
+            if !(-r..r).contains(&a) {
+                diags.push(bad(
+                    format!(
+                        "axis {a} is out of range for `{}` of rank {rank}",
+                        names.name(0)
+                    ),
+                    self.span("axis"),
+                    if rank == 0 {
+                        "a scalar has no axes".to_string()
+                    } else {
+                        format!("valid axes are {} to {}", -r, r - 1)
+                    },
+                    "negative axes count from the end: -1 is the last".to_string(),
+                ));
+                return Err(());
+            }
+            let i = if a < 0 { (a + r) as usize } else { a as usize };
+            if out.contains(&i) {
+                diags.push(bad(
+                    format!("axis {i} is listed twice in `axis` (as {a})"),
+                    self.span("axis"),
+                    "a repeated axis".to_string(),
+                    "name each axis reduced once, as `torch.sum` needs".to_string(),
+                ));
+                return Err(());
+            }
+            out.push(i);
+        }
+        out.sort_unstable();
+        Ok(Some(out))
     }
 
     /// Integer attribute `name`, which the op needs.

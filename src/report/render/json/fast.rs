@@ -578,7 +578,7 @@ mod tests {
         fgraph_files(&root.join("tests/fixtures"), &mut files);
         assert!(files.len() > 10, "fixtures found: {}", files.len());
         // Names that need escaping, slices, transposes, an unchecked graph.
-        let views = "graph h {\n  input q: [2, 8, 8]\n  input k: [2, 8, 8]\n  op s = matmul(q[0], k[1].T) -> y\n  op r = elementwise.add(y, q[0], q[1], q[0], y) -> z\n  op t = reduction.sum(z) -> w: [8]\n}\n";
+        let views = "graph h {\n  input q: [2, 8, 8]\n  input k: [2, 8, 8]\n  op s = matmul(q[0], k[1].T) -> y\n  op r = elementwise.add(y, q[0], q[1], q[0], y) -> z\n  op t = reduction.sum(z, axis = -1) -> w: [8]\n}\n";
         let mut sources: Vec<(String, Vec<u8>)> = files
             .iter()
             .map(|p| (p.display().to_string(), std::fs::read(p).expect("reads")))
@@ -586,7 +586,7 @@ mod tests {
         sources.push(("views.fgraph".into(), views.as_bytes().to_vec()));
         sources.push(("bad.fgraph".into(), b"graph \"g {\n}\n".to_vec()));
         // `--policy store`: a boundary with `via` (the sibling edge r → c breaks rule 2).
-        let sibling = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n}\n";
+        let sibling = "graph s {\n  input x: [4, 8]\n  op a = elementwise.relu(x) -> t\n  op r = reduction.max(t, axis = -1) -> s: [4, 1]\n  op c = elementwise.sub(t, s) -> y\n}\n";
         sources.push(("sibling.fgraph".into(), sibling.as_bytes().to_vec()));
         let mut analysed = 0;
         let presets = [Hardware::preset("h100"), Hardware::preset("a100")];
