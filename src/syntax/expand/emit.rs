@@ -77,6 +77,11 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                     self.op_instance(st, op, block, scope, dtype, depth);
                     return;
                 }
+                // A block of an import that failed: that import is the one error.
+                if op.func.is_none() && self.blocks.lost(op.kind.name) {
+                    self.failed_call(scope, &op.args, &op.output);
+                    return;
+                }
             }
             StmtKind::Repeat(r) => {
                 self.repeat(st, r, scope, dtype, depth);

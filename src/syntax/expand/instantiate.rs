@@ -5,7 +5,7 @@
 //! params get the call's values or their defaults, and its body is emitted between two
 //! `dtype` statements, recording a [`Binding`] for each input.
 
-use super::{Binding, Call, Expander, Instance, MAX_DEPTH, Scope};
+use super::{Binding, BindingKind, Call, Expander, Instance, MAX_DEPTH, Scope};
 use crate::diagnostics::{Code, Diagnostic, Span};
 use crate::limits;
 use crate::syntax::ast::*;
@@ -70,10 +70,15 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             }
             // `failed_call` records each instantiation not expanded by its output.
             let failed_before = self.info.unexpanded_outputs.len();
+            let (first_instance, first_binding) =
+                (self.info.instances.len(), self.info.bindings.len());
             let Some(out_name) = self.emit_instance(&sig, scope, dtype, depth, i, threaded) else {
                 return false;
             };
             threaded = Some(out_name);
+            if i == 0 && call.count.is_some() {
+                self.returned(&sig, out_name, first_instance, first_binding);
+            }
             // An instance that could not be expanded whole (an instantiation inside it failed,
             // reported now or by the semantic pass) stands for the rest: they have the same
             // params and blocks, so they would fail the same way (and be reported once, see
@@ -85,6 +90,40 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             }
         }
         true
+    }
+
+    /// Records that the output `out_name` of a repeat's first instance (`instance`, whose
+    /// bindings start at `from`) must have the type of the block's first input: each
+    /// instance's output is the next one's first input.
+    fn returned(
+        &mut self,
+        sig: &Signature<'_, '_, 's>,
+        out_name: &str,
+        instance: usize,
+        from: usize,
+    ) {
+        let Some(first) = self.info.bindings[from..]
+            .iter()
+            .find(|b| b.instance == instance)
+            .cloned()
+        else {
+            return;
+        };
+        let output_stmt = sig.call.block.stmts.iter().find_map(|st| match &st.kind {
+            StmtKind::Output(names) if names.iter().any(|n| n.name == sig.output.name) => {
+                Some(st.span)
+            }
+            _ => None,
+        });
+        self.info.bindings.push(Binding {
+            tensor: out_name.into(),
+            declared: sig.bs(output_stmt.unwrap_or(sig.output.span)),
+            argument: sig.call.span,
+            kind: BindingKind::Returned {
+                output: sig.output.name.to_string(),
+            },
+            ..first
+        });
     }
 
     /// Whether `call` may be expanded where it is: not nested too deeply (which stops the
@@ -467,6 +506,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             parent: scope.instance,
             block_span: sig.bs(block.span),
             ops: self.ops..self.ops,
+            output: out_name.to_string(),
         });
         // The block starts from the default dtype, as a graph does.
         let reset = Ident {
@@ -611,6 +651,13 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                         declared: sig.bs(st.span),
                         argument,
                         instance,
+                        input: name.name.to_string(),
+                        written: written_type(ty),
+                        kind: if input_k == 1 && i > 0 {
+                            BindingKind::Threaded
+                        } else {
+                            BindingKind::Argument
+                        },
                     });
                 }
                 // The block's output is the instance's result, not a graph output.
@@ -637,4 +684,38 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         }
         false
     }
+}
+
+/// A block input's type as written (`bf16[S, H / 2]`), for messages: every nested chain in
+/// parentheses.
+fn written_type(ty: &TypeAst<'_>) -> String {
+    fn expr(e: &Expr<'_>, nested: bool) -> String {
+        match e {
+            Expr::Int { value, .. } => value.map_or_else(|| "?".to_string(), |v| v.to_string()),
+            Expr::Name(id) => id.name.to_string(),
+            Expr::Neg {
+                negations, operand, ..
+            } => format!("{}{}", "-".repeat(*negations), expr(operand, true)),
+            Expr::Chain { first, rest, .. } => {
+                let mut s = expr(first, true);
+                for (op, _, rhs) in rest {
+                    // By the operator's name, so that an operator added to the language
+                    // still prints.
+                    let name = format!("{op:?}");
+                    let sym = match name.as_str() {
+                        "Add" => "+",
+                        "Sub" => "-",
+                        "Mul" => "*",
+                        "Div" => "/",
+                        "Rem" | "Mod" => "%",
+                        other => other,
+                    };
+                    s += &format!(" {sym} {}", expr(rhs, true));
+                }
+                if nested { format!("({s})") } else { s }
+            }
+        }
+    }
+    let dims: Vec<String> = ty.dims.iter().map(|d| expr(d, false)).collect();
+    format!("{}[{}]", ty.dtype.map_or("", |d| d.name), dims.join(", "))
 }

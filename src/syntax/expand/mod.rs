@@ -67,9 +67,14 @@ pub struct Instance {
     pub block_span: Span,
     /// Its ops, as indices into the graph's ops in source order (`OpId`s).
     pub ops: std::ops::Range<usize>,
+    /// The name of its output in the expanded graph (the caller's name for the last instance
+    /// of a repeat and for an `op` instance).
+    pub output: String,
 }
 
-/// A block input bound to a tensor of the caller: checked once the graph is built.
+/// A block input bound to a tensor of the caller, or a repeat's output that must have its first
+/// input's type: checked by the semantic pass before the ops of the instance that read it
+/// (`crate::sema::check_expanded`).
 #[derive(Clone, Debug)]
 pub struct Binding {
     /// The caller's tensor, by name in the expanded graph.
@@ -83,6 +88,25 @@ pub struct Binding {
     pub argument: Span,
     /// Index of the instance in [`Expansion::instances`].
     pub instance: usize,
+    /// The block input's name (`x`), and its type as written (`[S, H]`), for messages.
+    pub input: String,
+    pub written: String,
+    pub kind: BindingKind,
+}
+
+/// What a [`Binding`] checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BindingKind {
+    /// A tensor argument of the instantiation, bound to a block input: reported at the
+    /// argument.
+    Argument,
+    /// The first input of instance `i + 1` of a repeat, bound to instance `i`'s output: a
+    /// mismatch is the repeat's [`BindingKind::Returned`] error again, not reported twice.
+    Threaded,
+    /// The output of a repeat's first instance (`tensor`), which must have the type of the
+    /// block's first input (`shape`, `dtype`): reported at the repeat (`argument`), naming
+    /// the block's output `output`, declared at `declared`.
+    Returned { output: String },
 }
 
 /// What expansion learned about one graph.
@@ -108,7 +132,7 @@ pub fn has_instances(g: &GraphAst<'_>, blocks: &Blocks<'_, '_>) -> bool {
         StmtKind::Op(op) => {
             op.func.is_none()
                 && OpKind::from_name(op.kind.name).is_none()
-                && blocks.get(op.kind.name).is_some()
+                && (blocks.get(op.kind.name).is_some() || blocks.lost(op.kind.name))
         }
         _ => false,
     })
