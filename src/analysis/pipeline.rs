@@ -253,7 +253,12 @@ fn check_all<'s>(
             &expansion.instances,
             &mut found,
         );
-        let checked = check_expanded(g, &Default::default(), Some(&expansion));
+        let instances = instance_ops(&expansion);
+        let bound = crate::sema::Bindings {
+            bindings: &expansion.bindings,
+            instances: &instances,
+        };
+        let checked = check_expanded(g, &Default::default(), Some(bound));
         let made = checked
             .graph
             .as_ref()
@@ -320,6 +325,17 @@ fn over_file_budget((what, name, at): (&str, &str, Span), used: Used) -> Diagnos
     .help("split the graphs into several files, or repeat fewer times")
 }
 
+/// The instances of an expansion as the semantic pass checks their bindings.
+fn instance_ops(x: &Expansion) -> Vec<crate::sema::InstanceOps<'_>> {
+    x.instances
+        .iter()
+        .map(|i| crate::sema::InstanceOps {
+            block: &i.block,
+            ops: i.ops.clone(),
+        })
+        .collect()
+}
+
 /// One graph after the semantic pass, waiting to be fused.
 struct CheckedGraph {
     name: String,
@@ -379,7 +395,12 @@ fn check_one<'s>(
             &expansion.instances,
             &mut asserted,
         );
-        let checked = check_expanded(x, &opts.overrides, Some(&expansion));
+        let instances = instance_ops(&expansion);
+        let bound = crate::sema::Bindings {
+            bindings: &expansion.bindings,
+            instances: &instances,
+        };
+        let checked = check_expanded(x, &opts.overrides, Some(bound));
         drop(g);
         (checked, assertions, expansion)
     } else {

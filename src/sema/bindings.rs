@@ -1,6 +1,6 @@
 //! Block instances' arguments checked before their bodies: each tensor bound to a block input
 //! must have the shape and dtype the block declares for it, and a repeated block's output the
-//! type of its first input ([`crate::syntax::expand::Binding`]). A binding is checked when
+//! type of its first input ([`Binding`], made by the expansion). A binding is checked when
 //! the first op that reads its tensor inside the instance is about to be inferred (its
 //! tensor's type is known by then, in topological order), else after every op. A mismatch
 //! is reported at the argument (at the `repeat` for a repeated block's output) and poisons
@@ -9,12 +9,65 @@
 
 use super::{Sema, fmt_shape};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::graph::{OpId, TensorId};
-use crate::syntax::expand::{Binding, BindingKind, Expansion};
+use crate::graph::{CompactString, OpId, TensorId};
+use std::ops::Range;
+
+/// A block input bound to a tensor of the caller, or a repeat's output that must have its first
+/// input's type: checked by the semantic pass before the ops of the instance that read it
+/// (`crate::sema::check_expanded`).
+#[derive(Clone, Debug)]
+pub struct Binding {
+    /// The caller's tensor, by name in the expanded graph.
+    pub tensor: CompactString,
+    /// The type the block declares, evaluated for this instance (`None` where unknown).
+    pub shape: Option<Vec<u64>>,
+    pub dtype: Option<crate::types::Dtype>,
+    /// The block's `input` declaration.
+    pub declared: crate::diagnostics::Span,
+    /// The argument at the instantiation.
+    pub argument: crate::diagnostics::Span,
+    /// Index of the instance in [`Bindings::instances`].
+    pub instance: usize,
+    /// The block input's name (`x`), and its type as written (`[S, H]`), for messages.
+    pub input: String,
+    pub written: String,
+    pub kind: BindingKind,
+}
+
+/// What a [`Binding`] checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BindingKind {
+    /// A tensor argument of the instantiation, bound to a block input: reported at the
+    /// argument.
+    Argument,
+    /// The first input of instance `i + 1` of a repeat, bound to instance `i`'s output: a
+    /// mismatch is the repeat's [`BindingKind::Returned`] error again, not reported twice.
+    Threaded,
+    /// The output of a repeat's first instance (`tensor`), which must have the type of the
+    /// block's first input (`shape`, `dtype`): reported at the repeat (`argument`), naming
+    /// the block's output `output`, declared at `declared`.
+    Returned { output: String },
+}
+
+/// An instance of a block, as the checks of its bindings need it.
+#[derive(Clone, Debug)]
+pub struct InstanceOps<'e> {
+    pub block: &'e str,
+    /// Its ops, as indices into the graph's ops in source order.
+    pub ops: Range<usize>,
+}
+
+/// The bindings of an expanded graph and its instances (a binding's `instance` indexes
+/// `instances`).
+#[derive(Clone, Copy, Debug)]
+pub struct Bindings<'e> {
+    pub bindings: &'e [Binding],
+    pub instances: &'e [InstanceOps<'e>],
+}
 
 /// The bindings of an expanded graph, with the ops each is checked before.
 pub(super) struct Bound<'e> {
-    expansion: &'e Expansion,
+    expansion: Bindings<'e>,
     /// Each binding's tensor (`None`: its name defines nothing, reported elsewhere).
     tensors: Vec<Option<TensorId>>,
     /// The ops that read each binding's tensor where it is bound: `ops[start[b]..start[b + 1]]`.
@@ -28,7 +81,7 @@ pub(super) struct Bound<'e> {
 
 impl<'e> Bound<'e> {
     /// Each binding's tensor, looked up while the graph's names are still indexed.
-    pub(super) fn new(s: &Sema<'_, '_>, expansion: &'e Expansion) -> Self {
+    pub(super) fn new(s: &Sema<'_, '_>, expansion: Bindings<'e>) -> Self {
         let tensors = expansion
             .bindings
             .iter()
@@ -116,7 +169,7 @@ impl Sema<'_, '_> {
         }
         let Some(t) = bound.tensors[b] else { return };
         let binding = &bound.expansion.bindings[b];
-        let block = bound.expansion.instances[binding.instance].block.as_str();
+        let block = bound.expansion.instances[binding.instance].block;
         let tensor = &self.tensors[t.index()];
         let (Some(actual), Some(dtype)) = (tensor.shape.as_deref(), tensor.dtype) else {
             // Unknown after an error, reported where it happened.

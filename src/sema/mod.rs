@@ -17,6 +17,7 @@
 //! | `expr` | evaluating integer expressions |
 
 mod bindings;
+pub use bindings::{Binding, BindingKind, Bindings, InstanceOps};
 mod build;
 mod dag;
 mod declare;
@@ -118,7 +119,7 @@ pub fn check_graph<'s, B: Body<'s> + Send>(ast: B, overrides: &Overrides) -> Che
 pub fn check_expanded<'s, B: Body<'s> + Send>(
     ast: B,
     overrides: &Overrides,
-    expansion: Option<&crate::syntax::expand::Expansion>,
+    expansion: Option<Bindings<'_>>,
 ) -> Checked {
     let (parts, diagnostics) = analyze(&ast, overrides, expansion);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
@@ -161,7 +162,7 @@ pub(crate) use crate::perf::{DROP_ON_THREAD, PARALLEL_BUILD, PARALLEL_NAMES};
 fn analyze<'s>(
     ast: &dyn Body<'s>,
     overrides: &Overrides,
-    expansion: Option<&crate::syntax::expand::Expansion>,
+    expansion: Option<Bindings<'_>>,
 ) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
     if ast.len() > limits::MAX_STATEMENTS {
         let d = Diagnostic::new(

@@ -15,6 +15,8 @@ pub struct Blocks<'a, 's> {
     /// An import failed (reported there): a name that is neither a block nor an op kind may
     /// be one of its blocks.
     import_failed: bool,
+    /// Blocks whose params are used as other types (reported here): not expanded.
+    broken: std::collections::HashSet<&'s str>,
 }
 
 impl<'a, 's> Blocks<'a, 's> {
@@ -27,6 +29,7 @@ impl<'a, 's> Blocks<'a, 's> {
         let mut all = Blocks {
             by_name: HashMap::new(),
             import_failed: false,
+            broken: Default::default(),
         };
         all.add(blocks, 0, diags);
         all
@@ -43,6 +46,9 @@ impl<'a, 's> Blocks<'a, 's> {
         let sh = |s: Span| Span::new(s.start + shift, s.end + shift);
         let by_name = &mut self.by_name;
         for b in blocks {
+            if !super::typed::check(b, shift, diags) {
+                self.broken.insert(b.name.name);
+            }
             if OpKind::from_name(b.name.name).is_some() {
                 diags.push(
                     Diagnostic::new(
@@ -143,6 +149,12 @@ impl<'a, 's> Blocks<'a, 's> {
             && OpKind::from_name(name).is_none()
             && crate::diagnostics::did_you_mean(name, OpKind::ALL.iter().map(|k| k.as_str()))
                 .is_none()
+    }
+
+    /// Whether block `name` uses a param as another type (reported): its instantiations are
+    /// not expanded, and say nothing more.
+    pub fn is_broken(&self, name: &str) -> bool {
+        self.broken.contains(name)
     }
 
     pub fn get(&self, name: &str) -> Option<&'a BlockAst<'s>> {

@@ -79,6 +79,10 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             self.failed_call(scope, &r.args, &r.output);
             return;
         };
+        if self.blocks.is_broken(block.name.name) {
+            self.failed_call(scope, &r.args, &r.output);
+            return;
+        }
         let count = self.expr(scope, &r.count);
         let mut count_diags = Vec::new();
         let n = self.value(&count, &mut count_diags);
