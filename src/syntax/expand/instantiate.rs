@@ -27,6 +27,8 @@ struct Signature<'c, 'x, 's> {
     /// The caller's name for the call: the path of its instance, or of a repeat's instances
     /// before their index.
     base: &'s str,
+    /// The types of the block's header params (worked out once for all its instances).
+    types: Vec<ParamType>,
 }
 
 impl Signature<'_, '_, '_> {
@@ -250,6 +252,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             tensors,
             shift: bshift,
             base: self.name(scope, call.name.name),
+            types: super::typed::param_types(block).0,
         })
     }
 
@@ -325,7 +328,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         let (call, block) = (sig.call, sig.call.block);
         let bs = |s: Span| sig.bs(s);
         let mut ok = true;
-        let (types, _) = super::typed::param_types(block);
+        let types = &sig.types;
         for a in call.args {
             let other = match a {
                 Arg::Scalar(lit) => Some(lit.span),
@@ -623,8 +626,8 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         inner: &mut Scope<'s>,
     ) {
         let (call, block) = (sig.call, sig.call.block);
-        let (types, _) = super::typed::param_types(block);
-        for (p, &t) in block.params.iter().zip(&types) {
+        let types = &sig.types;
+        for (p, &t) in block.params.iter().zip(types) {
             let given = call.args.iter().find(|a| {
                 a.attr_name()
                     .is_some_and(|n| n.name == p.name.name && !matches!(a, Arg::ListAttr { .. }))
