@@ -180,9 +180,10 @@ impl<'a> Printer<'a> {
                     let params: Vec<String> = b
                         .params
                         .iter()
-                        .map(|p| match &p.default {
-                            Some(e) => format!("{} = {}", p.name.name, self.expr(e)),
-                            None => p.name.name.to_string(),
+                        .map(|p| match (&p.default, &p.float) {
+                            (Some(e), _) => format!("{} = {}", p.name.name, self.expr(e)),
+                            (None, Some(f)) => format!("{} = {}", p.name.name, f.text),
+                            (None, None) => p.name.name.to_string(),
                         })
                         .collect();
                     let head = if params.is_empty() {

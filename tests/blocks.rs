@@ -473,3 +473,72 @@ block mlp(S, H = 64) {
     let lib = check_file(path, &std::fs::read(path).unwrap(), &Options::default());
     assert!(lib.diagnostics.is_empty(), "{:#?}", lib.diagnostics);
 }
+
+/// Float and dtype header params (issue 22, item 6) analyse as the graph written out with
+/// their values: the dtype decides every byte, the float reaches the attribute as written.
+#[test]
+fn float_and_dtype_params_analyse_as_their_values_written_out() {
+    let blocks = "\
+block norm(S, H = 64, eps = 1e-5, D = bf16) {
+  dtype D
+  input x: [S, H]
+  weight w: [H]
+  op n = reduction.rmsnorm(x, w, eps = eps) -> y: [S, H]
+  output y
+}
+
+block proj(S, H, E) {
+  input x: E[S, H]
+  weight w: E[H, H]
+  op p = matmul(x, w) -> y
+  output y
+}
+
+block two(S, D = f16, e = 1e-6) {
+  dtype D
+  input x: [S, 64]
+  op first = norm(x, S = S, eps = e, D = D) -> y
+  op second = proj(y, S = S, H = 64, E = D) -> z
+  output z
+}
+";
+    let src = format!(
+        "{blocks}\ngraph model {{\n  dtype f32\n  input x: [8, 64]\n  \
+         op a = norm(x, S = 8, D = f32, eps = 0.001) -> h\n  \
+         op b = proj(h, S = 8, H = 64, E = f32) -> g\n  \
+         op c = elementwise.cast(g) -> g16: f16[8, 64]\n  \
+         repeat 2 layers = two(g16, S = 8) -> out\n  output out\n}}\n"
+    );
+    let by_hand = "graph model {\n  dtype f32\n  input x: [8, 64]\n  weight a_w: [64]\n  \
+         op a_n = reduction.rmsnorm(x, a_w, eps = 0.001) -> h: [8, 64]\n  \
+         weight b_w: f32[64, 64]\n  op b_p = matmul(h, b_w) -> g\n  \
+         op c = elementwise.cast(g) -> g16: f16[8, 64]\n  dtype f16\n  \
+         weight l0_w: [64]\n  op l0_n = reduction.rmsnorm(g16, l0_w, eps = 1e-6) -> l0_y: [8, 64]\n  \
+         weight l0_pw: f16[64, 64]\n  op l0_p = matmul(l0_y, l0_pw) -> l0_z\n  \
+         weight l1_w: [64]\n  op l1_n = reduction.rmsnorm(l0_z, l1_w, eps = 1e-6) -> l1_y: [8, 64]\n  \
+         weight l1_pw: f16[64, 64]\n  op l1_p = matmul(l1_y, l1_pw) -> out\n  output out\n}\n";
+    let (a, b) = (analysed(&src), analysed(by_hand));
+    let (a, b) = (
+        a.graphs[0].analysis.as_ref().expect("analysis"),
+        b.graphs[0].analysis.as_ref().expect("analysis"),
+    );
+    assert_eq!(a.traffic.unfused, b.traffic.unfused);
+    assert_eq!(a.traffic.fused, b.traffic.fused);
+    assert_eq!(a.graph.ops.len(), b.graph.ops.len());
+    for (x, y) in a.graph.ops.iter().zip(&b.graph.ops) {
+        assert_eq!(x.kind, y.kind);
+        assert_eq!(x.extra, y.extra, "{} and {}", x.name, y.name);
+        assert_eq!(
+            a.graph.tensor(x.output).dtype,
+            b.graph.tensor(y.output).dtype
+        );
+        assert_eq!(
+            a.graph.tensor(x.output).bytes,
+            b.graph.tensor(y.output).bytes
+        );
+    }
+    // A block with float and dtype params that no graph instantiates is checked on its own,
+    // with their defaults.
+    let alone = check_file("m.fgraph", blocks.as_bytes(), &Options::default());
+    assert!(alone.diagnostics.is_empty(), "{:#?}", alone.diagnostics);
+}

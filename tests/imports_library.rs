@@ -294,13 +294,24 @@ fn std_is_the_embedded_library_whatever_is_on_disk() {
     // A diagnostic inside a standard-library block names its place there.
     write(
         &main,
-        "import \"std/llama.fgraph\"\n\ngraph model {\n  input x: [16, 4096]\n  op f = ffn(x, S = 16, H = 64) -> y\n  output y\n}\n",
+        "import \"std/llama.fgraph\"\n\ngraph model {\n  dtype bf16\n  input t: [1, 1, 16, 7]\n  input c: [16, 7]\n  op r = rope(t, c, c, A = 1, B = 1, S = 16, D = 7) -> y\n  output y\n}\n",
     );
     let (_, v, all) = check(&main);
     assert!(
         messages(&v)
             .iter()
             .any(|m| m.contains("(in `std/llama.fgraph:")),
+        "{all}"
+    );
+    // A tensor of the wrong shape passed to one is reported at the argument, not inside.
+    write(
+        &main,
+        "import \"std/llama.fgraph\"\n\ngraph model {\n  dtype bf16\n  input x: [16, 4096]\n  op f = ffn(x, S = 16, H = 64) -> y\n  output y\n}\n",
+    );
+    let (_, v, all) = check(&main);
+    assert_eq!(
+        messages(&v),
+        ["shape-mismatch: `x` is [16, 4096] but `ffn`'s input `x` is [S, H] = [16, 64] here"],
         "{all}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,5 +1,4 @@
-//! The checks of the pipeline that need more than one op: block inputs bound to tensors of
-//! another shape or dtype (`shape-mismatch`, `dtype-mismatch`), allow comments that name no
+//! The checks of the pipeline that need more than one op: allow comments that name no
 //! warning (`invalid-allow`), intermediates larger than every input (`large-intermediate`),
 //! and plan searches that stopped at their work bound (`search-budget`, [`search_budget`]).
 
@@ -7,75 +6,9 @@ use crate::diagnostics::{Applicability, Code, Diagnostic, Fix, Severity, Span};
 use crate::fusion::flash::{self, Candidate};
 use crate::fusion::work::{Pass, SearchStop};
 use crate::graph::{Graph, Origin, TensorId};
-use crate::syntax::expand::Expansion;
 use crate::traffic::{TrafficReport, flash_savings, round_trips};
 use crate::units::fmt_bytes;
 use std::collections::HashMap;
-
-/// Block inputs bound to tensors of another shape or dtype than the block declares.
-pub(super) fn bindings(graph: &Graph, expansion: &Expansion) -> Vec<Diagnostic> {
-    if expansion.bindings.is_empty() {
-        return Vec::new();
-    }
-    // The bound tensors by name (a table of the graph's every tensor would cost more than
-    // the graph's ops).
-    let mut by_name: HashMap<&str, Option<TensorId>> = expansion
-        .bindings
-        .iter()
-        .map(|b| (b.tensor.as_str(), None))
-        .collect();
-    for (i, t) in graph.tensors.iter().enumerate() {
-        if let Some(slot) = by_name.get_mut(t.name.as_str()) {
-            *slot = Some(TensorId(i as u32));
-        }
-    }
-    let mut out = Vec::new();
-    for b in &expansion.bindings {
-        let Some(&Some(t)) = by_name.get(b.tensor.as_str()) else {
-            continue;
-        };
-        let t = graph.tensor(t);
-        let inst = &expansion.instances[b.instance];
-        if let Some(shape) = &b.shape
-            && *shape != t.shape
-        {
-            out.push(
-                Diagnostic::new(
-                    Code::ShapeMismatch,
-                    format!(
-                        "`{}` has shape {}, but block `{}` takes {}",
-                        t.name,
-                        crate::sema::fmt_shape(&t.shape),
-                        inst.block,
-                        crate::sema::fmt_shape(shape)
-                    ),
-                )
-                .at(
-                    b.argument,
-                    format!("shape {}", crate::sema::fmt_shape(&t.shape)),
-                )
-                .with(b.declared, "the block's input is declared here")
-                .help("pass a tensor of the declared shape, or change the block's params"),
-            );
-        } else if let Some(dtype) = b.dtype
-            && dtype != t.dtype
-        {
-            out.push(
-                Diagnostic::new(
-                    Code::DtypeMismatch,
-                    format!(
-                        "`{}` is {}, but block `{}` declares its input {}",
-                        t.name, t.dtype, inst.block, dtype
-                    ),
-                )
-                .at(b.argument, format!("{}", t.dtype))
-                .with(b.declared, "the block's input is declared here")
-                .help("the block computes in the caller's dtype; declare the input to match"),
-            );
-        }
-    }
-    out
-}
 
 /// `invalid-allow`: an allow comment naming no warning (a misspelt code, or an error, which
 /// cannot be silenced) would silence nothing without anyone noticing.

@@ -4,14 +4,14 @@
 //! ([`check_all`]), so that the names expansion made are freed before any graph is fused
 //! ([`fuse_one`]); diagnostics keep the order of one graph after the other.
 
-use super::lints::{bindings, invalid_allows, large_intermediates, search_budget};
+use super::lints::{invalid_allows, large_intermediates, search_budget};
 use super::{Analysis, FileReport, GraphReport, Options};
 use crate::diagnostics::{self, Code, Diagnostic, Severity, SourceFile, Span};
 use crate::fusion::find_fusion_groups_with;
 use crate::graph::Graph;
 use crate::limits::{MAX_EXPANDED_ITEMS, MAX_EXPANDED_OPS};
 use crate::perf::{PARALLEL_TRAFFIC, alongside};
-use crate::sema::check_graph;
+use crate::sema::{check_expanded, check_graph};
 use crate::syntax;
 use crate::syntax::expand::{self, Blocks, Expansion};
 use crate::traffic::{compare_with_unfused, unfused_traffic};
@@ -184,6 +184,7 @@ fn check_all<'s>(
     for (tree, shift) in &loaded.trees {
         blocks.add(tree.blocks.iter(), *shift, diags);
     }
+    blocks.set_import_failed(loaded.failed);
     let mut seen: HashMap<&str, Span> = HashMap::new();
     // Blocks a graph over the budget on expanded ops reached without expanding them: they
     // count as instantiated (checking each on its own would expand it).
@@ -252,7 +253,12 @@ fn check_all<'s>(
             &expansion.instances,
             &mut found,
         );
-        let checked = check_graph(g, &Default::default());
+        let instances = instance_ops(&expansion);
+        let bound = crate::sema::Bindings {
+            bindings: &expansion.bindings,
+            instances: &instances,
+        };
+        let checked = check_expanded(g, &Default::default(), Some(bound));
         let made = checked
             .graph
             .as_ref()
@@ -319,6 +325,17 @@ fn over_file_budget((what, name, at): (&str, &str, Span), used: Used) -> Diagnos
     .help("split the graphs into several files, or repeat fewer times")
 }
 
+/// The instances of an expansion as the semantic pass checks their bindings.
+fn instance_ops(x: &Expansion) -> Vec<crate::sema::InstanceOps<'_>> {
+    x.instances
+        .iter()
+        .map(|i| crate::sema::InstanceOps {
+            block: &i.block,
+            ops: i.ops.clone(),
+        })
+        .collect()
+}
+
 /// One graph after the semantic pass, waiting to be fused.
 struct CheckedGraph {
     name: String,
@@ -378,7 +395,12 @@ fn check_one<'s>(
             &expansion.instances,
             &mut asserted,
         );
-        let checked = check_graph(x, &opts.overrides);
+        let instances = instance_ops(&expansion);
+        let bound = crate::sema::Bindings {
+            bindings: &expansion.bindings,
+            instances: &instances,
+        };
+        let checked = check_expanded(x, &opts.overrides, Some(bound));
         drop(g);
         (checked, assertions, expansion)
     } else {
@@ -392,12 +414,7 @@ fn check_one<'s>(
     };
     let mut found = checked.diagnostics;
     found.append(&mut asserted);
-    let graph = checked.graph.filter(|graph| {
-        let bad = bindings(graph, &expansion);
-        let ok = !bad.iter().any(Diagnostic::is_error);
-        found.extend(bad);
-        ok
-    });
+    let graph = checked.graph;
     CheckedGraph {
         name: name.to_string(),
         span,

@@ -45,6 +45,10 @@ pub struct Imported {
 pub struct Loaded<'s> {
     pub files: Vec<Imported>,
     pub trees: Vec<(File<'s>, usize)>,
+    /// An import (of the checked file or of a file it imports) that brought in no blocks: it
+    /// was reported, and the names it may have defined are unknown (see
+    /// [`crate::syntax::expand::Blocks::set_import_failed`]).
+    pub failed: bool,
 }
 
 /// A file's identity: its canonical path, or its name in the standard library.
@@ -89,10 +93,12 @@ pub fn load<'s>(
     let mut loaded = Loaded {
         files: Vec::new(),
         trees: Vec::new(),
+        failed: false,
     };
     if imports.is_empty() {
         return loaded;
     }
+    let reported = diags.len();
     let disk = vfs::Disk;
     let fs: &dyn Vfs = settings.fs.as_deref().unwrap_or(&disk);
     let main_path = Path::new(name);
@@ -291,6 +297,11 @@ pub fn load<'s>(
             via: Some(via),
         });
     }
+    // Every diagnostic here is an import that failed, except a cycle: the file it leads back
+    // to is loaded, blocks and all.
+    loaded.failed = diags[reported..]
+        .iter()
+        .any(|d| !d.message.starts_with("import cycle"));
     loaded
 }
 

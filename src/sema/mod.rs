@@ -17,6 +17,8 @@
 //! | `expr` | evaluating integer expressions |
 //! | `intern` | sharing the shapes, attribute lists and extras that tensors and ops hold alike |
 
+mod bindings;
+pub use bindings::{Binding, BindingKind, Bindings, InstanceOps};
 mod build;
 mod dag;
 mod declare;
@@ -111,7 +113,17 @@ pub struct OpSummary {
 /// ([`crate::syntax::expand::Expanded`]). The statements are consumed: they are dropped
 /// before the checked graph is built, so the two are never in memory together.
 pub fn check_graph<'s, B: Body<'s> + Send>(ast: B, overrides: &Overrides) -> Checked {
-    let (parts, diagnostics) = analyze(&ast, overrides);
+    check_expanded(ast, overrides, None)
+}
+
+/// [`check_graph`] for a graph with block instances: their arguments are checked against the
+/// blocks' inputs before their bodies (see `bindings`).
+pub fn check_expanded<'s, B: Body<'s> + Send>(
+    ast: B,
+    overrides: &Overrides,
+    expansion: Option<Bindings<'_>>,
+) -> Checked {
+    let (parts, diagnostics) = analyze(&ast, overrides, expansion);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     // A large tree is freed on a scoped thread alongside the build (it borrows the source,
     // so the thread is scoped); otherwise now, so that the build can reuse its memory.
@@ -149,7 +161,11 @@ pub(crate) use crate::perf::{DROP_ON_THREAD, PARALLEL_BUILD, PARALLEL_NAMES};
 
 /// Every check of one graph. Returns what the graph is built from (when the checks got that
 /// far) and the diagnostics.
-fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
+fn analyze<'s>(
+    ast: &dyn Body<'s>,
+    overrides: &Overrides,
+    expansion: Option<Bindings<'_>>,
+) -> (Option<Parts<'s>>, Vec<Diagnostic>) {
     if ast.len() > limits::MAX_STATEMENTS {
         let d = Diagnostic::new(
             Code::LimitExceeded,
@@ -203,6 +219,9 @@ fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
     // The arguments' count is known now: no room left over for more.
     s.uses.shrink_to_fit();
     let listed_outputs = s.resolve_inputs();
+    let mut bound = expansion
+        .filter(|x| !x.bindings.is_empty())
+        .map(|x| bindings::Bound::new(&s, x));
     // Names are resolved, and expressions evaluated: the name map and the params are not
     // needed any more.
     s.tensor_ids = NameIndex::with_capacity(0);
@@ -214,9 +233,24 @@ fn analyze<'s>(ast: &dyn Body<'s>, overrides: &Overrides) -> (Option<Parts<'s>>,
     if !stuck.is_empty() {
         s.report_cycles(&stuck, consumers_of);
     }
+    if let Some(b) = &mut bound {
+        b.attach(s.ops.len(), consumers_of);
+    }
     let mut flops = infer::FlopTotal::default();
     for &o in &topo {
+        // An instance's arguments are checked before the first of its ops that reads them.
+        if let Some(b) = &mut bound {
+            for k in b.before(o.index()) {
+                let c = b.check(k);
+                s.check_binding(b, c);
+            }
+        }
         flops.add(s.infer(o.index()));
+    }
+    if let Some(b) = &mut bound {
+        for c in b.unchecked() {
+            s.check_binding(b, c);
+        }
     }
     s.flop_total(flops);
     let outputs = match listed_outputs {

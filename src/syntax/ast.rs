@@ -48,11 +48,22 @@ pub struct BlockAst<'s> {
     pub span: Span,
 }
 
-/// A parameter of a block's header: `S` (required) or `NH = 32` (with a default).
+/// A parameter of a block's header: `S` (required), `NH = 32` (with a default), `D = bf16` (a
+/// dtype: the default names one) or `eps = 1e-5` (a float).
 #[derive(Debug)]
 pub struct BlockParam<'s> {
     pub name: Ident<'s>,
+    /// An integer expression, or a dtype's name.
     pub default: Option<Expr<'s>>,
+    /// A float default (`eps = 1e-5`); `default` is then `None`.
+    pub float: Option<Literal<'s>>,
+}
+
+impl BlockParam<'_> {
+    /// Whether every instantiation must give it (it has no default).
+    pub fn required(&self) -> bool {
+        self.default.is_none() && self.float.is_none()
+    }
 }
 
 /// `import "path"`: the blocks of another file.

@@ -29,6 +29,9 @@ struct Paths<'e> {
     lengths: BTreeSet<usize>,
     /// The first instance.
     first: usize,
+    /// The first instance a caller's tensor is bound to as an input, and as the output.
+    inputs: HashMap<&'e str, usize>,
+    outputs: HashMap<&'e str, usize>,
 }
 
 impl<'e> Owners<'e> {
@@ -39,9 +42,24 @@ impl<'e> Owners<'e> {
                 by_path: HashMap::new(),
                 lengths: BTreeSet::new(),
                 first: i,
+                inputs: HashMap::new(),
+                outputs: HashMap::new(),
             });
             paths.by_path.entry(inst.path.as_str()).or_insert(i);
             paths.lengths.insert(inst.path.len());
+            paths.outputs.entry(inst.output.as_str()).or_insert(i);
+        }
+        for b in &x.bindings {
+            if matches!(b.kind, super::BindingKind::Returned { .. }) {
+                continue;
+            }
+            if let Some(paths) = x
+                .instances
+                .get(b.instance)
+                .and_then(|inst| by_span.get_mut(&inst.block_span))
+            {
+                paths.inputs.entry(b.tensor.as_str()).or_insert(b.instance);
+            }
         }
         let mut blocks: Vec<_> = by_span.into_iter().collect();
         blocks.sort_by_key(|(span, _)| (span.start, span.end));
@@ -51,9 +69,32 @@ impl<'e> Owners<'e> {
         }
     }
 
-    /// The instance a diagnostic about an instance's statement belongs to: the first instance
-    /// whose block contains the diagnostic's place and whose path, followed by `.`, the
-    /// diagnostic's text holds (the first instance of that block when it holds none).
+    /// The instances of `paths` whose path, followed by `.`, `text` holds: the first and
+    /// the last.
+    fn paths_in(&self, paths: &Paths<'_>, text: &str) -> Option<(usize, usize)> {
+        let mut found: Option<(usize, usize)> = None;
+        for (dot, _) in text.match_indices('.') {
+            for &len in paths.lengths.range(..=dot) {
+                self.probes.set(self.probes.get() + 1);
+                let start = dot - len;
+                if !text.is_char_boundary(start) {
+                    continue;
+                }
+                if let Some(&i) = paths.by_path.get(&text[start..dot]) {
+                    found = Some(found.map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
+                }
+            }
+        }
+        found
+    }
+
+    /// The instance a diagnostic about an instance's statement belongs to, among the instances
+    /// whose block contains the diagnostic's place: the last whose path, followed by `.`, the
+    /// message or its main label holds (a repeat's instance names the previous one's output,
+    /// its first input, beside its own names); else the first whose path the whole text holds
+    /// (its other labels and help may name what another instance defines); else the first
+    /// bound to a tensor of the caller that the text quotes, as an input, then as the output;
+    /// else the first instance of the block.
     fn owner(&self, d: &Diagnostic) -> Option<usize> {
         let at = d.primary.as_ref()?.span;
         let k = self
@@ -63,23 +104,31 @@ impl<'e> Owners<'e> {
         if !span.contains(at) {
             return None;
         }
+        let mut main = d.message.clone();
+        if let Some(p) = &d.primary {
+            main.push('\n');
+            main.push_str(&p.message);
+        }
+        if let Some((_, last)) = self.paths_in(paths, &main) {
+            return Some(last);
+        }
         let text = diagnostic_text(d);
-        // Every place a path followed by `.` can end: each `.` of the text, each length.
-        let mut best: Option<usize> = None;
-        for (dot, _) in text.match_indices('.') {
-            for &len in paths.lengths.range(..=dot) {
-                self.probes.set(self.probes.get() + 1);
-                let start = dot - len;
-                if !text.is_char_boundary(start) {
-                    continue;
-                }
-                if let Some(&i) = paths.by_path.get(&text[start..dot]) {
-                    best = Some(best.map_or(i, |b| b.min(i)));
-                }
+        if let Some((first, _)) = self.paths_in(paths, &text) {
+            return Some(first);
+        }
+        for names in [&paths.inputs, &paths.outputs] {
+            let quoted = quoted(&text).filter_map(|n| names.get(n).copied()).min();
+            if quoted.is_some() {
+                return quoted;
             }
         }
-        Some(best.unwrap_or(paths.first))
+        Some(paths.first)
     }
+}
+
+/// The names between backticks in `text` (a name holds no backtick).
+fn quoted(text: &str) -> impl Iterator<Item = &str> {
+    text.split('`').skip(1).step_by(2)
 }
 
 /// The names of `list`, for [`names_any`].
@@ -231,24 +280,40 @@ mod tests {
             parent,
             block_span: block,
             ops: 0..0,
+            output: format!("{path}_out"),
         }
     }
 
-    /// The owner as it was found before the index: every instance scanned.
+    /// The owner as [`Owners::owner`] finds it, by a scan of every instance.
     fn scanned(x: &Expansion, d: &Diagnostic) -> Option<usize> {
         let at = d.primary.as_ref()?.span;
         let text = diagnostic_text(d);
-        let mut fallback = None;
-        for (i, inst) in x.instances.iter().enumerate() {
-            if !inst.block_span.contains(at) {
-                continue;
-            }
-            if text.contains(&format!("{}.", inst.path)) {
-                return Some(i);
-            }
-            fallback.get_or_insert(i);
+        let main = format!("{}\n{}", d.message, d.primary.as_ref()?.message);
+        let within = || {
+            x.instances
+                .iter()
+                .enumerate()
+                .filter(|(_, inst)| inst.block_span.contains(at))
+        };
+        let holds = |t: &str, path: &str| t.contains(&format!("{path}."));
+        // Paths repeat in `tricky`: an instance stands for the first one of its path.
+        let first_of = |path: &str| within().find(|(_, inst)| inst.path == path).map(|(i, _)| i);
+        if let Some(i) = within()
+            .filter(|(_, inst)| holds(&main, &inst.path))
+            .filter_map(|(_, inst)| first_of(&inst.path))
+            .max()
+        {
+            return Some(i);
         }
-        fallback
+        if let Some((i, _)) = within().find(|(_, inst)| holds(&text, &inst.path)) {
+            return Some(i);
+        }
+        if let Some((i, _)) =
+            within().find(|(_, inst)| text.contains(&format!("`{}`", inst.output)))
+        {
+            return Some(i);
+        }
+        within().next().map(|(i, _)| i)
     }
 
     /// Instances of two blocks whose paths end one another (`l.1`, `xl.1`, `l.11`), nest
@@ -287,6 +352,8 @@ mod tests {
             "..l.1..m.10.",
             "`m.10.x`",
             "`m.1.x`",
+            "`l.11_out` and `l.1_out`",
+            "`m.10_out`, `xl.1.w`",
             "",
         ];
         for at in [50, 150, 199, 250, 300, 350, 400] {

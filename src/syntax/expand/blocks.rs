@@ -12,6 +12,11 @@ use std::collections::HashMap;
 pub struct Blocks<'a, 's> {
     /// Each block with the shift of its file's spans.
     by_name: HashMap<&'s str, (&'a BlockAst<'s>, usize)>,
+    /// An import failed (reported there): a name that is neither a block nor an op kind may
+    /// be one of its blocks.
+    import_failed: bool,
+    /// Blocks whose params are used as other types (reported here): not expanded.
+    broken: std::collections::HashSet<&'s str>,
 }
 
 impl<'a, 's> Blocks<'a, 's> {
@@ -23,6 +28,8 @@ impl<'a, 's> Blocks<'a, 's> {
     ) -> Self {
         let mut all = Blocks {
             by_name: HashMap::new(),
+            import_failed: false,
+            broken: Default::default(),
         };
         all.add(blocks, 0, diags);
         all
@@ -39,6 +46,9 @@ impl<'a, 's> Blocks<'a, 's> {
         let sh = |s: Span| Span::new(s.start + shift, s.end + shift);
         let by_name = &mut self.by_name;
         for b in blocks {
+            if !super::typed::check(b, shift, diags) {
+                self.broken.insert(b.name.name);
+            }
             if OpKind::from_name(b.name.name).is_some() {
                 diags.push(
                     Diagnostic::new(
@@ -122,6 +132,29 @@ impl<'a, 's> Blocks<'a, 's> {
                 }
             }
         }
+    }
+
+    /// Says that an import failed: its blocks are unknown, and an instantiation of a name
+    /// that may be one of them is not reported again (see [`Blocks::lost`]).
+    pub fn set_import_failed(&mut self, failed: bool) {
+        self.import_failed = failed;
+    }
+
+    /// Whether `name`, instantiated as a block, may be a block of an import that failed: an
+    /// import failed, and `name` is no block, no op kind and no misspelling of one (which is
+    /// still reported as such).
+    pub fn lost(&self, name: &str) -> bool {
+        self.import_failed
+            && self.get(name).is_none()
+            && OpKind::from_name(name).is_none()
+            && crate::diagnostics::did_you_mean(name, OpKind::ALL.iter().map(|k| k.as_str()))
+                .is_none()
+    }
+
+    /// Whether block `name` uses a param as another type (reported): its instantiations are
+    /// not expanded, and say nothing more.
+    pub fn is_broken(&self, name: &str) -> bool {
+        self.broken.contains(name)
     }
 
     pub fn get(&self, name: &str) -> Option<&'a BlockAst<'s>> {

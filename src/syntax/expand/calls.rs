@@ -58,6 +58,11 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         depth: usize,
     ) {
         let Some(block) = self.blocks.get(r.block.name) else {
+            // A block of an import that failed: that import is the one error.
+            if self.blocks.lost(r.block.name) {
+                self.failed_call(scope, &r.args, &r.output);
+                return;
+            }
             let mut d = Diagnostic::new(
                 Code::BadInstance,
                 format!("no block named `{}`", r.block.name),
@@ -74,6 +79,10 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             self.failed_call(scope, &r.args, &r.output);
             return;
         };
+        if self.blocks.is_broken(block.name.name) {
+            self.failed_call(scope, &r.args, &r.output);
+            return;
+        }
         let count = self.expr(scope, &r.count);
         let mut count_diags = Vec::new();
         let n = self.value(&count, &mut count_diags);
@@ -111,7 +120,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
 
     /// Records an instantiation that was not expanded: the semantic pass then says nothing of
     /// its arguments being unused or its output undefined (see [`super::Expansion::attribute`]).
-    fn failed_call(&mut self, scope: &Scope<'s>, args: &[Arg<'s>], output: &Ident<'s>) {
+    pub(super) fn failed_call(&mut self, scope: &Scope<'s>, args: &[Arg<'s>], output: &Ident<'s>) {
         for a in args {
             if let Arg::Tensor(t) = a {
                 let name = self.name(scope, t.name.name);

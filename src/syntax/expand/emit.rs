@@ -74,7 +74,16 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                     .then(|| self.blocks.get(op.kind.name))
                     .flatten();
                 if let Some(block) = block {
-                    self.op_instance(st, op, block, scope, dtype, depth);
+                    if self.blocks.is_broken(block.name.name) {
+                        self.failed_call(scope, &op.args, &op.output);
+                    } else {
+                        self.op_instance(st, op, block, scope, dtype, depth);
+                    }
+                    return;
+                }
+                // A block of an import that failed: that import is the one error.
+                if op.func.is_none() && self.blocks.lost(op.kind.name) {
+                    self.failed_call(scope, &op.args, &op.output);
                     return;
                 }
             }

@@ -7,6 +7,7 @@
 
 use super::Scope;
 use super::rename::{Recorder, Rename, Replay};
+use super::typed::{Typed, Values};
 use crate::diagnostics::Span;
 use crate::syntax::ast::*;
 use crate::syntax::body::{Body, Form, StmtRef};
@@ -22,6 +23,9 @@ pub struct Expanded<'x, 's> {
     dtypes: Vec<(Ident<'s>, Span)>,
     /// The instances' header params.
     params: Vec<HeaderParam<'x, 's>>,
+    /// The float and dtype params of the instances that have any (`NO_INSTANCE`: of a block
+    /// checked on its own), by instance in increasing order.
+    values: Vec<(u32, Values<'s>)>,
 }
 
 /// What one expanded statement is made from.
@@ -66,6 +70,26 @@ impl<'x, 's> Expanded<'x, 's> {
             names: Vec::new(),
             dtypes: Vec::new(),
             params: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Records the float and dtype params of `instance` (`None`: the block checked on its
+    /// own), which its statements are made again with.
+    pub(super) fn set_values(&mut self, instance: Option<usize>, values: &Values<'s>) {
+        if !values.is_empty() {
+            let key = instance.map_or(NO_INSTANCE, |i| i as u32);
+            // Instances come in increasing order: this is a push, but for a block checked on
+            // its own (`NO_INSTANCE`, the largest key, first).
+            let at = self.values.partition_point(|(k, _)| *k < key);
+            self.values.insert(at, (key, values.clone()));
+        }
+    }
+
+    fn values_of(&self, instance: u32) -> &[(&'s str, Typed<'s>)] {
+        match self.values.binary_search_by_key(&instance, |(k, _)| *k) {
+            Ok(i) => &self.values[i].1,
+            Err(_) => &[],
         }
     }
 
@@ -182,13 +206,13 @@ impl<'x, 's> Expanded<'x, 's> {
     }
 
     fn replay<'n>(
-        &self,
+        &'n self,
         names: &'n [&'s str],
         shift: usize,
         instance: u32,
     ) -> Rename<Replay<'n, 's>> {
         Rename {
-            names: Replay(names.iter()),
+            names: Replay(names.iter(), self.values_of(instance)),
             shift,
             instance: (instance != NO_INSTANCE).then_some(instance as usize),
         }
@@ -206,6 +230,7 @@ impl<'x, 's> Expanded<'x, 's> {
                 if names.is_empty()
                     && item.shift == 0
                     && (item.instance == NO_INSTANCE || !assertion)
+                    && self.values_of(item.instance).is_empty()
                 {
                     StmtRef::Borrowed(st)
                 } else {
@@ -221,7 +246,12 @@ impl<'x, 's> Expanded<'x, 's> {
             }
             Source::Param(k) => {
                 let p = &self.params[k as usize];
-                let value = self.replay(names, p.value_shift, NO_INSTANCE).expr(p.value);
+                let value = Rename {
+                    names: Replay(names.iter(), &[]),
+                    shift: p.value_shift,
+                    instance: None,
+                }
+                .expr(p.value);
                 StmtRef::Made(Stmt {
                     kind: StmtKind::Param {
                         name: p.name,

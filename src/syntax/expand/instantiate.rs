@@ -5,7 +5,8 @@
 //! params get the call's values or their defaults, and its body is emitted between two
 //! `dtype` statements, recording a [`Binding`] for each input.
 
-use super::{Binding, Call, Expander, Instance, MAX_DEPTH, Scope};
+use super::typed::ParamType;
+use super::{Binding, BindingKind, Call, Expander, Instance, MAX_DEPTH, Scope};
 use crate::diagnostics::{Code, Diagnostic, Span};
 use crate::limits;
 use crate::syntax::ast::*;
@@ -26,6 +27,8 @@ struct Signature<'c, 'x, 's> {
     /// The caller's name for the call: the path of its instance, or of a repeat's instances
     /// before their index.
     base: &'s str,
+    /// The types of the block's header params (worked out once for all its instances).
+    types: Vec<ParamType>,
 }
 
 impl Signature<'_, '_, '_> {
@@ -70,10 +73,15 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             }
             // `failed_call` records each instantiation not expanded by its output.
             let failed_before = self.info.unexpanded_outputs.len();
+            let (first_instance, first_binding) =
+                (self.info.instances.len(), self.info.bindings.len());
             let Some(out_name) = self.emit_instance(&sig, scope, dtype, depth, i, threaded) else {
                 return false;
             };
             threaded = Some(out_name);
+            if i == 0 && call.count.is_some() {
+                self.returned(&sig, out_name, first_instance, first_binding);
+            }
             // An instance that could not be expanded whole (an instantiation inside it failed,
             // reported now or by the semantic pass) stands for the rest: they have the same
             // params and blocks, so they would fail the same way (and be reported once, see
@@ -85,6 +93,40 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             }
         }
         true
+    }
+
+    /// Records that the output `out_name` of a repeat's first instance (`instance`, whose
+    /// bindings start at `from`) must have the type of the block's first input: each
+    /// instance's output is the next one's first input.
+    fn returned(
+        &mut self,
+        sig: &Signature<'_, '_, 's>,
+        out_name: &str,
+        instance: usize,
+        from: usize,
+    ) {
+        let Some(first) = self.info.bindings[from..]
+            .iter()
+            .find(|b| b.instance == instance)
+            .cloned()
+        else {
+            return;
+        };
+        let output_stmt = sig.call.block.stmts.iter().find_map(|st| match &st.kind {
+            StmtKind::Output(names) if names.iter().any(|n| n.name == sig.output.name) => {
+                Some(st.span)
+            }
+            _ => None,
+        });
+        self.info.bindings.push(Binding {
+            tensor: out_name.into(),
+            declared: sig.bs(output_stmt.unwrap_or(sig.output.span)),
+            argument: sig.call.span,
+            kind: BindingKind::Returned {
+                output: sig.output.name.to_string(),
+            },
+            ..first
+        });
     }
 
     /// Whether `call` may be expanded where it is: not nested too deeply (which stops the
@@ -210,6 +252,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             tensors,
             shift: bshift,
             base: self.name(scope, call.name.name),
+            types: super::typed::param_types(block).0,
         })
     }
 
@@ -285,10 +328,10 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         let (call, block) = (sig.call, sig.call.block);
         let bs = |s: Span| sig.bs(s);
         let mut ok = true;
+        let types = &sig.types;
         for a in call.args {
             let other = match a {
                 Arg::Scalar(lit) => Some(lit.span),
-                Arg::FloatAttr { name, value } => Some(name.span.to(value.span)),
                 Arg::ListAttr { span, .. } => Some(*span),
                 _ => None,
             };
@@ -296,17 +339,57 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadInstance,
-                        format!(
-                            "block `{}` takes tensors and integer params only",
-                            block.name.name
-                        ),
+                        format!("block `{}` takes tensors and params only", block.name.name),
                     )
-                    .at(scope.span(at), "not a tensor or an integer param")
-                    .help("block params are integer expressions: `S = 2048`"),
+                    .at(scope.span(at), "not a tensor or a param")
+                    .help(
+                        "block params are integer expressions, floats or dtypes: `S = 2048`, \
+                         `eps = 1e-5`, `D = bf16`",
+                    ),
                 );
                 ok = false;
             }
-            if let Arg::Attr { name, .. } = a
+            // A value of the param's type.
+            let param = a.attr_name().and_then(|name| {
+                let k = block.params.iter().position(|p| p.name.name == name.name)?;
+                Some((name, k))
+            });
+            if let Some((name, k)) = param
+                && !matches!(a, Arg::ListAttr { .. })
+                && let Err(found) = super::typed::given(types[k], a, &scope.values)
+            {
+                let value = match a {
+                    Arg::Attr { value, .. } => value.span(),
+                    Arg::FloatAttr { value, .. } => value.span,
+                    _ => name.span,
+                };
+                let want = match types[k] {
+                    ParamType::Int => "an integer",
+                    ParamType::Float => "a float",
+                    ParamType::Dtype => "a dtype",
+                    ParamType::Number => "a number",
+                };
+                let example = match types[k] {
+                    ParamType::Int => format!("`{} = 2048`", name.name),
+                    ParamType::Float | ParamType::Number => format!("`{} = 1e-5`", name.name),
+                    ParamType::Dtype => format!("`{} = bf16`", name.name),
+                };
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::BadInstance,
+                        format!(
+                            "param `{}` of block `{}` is {want}, found {found}",
+                            name.name, block.name.name
+                        ),
+                    )
+                    .at(scope.span(value), format!("not {want}"))
+                    .with(bs(block.params[k].name.span), "declared here")
+                    .help(format!("give it {want}: {example}")),
+                );
+                ok = false;
+            }
+            if let Some(name) = a.attr_name()
+                && !matches!(a, Arg::ListAttr { .. })
                 && !block.params.iter().any(|p| p.name.name == name.name)
             {
                 let mut d = Diagnostic::new(
@@ -333,11 +416,11 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             }
         }
         for p in &block.params {
-            let given = call
-                .args
-                .iter()
-                .any(|a| matches!(a, Arg::Attr { name, .. } if name.name == p.name.name));
-            if !given && p.default.is_none() {
+            let given = call.args.iter().any(|a| {
+                matches!(a, Arg::Attr { name, .. } | Arg::FloatAttr { name, .. }
+                    if name.name == p.name.name)
+            });
+            if !given && p.required() {
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadInstance,
@@ -457,7 +540,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         threaded: Option<&'s str>,
     ) -> Option<&'s str> {
         let (call, block) = (sig.call, sig.call.block);
-        let (inner, path, out_name) = self.instance_scope(sig, scope, i, threaded);
+        let (mut inner, path, out_name) = self.instance_scope(sig, scope, i, threaded);
         let instance = self.info.instances.len();
         self.info.instances.push(Instance {
             path: path.to_string(),
@@ -467,6 +550,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             parent: scope.instance,
             block_span: sig.bs(block.span),
             ops: self.ops..self.ops,
+            output: out_name.to_string(),
         });
         // The block starts from the default dtype, as a graph does.
         let reset = Ident {
@@ -474,7 +558,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             span: scope.span(call.name.span),
         };
         self.dtype(reset, call.span);
-        self.header_params(sig, scope, &inner);
+        self.header_params(sig, scope, &mut inner);
         if !self.body(sig, scope, &inner, i, instance, depth) {
             return None;
         }
@@ -514,6 +598,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             instance: Some(self.info.instances.len()),
             shift: sig.shift,
             made: Default::default(),
+            values: Vec::new(),
         };
         for (k, (input, ..)) in inputs.iter().enumerate() {
             let arg = match (k, threaded) {
@@ -532,24 +617,49 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         (inner, path, out_name)
     }
 
-    /// Emits an instance's header params: the call's value, else the default.
-    fn header_params(&mut self, sig: &Signature<'_, 'x, 's>, scope: &Scope<'s>, inner: &Scope<'s>) {
+    /// Emits an instance's integer header params (the call's value, else the default), and
+    /// puts the others' values in its scope.
+    fn header_params(
+        &mut self,
+        sig: &Signature<'_, 'x, 's>,
+        scope: &Scope<'s>,
+        inner: &mut Scope<'s>,
+    ) {
         let (call, block) = (sig.call, sig.call.block);
-        for p in &block.params {
-            let given = call.args.iter().find_map(|a| match a {
-                Arg::Attr { name, value } if name.name == p.name.name => Some((name, value)),
-                _ => None,
+        let types = &sig.types;
+        for (p, &t) in block.params.iter().zip(types) {
+            let given = call.args.iter().find(|a| {
+                a.attr_name()
+                    .is_some_and(|n| n.name == p.name.name && !matches!(a, Arg::ListAttr { .. }))
             });
-            let (span, value, value_scope) = match given {
-                Some((name, value)) => (scope.span(name.span.to(value.span())), value, scope),
-                None => match &p.default {
-                    Some(d) => (sig.bs(p.name.span.to(d.span())), d, inner),
-                    None => continue,
-                },
-            };
-            let name = self.param(inner, &p.name);
-            self.header_param(name, value, value_scope, span);
+            if let Some(a) = given {
+                match super::typed::given(t, a, &scope.values) {
+                    Ok(Some(v)) => inner.values.push((p.name.name, v)),
+                    Ok(None) => {
+                        if let Arg::Attr { name, value } = a {
+                            let name_ident = self.param(inner, &p.name);
+                            let span = scope.span(name.span.to(value.span()));
+                            self.header_param(name_ident, value, scope, span);
+                        }
+                    }
+                    // Reported by `check_params`.
+                    Err(_) => {}
+                }
+                continue;
+            }
+            match (t, &p.default) {
+                (ParamType::Int, Some(d)) => {
+                    let name = self.param(inner, &p.name);
+                    self.header_param(name, d, inner, sig.bs(p.name.span.to(d.span())));
+                }
+                _ => {
+                    if let Some(v) = super::typed::default_value(p, t, &inner.values) {
+                        inner.values.push((p.name.name, v));
+                    }
+                }
+            }
         }
+        self.out.set_values(inner.instance, &inner.values);
     }
 
     /// Emits the block's statements into instance `instance` (the call's `i`th), with a
@@ -600,7 +710,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                                 .and_then(|v| u64::try_from(v).ok())
                         })
                         .collect();
-                    let dtype = match &ty.dtype {
+                    let dtype = match &renamed.dtype {
                         Some(d) => Dtype::from_name(d.name),
                         None => current_dtype,
                     };
@@ -611,12 +721,23 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                         declared: sig.bs(st.span),
                         argument,
                         instance,
+                        input: name.name.to_string(),
+                        written: written_type(ty),
+                        kind: if input_k == 1 && i > 0 {
+                            BindingKind::Threaded
+                        } else {
+                            BindingKind::Argument
+                        },
                     });
                 }
                 // The block's output is the instance's result, not a graph output.
                 StmtKind::Output(_) => {}
                 StmtKind::Dtype(d) => {
-                    current_dtype = Dtype::from_name(d.name);
+                    let name = match super::typed::lookup(&inner.values, d.name) {
+                        Some(super::typed::Typed::Dtype(v)) => v,
+                        _ => d.name,
+                    };
+                    current_dtype = Dtype::from_name(name);
                     self.statement(st, inner, &mut block_dtype, depth + 1);
                 }
                 _ => self.statement(st, inner, &mut block_dtype, depth + 1),
@@ -637,4 +758,40 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
         }
         false
     }
+}
+
+/// A block input's type as written (`bf16[S, H / 2]`), for messages: every nested chain in
+/// parentheses.
+fn written_type(ty: &TypeAst<'_>) -> String {
+    fn expr(e: &Expr<'_>, nested: bool) -> String {
+        match e {
+            Expr::Int { value, .. } => value.map_or_else(|| "?".to_string(), |v| v.to_string()),
+            Expr::Name(id) => id.name.to_string(),
+            Expr::Bool { value, .. } => value.to_string(),
+            Expr::Neg {
+                negations, operand, ..
+            } => format!("{}{}", "-".repeat(*negations), expr(operand, true)),
+            Expr::Chain { first, rest, .. } => {
+                let mut s = expr(first, true);
+                for (op, _, rhs) in rest {
+                    // By the operator's name, so that an operator added to the language
+                    // still prints.
+                    let name = format!("{op:?}");
+                    let sym = match name.as_str() {
+                        "Add" => "+",
+                        "Sub" => "-",
+                        "Mul" => "*",
+                        "Div" => "/",
+                        "Rem" | "Mod" => "%",
+                        "FloorDiv" => "div",
+                        other => other,
+                    };
+                    s += &format!(" {sym} {}", expr(rhs, true));
+                }
+                if nested { format!("({s})") } else { s }
+            }
+        }
+    }
+    let dims: Vec<String> = ty.dims.iter().map(|d| expr(d, false)).collect();
+    format!("{}[{}]", ty.dtype.map_or("", |d| d.name), dims.join(", "))
 }

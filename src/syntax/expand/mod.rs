@@ -21,7 +21,7 @@
 //!
 //! | module | owns |
 //! |---|---|
-//! | here | the results ([`Instance`], [`Binding`], [`Expansion`], [`Expanded`]), [`expand`], [`standalone`], and the expander's state |
+//! | here | the results ([`Instance`], [`Expansion`], [`Expanded`]; [`Binding`] is the semantic pass's), [`expand`], [`standalone`], and the expander's state |
 //! | `blocks` | [`Blocks`]: the blocks a file can instantiate, and the checks of each definition |
 //! | `emit` | emitting a body's statements in a scope, and the params' values seen so far |
 //! | `expanded` | [`Expanded`]: what is kept of each expanded statement, and making it again |
@@ -30,6 +30,7 @@
 //! | `instantiate` | checking an instantiation against its block and emitting its instances |
 //! | `budget` | the budget on expanded ops, counted from the block tree before expanding |
 //! | `attribute` | diagnostics about instances: block names back, instantiation labels, one report per instantiation |
+//! | `typed` | header params of every type (integer, float, dtype): their types, their misuses, the values an instantiation gives |
 
 mod attribute;
 mod blocks;
@@ -39,7 +40,9 @@ mod emit;
 mod expanded;
 mod instantiate;
 mod rename;
+mod typed;
 
+pub use crate::sema::{Binding, BindingKind};
 pub use attribute::instantiations;
 pub use blocks::Blocks;
 pub use expanded::Expanded;
@@ -47,7 +50,7 @@ pub use expanded::Expanded;
 use super::ast::*;
 use crate::diagnostics::{Code, Diagnostic, Span};
 use crate::sema::Overrides;
-use crate::types::{Dtype, OpKind};
+use crate::types::OpKind;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -67,22 +70,9 @@ pub struct Instance {
     pub block_span: Span,
     /// Its ops, as indices into the graph's ops in source order (`OpId`s).
     pub ops: std::ops::Range<usize>,
-}
-
-/// A block input bound to a tensor of the caller: checked once the graph is built.
-#[derive(Clone, Debug)]
-pub struct Binding {
-    /// The caller's tensor, by name in the expanded graph.
-    pub tensor: crate::graph::CompactString,
-    /// The type the block declares, evaluated for this instance (`None` where unknown).
-    pub shape: Option<Vec<u64>>,
-    pub dtype: Option<Dtype>,
-    /// The block's `input` declaration.
-    pub declared: Span,
-    /// The argument at the instantiation.
-    pub argument: Span,
-    /// Index of the instance in [`Expansion::instances`].
-    pub instance: usize,
+    /// The name of its output in the expanded graph (the caller's name for the last instance
+    /// of a repeat and for an `op` instance).
+    pub output: String,
 }
 
 /// What expansion learned about one graph.
@@ -108,7 +98,7 @@ pub fn has_instances(g: &GraphAst<'_>, blocks: &Blocks<'_, '_>) -> bool {
         StmtKind::Op(op) => {
             op.func.is_none()
                 && OpKind::from_name(op.kind.name).is_none()
-                && blocks.get(op.kind.name).is_some()
+                && (blocks.get(op.kind.name).is_some() || blocks.lost(op.kind.name))
         }
         _ => false,
     })
@@ -167,15 +157,27 @@ pub fn standalone<'x, 's>(
     x.over_budget = !x
         .budget
         .check_body(blocks, &block.stmts, env, &overrides, x.diags);
-    let scope = Scope::graph();
-    for p in &block.params {
-        if let Some(d) = &p.default {
-            x.header_param(p.name, d, &scope, p.name.span.to(d.span()));
+    let mut scope = Scope::graph();
+    // A block whose params are used as other types was reported where it was added: its
+    // body would only say so again.
+    let broken = blocks.is_broken(block.name.name);
+    let (types, _) = typed::param_types(block);
+    for (p, &t) in block.params.iter().zip(&types) {
+        match (t, &p.default) {
+            (typed::ParamType::Int, Some(d)) => {
+                x.header_param(p.name, d, &scope, p.name.span.to(d.span()));
+            }
+            _ => {
+                if let Some(v) = typed::default_value(p, t, &scope.values) {
+                    scope.values.push((p.name.name, v));
+                }
+            }
         }
     }
+    x.out.set_values(None, &scope.values);
     let mut dtype = None;
     for st in block.stmts.iter() {
-        if x.failed {
+        if x.failed || broken {
             break;
         }
         x.statement(st, &scope, &mut dtype, 0);
@@ -191,10 +193,10 @@ pub fn standalone<'x, 's>(
 pub fn standalone_noise(block: &BlockAst<'_>, d: &Diagnostic) -> bool {
     let names = |n: &str| d.message.contains(&format!("`{n}`"));
     match d.code {
-        Code::UndefinedParam => block
+        Code::UndefinedParam | Code::UnknownDtype => block
             .params
             .iter()
-            .any(|p| p.default.is_none() && names(p.name.name)),
+            .any(|p| p.required() && names(p.name.name)),
         Code::UnusedTensor => block.stmts.iter().any(|st| {
             matches!(&st.kind, StmtKind::Decl { external: ExternalKind::Input, name, .. } if names(name.name))
         }),
@@ -216,6 +218,8 @@ struct Scope<'s> {
     shift: usize,
     /// The prefixed names made so far: each is made once per instance.
     made: RefCell<HashMap<&'s str, &'s str>>,
+    /// The values of the block's float and dtype params, substituted where they are used.
+    values: typed::Values<'s>,
 }
 
 impl<'s> Scope<'s> {
@@ -226,6 +230,7 @@ impl<'s> Scope<'s> {
             instance: None,
             shift: 0,
             made: RefCell::default(),
+            values: Vec::new(),
         }
     }
     fn span(&self, s: Span) -> Span {
@@ -233,7 +238,7 @@ impl<'s> Scope<'s> {
     }
     /// Whether renaming into this scope changes nothing (the graph's own statements).
     fn is_identity(&self) -> bool {
-        self.prefix.is_empty() && self.bound.is_empty() && self.shift == 0
+        self.prefix.is_empty() && self.bound.is_empty() && self.shift == 0 && self.values.is_empty()
     }
     /// `name` with the scope's prefix, made in `arena` the first time.
     fn prefixed(&self, arena: &'s bumpalo::Bump, name: &'s str) -> &'s str {

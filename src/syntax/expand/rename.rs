@@ -9,6 +9,7 @@
 //! order (see [`super::Expanded`]).
 
 use super::Scope;
+use super::typed::{Typed, lookup};
 use crate::diagnostics::Span;
 use crate::syntax::ast::*;
 
@@ -18,6 +19,8 @@ pub(super) trait Namer<'s> {
     fn tensor(&mut self, name: &'s str) -> &'s str;
     /// A param's name: params are never bound, only prefixed.
     fn param(&mut self, name: &'s str) -> &'s str;
+    /// The value of a float or dtype param of the scope (substituted, not recorded).
+    fn typed(&self, name: &str) -> Option<Typed<'s>>;
 }
 
 /// Works names out from a scope, recording them in `out` when given.
@@ -48,10 +51,17 @@ impl<'s> Namer<'s> for Recorder<'_, 's> {
         let full = self.scope.prefixed(self.arena, name);
         self.record(full)
     }
+    fn typed(&self, name: &str) -> Option<Typed<'s>> {
+        lookup(&self.scope.values, name)
+    }
 }
 
-/// Hands back names recorded by a [`Recorder`] walk of the same statement.
-pub(super) struct Replay<'n, 's>(pub std::slice::Iter<'n, &'s str>);
+/// Hands back names recorded by a [`Recorder`] walk of the same statement, in a scope whose
+/// float and dtype params are the second field.
+pub(super) struct Replay<'n, 's>(
+    pub std::slice::Iter<'n, &'s str>,
+    pub &'n [(&'s str, Typed<'s>)],
+);
 
 impl<'s> Namer<'s> for Replay<'_, 's> {
     fn tensor(&mut self, name: &'s str) -> &'s str {
@@ -60,6 +70,9 @@ impl<'s> Namer<'s> for Replay<'_, 's> {
     }
     fn param(&mut self, name: &'s str) -> &'s str {
         self.tensor(name)
+    }
+    fn typed(&self, name: &str) -> Option<Typed<'s>> {
+        self.1.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
     }
 }
 
@@ -82,6 +95,17 @@ impl<'s, N: Namer<'s>> Rename<N> {
         Ident {
             name: id.name,
             span: self.span(id.span),
+        }
+    }
+
+    /// A dtype as written: a dtype param's value, else kept.
+    fn dtype(&self, id: &Ident<'s>) -> Ident<'s> {
+        match self.names.typed(id.name) {
+            Some(Typed::Dtype(d)) => Ident {
+                name: d,
+                span: self.span(id.span),
+            },
+            _ => self.kept(id),
         }
     }
 
@@ -133,13 +157,28 @@ impl<'s, N: Namer<'s>> Rename<N> {
 
     pub(super) fn ty(&mut self, t: &TypeAst<'s>) -> TypeAst<'s> {
         TypeAst {
-            dtype: t.dtype.map(|d| self.kept(&d)),
+            dtype: t.dtype.map(|d| self.dtype(&d)),
             dims: t.dims.iter().map(|d| self.expr(d)).collect(),
             span: self.span(t.span),
         }
     }
 
     fn arg(&mut self, a: &Arg<'s>) -> Arg<'s> {
+        // A float param given whole to an attribute: its value.
+        if let Arg::Attr {
+            name,
+            value: Expr::Name(id),
+        } = a
+            && let Some(Typed::Float(text)) = self.names.typed(id.name)
+        {
+            return Arg::FloatAttr {
+                name: self.kept(name),
+                value: Literal {
+                    text,
+                    span: self.span(id.span),
+                },
+            };
+        }
         match a {
             Arg::Attr { name, value } => Arg::Attr {
                 name: self.kept(name),
@@ -225,7 +264,7 @@ impl<'s, N: Namer<'s>> Rename<N> {
                 name: self.param(name),
                 value: Box::new(self.expr(value)),
             },
-            StmtKind::Dtype(d) => StmtKind::Dtype(self.kept(d)),
+            StmtKind::Dtype(d) => StmtKind::Dtype(self.dtype(d)),
             StmtKind::Decl { external, name, ty } => StmtKind::Decl {
                 external: *external,
                 name: self.ident(name),

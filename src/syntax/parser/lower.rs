@@ -100,11 +100,22 @@ impl<'s> Driver<'s> {
             for p in it {
                 let mut parts = p.into_inner();
                 let name = self.ident(parts.next(), start)?;
-                let default = match parts.next() {
-                    Some(e) => Some(self.expr(e, start)?),
-                    None => None,
+                let (default, float) = match parts.next() {
+                    Some(f) if f.as_rule() == Rule::float => (
+                        None,
+                        Some(Literal {
+                            text: f.as_str(),
+                            span: self.span(&f, start),
+                        }),
+                    ),
+                    Some(e) => (Some(self.expr(e, start)?), None),
+                    None => (None, None),
                 };
-                params.push(BlockParam { name, default });
+                params.push(BlockParam {
+                    name,
+                    default,
+                    float,
+                });
             }
             Some(params)
         } else {

@@ -1,0 +1,328 @@
+//! Block header params of every type: integers (`S`, `H = 4096`), floats (`eps = 1e-5`, given
+//! to an attribute in the body: `eps = eps`) and dtypes (`D = bf16`, written where a dtype is:
+//! `dtype D`, `input x: D[S, H]`). A param's type is its default's; a required param's is how
+//! the body uses it (a dtype where a dtype is written, an integer in an expression, else a
+//! number for attributes, integer or float as given). A param used where another type
+//! belongs is a `bad-block` error at the use, and the block is not expanded (its
+//! instantiations say nothing more); an instantiation giving a value of the wrong type is
+//! `bad-instance` at the argument ([`Typed::given`]).
+//!
+//! Integer params become `param` statements of each instance, as they always have; the
+//! others are substituted where they are used ([`Values`], read by the renaming).
+
+use crate::diagnostics::{Code, Diagnostic, Span};
+use crate::syntax::ast::*;
+use crate::types::{Dtype, OpKind};
+
+/// The type of a block's header param.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ParamType {
+    Int,
+    Float,
+    Dtype,
+    /// Required and used only as attributes' values: an integer or a float, as given.
+    Number,
+}
+
+impl ParamType {
+    fn noun(self) -> &'static str {
+        match self {
+            ParamType::Int => "an integer param",
+            ParamType::Float => "a float param",
+            ParamType::Dtype => "a dtype param",
+            ParamType::Number => "a number param",
+        }
+    }
+}
+
+/// A non-integer param's value in one instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Typed<'s> {
+    /// A dtype's name (`bf16`).
+    Dtype(&'s str),
+    /// A float's text (`1e-5`).
+    Float(&'s str),
+}
+
+/// The non-integer params of one instance (or of a block checked on its own), by name: a few,
+/// so a list.
+pub(crate) type Values<'s> = Vec<(&'s str, Typed<'s>)>;
+
+pub(super) fn lookup<'s>(values: &Values<'s>, name: &str) -> Option<Typed<'s>> {
+    values.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+}
+
+/// Where a body uses a name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    /// In an integer expression.
+    Int,
+    /// Where a dtype is written.
+    Dtype,
+    /// As the whole value of an op's attribute (`eps = eps`).
+    Attr,
+    /// As the whole value of an instantiation's param (passed on).
+    Pass,
+}
+
+/// Every use of a name in a block: header defaults and body.
+fn uses<'s>(block: &BlockAst<'s>) -> Vec<(&'s str, Use, Span)> {
+    let mut out = Vec::new();
+    fn expr<'s>(e: &Expr<'s>, out: &mut Vec<(&'s str, Use, Span)>) {
+        match e {
+            Expr::Int { .. } | Expr::Bool { .. } => {}
+            Expr::Name(id) => out.push((id.name, Use::Int, id.span)),
+            Expr::Neg { operand, .. } => expr(operand, out),
+            Expr::Chain { first, rest, .. } => {
+                expr(first, out);
+                for (_, _, e) in rest {
+                    expr(e, out);
+                }
+            }
+        }
+    }
+    fn ty<'s>(t: &TypeAst<'s>, out: &mut Vec<(&'s str, Use, Span)>) {
+        if let Some(d) = &t.dtype {
+            out.push((d.name, Use::Dtype, d.span));
+        }
+        for d in &t.dims {
+            expr(d, out);
+        }
+    }
+    fn args<'s>(args: &[Arg<'s>], whole: Use, out: &mut Vec<(&'s str, Use, Span)>) {
+        for a in args {
+            match a {
+                Arg::Attr {
+                    value: Expr::Name(id),
+                    ..
+                } => out.push((id.name, whole, id.span)),
+                Arg::Attr { value, .. } => expr(value, out),
+                Arg::Tensor(t) => {
+                    if let Some(i) = &t.index {
+                        expr(i, out);
+                    }
+                }
+                Arg::ListAttr { items, .. } => items.iter().for_each(|e| expr(e, out)),
+                Arg::Scalar(_) | Arg::FloatAttr { .. } => {}
+            }
+        }
+    }
+    for p in &block.params {
+        if let Some(d) = &p.default
+            && !matches!(d, Expr::Name(id) if Dtype::from_name(id.name).is_some())
+        {
+            // A default naming an earlier param takes its type.
+            match d {
+                Expr::Name(id) => out.push((id.name, Use::Pass, id.span)),
+                _ => expr(d, &mut out),
+            }
+        }
+    }
+    for st in block.stmts.iter() {
+        match &st.kind {
+            StmtKind::Param { value, .. } => expr(value, &mut out),
+            StmtKind::Dtype(d) => out.push((d.name, Use::Dtype, d.span)),
+            StmtKind::Decl { ty: t, .. } => ty(t, &mut out),
+            StmtKind::Op(op) => {
+                let instance = op.func.is_none() && OpKind::from_name(op.kind.name).is_none();
+                args(
+                    &op.args,
+                    if instance { Use::Pass } else { Use::Attr },
+                    &mut out,
+                );
+                if let Some(t) = &op.ty {
+                    ty(t, &mut out);
+                }
+            }
+            StmtKind::Repeat(r) => {
+                expr(&r.count, &mut out);
+                args(&r.args, Use::Pass, &mut out);
+            }
+            StmtKind::Assert(a) => {
+                if let AssertKind::Compare { value, .. } = &a.kind {
+                    expr(value, &mut out);
+                }
+            }
+            StmtKind::Output(_) => {}
+        }
+    }
+    out
+}
+
+/// The types of a block's header params, in order, and the uses that do not fit them
+/// (reported by [`check`]).
+pub(super) fn param_types(block: &BlockAst<'_>) -> (Vec<ParamType>, Vec<(usize, Span, String)>) {
+    let uses = uses(block);
+    let mut types: Vec<ParamType> = Vec::with_capacity(block.params.len());
+    for p in &block.params {
+        let t = match (&p.default, &p.float) {
+            (_, Some(_)) => ParamType::Float,
+            (Some(Expr::Name(id)), None) if Dtype::from_name(id.name).is_some() => ParamType::Dtype,
+            (Some(Expr::Name(id)), None) => {
+                // An earlier param's name: its type.
+                match block.params.iter().position(|q| q.name.name == id.name) {
+                    Some(k) if k < types.len() => types[k],
+                    _ => ParamType::Int,
+                }
+            }
+            (Some(_), None) => ParamType::Int,
+            (None, None) => {
+                let used = |u: Use| uses.iter().any(|(n, w, _)| *n == p.name.name && *w == u);
+                if used(Use::Dtype) {
+                    ParamType::Dtype
+                } else if used(Use::Int) {
+                    ParamType::Int
+                } else {
+                    ParamType::Number
+                }
+            }
+        };
+        types.push(t);
+    }
+    let mut bad = Vec::new();
+    for (k, p) in block.params.iter().enumerate() {
+        let t = types[k];
+        let misuse = uses.iter().find(|(n, u, _)| {
+            *n == p.name.name
+                && matches!(
+                    (t, u),
+                    (ParamType::Dtype, Use::Int | Use::Attr)
+                        | (
+                            ParamType::Int | ParamType::Float | ParamType::Number,
+                            Use::Dtype
+                        )
+                        | (ParamType::Float | ParamType::Number, Use::Int)
+                )
+        });
+        if let Some(&(name, u, at)) = misuse {
+            let why = match u {
+                Use::Int => format!(
+                    "`{name}` is {}, used here in an integer expression",
+                    t.noun()
+                ),
+                Use::Dtype => format!("`{name}` is {}, used here as a dtype", t.noun()),
+                Use::Attr => format!(
+                    "`{name}` is {}, used here as an attribute's value",
+                    t.noun()
+                ),
+                Use::Pass => format!("`{name}` is {}", t.noun()),
+            };
+            bad.push((k, at, why));
+        }
+    }
+    (types, bad)
+}
+
+/// Reports the uses of a block's header params that do not fit their types (`bad-block`),
+/// with the block's spans shifted by `shift`. `false` when it reported any.
+pub(super) fn check(block: &BlockAst<'_>, shift: usize, diags: &mut Vec<Diagnostic>) -> bool {
+    let (types, bad) = param_types(block);
+    let sh = |s: Span| Span::new(s.start + shift, s.end + shift);
+    for (k, at, why) in &bad {
+        let p = &block.params[*k];
+        let help = match types[*k] {
+            ParamType::Dtype => format!(
+                "a dtype param is written where a dtype is: `dtype {0}`, `input x: {0}[...]`",
+                p.name.name
+            ),
+            ParamType::Float | ParamType::Number => format!(
+                "a float param is given whole to an op's attribute: `eps = {}`",
+                p.name.name
+            ),
+            ParamType::Int => format!(
+                "an integer param is used in expressions; make `{}` a dtype param with a \
+                 dtype default (`{} = bf16`)",
+                p.name.name, p.name.name
+            ),
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::BadBlock,
+                format!(
+                    "param `{}` of block `{}` is used as another type",
+                    p.name.name, block.name.name
+                ),
+            )
+            .at(sh(*at), why.clone())
+            .with(sh(p.name.span), "declared here")
+            .help(help),
+        );
+    }
+    bad.is_empty()
+}
+
+/// The value an instantiation gives a param of type `want`, written `arg` in the caller, whose
+/// own non-integer params are `caller`: `Ok(None)` for an integer (a `param` statement),
+/// `Ok(Some(..))` for a substituted value, `Err(what it is)` when it does not fit.
+pub(super) fn given<'s>(
+    want: ParamType,
+    arg: &Arg<'s>,
+    caller: &Values<'s>,
+) -> Result<Option<Typed<'s>>, String> {
+    let passed = |id: &Ident<'s>| lookup(caller, id.name);
+    match (want, arg) {
+        (
+            ParamType::Dtype,
+            Arg::Attr {
+                value: Expr::Name(id),
+                ..
+            },
+        ) => match passed(id) {
+            Some(Typed::Dtype(d)) => Ok(Some(Typed::Dtype(d))),
+            Some(Typed::Float(_)) => Err(format!("`{}`, a float", id.name)),
+            None => match Dtype::from_name(id.name) {
+                Some(d) => Ok(Some(Typed::Dtype(d.as_str()))),
+                None => Err(format!("`{}`, which is not a dtype", id.name)),
+            },
+        },
+        (ParamType::Dtype, Arg::FloatAttr { value, .. }) => {
+            Err(format!("`{}`, a float", value.text))
+        }
+        (ParamType::Dtype, _) => Err("an integer".to_string()),
+        (
+            _,
+            Arg::Attr {
+                value: Expr::Name(id),
+                ..
+            },
+        ) if passed(id).is_some() => match (want, passed(id)) {
+            (ParamType::Float | ParamType::Number, Some(Typed::Float(f))) => {
+                Ok(Some(Typed::Float(f)))
+            }
+            (_, Some(Typed::Dtype(_))) => Err(format!("`{}`, a dtype", id.name)),
+            _ => Err(format!("`{}`, a float", id.name)),
+        },
+        (
+            _,
+            Arg::Attr {
+                value: Expr::Name(id),
+                ..
+            },
+        ) if Dtype::from_name(id.name).is_some() => Err(format!("`{}`, a dtype", id.name)),
+        (ParamType::Float | ParamType::Number, Arg::FloatAttr { value, .. }) => {
+            Ok(Some(Typed::Float(value.text)))
+        }
+        (ParamType::Int, Arg::FloatAttr { value, .. }) => Err(format!("`{}`, a float", value.text)),
+        // An integer expression: a `param` statement (a float param takes an integer too).
+        _ => Ok(None),
+    }
+}
+
+/// The value of a non-integer param from its default, in an instance whose earlier params'
+/// values are `values` (`None` for an integer param, or a default that has none).
+pub(super) fn default_value<'s>(
+    p: &BlockParam<'s>,
+    t: ParamType,
+    values: &Values<'s>,
+) -> Option<Typed<'s>> {
+    match (t, &p.default, &p.float) {
+        (ParamType::Float | ParamType::Number, _, Some(f)) => Some(Typed::Float(f.text)),
+        (ParamType::Int, ..) => None,
+        (_, Some(Expr::Name(id)), _) => lookup(values, id.name).or_else(|| {
+            Dtype::from_name(id.name)
+                .filter(|_| t == ParamType::Dtype)
+                .map(|d| Typed::Dtype(d.as_str()))
+        }),
+        _ => None,
+    }
+}
