@@ -493,4 +493,107 @@ mod tests {
             "graph g {\n  output y\n}\n"
         );
     }
+
+    fn safe_messages(r: &FileReport) -> Vec<(&str, Applicability)> {
+        r.diagnostics
+            .iter()
+            .flat_map(|d| d.fixes.iter())
+            .map(|f| (f.message.as_str(), f.applicability))
+            .collect()
+    }
+
+    #[test]
+    fn a_fix_that_leaves_a_new_error_needs_review() {
+        let text = "graph g {\n  input x: [8, 32]\n  weight w2: [16, 4]\n  \
+                    op m = elementwise.mul(x, w3) -> h\n  output h\n}\n";
+        let r = check_verified("g.fgraph", text.as_bytes().to_vec(), &Options::default());
+        let fixes = safe_messages(&r);
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(fixes[0].1, Applicability::NeedsReview);
+        assert!(
+            fixes[0].0.starts_with("replace `w3` with `w2` (not verified: the file then has a new error: shape-mismatch:"),
+            "{}",
+            fixes[0].0
+        );
+        // A right one stays safe.
+        let good = text.replace("[16, 4]", "[8, 32]");
+        let r = check_verified("g.fgraph", good.into_bytes(), &Options::default());
+        assert_eq!(
+            safe_messages(&r),
+            [("replace `w3` with `w2`", Applicability::Safe)]
+        );
+    }
+
+    #[test]
+    fn fixes_right_alone_and_wrong_together_are_applied_one_at_a_time() {
+        let text = "graph g {\n  input x: [4]\n  input y: [8]\n  \
+                    op a = elementwise.add(xx, yy) -> z\n  output z\n}\n";
+        let opts = Options::default();
+        let r = check_verified("g.fgraph", text.as_bytes().to_vec(), &opts);
+        // Each alone removes an error and adds none.
+        assert!(
+            safe_messages(&r)
+                .iter()
+                .all(|(_, a)| *a == Applicability::Safe)
+        );
+        let a = apply_safe(&r, &opts, &|| true).expect("one applies");
+        assert_eq!(a.count, 1);
+        assert!(a.text.contains("add(x, yy)"), "{}", a.text);
+        let (r, n) = fix_file("g.fgraph", text.as_bytes().to_vec(), &opts);
+        assert_eq!(n, 1);
+        assert!(r.source.text.contains("add(x, yy)"));
+        assert_eq!(
+            safe_messages(&r)[0].1,
+            Applicability::NeedsReview,
+            "the second now makes a shape-mismatch"
+        );
+    }
+
+    #[test]
+    fn a_syntax_fix_is_verified_by_parsing_further() {
+        // The missing arrow: once written, the parse goes on (and finds what it finds).
+        let text = "graph g {\n  input x: [4]\n  op a = elementwise.relu(x) y\n  output y\n}\n";
+        let r = check_verified("g.fgraph", text.as_bytes().to_vec(), &Options::default());
+        assert_eq!(
+            safe_messages(&r),
+            [("insert `->`", Applicability::Safe)],
+            "{:?}",
+            r.diagnostics
+        );
+        let edit = Edit {
+            span: Span::new(4, 6),
+            replacement: "xyz".into(),
+        };
+        assert_eq!(moved(2, &[&edit]), 2);
+        assert_eq!(moved(5, &[&edit]), 7);
+        assert_eq!(moved(6, &[&edit]), 7);
+        assert_eq!(moved(9, &[&edit]), 10);
+    }
+
+    #[test]
+    fn verification_is_bounded() {
+        // More misspelt names than verifications: the rest are not verified (limit).
+        let n = MAX_FIX_VERIFICATIONS + 3;
+        let mut text = String::from("graph g {\n  input x: [4]\n");
+        for i in 0..n {
+            text.push_str(&format!("  op a{i} = elementwise.relu(xx) -> y{i}\n"));
+        }
+        text.push_str("}\n");
+        let r = check_verified("g.fgraph", text.into_bytes(), &Options::default());
+        let fixes = safe_messages(&r);
+        assert_eq!(fixes.len(), n);
+        // All `xx` → `x` fixes differ in place; each is checked until the limit.
+        let limited = fixes
+            .iter()
+            .filter(|(m, a)| *a == Applicability::NeedsReview && m.contains("(not verified: limit"))
+            .count();
+        assert_eq!(limited, 3);
+        // And a file over the size limit is not verified at all.
+        let mut big =
+            String::from("graph g {\n  input x: [4]\n  op a = elementwise.relu(xx) -> y\n");
+        big.push_str(&"  // padding\n".repeat(MAX_VERIFIED_FILE_BYTES / 13 + 1));
+        big.push_str("}\n");
+        let r = check_verified("g.fgraph", big.into_bytes(), &Options::default());
+        assert!(safe_messages(&r)[0].0.contains("(not verified: limit"));
+    }
 }
