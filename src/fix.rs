@@ -187,9 +187,13 @@ fn ops_of(report: &FileReport) -> usize {
         .fold(0, usize::saturating_add)
 }
 
-/// Whether `report`'s file is small enough for its fixes to be checked again.
+/// Whether `report`'s file is small enough for its fixes to be checked again: its size, its
+/// ops, and its errors (a file of thousands of misspelt names costs a second of suggestions
+/// to check: not once per fix).
 fn within_limits(report: &FileReport) -> bool {
-    report.source.text.len() <= MAX_VERIFIED_FILE_BYTES && ops_of(report) <= MAX_VERIFIED_OPS
+    report.source.text.len() <= MAX_VERIFIED_FILE_BYTES
+        && ops_of(report) <= MAX_VERIFIED_OPS
+        && report.diagnostics.iter().filter(|d| d.is_error()).count() <= MAX_FIX_VERIFICATIONS
 }
 
 /// Offers `fix` as needing review, saying why it is not verified.
@@ -201,10 +205,11 @@ fn downgrade(fix: &mut Fix, why: &str) {
 /// The reason a fix is not verified once the limits are reached.
 fn limit_note() -> String {
     format!(
-        "limit; fgraph checks the fixes of files up to {} bytes and {} ops, at most {} a file",
+        "limit; fgraph checks the fixes of files up to {} bytes, {} ops and {m} errors, at \
+         most {m} a file",
         crate::units::group_digits(MAX_VERIFIED_FILE_BYTES as u64),
         crate::units::group_digits(MAX_VERIFIED_OPS as u64),
-        MAX_FIX_VERIFICATIONS
+        m = MAX_FIX_VERIFICATIONS
     )
 }
 
@@ -215,6 +220,16 @@ fn limit_note() -> String {
 /// [`MAX_VERIFIED_OPS`]; past that, safe fixes need review ("not verified (limit)"), as do
 /// those left when `go_on` answers false (the language server's cancellation).
 pub fn verify(report: &mut FileReport, opts: &Options, go_on: &dyn Fn() -> bool) {
+    verify_counting(report, opts, go_on, MAX_FIX_VERIFICATIONS);
+}
+
+/// [`verify`] with at most `budget` checks, returning how many were made.
+fn verify_counting(
+    report: &mut FileReport,
+    opts: &Options,
+    go_on: &dyn Fn() -> bool,
+    budget: usize,
+) -> usize {
     let targets: Vec<(usize, usize)> = report
         .diagnostics
         .iter()
@@ -228,7 +243,7 @@ pub fn verify(report: &mut FileReport, opts: &Options, go_on: &dyn Fn() -> bool)
         })
         .collect();
     if targets.is_empty() {
-        return;
+        return 0;
     }
     let fits = within_limits(report);
     let before = tally(&report.diagnostics);
@@ -245,7 +260,7 @@ pub fn verify(report: &mut FileReport, opts: &Options, go_on: &dyn Fn() -> bool)
             .collect();
         let verdict = if let Some(v) = seen.get(&key) {
             v.clone()
-        } else if !fits || spent >= MAX_FIX_VERIFICATIONS {
+        } else if !fits || spent >= budget.min(MAX_FIX_VERIFICATIONS) {
             Some(limit_note())
         } else if !go_on() {
             Some("the check was stopped".to_string())
@@ -264,6 +279,7 @@ pub fn verify(report: &mut FileReport, opts: &Options, go_on: &dyn Fn() -> bool)
             downgrade(&mut report.diagnostics[i].fixes[j], why);
         }
     }
+    spent
 }
 
 /// The file of `report` with `fixes` applied, checked again: its text and report when it
@@ -307,30 +323,46 @@ pub fn apply_safe(
     opts: &Options,
     go_on: &dyn Fn() -> bool,
 ) -> Option<Applied> {
+    apply_safe_counting(report, opts, go_on, MAX_FIX_VERIFICATIONS + 1).0
+}
+
+/// [`apply_safe`] with at most `budget` checks, with how many were made.
+fn apply_safe_counting(
+    report: &FileReport,
+    opts: &Options,
+    go_on: &dyn Fn() -> bool,
+    budget: usize,
+) -> (Option<Applied>, usize) {
     let mut fixes: Vec<&Fix> = safe(&report.diagnostics).collect();
-    if fixes.is_empty() || !within_limits(report) || !go_on() {
-        return None;
+    if fixes.is_empty() || budget == 0 || !within_limits(report) || !go_on() {
+        return (None, 0);
     }
     fixes.sort_by_key(|f| f.edits.iter().map(|e| e.span.start).min().unwrap_or(0));
     fixes.dedup_by(|a, b| a.edits == b.edits);
     let before = tally(&report.diagnostics);
     let (_, taken) = apply_taking(&report.source.text, fixes.iter().copied());
     if taken.is_empty() {
-        return None;
+        return (None, 0);
     }
+    let mut spent = 1;
     if let Ok((text, after)) = try_fixes(report, &before, &taken, opts) {
-        return Some(Applied {
-            text,
-            count: taken.len(),
-            report: after,
-        });
+        let count = taken.len();
+        return (
+            Some(Applied {
+                text,
+                count,
+                report: after,
+            }),
+            spent,
+        );
     }
     let mut kept: Vec<&Fix> = Vec::new();
     let mut best = None;
-    for (spent, fix) in taken.iter().enumerate() {
-        if spent >= MAX_FIX_VERIFICATIONS || !go_on() {
+    for fix in &taken {
+        if spent >= budget.min(MAX_FIX_VERIFICATIONS + 1) || !go_on() {
             break;
         }
+        spent += 1;
         kept.push(fix);
         match try_fixes(report, &before, &kept, opts) {
             Ok(done) => best = Some(done),
@@ -339,11 +371,12 @@ pub fn apply_safe(
             }
         }
     }
-    best.map(|(text, after)| Applied {
+    let applied = best.map(|(text, after)| Applied {
         text,
         count: kept.len(),
         report: after,
-    })
+    });
+    (applied, spent)
 }
 
 /// Checks a file and verifies its safe fixes ([`verify`]): what `check` reports.
@@ -358,18 +391,23 @@ pub fn check_verified(name: &str, bytes: Vec<u8>, opts: &Options) -> FileReport 
 pub const FIX_ROUNDS: usize = 10;
 
 /// `check --fix` on one file's bytes: the verified safe fixes applied ([`apply_safe`]), the
-/// result checked again and its fixes applied, for up to [`FIX_ROUNDS`] rounds. Returns the
-/// last report (its fixes verified) and how many fixes were applied.
+/// result checked again and its fixes applied, for up to [`FIX_ROUNDS`] rounds and twice
+/// [`MAX_FIX_VERIFICATIONS`] checks in all. Returns the last report (its fixes verified, or
+/// offered as needing review once the checks are spent) and how many fixes were applied.
 pub fn fix_file(name: &str, bytes: Vec<u8>, opts: &Options) -> (FileReport, usize) {
-    let mut report = check_verified(name, bytes, opts);
+    let mut left = 2 * MAX_FIX_VERIFICATIONS;
+    let mut report = check_file_owned(name, bytes, opts);
+    left -= verify_counting(&mut report, opts, &|| true, left);
     let mut fixed = 0;
     for _ in 0..FIX_ROUNDS {
-        let Some(a) = apply_safe(&report, opts, &|| true) else {
+        let (applied, spent) = apply_safe_counting(&report, opts, &|| true, left);
+        left = left.saturating_sub(spent);
+        let Some(a) = applied else {
             break;
         };
         fixed += a.count;
         report = a.report;
-        verify(&mut report, opts, &|| true);
+        left = left.saturating_sub(verify_counting(&mut report, opts, &|| true, left));
     }
     (report, fixed)
 }
@@ -572,22 +610,37 @@ mod tests {
 
     #[test]
     fn verification_is_bounded() {
-        // More misspelt names than verifications: the rest are not verified (limit).
-        let n = MAX_FIX_VERIFICATIONS + 3;
-        let mut text = String::from("graph g {\n  input x: [4]\n");
-        for i in 0..n {
-            text.push_str(&format!("  op a{i} = elementwise.relu(xx) -> y{i}\n"));
-        }
-        text.push_str("}\n");
-        let r = check_verified("g.fgraph", text.into_bytes(), &Options::default());
-        let fixes = safe_messages(&r);
-        assert_eq!(fixes.len(), n);
-        // All `xx` → `x` fixes differ in place; each is checked until the limit.
-        let limited = fixes
-            .iter()
-            .filter(|(m, a)| *a == Applicability::NeedsReview && m.contains("(not verified: limit"))
-            .count();
-        assert_eq!(limited, 3);
+        let file = |n: usize| {
+            let mut text = String::from("graph g {\n  input x: [4]\n");
+            for i in 0..n {
+                text.push_str(&format!("  op a{i} = elementwise.relu(xx) -> y{i}\n"));
+            }
+            text.push_str("  output ");
+            let outs: Vec<String> = (0..n).map(|i| format!("y{i}")).collect();
+            text.push_str(&outs.join(", "));
+            text.push_str("\n}\n");
+            text
+        };
+        let limited = |r: &FileReport| {
+            safe_messages(r)
+                .iter()
+                .filter(|(m, a)| {
+                    *a == Applicability::NeedsReview && m.contains("(not verified: limit")
+                })
+                .count()
+        };
+        // Each `xx` → `x` is checked alone: every one verified.
+        let r = check_verified("g.fgraph", file(3).into_bytes(), &Options::default());
+        assert_eq!(safe_messages(&r).len(), 3);
+        assert_eq!(limited(&r), 0, "{:?}", safe_messages(&r));
+        // More errors than verifications: none is checked (limit).
+        let n = MAX_FIX_VERIFICATIONS + 1;
+        let r = check_verified("g.fgraph", file(n).into_bytes(), &Options::default());
+        assert_eq!(limited(&r), n);
+        // `check --fix` on the first: all three applied, in one round.
+        let (r, fixed) = fix_file("g.fgraph", file(3).into_bytes(), &Options::default());
+        assert_eq!(fixed, 3);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         // And a file over the size limit is not verified at all.
         let mut big =
             String::from("graph g {\n  input x: [4]\n  op a = elementwise.relu(xx) -> y\n");
