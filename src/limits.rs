@@ -50,3 +50,15 @@ pub fn plan_work_bound(ops: usize) -> u64 {
         .saturating_add(PLAN_WORK_BASE)
         .min(MAX_PLAN_WORK)
 }
+
+/// Most fixes of one file verified by checking the file again with the fix applied
+/// (`crate::fix::verify`): past it, a safe fix is offered as needing review ("not verified
+/// (limit)"). `check --fix` checks again at most twice this many times over all its rounds.
+/// A file with more errors than this is not verified at all (each check of it is slow).
+pub const MAX_FIX_VERIFICATIONS: usize = 64;
+/// Largest file whose safe fixes are verified, in bytes; a larger file's safe fixes are
+/// offered as needing review.
+pub const MAX_VERIFIED_FILE_BYTES: usize = 1024 * 1024;
+/// Most ops a file's graphs may have in all (expanded) for its safe fixes to be verified:
+/// each verification checks the whole file again.
+pub const MAX_VERIFIED_OPS: usize = 20_000;

@@ -542,3 +542,19 @@ block two(S, D = f16, e = 1e-6) {
     let alone = check_file("m.fgraph", blocks.as_bytes(), &Options::default());
     assert!(alone.diagnostics.is_empty(), "{:#?}", alone.diagnostics);
 }
+
+/// A block checked on its own (no graph instantiates it) is named a block in messages, not a
+/// graph: the semantic pass checks it as a graph of its name.
+#[test]
+fn a_block_checked_alone_is_called_a_block() {
+    let src =
+        "block mlp(S) {\n  input x: [S, 8]\n  op r = elementwise.relu(xx) -> y\n  output y\n}\n";
+    let report = fgraph::check_file("b.fgraph", src.as_bytes(), &fgraph::Options::default());
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == fgraph::diagnostics::Code::UndefinedTensor)
+        .expect("undefined xx");
+    let label = &d.primary.as_ref().expect("placed").message;
+    assert_eq!(label, "not defined in block `mlp`");
+}

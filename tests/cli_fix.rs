@@ -141,3 +141,49 @@ fn fgraph_toml_is_found_above_the_file_and_config_overrides() {
     let o = fgraph_in(&sub, &with);
     assert!(String::from_utf8_lossy(&o.stdout).contains("(a100)"));
 }
+
+/// A "did you mean" whose tensor has the wrong shape (`w2` is [16, 4], the other operand
+/// [8, 32]): applied, the file would have a new error. `check --fix` leaves it, and JSON
+/// shows it as needing review, saying why.
+#[test]
+fn a_fix_that_makes_a_new_error_is_not_applied() {
+    let dir = temp_dir("unverified");
+    let text = "graph g {\n  input x: [8, 32]\n  weight w2: [16, 4]\n  op mix = elementwise.mul(x, w3) -> h\n  output h\n}\n";
+    std::fs::write(dir.join("g.fgraph"), text).expect("write");
+    let o = fgraph_in(&dir, &["check", "--fix", "g.fgraph"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("fixed"), "{err}");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("g.fgraph")).expect("read"),
+        text
+    );
+    let o = fgraph_in(&dir, &["check", "--format", "json", "g.fgraph"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let fix = &v["diagnostics"][0]["fixes"][0];
+    assert_eq!(fix["applicability"], "needs-review", "{v}");
+    assert_eq!(
+        fix["message"],
+        "replace `w3` with `w2` (not verified: the file then has a new error: shape-mismatch: \
+         cannot broadcast `w2` of shape [16, 4] with shape [8, 32])"
+    );
+}
+
+/// Two fixes each right alone, wrong together (`x` is [4], `y` is [8]): `check --fix` applies
+/// the first and leaves the second, which then shows as needing review.
+#[test]
+fn fixes_that_clash_together_are_applied_one_at_a_time() {
+    let dir = temp_dir("clash");
+    let text = "graph g {\n  input x: [4]\n  input y: [8]\n  op a = elementwise.add(xx, yy) -> z\n  output z\n}\n";
+    std::fs::write(dir.join("g.fgraph"), text).expect("write");
+    let o = fgraph_in(&dir, &["check", "--fix", "--format", "json", "g.fgraph"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("fixed 1 problem in g.fgraph"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("g.fgraph")).expect("read"),
+        text.replace("(xx,", "(x,")
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let fix = &v["diagnostics"][0]["fixes"][0];
+    assert_eq!(fix["applicability"], "needs-review", "{v}");
+}

@@ -46,7 +46,7 @@ fn options_for(name: &str) -> Options {
 fn fixtures_render_as_snapshotted() {
     for (name, bytes) in fixtures() {
         let file = format!("{name}.fgraph");
-        let report = check_file(&file, &bytes, &options_for(&name));
+        let report = fgraph::fix::check_verified(&file, bytes.clone(), &options_for(&name));
         let (human, json) = renders(&report.diagnostics, &report.source);
         insta::assert_snapshot!(format!("{name}.human"), human);
         insta::assert_snapshot!(format!("{name}.json"), json);

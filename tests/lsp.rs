@@ -951,3 +951,46 @@ fn a_hostile_workspace_leaves_the_server_answering() {
     c.notify("exit", Value::Null);
     assert_eq!(c.child.wait().expect("exit").code(), Some(0));
 }
+
+/// A "did you mean" whose name has the wrong shape: the file would then have a new error, so
+/// the fix is offered as needing review (not preferred) and "fix all" leaves it out.
+#[test]
+fn an_unverified_fix_is_not_preferred() {
+    let dir = temp_dir("unverified");
+    let uri = format!("file://{}/g.fgraph", dir.display());
+    let text = "graph g {\n  input x: [8, 32]\n  weight w2: [16, 4]\n  op mix = elementwise.mul(x, w3) -> h\n  output h\n}\n";
+    let mut c = Client::start(&dir);
+    c.call(1, "initialize", initialize(1)["params"].clone());
+    c.notify("initialized", json!({}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "fgraph", "version": 1, "text": text}}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d["diagnostics"][0]["code"], "undefined-tensor", "{d}");
+    let r = c.call(
+        2,
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": pos(3, 31), "end": pos(3, 31)},
+               "context": {"diagnostics": []}}),
+    );
+    let actions = r["result"].as_array().expect("actions");
+    let fix = actions
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("replace `w3` with `w2`"))
+        })
+        .expect("the did-you-mean fix");
+    assert_eq!(fix["isPreferred"], false, "{fix}");
+    let title = fix["title"].as_str().unwrap_or("");
+    assert!(
+        title.contains("not verified") && title.contains("shape-mismatch"),
+        "{title}"
+    );
+    assert!(!actions.iter().any(|a| a["kind"] == "source.fixAll.fgraph"));
+    let _ = c.call(3, "shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    let _ = c.child.wait();
+}

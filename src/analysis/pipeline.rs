@@ -267,6 +267,17 @@ fn check_all<'s>(
         so_far.add(made, expansion.items);
         found.extend(checked.diagnostics);
         found.retain(|d| !expand::standalone_noise(b, d));
+        // The semantic pass checked the block as a graph of its name: say "block".
+        let (as_graph, as_block) = (
+            format!("graph `{}`", b.name.name),
+            format!("block `{}`", b.name.name),
+        );
+        for d in &mut found {
+            d.message = d.message.replace(&as_graph, &as_block);
+            for l in d.primary.iter_mut().chain(d.secondary.iter_mut()) {
+                l.message = l.message.replace(&as_graph, &as_block);
+            }
+        }
         alone.extend(expansion.attribute(found));
     }
     drop(used);

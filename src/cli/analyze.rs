@@ -30,7 +30,9 @@ pub(super) fn analyze(
     let Some(bytes) = read(path, io) else {
         return Ok(USAGE);
     };
-    let file = check_file_owned(&display_name(path, stdin_name), bytes, &s.options);
+    let mut file = check_file_owned(&display_name(path, stdin_name), bytes, &s.options);
+    // A fix is shown as safe only once the file re-checks better with it (`fix::verify`).
+    crate::fix::verify(&mut file, &s.options, &|| true);
     let code = choose_graph(&file, graph, path, &s.common)
         // Report and render.
         .and_then(|chosen| render_analysis(&file, chosen, &s, io, keep));

@@ -1,7 +1,8 @@
 //! `fgraph check FILE...`: every file checked under the flags over its `fgraph.toml`, its
-//! diagnostics rendered as one run; `--fix` applies the safe fixes first.
+//! diagnostics rendered as one run; `--fix` applies the safe fixes first. Safe fixes are
+//! verified (`crate::fix::verify`): what shows as safe leaves the file better.
 
-use crate::analysis::{FileReport, Options, check_file_owned};
+use crate::analysis::{FileReport, Options};
 use crate::cli::args::{Common, FusionArgs};
 use crate::cli::input::{config_anchor, display_name, is_stdin, read};
 use crate::cli::io::{Io, Keep, USAGE, Usage, exit_code, sink};
@@ -9,6 +10,7 @@ use crate::cli::settings::{Configs, check_set_names, options};
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::render::human::count_line_unread;
 use crate::diagnostics::render::{Diagnostics, FileDiagnostics, Format, RunReport, run};
+use crate::fix::check_verified;
 use std::path::PathBuf;
 
 /// `--fix`, and `--force` (rewrite read-only files too).
@@ -52,7 +54,7 @@ pub(super) fn check(
                 Some(r) => reports.push(r),
                 None => unreadable += 1,
             },
-            Some(bytes) => reports.push(check_file_owned(
+            Some(bytes) => reports.push(check_verified(
                 &display_name(path, stdin_name),
                 bytes,
                 &file_opts,
@@ -99,10 +101,11 @@ impl RunReport for NoFooter {
     }
 }
 
-/// `check --fix` on one file: applies the safe fixes (again on the result, up to a bound,
-/// since one fix can reveal the next), writes the file atomically when anything changed (SPEC
-/// §9: only a regular file unchanged since it was read, a read-only one only with `--force`),
-/// and returns the report of what is left. `None` when the file could not be written.
+/// `check --fix` on one file: applies the verified safe fixes (`crate::fix::fix_file`: again
+/// on the result, up to a bound, since one fix can reveal the next; never an edit that leaves
+/// the file with a new error), writes the file atomically when anything changed (SPEC §9:
+/// only a regular file unchanged since it was read, a read-only one only with `--force`), and
+/// returns the report of what is left. `None` when the file could not be written.
 fn fix_file(
     path: &std::path::Path,
     bytes: Vec<u8>,
@@ -111,22 +114,12 @@ fn fix_file(
     io: &mut Io<'_>,
 ) -> Option<FileReport> {
     let name = path.display().to_string();
-    let original = bytes.clone();
-    let mut report = check_file_owned(&name, bytes, opts);
     // A file that is not UTF-8 was decoded with replacements: rewriting it would lose bytes.
-    if std::str::from_utf8(&original).is_err() {
-        return Some(report);
+    if std::str::from_utf8(&bytes).is_err() {
+        return Some(check_verified(&name, bytes, opts));
     }
-    let mut fixed = 0;
-    for _ in 0..10 {
-        let (text, n) =
-            crate::fix::apply(&report.source.text, crate::fix::safe(&report.diagnostics));
-        if n == 0 {
-            break;
-        }
-        fixed += n;
-        report = check_file_owned(&name, text.into_bytes(), opts);
-    }
+    let original = bytes.clone();
+    let (report, fixed) = crate::fix::fix_file(&name, bytes, opts);
     if report.source.text.as_bytes() != original.as_slice() {
         let write = crate::fsio::WriteOptions {
             expect: Some(&original),

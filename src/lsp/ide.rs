@@ -19,6 +19,9 @@ pub struct FileModel {
     pub options: Options,
     /// When the file's configuration is invalid (defaults apply): where and why.
     pub config_error: Option<ConfigNote>,
+    /// Every safe fix of the file at once (`source.fixAll`), checked when the file was
+    /// (on the worker, not the message loop): see [`FileModel::fix_all`].
+    fix_all: Option<Fix>,
 }
 
 /// An invalid configuration file: its URI, its first problem and that problem's range.
@@ -31,13 +34,15 @@ pub struct ConfigNote {
 
 impl FileModel {
     pub fn new(name: &str, text: &str, options: Options, hardware: Hardware) -> FileModel {
-        let (report, index) = Self::check(name, text.as_bytes().to_vec(), &options, &|| true);
+        let (report, index, fix_all) =
+            Self::check(name, text.as_bytes().to_vec(), &options, &|| true);
         FileModel {
             report,
             index,
             hardware,
             options,
             config_error: None,
+            fix_all,
         }
     }
 
@@ -56,32 +61,48 @@ impl FileModel {
             stopped.set(!on);
             on
         };
-        let (report, index) = Self::check(name, bytes, &options, &ask);
+        let (report, index, fix_all) = Self::check(name, bytes, &options, &ask);
         (!stopped.get()).then_some(FileModel {
             report,
             index,
             hardware,
             options,
             config_error: None,
+            fix_all,
         })
     }
 
+    /// The file's report (its safe fixes verified: `crate::fix::verify`), its index, and
+    /// the fix that applies every safe fix at once.
     fn check(
         name: &str,
         bytes: Vec<u8>,
         options: &Options,
         go_on: &dyn Fn() -> bool,
-    ) -> (FileReport, Index) {
+    ) -> (FileReport, Index, Option<Fix>) {
         // One parse for both: the index is built from the tree the check then consumes.
         let mut index = Index::default();
-        let report = crate::analysis::check_file_inspecting(
+        let mut report = crate::analysis::check_file_inspecting(
             name,
             bytes,
             options,
             &mut |text, file| index = Index::of(text, file, options),
             go_on,
         );
-        (report, index)
+        crate::fix::verify(&mut report, options, go_on);
+        let fix_all = crate::fix::apply_safe(&report, options, go_on).map(|a| {
+            Fix::replace(
+                format!(
+                    "apply {} safe fgraph fix{}",
+                    a.count,
+                    if a.count == 1 { "" } else { "es" }
+                ),
+                Applicability::Safe,
+                Span::new(0, report.source.text.len()),
+                a.text,
+            )
+        });
+        (report, index, fix_all)
     }
 
     fn graph(&self, gi: usize) -> Option<&GraphReport> {
@@ -551,21 +572,10 @@ impl FileModel {
         out
     }
 
-    /// Every safe fix of the file at once (`source.fixAll`), if any.
+    /// Every safe fix of the file at once (`source.fixAll`), if any: the fixes that leave
+    /// the file better together (`crate::fix::apply_safe`), found when the file was checked.
     pub fn fix_all(&self) -> Option<Fix> {
-        let text = &self.report.source.text;
-        let (fixed, n) = crate::fix::apply(text, crate::fix::safe(&self.report.diagnostics));
-        (n > 0).then(|| {
-            Fix::replace(
-                format!(
-                    "apply {n} safe fgraph fix{}",
-                    if n == 1 { "" } else { "es" }
-                ),
-                Applicability::Safe,
-                Span::new(0, text.len()),
-                fixed,
-            )
-        })
+        self.fix_all.clone()
     }
 }
 

@@ -123,9 +123,11 @@ impl<'a, 's> Sema<'a, 's> {
     /// arity. Returns the tensors of the `output` statements, each once, if there are any.
     pub(super) fn resolve_inputs(&mut self) -> Option<Vec<TensorId>> {
         let pending = std::mem::take(&mut self.pending);
+        // Op names, built at the first undefined name (an op's name where its output belongs).
+        let mut op_names = None;
         for o in pending {
             let o = o as usize;
-            let mut poisoned = self.resolve_args(o);
+            let mut poisoned = self.resolve_args(o, &mut op_names);
             poisoned |= self.check_arity(o);
             self.ops[o].poisoned |= poisoned;
         }
@@ -148,12 +150,12 @@ impl<'a, 's> Sema<'a, 's> {
                 .help("fix the names reported first, then check again"),
             );
         }
-        self.listed_outputs()
+        self.listed_outputs(&mut op_names)
     }
 
     /// Resolves the arguments of op `o` left unresolved while it was declared, reporting
     /// undefined tensors and negative view indices. `true` if any of them failed.
-    fn resolve_args(&mut self, o: usize) -> bool {
+    fn resolve_args(&mut self, o: usize, op_names: &mut Option<NameIndex>) -> bool {
         let stmt = self.stmt(o);
         let start = use_range(&self.ops, o).start;
         let mut poisoned = false;
@@ -169,7 +171,7 @@ impl<'a, 's> Sema<'a, 's> {
                 slot += 1;
                 continue;
             }
-            let tensor = self.lookup_tensor(&t.name);
+            let tensor = self.lookup_tensor(&t.name, op_names, Some(o));
             poisoned |= tensor.is_none();
             let index = t.index.as_ref().map(|e| {
                 let v = self.eval(e);
@@ -209,13 +211,13 @@ impl<'a, 's> Sema<'a, 's> {
 
     /// The tensors of the `output` statements, each once (a repeat is reported), if there
     /// are any `output` statements.
-    fn listed_outputs(&mut self) -> Option<Vec<TensorId>> {
+    fn listed_outputs(&mut self, op_names: &mut Option<NameIndex>) -> Option<Vec<TensorId>> {
         let names = std::mem::take(&mut self.outputs);
         let mut listed: Vec<TensorId> = Vec::new();
         // Where each output was first listed.
         let mut seen: FastMap<TensorId, Span> = FastMap::default();
         for id in &names {
-            let Some(t) = self.lookup_tensor(id) else {
+            let Some(t) = self.lookup_tensor(id, op_names, None) else {
                 continue;
             };
             match seen.get(&t) {
@@ -239,7 +241,15 @@ impl<'a, 's> Sema<'a, 's> {
         self.has_output_stmt.then_some(listed)
     }
 
-    fn lookup_tensor(&mut self, name: &Ident<'s>) -> Option<TensorId> {
+    /// The tensor `name` names, or its diagnostic: an op's name where its output belongs
+    /// suggests that output; otherwise the nearest tensor name, of the rank the position
+    /// needs where that can be told (`use_in`: the op whose argument it is).
+    fn lookup_tensor(
+        &mut self,
+        name: &Ident<'s>,
+        op_names: &mut Option<NameIndex>,
+        use_in: Option<usize>,
+    ) -> Option<TensorId> {
         let tensors = &self.tensors;
         if let Some(t) = self
             .tensor_ids
@@ -255,21 +265,39 @@ impl<'a, 's> Sema<'a, 's> {
             Code::UndefinedTensor,
             format!("undefined tensor `{}`", name.name),
         )
-        .at(
-            name.span,
-            format!("not defined in graph `{}`", self.ast.name.name),
-        );
-        let names = self.tensor_ids.ids().map(|i| tensors[i as usize].name.name);
-        d = match did_you_mean(name.name, names) {
-            Some(s) => {
-                let t = self
-                    .tensor_ids
-                    .get(s, |i| tensors[i as usize].name.name)
-                    .map_or(0, |t| t as usize);
+        .at(name.span, self.not_defined_label(name.name));
+        let ops = &self.ops;
+        let op = op_names
+            .get_or_insert_with(|| {
+                let mut index = NameIndex::with_capacity(ops.len());
+                for (i, op) in ops.iter().enumerate() {
+                    // Ops are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
+                    index.insert(op.name, i as u32, |k| ops[k as usize].name);
+                }
+                index
+            })
+            .get(name.name, |k| ops[k as usize].name);
+        let suggestion = match op {
+            Some(op) => {
+                let t = self.ops[op as usize].output.index();
+                let out = self.tensors[t].name.name;
+                Some((
+                    t,
+                    format!("`{}` is an op; its output is `{out}`", name.name),
+                ))
+            }
+            None => self.nearest_tensor(name.name, use_in).map(|t| {
+                let s = self.tensors[t].name.name;
+                (t, format!("did you mean `{s}`?"))
+            }),
+        };
+        d = match suggestion {
+            Some((t, help)) => {
+                let s = self.tensors[t].name;
                 self.suggested.insert(t);
-                d.with(self.tensors[t].name.span, format!("`{s}` is defined here"))
-                    .help(format!("did you mean `{s}`?"))
-                    .fix(rename_fix(name, s))
+                d.with(s.span, format!("`{}` is defined here", s.name))
+                    .help(help)
+                    .fix(rename_fix(name, s.name))
             }
             None => d.help(format!(
                 "declare it (`input {}: [..]`) or produce it with an op (`-> {}`)",
@@ -278,5 +306,74 @@ impl<'a, 's> Sema<'a, 's> {
         };
         self.diags.push(d);
         None
+    }
+
+    /// Where an undefined name was looked for: its graph, or the block of the instance it
+    /// was written in (an instance's names are its path, dotted, then the name as written:
+    /// no name written in a file has a dot).
+    fn not_defined_label(&self, name: &str) -> String {
+        if name.contains('.') {
+            "not defined in this block".to_string()
+        } else {
+            format!("not defined in graph `{}`", self.ast.name.name)
+        }
+    }
+
+    /// The rank of tensor `t` as far as it is known before shapes are inferred: a declared
+    /// tensor's, or the shape declared at the op that makes it.
+    fn known_rank(&self, t: usize) -> Option<usize> {
+        let tensor = &self.tensors[t];
+        match (&tensor.shape, tensor.origin) {
+            (Some(s), _) => Some(s.len()),
+            (None, crate::graph::Origin::Produced(op)) => self
+                .ops
+                .get(op.index())
+                .and_then(|o| o.declared_shape.as_ref()?.as_ref())
+                .map(Vec::len),
+            _ => None,
+        }
+    }
+
+    /// The tensor whose name is nearest to `name` (a typo). Where the position tells the
+    /// rank it needs (an argument of an elementwise op whose output shape is declared), a
+    /// tensor of that rank wins over one of another rank as near.
+    fn nearest_tensor(&self, name: &str, use_in: Option<usize>) -> Option<usize> {
+        let tensors = &self.tensors;
+        let id = |s: &str| {
+            self.tensor_ids
+                .get(s, |i| tensors[i as usize].name.name)
+                .map(|t| t as usize)
+        };
+        let names = self.tensor_ids.ids().map(|i| tensors[i as usize].name.name);
+        let best = id(did_you_mean(name, names)?)?;
+        let wanted = use_in.and_then(|o| {
+            let op = &self.ops[o];
+            if op.kind != Some(crate::types::OpKind::Elementwise) {
+                return None;
+            }
+            op.declared_shape.as_ref()?.as_ref().map(Vec::len)
+        });
+        // Bounded as the suggestion is: a large graph gets the nearest name only.
+        let small = tensors.len() <= crate::diagnostics::SUGGESTION_COMPARISONS_PER_NAME as usize;
+        let Some(rank) = wanted.filter(|_| small) else {
+            return Some(best);
+        };
+        if self.known_rank(best) == Some(rank) {
+            return Some(best);
+        }
+        let of_rank = self
+            .tensor_ids
+            .ids()
+            .filter(|&i| self.known_rank(i as usize) == Some(rank))
+            .map(|i| tensors[i as usize].name.name);
+        let distance = |s: &str| {
+            strsim::damerau_levenshtein(&name.to_ascii_lowercase(), &s.to_ascii_lowercase())
+        };
+        match did_you_mean(name, of_rank).and_then(id) {
+            Some(t) if distance(tensors[t].name.name) <= distance(tensors[best].name.name) => {
+                Some(t)
+            }
+            _ => Some(best),
+        }
     }
 }
