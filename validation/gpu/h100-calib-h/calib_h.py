@@ -14,8 +14,9 @@ Families (`family`; `group` is the stratum the split is made in):
                 Diffusion 1.5 UNet 3x3 convs at 64x64 and 32x32 latents, C 320/640, conv_in
                 4->320, the 3x3/2 downsample; batch 1-8)
   conv1d        F.conv1d, contiguous `ncl`: whisper_conv1, whisper_conv2 (Whisper-tiny's stem,
-                80->384 k3 p1 and 384->384 k3 s2 p1 over 3000 frames, two batches each), mamba (Mamba-130m's causal depthwise conv,
-                d_inner 1536, k 4, padding 3, groups 1536; the output has L+3 columns)
+                80->384 k3 p1 and 384->384 k3 s2 p1 over 3000 frames, two batches each),
+                mamba (Mamba-130m's causal depthwise conv, d_inner 1536, k 4, padding 3,
+                groups 1536; the output has L+3 columns, as F.conv1d gives them)
   conv3d        F.conv3d 3x3x3 p1, `ncdhw` and `channels_last` (channels_last_3d): a video-UNet
                 shape and a 3-D ResNet shape (one shape per part)
   group_norm    F.group_norm, 32 groups, affine, eps 1e-5, f16, contiguous, SD 1.5 UNet shapes
@@ -448,7 +449,6 @@ def setup_torch():
     import torch
     torch.manual_seed(0)
     torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
     torch.backends.cudnn.benchmark = False  # cuDNN's heuristics pick the kernels (PyTorch's default)
     return torch
 

@@ -41,6 +41,6 @@ echo "ncu $part rc=$? $(( $(date +%s) - t0 ))s" | tee -a "$log"
 echo "== time $part" >> "$log"
 timeout 150 python3 calib_h.py --time --part "$part" --out "$out" >> "$log" 2>&1
 echo "time $part rc=$? $(( $(date +%s) - t0 ))s" | tee -a "$log"
-echo "regions: $(grep -c spin_kernel "$out/ncu_$part.csv") (the cases of part $part: $(python3 calib_h.py --list --part "$part" 2>/dev/null | wc -l))"
+echo "regions: $(grep spin_kernel "$out/ncu_$part.csv" | cut -d, -f1 | sort -u | wc -l) (cases of part $part: $(python3 calib_h.py --list --part "$part" 2>/dev/null | wc -l))"
 grep -E "FAILED|Error|error" "$log" | head -20
 ls -la "$out"
