@@ -196,23 +196,43 @@ pub fn matmul<A: Deref<Target = [u64]>>(
     let (m, k1) = (a[ra - 2], a[ra - 1]);
     let (k2, n) = (b[rb - 2], b[rb - 1]);
     if k1 != k2 {
-        diags.push(
-            Diagnostic::new(
-                Code::ShapeMismatch,
-                format!(
-                    "matmul inner dimensions differ: `{}` is {} and `{}` is {}",
-                    names.name(0),
-                    fmt_shape(a),
-                    names.name(1),
-                    fmt_shape(b)
-                ),
-            )
-            .at(names.span(1), format!("has {k2} rows"))
-            .with(names.span(0), format!("has {k1} columns"))
-            .help(
-                "the last dimension of the left operand must equal the second-to-last of the right",
+        let mut d = Diagnostic::new(
+            Code::ShapeMismatch,
+            format!(
+                "matmul inner dimensions differ: `{}` is {} and `{}` is {}",
+                names.name(0),
+                fmt_shape(a),
+                names.name(1),
+                fmt_shape(b)
             ),
-        );
+        )
+        .at(names.span(1), format!("has {k2} rows"))
+        .with(names.span(0), format!("has {k1} columns"));
+        // The right operand read transposed would fit (a weight stored [N, K], as PyTorch's
+        // `nn.Linear` stores it): say so, with the `.T` view as a fix.
+        let right = names.name(1);
+        if b[rb - 1] == k1 && !right.ends_with(".T") {
+            let end = names.span(1).end;
+            let mut t = b.to_vec();
+            t.swap(rb - 2, rb - 1);
+            d = d
+                .help(format!(
+                    "`{right}.T` is {}: did you mean `{right}.T`? (the last dimension of the \
+                     left operand must equal the second-to-last of the right)",
+                    fmt_shape(&t)
+                ))
+                .fix(crate::diagnostics::Fix::replace(
+                    format!("read `{right}` transposed: `{right}.T`"),
+                    crate::diagnostics::Applicability::Safe,
+                    Span::new(end, end),
+                    ".T",
+                ));
+        } else {
+            d = d.help(
+                "the last dimension of the left operand must equal the second-to-last of the right",
+            );
+        }
+        diags.push(d);
         return None;
     }
     let Some(mut batch) = broadcast2(&a[..ra - 2], &b[..rb - 2]) else {
