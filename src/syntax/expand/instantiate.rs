@@ -365,29 +365,7 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                     Arg::FloatAttr { value, .. } => value.span,
                     _ => name.span,
                 };
-                let want = match types[k] {
-                    ParamType::Int => "an integer",
-                    ParamType::Float => "a float",
-                    ParamType::Dtype => "a dtype",
-                    ParamType::Bool => "a boolean",
-                    ParamType::Number => "a number or a boolean",
-                };
-                let example = match (types[k], a) {
-                    // `true` as an integer is 1.
-                    (
-                        ParamType::Int,
-                        Arg::Attr {
-                            value: Expr::Bool { value, .. },
-                            ..
-                        },
-                    ) => format!("`{} = {}`", name.name, u8::from(*value)),
-                    (t, _) => match t {
-                        ParamType::Int => format!("`{} = 2048`", name.name),
-                        ParamType::Float | ParamType::Number => format!("`{} = 1e-5`", name.name),
-                        ParamType::Dtype => format!("`{} = bf16`", name.name),
-                        ParamType::Bool => format!("`{0} = true` or `{0} = false`", name.name),
-                    },
-                };
+                let (want, example) = super::typed::wanted(types[k], name.name, a);
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadInstance,

@@ -370,6 +370,26 @@ pub(super) fn given<'s>(
     }
 }
 
+/// What a param of type `want` named `name` takes, and an example of it, for the message
+/// about `arg`, a value that does not fit.
+pub(super) fn wanted(want: ParamType, name: &str, arg: &Arg<'_>) -> (&'static str, String) {
+    match (want, arg) {
+        // `true` as an integer is 1.
+        (
+            ParamType::Int,
+            Arg::Attr {
+                value: Expr::Bool { value, .. },
+                ..
+            },
+        ) => ("an integer", format!("`{name} = {}`", u8::from(*value))),
+        (ParamType::Int, _) => ("an integer", format!("`{name} = 2048`")),
+        (ParamType::Float, _) => ("a float", format!("`{name} = 1e-5`")),
+        (ParamType::Number, _) => ("a number or a boolean", format!("`{name} = 1e-5`")),
+        (ParamType::Dtype, _) => ("a dtype", format!("`{name} = bf16`")),
+        (ParamType::Bool, _) => ("a boolean", format!("`{name} = true` or `{name} = false`")),
+    }
+}
+
 /// The value of a non-integer param from its default, in an instance whose earlier params'
 /// values are `values` (`None` for an integer param, or a default that has none).
 pub(super) fn default_value<'s>(
