@@ -558,3 +558,117 @@ fn a_block_checked_alone_is_called_a_block() {
     let label = &d.primary.as_ref().expect("placed").message;
     assert_eq!(label, "not defined in block `mlp`");
 }
+
+/// Boolean header params (issue 22, item 6): a default `true`/`false` makes a boolean param,
+/// given whole to an attribute; a required param used only as an attribute's value takes a
+/// boolean too. Every instance analyses as the graph written out with the value, op by op,
+/// and the mask decides the FlashAttention kernel's FLOPs.
+#[test]
+fn boolean_params_analyse_as_their_values_written_out() {
+    let blocks = "\
+block attn(H, S, D, causal = true) {
+  dtype f16
+  input q: [H, S, D]
+  input k: [H, S, D]
+  input v: [H, S, D]
+  op qk = matmul(q, k.T) -> s: [H, S, S]
+  op sm = reduction.softmax(s, axis = -1, causal = causal) -> p
+  op pv = matmul(p, v) -> o: [H, S, D]
+  output o
+}
+
+block outer(c, mask = c) {
+  dtype f16
+  input x: [2, 8, 8]
+  op a = attn(x, x, x, H = 2, S = 8, D = 8, causal = mask) -> y
+  output y
+}
+
+block keep(m = false) {
+  dtype f16
+  input x: [2, 8, 8]
+  op a = outer(x, c = m) -> y
+  output y
+}
+";
+    let graph = |body: &str| {
+        format!("graph g {{\n  dtype f16\n  input x: [2, 8, 8]\n{body}  output o4\n}}\n")
+    };
+    let src = format!(
+        "{blocks}\n{}",
+        graph(
+            "  op a = attn(x, x, x, H = 2, S = 8, D = 8) -> o1\n  \
+             op b = attn(o1, o1, o1, H = 2, S = 8, D = 8, causal = false) -> o2\n  \
+             op c = outer(o2, c = true) -> o3\n  \
+             op d = keep(o3) -> o4\n"
+        )
+    );
+    let written = |name: &str, i: &str, out: &str, causal: bool| {
+        format!(
+            "  op {name}_qk = matmul({i}, {i}.T) -> {name}_s: [2, 8, 8]\n  \
+             op {name}_sm = reduction.softmax({name}_s, axis = -1, causal = {causal}) -> {name}_p\n  \
+             op {name}_pv = matmul({name}_p, {i}) -> {out}: [2, 8, 8]\n"
+        )
+    };
+    let by_hand = graph(
+        &[
+            written("a", "x", "o1", true),
+            written("b", "o1", "o2", false),
+            written("c_a", "o2", "o3", true),
+            written("d_a_a", "o3", "o4", false),
+        ]
+        .concat(),
+    );
+    let flops = |src: &str, flash_attention: bool| {
+        let opts = Options {
+            fusion: fgraph::FusionOptions {
+                flash_attention,
+                ..fgraph::FusionOptions::default()
+            },
+            ..Options::default()
+        };
+        let r = check_file("m.fgraph", src.as_bytes(), &opts);
+        assert!(
+            r.diagnostics.iter().all(|d| !d.is_error()),
+            "{:#?}",
+            r.diagnostics
+        );
+        let a = r.graphs[0].analysis.clone().expect("analysis");
+        let hw = fgraph::cost::Hardware::preset("h100").expect("h100");
+        let c = fgraph::cost::estimate(&a, &hw, fgraph::cost::LaunchMode::Graph).expect("cost");
+        (a, c.unfused.flops, c.fused.flops)
+    };
+    for flash in [false, true] {
+        let (a, a_all, a_fused) = flops(&src, flash);
+        let (b, b_all, b_fused) = flops(&by_hand, flash);
+        assert_eq!((a_all, a_fused), (b_all, b_fused), "flash {flash}");
+        assert_eq!(a.traffic.fused, b.traffic.fused);
+        assert_eq!(a.graph.ops.len(), 12);
+        assert_eq!(a.graph.ops.len(), b.graph.ops.len());
+        for (x, y) in a.graph.ops.iter().zip(&b.graph.ops) {
+            assert_eq!(x.kind, y.kind);
+            assert_eq!(x.attrs, y.attrs, "{} and {}", x.name, y.name);
+            assert_eq!(x.extra, y.extra, "{} and {}", x.name, y.name);
+        }
+        // Per instance, H = 2, S = 8, D = 8 (tests/attention_mask.rs): 4,864 FLOPs less the
+        // scale's 128, 4,736; causal keeps 36 of 64 pairs: 37 · 2 · 36 = 2,664.
+        assert_eq!(a_all, 4 * 4_736);
+        let want = if flash {
+            2 * 2_664 + 2 * 4_736
+        } else {
+            4 * 4_736
+        };
+        assert_eq!(a_fused, want, "flash {flash}");
+    }
+    // The mask is each instance's own: `a.sm` (causal) and `b.sm` (not) differ.
+    let (a, ..) = flops(&src, true);
+    let (sm_a, sm_b) = (&a.graph.ops[1], &a.graph.ops[4]);
+    assert_eq!((&*sm_a.name, &*sm_b.name), ("a.sm", "b.sm"));
+    assert_eq!(sm_a.int_attr("causal"), Some(1));
+    assert_eq!(sm_b.int_attr("causal"), Some(0));
+    // The blocks check clean on their own, with their defaults; they format as written.
+    let alone = check_file("m.fgraph", blocks.as_bytes(), &Options::default());
+    assert!(alone.diagnostics.is_empty(), "{:#?}", alone.diagnostics);
+    let formatted = fgraph::format::format_source(&src).expect("formats");
+    assert_eq!(formatted, src);
+}

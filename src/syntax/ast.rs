@@ -49,11 +49,11 @@ pub struct BlockAst<'s> {
 }
 
 /// A parameter of a block's header: `S` (required), `NH = 32` (with a default), `D = bf16` (a
-/// dtype: the default names one) or `eps = 1e-5` (a float).
+/// dtype: the default names one), `eps = 1e-5` (a float) or `causal = true` (a boolean).
 #[derive(Debug)]
 pub struct BlockParam<'s> {
     pub name: Ident<'s>,
-    /// An integer expression, or a dtype's name.
+    /// An integer expression, a dtype's name, or a boolean ([`Expr::Bool`]).
     pub default: Option<Expr<'s>>,
     /// A float default (`eps = 1e-5`); `default` is then `None`.
     pub float: Option<Literal<'s>>,

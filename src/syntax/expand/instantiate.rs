@@ -343,8 +343,8 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                     )
                     .at(scope.span(at), "not a tensor or a param")
                     .help(
-                        "block params are integer expressions, floats or dtypes: `S = 2048`, \
-                         `eps = 1e-5`, `D = bf16`",
+                        "block params are integer expressions, floats, booleans or dtypes: \
+                         `S = 2048`, `eps = 1e-5`, `causal = true`, `D = bf16`",
                     ),
                 );
                 ok = false;
@@ -356,24 +356,16 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
             });
             if let Some((name, k)) = param
                 && !matches!(a, Arg::ListAttr { .. })
-                && let Err(found) = super::typed::given(types[k], a, &scope.values)
+                && let Err(found) = super::typed::given(types[k], a, &scope.values, &|n| {
+                    self.env.contains_key(scope.prefixed(self.arena, n))
+                })
             {
                 let value = match a {
                     Arg::Attr { value, .. } => value.span(),
                     Arg::FloatAttr { value, .. } => value.span,
                     _ => name.span,
                 };
-                let want = match types[k] {
-                    ParamType::Int => "an integer",
-                    ParamType::Float => "a float",
-                    ParamType::Dtype => "a dtype",
-                    ParamType::Number => "a number",
-                };
-                let example = match types[k] {
-                    ParamType::Int => format!("`{} = 2048`", name.name),
-                    ParamType::Float | ParamType::Number => format!("`{} = 1e-5`", name.name),
-                    ParamType::Dtype => format!("`{} = bf16`", name.name),
-                };
+                let (want, example) = super::typed::wanted(types[k], name.name, a);
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadInstance,
@@ -633,7 +625,8 @@ impl<'a, 'x, 's> Expander<'a, 'x, 's> {
                     .is_some_and(|n| n.name == p.name.name && !matches!(a, Arg::ListAttr { .. }))
             });
             if let Some(a) = given {
-                match super::typed::given(t, a, &scope.values) {
+                let int_param = |n| self.env.contains_key(scope.prefixed(self.arena, n));
+                match super::typed::given(t, a, &scope.values, &int_param) {
                     Ok(Some(v)) => inner.values.push((p.name.name, v)),
                     Ok(None) => {
                         if let Arg::Attr { name, value } = a {

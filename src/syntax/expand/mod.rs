@@ -189,14 +189,20 @@ pub fn standalone<'x, 's>(
 }
 
 /// What checking a block on its own says only because it is on its own: a required header
-/// param has no value, and an input is unused (reported once by [`Blocks::add`]).
+/// param has no value (nor one whose default is its name: `m = c`), and an input is unused
+/// (reported once by [`Blocks::add`]).
 pub fn standalone_noise(block: &BlockAst<'_>, d: &Diagnostic) -> bool {
     let names = |n: &str| d.message.contains(&format!("`{n}`"));
+    let mut valueless: Vec<&str> = Vec::new();
+    for p in &block.params {
+        let from_valueless =
+            matches!(&p.default, Some(Expr::Name(id)) if valueless.contains(&id.name));
+        if p.required() || from_valueless {
+            valueless.push(p.name.name);
+        }
+    }
     match d.code {
-        Code::UndefinedParam | Code::UnknownDtype => block
-            .params
-            .iter()
-            .any(|p| p.required() && names(p.name.name)),
+        Code::UndefinedParam | Code::UnknownDtype => valueless.iter().any(|n| names(n)),
         Code::UnusedTensor => block.stmts.iter().any(|st| {
             matches!(&st.kind, StmtKind::Decl { external: ExternalKind::Input, name, .. } if names(name.name))
         }),

@@ -19,7 +19,7 @@ pub(super) trait Namer<'s> {
     fn tensor(&mut self, name: &'s str) -> &'s str;
     /// A param's name: params are never bound, only prefixed.
     fn param(&mut self, name: &'s str) -> &'s str;
-    /// The value of a float or dtype param of the scope (substituted, not recorded).
+    /// The value of a float, boolean or dtype param of the scope (substituted, not recorded).
     fn typed(&self, name: &str) -> Option<Typed<'s>>;
 }
 
@@ -164,20 +164,33 @@ impl<'s, N: Namer<'s>> Rename<N> {
     }
 
     fn arg(&mut self, a: &Arg<'s>) -> Arg<'s> {
-        // A float param given whole to an attribute: its value.
+        // A float or boolean param given whole to an attribute: its value.
         if let Arg::Attr {
             name,
             value: Expr::Name(id),
         } = a
-            && let Some(Typed::Float(text)) = self.names.typed(id.name)
         {
-            return Arg::FloatAttr {
-                name: self.kept(name),
-                value: Literal {
-                    text,
-                    span: self.span(id.span),
-                },
-            };
+            match self.names.typed(id.name) {
+                Some(Typed::Float(text)) => {
+                    return Arg::FloatAttr {
+                        name: self.kept(name),
+                        value: Literal {
+                            text,
+                            span: self.span(id.span),
+                        },
+                    };
+                }
+                Some(Typed::Bool(value)) => {
+                    return Arg::Attr {
+                        name: self.kept(name),
+                        value: Expr::Bool {
+                            value,
+                            span: self.span(id.span),
+                        },
+                    };
+                }
+                _ => {}
+            }
         }
         match a {
             Arg::Attr { name, value } => Arg::Attr {

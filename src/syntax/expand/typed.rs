@@ -1,8 +1,10 @@
 //! Block header params of every type: integers (`S`, `H = 4096`), floats (`eps = 1e-5`, given
-//! to an attribute in the body: `eps = eps`) and dtypes (`D = bf16`, written where a dtype is:
-//! `dtype D`, `input x: D[S, H]`). A param's type is its default's; a required param's is how
-//! the body uses it (a dtype where a dtype is written, an integer in an expression, else a
-//! number for attributes, integer or float as given). A param used where another type
+//! to an attribute in the body: `eps = eps`), booleans (`causal = true`, given to an attribute
+//! in the same way) and dtypes (`D = bf16`, written where a dtype is: `dtype D`,
+//! `input x: D[S, H]`). A param's type is its default's; a required param's is how the body
+//! uses it (a dtype where a dtype is written, an integer in an expression, else a value for
+//! attributes: an integer, a float or a boolean as given, which the attribute then checks
+//! like one written there). A param used where another type
 //! belongs is a `bad-block` error at the use, and the block is not expanded (its
 //! instantiations say nothing more); an instantiation giving a value of the wrong type is
 //! `bad-instance` at the argument ([`Typed::given`]).
@@ -20,7 +22,10 @@ pub(super) enum ParamType {
     Int,
     Float,
     Dtype,
-    /// Required and used only as attributes' values: an integer or a float, as given.
+    /// `true` or `false`.
+    Bool,
+    /// Required and used only as attributes' values: an integer, a float or a boolean, as
+    /// given.
     Number,
 }
 
@@ -30,6 +35,7 @@ impl ParamType {
             ParamType::Int => "an integer param",
             ParamType::Float => "a float param",
             ParamType::Dtype => "a dtype param",
+            ParamType::Bool => "a boolean param",
             ParamType::Number => "a number param",
         }
     }
@@ -42,6 +48,19 @@ pub(crate) enum Typed<'s> {
     Dtype(&'s str),
     /// A float's text (`1e-5`).
     Float(&'s str),
+    /// `true` or `false`.
+    Bool(bool),
+}
+
+impl Typed<'_> {
+    /// What the value is, for messages: "`c`, a boolean" names the param or value `what`.
+    fn found(self, what: &str) -> String {
+        match self {
+            Typed::Dtype(_) => format!("`{what}`, a dtype"),
+            Typed::Float(_) => format!("`{what}`, a float"),
+            Typed::Bool(_) => format!("`{what}`, a boolean"),
+        }
+    }
 }
 
 /// The non-integer params of one instance (or of a block checked on its own), by name: a few,
@@ -158,6 +177,7 @@ pub(super) fn param_types(block: &BlockAst<'_>) -> (Vec<ParamType>, Vec<(usize, 
         let t = match (&p.default, &p.float) {
             (_, Some(_)) => ParamType::Float,
             (Some(Expr::Name(id)), None) if Dtype::from_name(id.name).is_some() => ParamType::Dtype,
+            (Some(Expr::Bool { .. }), None) => ParamType::Bool,
             (Some(Expr::Name(id)), None) => {
                 // An earlier param's name: its type.
                 match block.params.iter().position(|q| q.name.name == id.name) {
@@ -188,10 +208,13 @@ pub(super) fn param_types(block: &BlockAst<'_>) -> (Vec<ParamType>, Vec<(usize, 
                     (t, u),
                     (ParamType::Dtype, Use::Int | Use::Attr)
                         | (
-                            ParamType::Int | ParamType::Float | ParamType::Number,
+                            ParamType::Int | ParamType::Float | ParamType::Bool | ParamType::Number,
                             Use::Dtype
                         )
-                        | (ParamType::Float | ParamType::Number, Use::Int)
+                        | (
+                            ParamType::Float | ParamType::Bool | ParamType::Number,
+                            Use::Int
+                        )
                 )
         });
         if let Some(&(name, u, at)) = misuse {
@@ -229,6 +252,10 @@ pub(super) fn check(block: &BlockAst<'_>, shift: usize, diags: &mut Vec<Diagnost
                 "a float param is given whole to an op's attribute: `eps = {}`",
                 p.name.name
             ),
+            ParamType::Bool => format!(
+                "a boolean param is only given whole to an op's attribute: `causal = {}`",
+                p.name.name
+            ),
             ParamType::Int => format!(
                 "an integer param is used in expressions; make `{}` a dtype param with a \
                  dtype default (`{} = bf16`)",
@@ -252,15 +279,32 @@ pub(super) fn check(block: &BlockAst<'_>, shift: usize, diags: &mut Vec<Diagnost
 }
 
 /// The value an instantiation gives a param of type `want`, written `arg` in the caller, whose
-/// own non-integer params are `caller`: `Ok(None)` for an integer (a `param` statement),
-/// `Ok(Some(..))` for a substituted value, `Err(what it is)` when it does not fit.
+/// own non-integer params are `caller` and whose integer params are those `int_param` says:
+/// `Ok(None)` for an integer (a `param` statement), `Ok(Some(..))` for a substituted value,
+/// `Err(what it is)` when it does not fit.
 pub(super) fn given<'s>(
     want: ParamType,
     arg: &Arg<'s>,
     caller: &Values<'s>,
+    int_param: &dyn Fn(&'s str) -> bool,
 ) -> Result<Option<Typed<'s>>, String> {
     let passed = |id: &Ident<'s>| lookup(caller, id.name);
     match (want, arg) {
+        // A boolean: a boolean param's value, or a value for attributes; nothing else.
+        (
+            ParamType::Bool | ParamType::Number,
+            Arg::Attr {
+                value: Expr::Bool { value, .. },
+                ..
+            },
+        ) => Ok(Some(Typed::Bool(*value))),
+        (
+            _,
+            Arg::Attr {
+                value: Expr::Bool { value, .. },
+                ..
+            },
+        ) => Err(format!("`{value}`, a boolean")),
         (
             ParamType::Dtype,
             Arg::Attr {
@@ -269,13 +313,13 @@ pub(super) fn given<'s>(
             },
         ) => match passed(id) {
             Some(Typed::Dtype(d)) => Ok(Some(Typed::Dtype(d))),
-            Some(Typed::Float(_)) => Err(format!("`{}`, a float", id.name)),
+            Some(other) => Err(other.found(id.name)),
             None => match Dtype::from_name(id.name) {
                 Some(d) => Ok(Some(Typed::Dtype(d.as_str()))),
                 None => Err(format!("`{}`, which is not a dtype", id.name)),
             },
         },
-        (ParamType::Dtype, Arg::FloatAttr { value, .. }) => {
+        (ParamType::Dtype | ParamType::Bool, Arg::FloatAttr { value, .. }) => {
             Err(format!("`{}`, a float", value.text))
         }
         (ParamType::Dtype, _) => Err("an integer".to_string()),
@@ -289,8 +333,9 @@ pub(super) fn given<'s>(
             (ParamType::Float | ParamType::Number, Some(Typed::Float(f))) => {
                 Ok(Some(Typed::Float(f)))
             }
-            (_, Some(Typed::Dtype(_))) => Err(format!("`{}`, a dtype", id.name)),
-            _ => Err(format!("`{}`, a float", id.name)),
+            (ParamType::Bool | ParamType::Number, Some(Typed::Bool(b))) => Ok(Some(Typed::Bool(b))),
+            (_, Some(other)) => Err(other.found(id.name)),
+            (_, None) => Ok(None),
         },
         (
             _,
@@ -299,12 +344,49 @@ pub(super) fn given<'s>(
                 ..
             },
         ) if Dtype::from_name(id.name).is_some() => Err(format!("`{}`, a dtype", id.name)),
+        (
+            ParamType::Bool,
+            Arg::Attr {
+                value: Expr::Name(id),
+                ..
+            },
+        ) if !int_param(id.name) => {
+            // No param of the caller's (a required param of a block checked on its own has
+            // no value): a `param` statement, which says so where the name is undefined.
+            Ok(None)
+        }
+        (ParamType::Bool, Arg::Attr { value, .. }) => Err(match value {
+            Expr::Int { value: Some(v), .. } => format!("`{v}`, an integer"),
+            Expr::Name(id) => format!("`{}`, an integer", id.name),
+            _ => "an integer".to_string(),
+        }),
+        (ParamType::Bool, _) => Err("an integer".to_string()),
         (ParamType::Float | ParamType::Number, Arg::FloatAttr { value, .. }) => {
             Ok(Some(Typed::Float(value.text)))
         }
         (ParamType::Int, Arg::FloatAttr { value, .. }) => Err(format!("`{}`, a float", value.text)),
         // An integer expression: a `param` statement (a float param takes an integer too).
         _ => Ok(None),
+    }
+}
+
+/// What a param of type `want` named `name` takes, and an example of it, for the message
+/// about `arg`, a value that does not fit.
+pub(super) fn wanted(want: ParamType, name: &str, arg: &Arg<'_>) -> (&'static str, String) {
+    match (want, arg) {
+        // `true` as an integer is 1.
+        (
+            ParamType::Int,
+            Arg::Attr {
+                value: Expr::Bool { value, .. },
+                ..
+            },
+        ) => ("an integer", format!("`{name} = {}`", u8::from(*value))),
+        (ParamType::Int, _) => ("an integer", format!("`{name} = 2048`")),
+        (ParamType::Float, _) => ("a float", format!("`{name} = 1e-5`")),
+        (ParamType::Number, _) => ("a number or a boolean", format!("`{name} = 1e-5`")),
+        (ParamType::Dtype, _) => ("a dtype", format!("`{name} = bf16`")),
+        (ParamType::Bool, _) => ("a boolean", format!("`{name} = true` or `{name} = false`")),
     }
 }
 
@@ -317,6 +399,7 @@ pub(super) fn default_value<'s>(
 ) -> Option<Typed<'s>> {
     match (t, &p.default, &p.float) {
         (ParamType::Float | ParamType::Number, _, Some(f)) => Some(Typed::Float(f.text)),
+        (ParamType::Bool, Some(Expr::Bool { value, .. }), _) => Some(Typed::Bool(*value)),
         (ParamType::Int, ..) => None,
         (_, Some(Expr::Name(id)), _) => lookup(values, id.name).or_else(|| {
             Dtype::from_name(id.name)

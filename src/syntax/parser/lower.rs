@@ -108,6 +108,13 @@ impl<'s> Driver<'s> {
                             span: self.span(&f, start),
                         }),
                     ),
+                    Some(b) if b.as_rule() == Rule::boolean => (
+                        Some(Expr::Bool {
+                            value: b.as_str() == "true",
+                            span: self.span(&b, start),
+                        }),
+                        None,
+                    ),
                     Some(e) => (Some(self.expr(e, start)?), None),
                     None => (None, None),
                 };
