@@ -145,6 +145,38 @@ impl<'a, 's> Sema<'a, 's> {
             let reduced = (kind == OpKind::Reduction).then(|| {
                 op_attrs.reduction(args.first().and_then(|a| a.as_deref()), &names, diags)
             });
+            // A norm's weight and bias apply along its input: each must broadcast to the
+            // input's shape without changing it (`[H]` for `[S, H]`, not `[S]`).
+            if matches!(reduced, Some(Reduced::Inferred { .. }))
+                && let Some(Some(first)) = args.first()
+            {
+                for (k, a) in args.iter().enumerate().skip(1) {
+                    let Some(s) = a.as_deref() else { continue };
+                    if shape::broadcast2(first, s).as_deref() != Some(&first[..]) {
+                        diags.push(
+                            Diagnostic::new(
+                                Code::ShapeMismatch,
+                                format!(
+                                    "`{}` {} does not apply along `{}` {}",
+                                    shape::ArgNames::name(&names, k),
+                                    fmt_shape(s),
+                                    shape::ArgNames::name(&names, 0),
+                                    fmt_shape(first)
+                                ),
+                            )
+                            .at(
+                                shape::ArgNames::span(&names, k),
+                                "does not broadcast to the input",
+                            )
+                            .help(format!(
+                                "a norm's weight and bias have the shape of the dims it \
+                                 normalises, the last ones of its input: `{}` for `axis = -1`",
+                                fmt_shape(&first[first.len().saturating_sub(1)..])
+                            )),
+                        );
+                    }
+                }
+            }
             // Why the shape must be declared: `None` for a kind that infers it.
             let unknowable = match (kind, &reduced) {
                 (_, Some(Reduced::Declared(why))) => Some(Some(*why)),
