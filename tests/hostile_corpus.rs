@@ -52,7 +52,8 @@ struct Case {
     #[serde(default)]
     outside: BTreeMap<String, String>,
     /// A generated input: `import-chain N`, `long-line BYTES`, `undefined-args N`,
-    /// `unused-inputs N` or `wide-repeat N` (a `concat` of 1,000 arguments, repeated N times).
+    /// `unused-inputs N`, `wide-repeat N` (a `concat` of 1,000 arguments, repeated N times)
+    /// or `typos N` (N ops each reading a misspelt tensor).
     generate: Option<String>,
     run: Vec<Run>,
     #[serde(default)]
@@ -187,6 +188,16 @@ fn generate(spec: &str, project: &Path) {
         }
         "wide-repeat" => {
             std::fs::write(project.join("wide.fgraph"), wide_repeat(n)).expect("write")
+        }
+        "typos" => {
+            // N ops each reading `hiden` where `hidden` is meant: N errors, each with a rename
+            // fix that `check --fix` verifies by checking the file again before applying it.
+            let mut s = String::from("graph g {\n  input hidden: [4]\n");
+            for i in 0..n {
+                s += &format!("  op r{i} = elementwise.relu(hiden) -> y{i}\n");
+            }
+            s += "}\n";
+            std::fs::write(project.join("typos.fgraph"), s).expect("write");
         }
         other => panic!("unknown generator `{other}`"),
     }
