@@ -469,3 +469,137 @@ fn fmt_keeps_a_conv_as_written() {
     let out = fgraph::format::format_source(src).expect("formats");
     assert_eq!(out, src);
 }
+
+// ---- the hardware model ------------------------------------------------------------------------
+
+/// The hardware model's prediction for the one kernel of `src`: (DRAM reads, kernel µs).
+fn hardware(src: &str) -> (u64, f64) {
+    let a = analysis(src);
+    let hw = fgraph::Hardware::preset("h100").expect("h100");
+    let mut c = fgraph::cost::estimate(&a, &hw, fgraph::LaunchMode::Graph).expect("cost");
+    fgraph::cost::with_hardware_model(&mut c, &a).expect("calibrated");
+    let m = c.hardware_model.expect("model");
+    assert_eq!(m.kernels.len(), 1);
+    (m.kernels[0].dram_read, m.kernels[0].kernel_s * 1e6)
+}
+
+fn one_conv(x: &str, w: &str, attrs: &str) -> String {
+    graph(&format!(
+        "  input x: {x}\n  weight w: {w}\n  op c = conv(x, w, {attrs}) -> y\n  output y"
+    ))
+}
+
+#[test]
+fn nchw_half_precision_reads_its_copies_again() {
+    // ResNet-50's 3×3 conv at 56×56 (f16): x = y = 12,845,056 B, w = 73,728 B. Channels-last
+    // reads x + w once; NCHW transposes x and w to NHWC (read, then read again by the GEMM)
+    // and the output back: 2x + 2w + y.
+    let (x, w) = (12_845_056u64, 73_728u64);
+    let (cl, cl_t) = hardware(&one_conv(
+        "[32, 64, 56, 56]",
+        "[64, 64, 3, 3]",
+        "padding = 1, channels_last = true",
+    ));
+    let (nchw, nchw_t) = hardware(&one_conv(
+        "[32, 64, 56, 56]",
+        "[64, 64, 3, 3]",
+        "padding = 1",
+    ));
+    assert_eq!(cl, x + w);
+    assert_eq!(nchw, 2 * x + 2 * w + x);
+    assert!(nchw_t > cl_t * 1.5, "{nchw_t} vs {cl_t}");
+    // A 1×1 conv is one GEMM in either layout when its pixels are 16-byte aligned.
+    let (a, at) = hardware(&one_conv(
+        "[32, 256, 56, 56]",
+        "[64, 256, 1, 1]",
+        "groups = 1",
+    ));
+    let (b, bt) = hardware(&one_conv(
+        "[32, 256, 56, 56]",
+        "[64, 256, 1, 1]",
+        "channels_last = true",
+    ));
+    assert_eq!((a, at), (b, bt));
+    // Depthwise: one kernel at the compulsory bytes, ~5× slower in NCHW.
+    let dw = |cl: &str| {
+        hardware(&one_conv(
+            "[128, 96, 56, 56]",
+            "[96, 1, 7, 7]",
+            &format!("padding = 3, groups = 96{cl}"),
+        ))
+    };
+    let ((r1, t1), (r2, t2)) = (dw(""), dw(", channels_last = true"));
+    assert_eq!(r1, 77_070_336 + 9_408);
+    assert_eq!(r2, r1);
+    assert!(t1 > 4.0 * t2, "{t1} vs {t2}");
+}
+
+/// Every conv case of the fit half of validation/gpu/h100-calib-h, written as a one-op file:
+/// the hardware model's reads within 30% and time within 35% of the measurement (the
+/// per-kernel figures are fit_conv.py's table; this keeps fgraph and the fit in step).
+#[test]
+fn the_fit_half_is_within_its_fitted_accuracy() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("validation/gpu/h100-calib-h");
+    let cases: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cases.json")).expect("cases"))
+            .expect("json");
+    let csv = std::fs::read_to_string(dir.join("fit/measured_fit.csv")).expect("measured");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (case_c, read_c, time_c) = (col("case"), col("dram_read"), col("gpu_time_ns"));
+    let measured: std::collections::HashMap<String, (f64, f64)> = lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .map(|f| {
+            (
+                f[case_c].to_string(),
+                (
+                    f[read_c].parse().expect("reads"),
+                    f[time_c].parse::<f64>().expect("time") / 1e3,
+                ),
+            )
+        })
+        .collect();
+    let list = |v: &serde_json::Value| -> String {
+        let items: Vec<String> = v
+            .as_array()
+            .expect("list")
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        format!("[{}]", items.join(", "))
+    };
+    let mut n = 0;
+    for c in cases.as_array().expect("cases") {
+        let family = c["family"].as_str().expect("family");
+        if c["part"] != "fit" || !family.starts_with("conv") {
+            continue;
+        }
+        let p = &c["params"];
+        let cl = if c["layout"] == "channels_last" {
+            ", channels_last = true"
+        } else {
+            ""
+        };
+        let src = format!(
+            "graph g {{\n  dtype {}\n  input x: {}\n  weight w: {}\n  op c = conv(x, w, stride = {}, padding = {}, dilation = {}, groups = {}{cl}) -> y: {}\n  output y\n}}\n",
+            c["dtype"].as_str().expect("dtype"),
+            list(&c["shapes"]["x"]),
+            list(&c["shapes"]["w"]),
+            list(&p["stride"]),
+            list(&p["padding"]),
+            list(&p["dilation"]),
+            p["groups"],
+            list(&c["shapes"]["y"]),
+        );
+        let (reads, us) = hardware(&src);
+        let name = c["case"].as_str().expect("case");
+        let (m_reads, m_us) = measured[name];
+        let (er, et) = (reads as f64 / m_reads - 1.0, us / m_us - 1.0);
+        assert!(er.abs() < 0.30, "{name}: reads {reads} vs {m_reads}");
+        assert!(et.abs() < 0.35, "{name}: {us:.1} µs vs {m_us:.1}");
+        n += 1;
+    }
+    assert_eq!(n, 34);
+}
