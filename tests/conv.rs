@@ -603,3 +603,25 @@ fn the_fit_half_is_within_its_fitted_accuracy() {
     }
     assert_eq!(n, 34);
 }
+
+#[test]
+fn explain_names_a_conv_kernel() {
+    let dir = std::env::temp_dir().join(format!("fgraph-conv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("c.fgraph");
+    std::fs::write(
+        &path,
+        graph(
+            "  input x: [1, 4, 8, 8]\n  weight w: [4, 4, 3, 3]\n  weight b: [4, 1, 1]\n  op c = conv(x, w, padding = 1) -> y\n  op bias = elementwise.add(y, b) -> z\n  output z",
+        ),
+    )
+    .expect("write");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .args(["analyze", "--explain", "bias"])
+        .arg(&path)
+        .output()
+        .expect("run");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("(conv with epilogue, 2 ops)"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
