@@ -77,6 +77,9 @@ pub enum OpKind {
     Gather,
     /// `update(cache, new, axis = a, start = s)`: `new` written into `cache` in place.
     Update,
+    /// `conv(x, w, stride = s, padding = p, dilation = d, groups = g)`: a 1-, 2- or 3-D
+    /// convolution in PyTorch's layout (issue 23).
+    Conv,
 }
 
 impl OpKind {
@@ -91,6 +94,7 @@ impl OpKind {
         OpKind::Expand,
         OpKind::Gather,
         OpKind::Update,
+        OpKind::Conv,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -104,6 +108,7 @@ impl OpKind {
             OpKind::Expand => "expand",
             OpKind::Gather => "gather",
             OpKind::Update => "update",
+            OpKind::Conv => "conv",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

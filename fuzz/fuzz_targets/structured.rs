@@ -269,6 +269,7 @@ enum KindSel {
     Matmul,
     Matmul2,
     Reshape,
+    Conv,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -529,6 +530,7 @@ impl GraphRender {
             KindSel::Reduction => ("reduction", "softmax"),
             KindSel::Matmul | KindSel::Matmul2 => ("matmul", ""),
             KindSel::Reshape => ("reshape", ""),
+            KindSel::Conv => ("conv", ""),
         };
         let func = match op.func {
             FuncSel::None => default_func,
@@ -547,7 +549,7 @@ impl GraphRender {
             format!("o{}", self.ops)
         };
         self.ops += 1;
-        let head = if kind == "matmul" || kind == "reshape" {
+        let head = if kind == "matmul" || kind == "reshape" || kind == "conv" {
             format!("{name} = {kind}")
         } else {
             format!("{name} = {kind}.{func}")
@@ -558,6 +560,7 @@ impl GraphRender {
             match op.kind {
                 KindSel::Matmul | KindSel::Matmul2 => self.matmul_args(op),
                 KindSel::Reshape => self.reshape_args(op),
+                KindSel::Conv => self.conv_args(op),
                 KindSel::Reduction => self.reduction_args(op),
                 KindSel::Elementwise | KindSel::Elementwise2 => self.elementwise_args(op),
             }
@@ -745,6 +748,28 @@ impl GraphRender {
         let mut out = a[..n - 1].to_vec();
         out.push(b[n - 1].clone());
         (vec![first, second], self.maybe(op, out))
+    }
+
+    /// `conv(x, w)`: a weight of `x`'s rank whose dim 1 is `x`'s channels where there is one
+    /// (its other dims are whatever that tensor has, so the kernel may not fit: a
+    /// `shape-mismatch` then); the output shape is left to inference.
+    fn conv_args(&self, op: &OpDesc) -> (Vec<String>, Option<(bool, Vec<String>)>) {
+        let (first, a) = self.first_arg(op.args[0]);
+        let cands: Vec<String> = self
+            .earlier(|s| s.len() == a.len() && s.len() >= 2 && a.len() >= 2 && s[1] == a[1])
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
+        let second = if cands.is_empty() {
+            self.first_arg(op.args[1]).0
+        } else {
+            cands[usize::from(op.args[1].tensor) % cands.len()].clone()
+        };
+        let mut args = vec![first, second];
+        if op.out % 2 == 0 {
+            args.push("padding = 1".to_string());
+        }
+        (args, None)
     }
 
     /// One operand; declares its shape, its element count as one dim, or a leading 1.

@@ -34,9 +34,17 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
         };
         (shape, u.transpose)
     });
+    let second = op.inputs.get(1).map(|u| {
+        let shape = g.tensor(u.tensor).shape.as_slice();
+        match u.index {
+            Some(_) => shape.get(1..).unwrap_or(&[]),
+            None => shape,
+        }
+    });
     let args = crate::ops::FlopArgs {
         out: &g.tensor(op.output).shape,
         first,
+        second,
         func: op.func.as_deref(),
     };
     // The semantic pass admits only 0 to 2^63 - 1.

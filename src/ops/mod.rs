@@ -9,6 +9,7 @@
 //! | [`elementwise`] | `elementwise` | pointwise |
 //! | [`reduction`] | `reduction` | reduction |
 //! | [`contraction`] | `matmul` | contraction |
+//! | [`conv`] | `conv` | contraction |
 //! | [`layout`] | `reshape`, `slice`, `permute`, `expand` | layout |
 //! | [`movement`] | `concat`, `gather`, `update` | pointwise |
 //!
@@ -20,6 +21,7 @@
 //! match there too).
 
 pub mod contraction;
+pub mod conv;
 pub mod elementwise;
 pub mod funcs;
 pub mod layout;
@@ -67,6 +69,8 @@ pub struct Arity {
 pub enum FlopSource {
     /// `2·K` per output element.
     Matmul,
+    /// `2 · (C/groups) · prod(kernel)` per output element: a convolution.
+    Conv,
     /// A reshape moves data only.
     Reshape,
     /// `slice`, `concat`, `permute`, `expand`, `gather`, `update`: data movement only.
@@ -88,6 +92,8 @@ pub struct FlopArgs<'x> {
     /// The first tensor argument's shape after its index view (`t[i]` drops the leading
     /// dimension), and whether it is read transposed (`.T`).
     pub first: Option<(&'x [u64], bool)>,
+    /// The second tensor argument's shape after its index view (a conv's weight).
+    pub second: Option<&'x [u64]>,
     pub func: Option<&'x str>,
 }
 
@@ -137,6 +143,7 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::Concat => &movement::CONCAT,
         OpKind::Gather => &movement::GATHER,
         OpKind::Update => &movement::UPDATE,
+        OpKind::Conv => &conv::CONV,
     }
 }
 
@@ -251,6 +258,7 @@ mod tests {
         use FuseClass::*;
         let class = |k: OpKind| spec(k).class;
         assert_eq!(class(OpKind::Matmul), Contraction);
+        assert_eq!(class(OpKind::Conv), Contraction);
         assert_eq!(class(OpKind::Reduction), Reduction);
         for k in [
             OpKind::Elementwise,

@@ -75,6 +75,13 @@ pub fn kernel_kind(a: &Analysis, k: usize) -> &'static str {
     let g = &a.graph;
     let ops = &a.plan.groups[k].ops;
     let has = |kind: OpKind| ops.iter().any(|&o| g.op(o).kind == kind);
+    if has(OpKind::Conv) {
+        return if ops.len() == 1 {
+            "conv"
+        } else {
+            "conv with epilogue"
+        };
+    }
     match (has(OpKind::Matmul), has(OpKind::Reduction), ops.len()) {
         (true, _, 1) => "matmul",
         (true, _, _) => "matmul with epilogue",

@@ -207,6 +207,7 @@ impl<'a, 's> Sema<'a, 's> {
                     _ => None,
                 },
                 OpKind::Reshape | OpKind::Expand => None,
+                OpKind::Conv => super::conv::infer(args, &op_attrs, &names, diags),
                 _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {
@@ -249,6 +250,7 @@ impl<'a, 's> Sema<'a, 's> {
                     &crate::ops::FlopArgs {
                         out: s,
                         first: Some((first, false)),
+                        second: args.get(1).and_then(|a| a.as_deref()),
                         func: self.ops[o].func,
                     },
                     per_element,

@@ -20,6 +20,7 @@
 mod bindings;
 pub use bindings::{Binding, BindingKind, Bindings, InstanceOps};
 mod build;
+mod conv;
 mod dag;
 mod declare;
 pub(crate) mod expr;

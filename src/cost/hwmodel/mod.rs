@@ -23,8 +23,11 @@
 //! and, with `--preset NAME`, into that preset), are the `model` object of the `h100` and
 //! `h100-measured` presets (`src/cost/presets/*.json`, [`super::Hardware::preset`]).
 
+mod conv;
 mod matmul;
 mod memory;
+
+pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{ScalarKernel, scalar_kernel};
@@ -191,6 +194,10 @@ pub struct HwModel {
     pub softmax_reread: Option<RereadCoeffs>,
     /// Where the coefficients come from.
     pub source: String,
+    /// Convolutions (`conv`, issue 23): cuDNN's kernels per layout ([`ConvCoeffs`]); none:
+    /// one implicit GEMM at the matmul family's coefficients.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conv: Option<ConvCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -207,6 +214,8 @@ pub enum Family {
     Reduction,
     Softmax,
     Norm,
+    /// A convolution's kernels (cuDNN's transposes, implicit GEMM, depthwise kernels).
+    Conv,
 }
 
 impl Family {
@@ -218,6 +227,7 @@ impl Family {
             Family::Reduction => "reduction",
             Family::Softmax => "softmax",
             Family::Norm => "norm",
+            Family::Conv => "conv",
         }
     }
 }
@@ -312,6 +322,12 @@ pub const RANGES: &[FieldRange] = &[
     range("row_exponent", EXPONENT.0, EXPONENT.1, ""),
     range("input_bytes", 1.0, 1e15, "bytes"),
     range("input_exponent", EXPONENT.0, EXPONENT.1, ""),
+    // The conv family (`model.conv`, `conv.rs`).
+    fraction("gemm_efficiency"),
+    range("gemm_k_half", 0.0, 1e6, ""),
+    range("gemm_overhead_us", 0.0, 1e6, "µs"),
+    fraction("gemm_unaligned_efficiency"),
+    range("taps_per_s", 1e6, 1e17, "taps/s"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
@@ -412,6 +428,9 @@ impl HwModel {
                 check_range(k, &format!("model.{key}.{k}"), v)?;
             }
         }
+        if let Some(c) = &self.conv {
+            c.validate()?;
+        }
         let f = &self.families;
         let optional = [("scalar", f.scalar), ("layout_copy", f.layout_copy)]
             .into_iter()
@@ -472,7 +491,9 @@ impl HwModel {
             Family::Softmax => self.families.softmax,
             Family::Norm => self.families.norm,
             Family::Reduction => self.families.reduction,
-            Family::Elementwise | Family::Matmul | Family::Attention => self.families.elementwise,
+            Family::Elementwise | Family::Matmul | Family::Attention | Family::Conv => {
+                self.families.elementwise
+            }
         }
     }
 }
@@ -552,6 +573,20 @@ pub fn predict(
         .copied()
         .filter(|&o| g.op(o).kind.is_contraction())
         .collect();
+    // A conv: cuDNN's kernels for its layout (`conv.rs`); its input and weight give way to
+    // theirs, the rest of the reads (an epilogue's bias) stay as counted.
+    if let [c] = matmuls[..]
+        && let Some(shape) = conv_shape(g, c)
+    {
+        let operands: u64 = g
+            .op(c)
+            .inputs
+            .iter()
+            .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
+            .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
+        let other = traffic.bytes_read.saturating_sub(operands);
+        return model.conv(&shape, other, traffic.bytes_written, hw, launch_s);
+    }
     if let [mm] = matmuls[..]
         && let Some(shape) = matmul_shape(g, mm)
     {

@@ -1,0 +1,427 @@
+//! The hardware model's convolutions (part of [`super`], issue 23): what cuDNN and PyTorch
+//! run for a `conv` on an H100, fitted on the fit half of validation/gpu/h100-calib-h
+//! (`fit_conv.py` is the same arithmetic in Python).
+//!
+//! A conv of input `[N, C, *L]`, weight `[K, C/g, *k]`, output `[N, K, *out]`, `Cg = C/g`,
+//! `taps = prod(k)`, `e` bytes an element:
+//! - **Depthwise** (`g = C > 1`, `Cg = 1`): one memory-bound kernel at the compulsory bytes,
+//!   `overhead + (x + w + y) / (bandwidth · eff) + outputs · taps / taps_per_s`, with
+//!   coefficients per kernel: PyTorch's `conv_depthwise2d_forward_kernel_generic` in NCHW,
+//!   cuDNN's `conv2d_c1_k1_nhwc_specialized` in channels-last, and cuDNN's
+//!   `conv1D_NCHW_general` for an f16 contiguous conv1d of stride 1 (PyTorch's
+//!   `use_cudnn_depthwise` takes only half precision).
+//! - **Pointwise** (`taps = 1`, stride 1, padding 0, `g = 1`): one cuBLAS GEMM, `M = N·prod(L)`,
+//!   `N = K`, `K = C`, priced by the matmul family as is, in channels-last and in NCHW when
+//!   `prod(L)·e` is a multiple of 16 bytes; in NCHW with `prod(L)` even but not aligned,
+//!   cuDNN's align2 CUTLASS GEMM at `gemm_unaligned_efficiency`; with `prod(L)` odd, the
+//!   implicit GEMM below.
+//! - Otherwise cuDNN's **implicit GEMM**: one kernel reading `x' + w'` and writing the output,
+//!   `max(flops / (peak · gemm_efficiency · wave_eff · K / (K + gemm_k_half)), bytes /
+//!   (bandwidth · mm_bandwidth_efficiency)) + gemm_overhead_us` (`wave_eff` the matmul
+//!   family's for `M × N`, `M = N·prod(out)`, `N = K`, `K = Cg·taps`). Channels whose bytes are
+//!   not a multiple of 16 are padded (to 4 below 4, else to a multiple of 8): `x'` and `w'`
+//!   grow by that much. In NCHW the input is first transposed to NHWC (`to_nhwc`, or
+//!   `to_nhwc_padded` when it pads), the weight too (`weight_to_nhwc`, `K·Cg` rows of taps;
+//!   not a 1×1 weight that needs no padding), and the output transposed back after
+//!   (`to_nchw`): each copy is read again by the next kernel, so a contiguous half-precision
+//!   conv reads `2x + 2w + y` where channels-last reads `x + w`. In channels-last a padded
+//!   input and weight are first copied by `pad`. Each copy is a memory-bound kernel,
+//!   `overhead + max((read + write) / (bandwidth · eff), elements / rate)`.
+//!
+//! The kernel's prediction sums its cuDNN kernels (reads, writes of the copies, time, one
+//! launch each); an epilogue's other reads (a bias) are added to the GEMM's, as for a matmul.
+
+use super::{Family, FamilyCoeffs, HwModel, MatmulShape, Prediction, check_range, finish};
+use crate::graph::{Graph, OpId};
+use crate::types::{Dtype, OpKind};
+use serde::{Deserialize, Serialize};
+
+/// A depthwise conv kernel's coefficients: `overhead_us + bytes / (bandwidth ·
+/// bandwidth_efficiency) + taps / taps_per_s`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DepthwiseCoeffs {
+    pub bandwidth_efficiency: f64,
+    /// Multiply-adds (outputs × kernel taps) per second.
+    pub taps_per_s: f64,
+    pub overhead_us: f64,
+}
+
+/// The `conv` family's coefficients (`model.conv` of a hardware file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvCoeffs {
+    /// cuDNN's `nchwToNhwcKernel` on a contiguous input (elements: the input's).
+    pub to_nhwc: FamilyCoeffs,
+    /// The same when it pads the channels (a 3- or 4-channel image).
+    pub to_nhwc_padded: FamilyCoeffs,
+    /// `nchwToNhwcKernel` on the weight, `[K, Cg, *k]` to `[K, *k, Cg]` (elements: `K·Cg`,
+    /// one row of taps each).
+    pub weight_to_nhwc: FamilyCoeffs,
+    /// `nhwcToNchwKernel` on the output (elements: the output's).
+    pub to_nchw: FamilyCoeffs,
+    /// `nhwcAddPaddingKernel`: a channels-last input or weight whose channels are padded.
+    pub pad: FamilyCoeffs,
+    /// Fraction of the tensor peak cuDNN's implicit GEMM reaches (times the matmul family's
+    /// wave factor and `K / (K + gemm_k_half)`).
+    pub gemm_efficiency: f64,
+    pub gemm_k_half: f64,
+    pub gemm_overhead_us: f64,
+    /// cuDNN's align2 CUTLASS GEMM: a contiguous 1×1 conv whose `prod(L)·e` is not a multiple
+    /// of 16 bytes (in place of `mm_efficiency`).
+    pub gemm_unaligned_efficiency: f64,
+    pub depthwise_nchw: DepthwiseCoeffs,
+    pub depthwise_channels_last: DepthwiseCoeffs,
+    pub depthwise_cudnn_1d: DepthwiseCoeffs,
+    /// Where the coefficients come from.
+    pub source: String,
+}
+
+impl ConvCoeffs {
+    /// Checks every coefficient against [`super::RANGES`], named `model.conv.FIELD`.
+    pub(super) fn validate(&self) -> Result<(), String> {
+        let families = [
+            ("to_nhwc", &self.to_nhwc),
+            ("to_nhwc_padded", &self.to_nhwc_padded),
+            ("weight_to_nhwc", &self.weight_to_nhwc),
+            ("to_nchw", &self.to_nchw),
+            ("pad", &self.pad),
+        ];
+        for (name, c) in families {
+            for (k, v) in [
+                ("bandwidth_efficiency", c.bandwidth_efficiency),
+                ("elements_per_s", c.elements_per_s),
+                ("overhead_us", c.overhead_us),
+            ] {
+                check_range(k, &format!("model.conv.{name}.{k}"), v)?;
+            }
+        }
+        for (k, v) in [
+            ("gemm_efficiency", self.gemm_efficiency),
+            ("gemm_k_half", self.gemm_k_half),
+            ("gemm_overhead_us", self.gemm_overhead_us),
+            ("gemm_unaligned_efficiency", self.gemm_unaligned_efficiency),
+        ] {
+            check_range(k, &format!("model.conv.{k}"), v)?;
+        }
+        for (name, c) in [
+            ("depthwise_nchw", &self.depthwise_nchw),
+            ("depthwise_channels_last", &self.depthwise_channels_last),
+            ("depthwise_cudnn_1d", &self.depthwise_cudnn_1d),
+        ] {
+            for (k, v) in [
+                ("bandwidth_efficiency", c.bandwidth_efficiency),
+                ("taps_per_s", c.taps_per_s),
+                ("overhead_us", c.overhead_us),
+            ] {
+                check_range(k, &format!("model.conv.{name}.{k}"), v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A conv's problem, from its op ([`conv_shape`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvShape {
+    pub input: Vec<u64>,
+    pub weight: Vec<u64>,
+    pub output: Vec<u64>,
+    pub stride: Vec<u64>,
+    pub padding: Vec<u64>,
+    pub groups: u64,
+    pub channels_last: bool,
+    pub dtype: Dtype,
+}
+
+impl ConvShape {
+    fn e(&self) -> f64 {
+        self.dtype.bytes() as f64
+    }
+    fn bytes(&self, shape: &[u64]) -> f64 {
+        elements(shape) * self.e()
+    }
+    fn channels(&self) -> (u64, u64) {
+        let c = self.input.get(1).copied().unwrap_or(1);
+        (c, c / self.groups.max(1))
+    }
+    fn taps(&self) -> f64 {
+        elements(self.weight.get(2..).unwrap_or(&[]))
+    }
+    /// Groups = channels, one input channel per filter.
+    pub fn depthwise(&self) -> bool {
+        let (c, cg) = self.channels();
+        self.groups > 1 && self.groups == c && cg == 1
+    }
+    /// A 1×1 conv of stride 1 and no padding: a GEMM over the pixels.
+    pub fn pointwise(&self) -> bool {
+        self.groups == 1
+            && self.taps() == 1.0
+            && self.stride.iter().all(|&s| s == 1)
+            && self.padding.iter().all(|&p| p == 0)
+    }
+    /// The implicit GEMM's `M × N × K` (a batch of 1).
+    pub fn gemm(&self) -> MatmulShape {
+        let (_, cg) = self.channels();
+        let pixels = self
+            .output
+            .get(2..)
+            .map_or(1, |s| s.iter().product::<u64>());
+        MatmulShape {
+            batch: 1,
+            m: self
+                .output
+                .first()
+                .copied()
+                .unwrap_or(1)
+                .saturating_mul(pixels),
+            n: self.weight.first().copied().unwrap_or(1),
+            k: cg.saturating_mul(self.taps() as u64),
+            elem_bytes: self.dtype.bytes(),
+            tf32: self.dtype == Dtype::Tf32,
+        }
+    }
+    /// Channels per group as cuDNN's kernels take them: padded to 4 below 4, else to a
+    /// multiple of 8, when their bytes are not a multiple of 16.
+    pub fn padded_channels(&self) -> u64 {
+        let (_, cg) = self.channels();
+        if (cg.saturating_mul(self.dtype.bytes())).is_multiple_of(16) {
+            cg
+        } else if cg < 4 {
+            4
+        } else {
+            cg.div_ceil(8).saturating_mul(8)
+        }
+    }
+}
+
+fn elements(shape: &[u64]) -> f64 {
+    shape.iter().map(|&d| d as f64).product()
+}
+
+/// The problem of conv op `o` (`None` for another kind, or a shape that is not a conv's).
+pub fn conv_shape(g: &Graph, o: OpId) -> Option<ConvShape> {
+    let op = g.op(o);
+    if op.kind != OpKind::Conv {
+        return None;
+    }
+    let input = g.use_shape(op.inputs.first()?);
+    let weight = g.use_shape(op.inputs.get(1)?);
+    let output = g.tensor(op.output).shape.to_vec();
+    let spatial = input.len().checked_sub(2)?;
+    let per_dim = |name: &str, default: u64| -> Vec<u64> {
+        match (op.list_attr(name), op.int_attr(name)) {
+            (Some(l), _) => l
+                .iter()
+                .map(|&v| u64::try_from(v).unwrap_or(default))
+                .collect(),
+            (None, Some(v)) => vec![u64::try_from(v).unwrap_or(default); spatial],
+            (None, None) => vec![default; spatial],
+        }
+    };
+    Some(ConvShape {
+        stride: per_dim("stride", 1),
+        padding: per_dim("padding", 0),
+        groups: op
+            .int_attr("groups")
+            .and_then(|v| u64::try_from(v).ok())
+            .unwrap_or(1)
+            .max(1),
+        channels_last: op.int_attr("channels_last") == Some(1),
+        dtype: g.tensor(op.inputs.first()?.tensor).dtype,
+        input,
+        weight,
+        output,
+    })
+}
+
+/// One of the kernels cuDNN or PyTorch runs for a conv: DRAM reads, writes, seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvKernel {
+    pub role: &'static str,
+    pub read: f64,
+    pub written: f64,
+    pub kernel_s: f64,
+}
+
+impl HwModel {
+    /// The kernels run for conv `s`, whose kernel (with its epilogue) also reads `other_read`
+    /// bytes and writes `written` bytes as counted.
+    pub fn conv_kernels(
+        &self,
+        s: &ConvShape,
+        other_read: f64,
+        written: f64,
+        hw: &crate::cost::Hardware,
+    ) -> Vec<ConvKernel> {
+        let bw = hw.bandwidth;
+        let (x, w) = (s.bytes(&s.input), s.bytes(&s.weight));
+        let outputs = elements(&s.output);
+        let Some(co) = &self.conv else {
+            // No conv coefficients: one implicit GEMM at the matmul family's efficiency.
+            let p = self.gemm_kernel(&s.gemm(), x + w + other_read, written, None, hw);
+            return vec![p];
+        };
+        if s.depthwise() {
+            let stride_1 = s.stride.iter().all(|&v| v == 1);
+            let (role, c) = if s.channels_last {
+                ("depthwise_channels_last", &co.depthwise_channels_last)
+            } else if s.input.len() == 3 && s.dtype == Dtype::F16 && stride_1 {
+                ("depthwise_cudnn_1d", &co.depthwise_cudnn_1d)
+            } else {
+                ("depthwise_nchw", &co.depthwise_nchw)
+            };
+            let read = x + w + other_read;
+            let kernel_s = c.overhead_us * 1e-6
+                + (read + written) / (bw * c.bandwidth_efficiency)
+                + outputs * s.taps() / c.taps_per_s;
+            return vec![ConvKernel {
+                role,
+                read,
+                written,
+                kernel_s,
+            }];
+        }
+        let gemm = s.gemm();
+        let pixels = elements(s.input.get(2..).unwrap_or(&[]));
+        if s.pointwise() {
+            let aligned = (pixels * s.e()) % 16.0 == 0.0;
+            if s.channels_last || aligned {
+                let p = self.matmul(&gemm, other_read as u64, written as u64, hw, 0.0);
+                return vec![ConvKernel {
+                    role: "gemm",
+                    read: p.dram_read as f64,
+                    written,
+                    kernel_s: p.kernel_s,
+                }];
+            }
+            if pixels % 2.0 == 0.0 {
+                let reads = self.matmul_reads(&gemm, hw.sms.unwrap_or(132)) + other_read;
+                let mut k = self.gemm_kernel(
+                    &gemm,
+                    reads,
+                    written,
+                    Some((
+                        co.gemm_unaligned_efficiency,
+                        self.mm_k_half,
+                        self.mm_overhead_us,
+                    )),
+                    hw,
+                );
+                k.role = "gemm_align2";
+                return vec![k];
+            }
+        }
+        let (_, cg) = s.channels();
+        let cp = s.padded_channels();
+        let grow = cp as f64 / cg.max(1) as f64;
+        let (xp, wp) = (x * grow, w * grow);
+        let padded = cp != cg;
+        let copy = |role: &'static str, c: &FamilyCoeffs, read: f64, write: f64, elems: f64| {
+            let kernel_s = c.overhead_us * 1e-6
+                + ((read + write) / (bw * c.bandwidth_efficiency)).max(elems / c.elements_per_s);
+            ConvKernel {
+                role,
+                read,
+                written: write,
+                kernel_s,
+            }
+        };
+        let mut ks = Vec::with_capacity(4);
+        let k_out = s.weight.first().copied().unwrap_or(1) as f64;
+        if !s.channels_last {
+            let (role, c) = if padded {
+                ("to_nhwc_padded", &co.to_nhwc_padded)
+            } else {
+                ("to_nhwc", &co.to_nhwc)
+            };
+            ks.push(copy(role, c, x, xp, elements(&s.input)));
+            if s.taps() > 1.0 || padded {
+                ks.push(copy(
+                    "weight_to_nhwc",
+                    &co.weight_to_nhwc,
+                    w,
+                    wp,
+                    k_out * cg as f64,
+                ));
+            }
+        } else if padded {
+            ks.push(copy("pad", &co.pad, x, xp, elements(&s.input)));
+            ks.push(copy("pad", &co.pad, w, wp, elements(&s.weight)));
+        }
+        ks.push(self.gemm_kernel(
+            &gemm,
+            xp + wp + other_read,
+            written,
+            Some((co.gemm_efficiency, co.gemm_k_half, co.gemm_overhead_us)),
+            hw,
+        ));
+        if !s.channels_last {
+            let elems = written / s.e().max(1.0);
+            ks.push(copy("to_nchw", &co.to_nchw, written, written, elems));
+        }
+        ks
+    }
+
+    /// An implicit GEMM of `s` reading `read` and writing `written` bytes, at `(efficiency,
+    /// k_half, overhead_us)` (the matmul family's when `None`).
+    fn gemm_kernel(
+        &self,
+        s: &MatmulShape,
+        read: f64,
+        written: f64,
+        coeffs: Option<(f64, f64, f64)>,
+        hw: &crate::cost::Hardware,
+    ) -> ConvKernel {
+        let (eff, k_half, overhead) =
+            coeffs.unwrap_or((self.mm_efficiency, self.mm_k_half, self.mm_overhead_us));
+        let sms = f64::from(hw.sms.unwrap_or(132).max(1));
+        let wave = s.wave_eff(sms).powf(self.mm_wave_exponent);
+        let k = s.k as f64;
+        let flops = 2.0 * s.batch as f64 * s.m as f64 * s.n as f64 * k;
+        let unit = crate::cost::Unit::for_matmul_bytes(s.elem_bytes);
+        let compute_s = if k > 0.0 {
+            flops / (hw.peak(unit) * eff * wave * k / (k + k_half))
+        } else {
+            0.0
+        };
+        let memory_s = (read + written) / (hw.bandwidth * self.mm_bandwidth_efficiency);
+        ConvKernel {
+            role: "implicit_gemm",
+            read,
+            written,
+            kernel_s: compute_s.max(memory_s) + overhead * 1e-6,
+        }
+    }
+
+    /// The prediction for a kernel whose contraction is conv `s`: its cuDNN kernels summed,
+    /// one launch each.
+    pub fn conv(
+        &self,
+        s: &ConvShape,
+        other_read: u64,
+        written: u64,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let ks = self.conv_kernels(s, other_read as f64, written as f64, hw);
+        let read: f64 = ks.iter().map(|k| k.read).sum();
+        let extra_written: f64 = ks.iter().map(|k| k.written).sum::<f64>() - written as f64;
+        let kernel_s: f64 = ks.iter().map(|k| k.kernel_s).sum();
+        let launches = ks.len().max(1) as f64;
+        let written = (written as f64 + extra_written.max(0.0)).round();
+        let written = written.min(u64::MAX as f64) as u64;
+        // `compute_s` holds the kernels' modelled time, `memory_s` their bytes at the full
+        // bandwidth (what the roofline would give them).
+        let mut p = finish(
+            Family::Conv,
+            read,
+            written,
+            kernel_s,
+            0.0,
+            launch_s * launches,
+        );
+        p.memory_s = ks.iter().map(|k| (k.read + k.written) / hw.bandwidth).sum();
+        p
+    }
+}
