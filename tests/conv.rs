@@ -625,3 +625,21 @@ fn explain_names_a_conv_kernel() {
     assert!(out.contains("(conv with epilogue, 2 ops)"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--flash-attention` looks for Q·Kᵀ and P·V matmuls: a convolution before a softmax is not
+/// a score matmul, so a conv → softmax → matmul chain is no FlashAttention kernel.
+#[test]
+fn a_conv_before_a_softmax_is_not_attention() {
+    let src = graph(
+        "  input x: [1, 4, 4, 4]\n  weight w: [8, 4, 1, 1]\n  weight v: [4, 4]\n  \
+         op c = conv(x, w) -> s\n  \
+         op sm = reduction.softmax(s, axis = -1) -> p\n  \
+         op pv = matmul(p, v) -> o\n  output o\n",
+    );
+    let mut opts = Options::default();
+    opts.fusion.flash_attention = true;
+    let report = check_file("t.fgraph", src.as_bytes(), &opts);
+    assert!(!report.has_errors(), "{:?}", report.diagnostics);
+    let a = report.graphs[0].analysis.as_ref().expect("analysis");
+    assert!((0..a.plan.groups.len()).all(|k| a.plan.flash_kernel(k).is_none()));
+}
