@@ -11,6 +11,7 @@
 //! | [`contraction`] | `matmul` | contraction |
 //! | [`layout`] | `reshape`, `slice`, `permute`, `expand` | layout |
 //! | [`movement`] | `concat`, `gather`, `update` | pointwise |
+//! | [`routing`] | `topk`, `topk_indices`, `sort`, `argsort`, `index_add`, `cumsum`, `one_hot`, `roll` | reduction, pointwise, layout |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -25,6 +26,7 @@ pub mod funcs;
 pub mod layout;
 pub mod movement;
 pub mod reduction;
+pub mod routing;
 
 use crate::graph::{Graph, OpNode};
 pub use crate::types::OpKind;
@@ -89,6 +91,8 @@ pub struct FlopArgs<'x> {
     /// dimension), and whether it is read transposed (`.T`).
     pub first: Option<(&'x [u64], bool)>,
     pub func: Option<&'x str>,
+    /// The third tensor argument's shape as the op reads it (`index_add`'s rows added).
+    pub third: Option<&'x [u64]>,
 }
 
 /// Everything an op kind means after the semantic check.
@@ -137,6 +141,14 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::Concat => &movement::CONCAT,
         OpKind::Gather => &movement::GATHER,
         OpKind::Update => &movement::UPDATE,
+        OpKind::Topk => &routing::TOPK,
+        OpKind::TopkIndices => &routing::TOPK_INDICES,
+        OpKind::Sort => &routing::SORT,
+        OpKind::Argsort => &routing::ARGSORT,
+        OpKind::IndexAdd => &routing::INDEX_ADD,
+        OpKind::Cumsum => &routing::CUMSUM,
+        OpKind::OneHot => &routing::ONE_HOT,
+        OpKind::Roll => &routing::ROLL,
     }
 }
 
