@@ -248,3 +248,68 @@ fn index_add_touches_only_its_rows() {
     // rows 10·16·2 = 320 B, ids 80 B, 10 rows of dest 320 B; writes 320 B.
     assert_eq!((t.bytes_read, t.bytes_written), (320 + 80 + 320, 320));
 }
+
+/// The H100 presets carry the routing families that
+/// validation/gpu/h100-calib-h/fit_routing.py fitted (`--write` stores them in both).
+#[test]
+fn h100_presets_carry_the_fitted_routing_families() {
+    let path = format!(
+        "{}/validation/gpu/h100-calib-h/fit_routing.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let fit: fgraph::cost::hwmodel::RoutingCoeffs =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("fit_routing.json"))
+            .expect("routing");
+    for name in ["h100", "h100-measured"] {
+        let model = fgraph::Hardware::preset(name)
+            .and_then(|h| h.model)
+            .expect("model");
+        assert_eq!(model.routing.as_ref(), Some(&fit), "{name}");
+        model.validate().expect("in range");
+    }
+}
+
+/// The hardware model's routing families against two cases of the fit half
+/// (validation/gpu/h100-calib-h/fit/measured_fit.csv): index_add fit_119 (bf16, dest
+/// [25856, 4096], 51,712 rows added: 826,573,056 B read in 1,824.6 µs) and top-k fit_091 (f32
+/// [8192, 64], k 8: 2,919,680 B in 39.8 µs, the indices in the same kernels).
+#[test]
+fn the_hardware_model_prices_routing_kernels_as_measured() {
+    let run = |src: &str| {
+        let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
+        assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let hw = fgraph::Hardware::preset("h100").expect("preset");
+        let m = hw.model.clone().expect("model");
+        a.plan
+            .groups
+            .iter()
+            .zip(&a.traffic.groups)
+            .map(|(grp, tr)| {
+                fgraph::cost::hwmodel::predict(&m, &a.graph, &grp.ops, tr, None, &hw, 0.0)
+            })
+            .collect::<Vec<_>>()
+    };
+    let p = run(
+        "graph g {\n  input out: bf16[25856, 4096]\n  input idx: i64[51712]\n  input src: bf16[51712, 4096]\n  op a = index_add(out, idx, src) -> y\n  output y\n}\n",
+    );
+    assert_eq!(p.len(), 1);
+    assert!(
+        (p[0].dram_read as f64 / 826_573_056.0 - 1.0).abs() < 0.01,
+        "{p:?}"
+    );
+    assert!((p[0].kernel_s / 1824.6e-6 - 1.0).abs() < 0.05, "{p:?}");
+    let p = run(
+        "graph g {\n  input x: f32[8192, 64]\n  op top = topk(x, k = 8) -> v\n  op ids = topk_indices(v) -> i: i64[8192, 8]\n  output v, i\n}\n",
+    );
+    assert_eq!(p.len(), 2);
+    let (reads, secs) = (
+        p[0].dram_read + p[1].dram_read,
+        p[0].kernel_s + p[1].kernel_s,
+    );
+    assert!((reads as f64 / 2_919_680.0 - 1.0).abs() < 0.05, "{p:?}");
+    assert!((secs / 39.8e-6 - 1.0).abs() < 0.05, "{p:?}");
+    // The indices' kernel reads nothing and costs its writes only (8192·8·8 B).
+    assert_eq!((p[1].dram_read, p[1].dram_written), (0, 8192 * 8 * 8));
+    assert!(p[1].kernel_s < 1e-6, "{p:?}");
+}

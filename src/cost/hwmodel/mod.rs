@@ -27,7 +27,7 @@ mod matmul;
 mod memory;
 
 pub use matmul::{MatmulShape, matmul_shape};
-pub use memory::{ScalarKernel, scalar_kernel};
+pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
@@ -191,6 +191,10 @@ pub struct HwModel {
     pub softmax_reread: Option<RereadCoeffs>,
     /// Where the coefficients come from.
     pub source: String,
+    /// The routing families (issue 23: top-k, sort, gather, index_add, cumsum); none: those
+    /// ops are priced by their kernel's family as any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<RoutingCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -207,6 +211,14 @@ pub enum Family {
     Reduction,
     Softmax,
     Norm,
+    /// The routing families (`memory.rs`, [`RoutingCoeffs`]).
+    #[serde(rename = "topk")]
+    TopK,
+    Sort,
+    Gather,
+    #[serde(rename = "index_add")]
+    IndexAdd,
+    Scan,
 }
 
 impl Family {
@@ -218,6 +230,11 @@ impl Family {
             Family::Reduction => "reduction",
             Family::Softmax => "softmax",
             Family::Norm => "norm",
+            Family::TopK => "topk",
+            Family::Sort => "sort",
+            Family::Gather => "gather",
+            Family::IndexAdd => "index_add",
+            Family::Scan => "scan",
         }
     }
 }
@@ -412,6 +429,9 @@ impl HwModel {
                 check_range(k, &format!("model.{key}.{k}"), v)?;
             }
         }
+        if let Some(r) = &self.routing {
+            r.validate()?;
+        }
         let f = &self.families;
         let optional = [("scalar", f.scalar), ("layout_copy", f.layout_copy)]
             .into_iter()
@@ -473,6 +493,17 @@ impl HwModel {
             Family::Norm => self.families.norm,
             Family::Reduction => self.families.reduction,
             Family::Elementwise | Family::Matmul | Family::Attention => self.families.elementwise,
+            Family::TopK | Family::Sort | Family::Gather | Family::IndexAdd | Family::Scan => {
+                let r = self.routing.as_ref();
+                match f {
+                    Family::TopK => r.map(|r| r.topk),
+                    Family::Sort => r.map(|r| r.sort),
+                    Family::Gather => r.map(|r| r.gather),
+                    Family::IndexAdd => r.map(|r| r.index_add),
+                    _ => r.map(|r| r.scan),
+                }
+                .unwrap_or(self.families.elementwise)
+            }
         }
     }
 }
@@ -546,6 +577,10 @@ pub fn predict(
             hw,
             launch_s,
         );
+    }
+    // The routing ops' kernels (issue 23), by their families.
+    if let Some(p) = model.routing_kernel(g, ops, traffic, hw, launch_s) {
+        return p;
     }
     let matmuls: Vec<OpId> = ops
         .iter()
