@@ -234,8 +234,9 @@ pub(super) fn row_cols(g: &Graph, ops: &[OpId], family: Family) -> Option<u64> {
 // - sort and argsort (CUB's onesweep radix sort carrying int64 indices): a histogram pass over
 //   the keys and one pass of 8 bits per key byte over keys and indices: `n·kb + kb·n·(kb + 8)`
 //   for n keys of kb bytes; elements: n.
-// - gather alone (`index_select`'s `vectorized_gather_kernel`): the rows touched once, and each
-//   repeated row again where it misses L2, `1 / (1 + (repeat_miss_bytes / table)^exponent)`
+// - gather alone picking more rows than its table has (`index_select`'s
+//   `vectorized_gather_kernel` in an MoE dispatch; fewer, an embedding lookup, is priced as
+//   before): the rows touched once, and each repeated row again where it misses L2, `1 / (1 + (repeat_miss_bytes / table)^exponent)`
 //   of the repeats over a table of `table` bytes; time on bytes.
 // - index_add (`indexFuncLargeIndex`, atomic adds): as gather over `dest`'s touched rows (its
 //   own curve), at `index_add.elements_per_s` elements of the rows added: far slower than
@@ -312,6 +313,28 @@ impl RoutingCoeffs {
         }
         Ok(())
     }
+}
+
+/// Whether gather `o` picks more rows than its table has (an MoE dispatch, each row k
+/// times): only such a gather is priced as the `gather` family, so that files written before
+/// it (embedding lookups, which pick fewer rows) keep their numbers.
+fn repeats_rows(g: &Graph, o: OpId) -> bool {
+    let op = g.op(o);
+    let (Some(table), Some(ids)) = (op.inputs.first(), op.inputs.get(1)) else {
+        return false;
+    };
+    let table = g.use_shape(table);
+    let axis = op.int_attr("axis").unwrap_or(0);
+    let axis = if axis < 0 {
+        axis + table.len() as i64
+    } else {
+        axis
+    };
+    let dim = usize::try_from(axis)
+        .ok()
+        .and_then(|a| table.get(a).copied())
+        .unwrap_or(u64::MAX);
+    crate::ops::elements(&g.use_shape(ids)).is_some_and(|n| n > dim)
 }
 
 /// The fraction of repeated reads that miss L2 over `bytes` touched.
@@ -452,6 +475,7 @@ impl HwModel {
         }
         if let [o] = computed[..]
             && g.op(o).kind == OpKind::Gather
+            && repeats_rows(g, o)
         {
             // The table's rows touched are counted; the repeats of them miss L2 in part.
             let table_read = traffic
