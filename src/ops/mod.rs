@@ -79,6 +79,8 @@ pub enum FlopSource {
     Unknown,
     /// The op's `flops = N` attribute (the semantic pass takes only 0 to 2^63 − 1).
     Attribute,
+    /// The kind's own count per element (the routing kinds, [`routing`]).
+    PerElement,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op

@@ -210,17 +210,17 @@ pub const ROLL: OpSpec = OpSpec {
 /// 1 FLOP per element of the first input (a comparison, an addition).
 fn per_input_element(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
     let n = a.first.map_or(Some(0), |(s, _)| elements(s));
-    (n, FlopSource::DataMovement)
+    (n, FlopSource::PerElement)
 }
 
 /// 1 FLOP per output element (`one_hot`'s comparison).
 fn per_output_element(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
-    (elements(a.out), FlopSource::DataMovement)
+    (elements(a.out), FlopSource::PerElement)
 }
 
 /// 1 addition per element of the rows added (`index_add`'s third argument).
 fn per_source_element(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
-    (a.third.map_or(Some(0), elements), FlopSource::DataMovement)
+    (a.third.map_or(Some(0), elements), FlopSource::PerElement)
 }
 
 fn no_arithmetic(_: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {

@@ -286,30 +286,14 @@ impl RoutingCoeffs {
                 super::check_range(k, &format!("model.routing.{name}.{k}"), v)?;
             }
         }
-        for (k, range, v) in [
-            ("repeat_miss_bytes", "input_bytes", self.repeat_miss_bytes),
-            (
-                "repeat_miss_exponent",
-                "input_exponent",
-                self.repeat_miss_exponent,
-            ),
-            (
-                "index_add_miss_bytes",
-                "input_bytes",
-                self.index_add_miss_bytes,
-            ),
-            (
-                "index_add_miss_exponent",
-                "input_exponent",
-                self.index_add_miss_exponent,
-            ),
-            (
-                "scan_row_elements_per_s",
-                "elements_per_s",
-                self.scan_row_elements_per_s,
-            ),
+        for (k, v) in [
+            ("repeat_miss_bytes", self.repeat_miss_bytes),
+            ("repeat_miss_exponent", self.repeat_miss_exponent),
+            ("index_add_miss_bytes", self.index_add_miss_bytes),
+            ("index_add_miss_exponent", self.index_add_miss_exponent),
+            ("scan_row_elements_per_s", self.scan_row_elements_per_s),
         ] {
-            super::check_range(range, &format!("model.routing.{k}"), v)?;
+            super::check_range(k, &format!("model.routing.{k}"), v)?;
         }
         Ok(())
     }

@@ -329,6 +329,12 @@ pub const RANGES: &[FieldRange] = &[
     range("row_exponent", EXPONENT.0, EXPONENT.1, ""),
     range("input_bytes", 1.0, 1e15, "bytes"),
     range("input_exponent", EXPONENT.0, EXPONENT.1, ""),
+    // The routing families (`memory.rs`, [`RoutingCoeffs`]).
+    range("repeat_miss_bytes", 1.0, 1e15, "bytes"),
+    range("repeat_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
+    range("index_add_miss_bytes", 1.0, 1e15, "bytes"),
+    range("index_add_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
+    range("scan_row_elements_per_s", 1e3, 1e16, "elements/s"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
