@@ -80,6 +80,26 @@ pub enum OpKind {
     /// `conv(x, w, stride = s, padding = p, dilation = d, groups = g)`: a 1-, 2- or 3-D
     /// convolution in PyTorch's layout (issue 23).
     Conv,
+    // Routing and indexing (issue 23, `crate::ops::routing`).
+    /// `topk(x, k = K, axis = -1)`: the K largest values along an axis.
+    Topk,
+    /// `topk_indices(values)`: the indices of the `topk` op that produced `values`.
+    #[serde(rename = "topk_indices")]
+    TopkIndices,
+    /// `sort(x, axis = -1, descending = false)`: the values sorted along an axis.
+    Sort,
+    /// `argsort(x, axis = -1, descending = false)`: the indices that sort an axis.
+    Argsort,
+    /// `index_add(dest, ids, src, axis = 0)`: `src`'s rows added into the rows `ids` of `dest`.
+    #[serde(rename = "index_add")]
+    IndexAdd,
+    /// `cumsum(x, axis = -1)`: the running sum along an axis.
+    Cumsum,
+    /// `one_hot(ids, classes = C)`: `[.., C]`, 1 at each id.
+    #[serde(rename = "one_hot")]
+    OneHot,
+    /// `roll(x, shifts = [..], dims = [..])`: a circular shift along axes.
+    Roll,
 }
 
 impl OpKind {
@@ -95,6 +115,14 @@ impl OpKind {
         OpKind::Gather,
         OpKind::Update,
         OpKind::Conv,
+        OpKind::Topk,
+        OpKind::TopkIndices,
+        OpKind::Sort,
+        OpKind::Argsort,
+        OpKind::IndexAdd,
+        OpKind::Cumsum,
+        OpKind::OneHot,
+        OpKind::Roll,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -109,6 +137,14 @@ impl OpKind {
             OpKind::Gather => "gather",
             OpKind::Update => "update",
             OpKind::Conv => "conv",
+            OpKind::Topk => "topk",
+            OpKind::TopkIndices => "topk_indices",
+            OpKind::Sort => "sort",
+            OpKind::Argsort => "argsort",
+            OpKind::IndexAdd => "index_add",
+            OpKind::Cumsum => "cumsum",
+            OpKind::OneHot => "one_hot",
+            OpKind::Roll => "roll",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

@@ -222,20 +222,26 @@ fn vit_block_stacks_into_the_whole_encoder() {
 fn mixtral_moe_is_clean_and_its_numbers_check_by_hand() {
     let g = load("mixtral_moe.fgraph");
     let a = g.analysis.as_ref().expect("analysis");
-    // Norm, router, softmax, top-k weights and indices, renormalisation, dispatch (7); 8
-    // gathers; 8 experts of 5 ops; concat, combine, residual (3).
-    assert_eq!(a.graph.ops.len(), 7 + 8 + 8 * 5 + 3);
-    assert_eq!(a.graph.ops.len(), 58);
+    // Issue 23 replaced the opaque routing functions with the real ops. Routing (13): norm,
+    // router, softmax, topk, topk_indices, the weights' sum and division, the slots
+    // flattened and argsorted, each slot's token, the gates flattened, sorted by slot and made
+    // a column; dispatch (16): 8 slices of the sorted tokens, 8 gathers; 8 experts of 5 ops;
+    // combine (3): concat, the gate product, index_add. (Before: 7 + 8 + 40 + 3 = 58.)
+    assert_eq!(a.graph.ops.len(), 13 + 16 + 8 * 5 + 3);
+    assert_eq!(a.graph.ops.len(), 72);
     // The routing indices are produced as i32.
-    let top_i = a
-        .graph
-        .tensors
-        .iter()
-        .find(|t| t.name == "top_i")
-        .expect("top_i");
-    assert_eq!(top_i.bytes, 4096 * 2 * 4);
+    let tensor = |name: &str| {
+        a.graph
+            .tensors
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    assert_eq!(tensor("top_i").bytes, 4096 * 2 * 4);
+    assert_eq!(tensor("order").bytes, 4096 * 2 * 4);
+    assert_eq!(tensor("tok").shape.as_slice(), [8192]);
 
-    // Parameters: the norm 4096, the router 4096·8 = 32,768, and 8 experts of
+    // Parameters (unchanged): the norm 4096, the router 4096·8 = 32,768, and 8 experts of
     // 3·4096·14336 = 176,160,768: 1,409,323,008, bf16.
     let expert: u64 = 3 * 4096 * 14336;
     assert_eq!(expert, 176_160_768);
@@ -244,9 +250,9 @@ fn mixtral_moe_is_clean_and_its_numbers_check_by_hand() {
     assert_eq!(weight_bytes(a), 2 * params);
     assert_eq!(weight_bytes(a), 2_818_646_016);
 
-    // T = S·2/8 = 1,024 tokens per expert. One expert: three matmuls 3 · 2·T·4096·14336 =
-    // 360,777,252,864, SiLU 4·T·14336 = 58,720,256, the gate product T·14336 = 14,680,064:
-    // 360,850,653,184 (about 2·T·3·H·F: top-2 of 8 experts does 2/8 of the dense work).
+    // T = S·2/8 = 1,024 tokens per expert (balanced: HOT = COLD = LAST = T). One expert:
+    // three matmuls 3 · 2·T·4096·14336 = 360,777,252,864, SiLU 4·T·14336 = 58,720,256, the
+    // gate product T·14336 = 14,680,064: 360,850,653,184 (unchanged).
     let (s, t, h, f) = (4096u64, 1024u64, 4096u64, 14336u64);
     assert_eq!(t, s * 2 / 8);
     let per_expert = 3 * 2 * t * h * f + 4 * t * f + t * f;
@@ -256,23 +262,107 @@ fn mixtral_moe_is_clean_and_its_numbers_check_by_hand() {
         fgraph::report::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
     assert_eq!(summary.blocks.len(), 1);
     assert_eq!(summary.blocks[0].instances, Some(8));
-    assert_eq!(summary.blocks[0].flops, 8 * per_expert);
-    // The router: 2·S·4096·8 = 268,435,456.
+    // The experts' ops, summed (the summary's block FLOPs count the kernels wholly inside the
+    // block, and expert 0's down projection now shares a kernel with the gate product).
+    let expert_flops = |a: &Analysis| -> u64 {
+        (0..a.graph.ops.len())
+            .filter(|&o| a.graph.ops[o].name.starts_with("expert"))
+            .map(|o| fgraph::cost::flops::op_flops(&a.graph, fgraph::graph::OpId(o as u32)).0)
+            .sum()
+    };
+    assert_eq!(expert_flops(a), 8 * per_expert);
+    // The router: 2·S·4096·8 = 268,435,456 (unchanged).
     let router = kernel_of(a, "router");
     assert_eq!(op_names(a, router), ["router"]);
     assert_eq!(cost.fused.kernels[router].flops, 2 * s * h * 8);
     assert_eq!(cost.fused.kernels[router].flops, 268_435_456);
 
-    // Each gather is a kernel of its own (its rows feed two matmuls). It reads its T rows
-    // of x, 1024·4096·2 = 8,388,608 B, not all S of them, and its row of ids, 1024·4 =
-    // 4,096 B; it writes the T rows.
+    // The routing ops' FLOPs, which the opaque functions stated before (E / K = 4 per top-k
+    // index, 1 per element of the rest): topk 1 per element of probs, S·8 = 32,768;
+    // topk_indices 0; the weights' sum S·2 = 8,192 and division 8,192; argsort 8,192; the
+    // tokens' division 8,192; the gate product S·2·4096 = 33,554,432; index_add one add per
+    // element added, 33,554,432.
+    let op_flops = |name: &str| {
+        let o = a
+            .graph
+            .ops
+            .iter()
+            .position(|o| o.name == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        fgraph::cost::flops::op_flops(&a.graph, fgraph::graph::OpId(o as u32)).0
+    };
+    assert_eq!(op_flops("top_weights"), s * 8);
+    assert_eq!(op_flops("top_experts"), 0);
+    for name in ["weight_sum", "renorm", "by_expert", "slot_token"] {
+        assert_eq!(op_flops(name), s * 2, "{name}");
+    }
+    assert_eq!(op_flops("weigh"), s * 2 * h);
+    assert_eq!(op_flops("combine"), 33_554_432);
+
+    // The top-k reads the probabilities, S·8·2 = 65,536 B, and writes the weights, S·2·2 =
+    // 16,384 B. The indices are found with them: their kernel (fused with the flattening and
+    // the argsort) reads nothing and writes the sorted order, S·2·4 = 32,768 B.
+    let top = kernel_of(a, "top_weights");
+    assert_eq!(op_names(a, top), ["top_weights"]);
+    let tr = &a.traffic.groups[top];
+    assert_eq!((tr.bytes_read, tr.bytes_written), (65_536, 16_384));
+    let sort = kernel_of(a, "by_expert");
+    assert_eq!(
+        op_names(a, sort),
+        ["top_experts", "flat_experts", "by_expert"]
+    );
+    let tr = &a.traffic.groups[sort];
+    assert_eq!((tr.bytes_read, tr.bytes_written), (0, 32_768));
+
+    // Each gather, with the slice of the sorted tokens that feeds it, is a kernel of its own
+    // (its rows feed two matmuls). It reads its T rows of x, 1024·4096·2 = 8,388,608 B, not
+    // all S of them, and its T tokens, 1024·4 = 4,096 B; it writes the T rows (unchanged).
     for e in 0..8 {
         let k = kernel_of(a, &format!("take{e}"));
-        let name = format!("take{e}");
-        assert_eq!(op_names(a, k), [name.as_str()]);
+        assert_eq!(
+            op_names(a, k),
+            [format!("ids{e}").as_str(), format!("take{e}").as_str()]
+        );
         let tr = &a.traffic.groups[k];
         assert_eq!(tr.bytes_read, t * h * 2 + t * 4);
         assert_eq!(tr.bytes_read, 8_392_704);
         assert_eq!(tr.bytes_written, 8_388_608);
     }
+
+    // The combine adds the S·2 weighted rows into the residual stream in place: it reads
+    // them, 8192·4096·2 = 67,108,864 B, the tokens, 8192·4 = 32,768 B, and the rows of h it
+    // touches, min(8192, 4096) = all 4,096: 33,554,432 B; it writes those rows.
+    let combine = kernel_of(a, "combine");
+    assert_eq!(op_names(a, combine), ["combine"]);
+    let tr = &a.traffic.groups[combine];
+    assert_eq!(tr.bytes_read, 67_108_864 + 32_768 + 33_554_432);
+    assert_eq!(tr.bytes_written, 33_554_432);
+
+    // A hot expert: HOT = 2048 rows for expert 0, COLD = 6144 div 7 = 877 for experts 1 to
+    // 6, LAST = 8192 - 2048 - 6·877 = 882 for expert 7. The experts' FLOPs are those of
+    // S·2 rows either way (6·H·F + 5·F per row); expert 0's gather reads twice the rows.
+    let path = format!("{}/examples/mixtral_moe.fgraph", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).expect("example");
+    let mut options = Options::default();
+    options.overrides.insert("HOT".into(), 2048);
+    let r = check_file(&path, &bytes, &options);
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    let ha = r.graphs[0].analysis.as_ref().expect("analysis");
+    assert_eq!(2048 + 6 * 877 + 882, 8192);
+    assert_eq!(expert_flops(ha), 8 * per_expert);
+    assert_eq!(expert_flops(ha), (6 * h * f + 5 * f) * s * 2);
+    let x0 = ha
+        .graph
+        .tensors
+        .iter()
+        .find(|t| t.name == "x0")
+        .expect("x0");
+    assert_eq!(x0.shape.as_slice(), [2048, 4096]);
+    let x7 = ha
+        .graph
+        .tensors
+        .iter()
+        .find(|t| t.name == "x7")
+        .expect("x7");
+    assert_eq!(x7.shape.as_slice(), [882, 4096]);
 }

@@ -46,6 +46,13 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
         first,
         second,
         func: op.func.as_deref(),
+        third: op.inputs.get(2).map(|u| {
+            let shape = g.tensor(u.tensor).shape.as_slice();
+            match u.index {
+                Some(_) => shape.get(1..).unwrap_or(&[]),
+                None => shape,
+            }
+        }),
     };
     // The semantic pass admits only 0 to 2^63 - 1.
     let per_element = op

@@ -95,6 +95,7 @@ mod tests {
             first: Some((&[32, 3, 224, 224], false)),
             second: Some(&[64, 3, 7, 7]),
             func: None,
+            third: None,
         };
         assert_eq!(
             flops(&args),
@@ -105,6 +106,7 @@ mod tests {
             first: None,
             second: Some(&[1, 1 << 10]),
             func: None,
+            third: None,
         };
         assert_eq!(flops(&huge).0, None);
     }

@@ -12,6 +12,7 @@
 //! | [`conv`] | `conv` | contraction |
 //! | [`layout`] | `reshape`, `slice`, `permute`, `expand` | layout |
 //! | [`movement`] | `concat`, `gather`, `update` | pointwise |
+//! | [`routing`] | `topk`, `topk_indices`, `sort`, `argsort`, `index_add`, `cumsum`, `one_hot`, `roll` | reduction, pointwise, layout |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -27,6 +28,7 @@ pub mod funcs;
 pub mod layout;
 pub mod movement;
 pub mod reduction;
+pub mod routing;
 
 use crate::graph::{Graph, OpNode};
 pub use crate::types::OpKind;
@@ -81,6 +83,8 @@ pub enum FlopSource {
     Unknown,
     /// The op's `flops = N` attribute (the semantic pass takes only 0 to 2^63 − 1).
     Attribute,
+    /// The kind's own count per element (the routing kinds, [`routing`]).
+    PerElement,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
@@ -95,6 +99,8 @@ pub struct FlopArgs<'x> {
     /// The second tensor argument's shape after its index view (a conv's weight).
     pub second: Option<&'x [u64]>,
     pub func: Option<&'x str>,
+    /// The third tensor argument's shape as the op reads it (`index_add`'s rows added).
+    pub third: Option<&'x [u64]>,
 }
 
 /// Everything an op kind means after the semantic check.
@@ -144,6 +150,14 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::Gather => &movement::GATHER,
         OpKind::Update => &movement::UPDATE,
         OpKind::Conv => &conv::CONV,
+        OpKind::Topk => &routing::TOPK,
+        OpKind::TopkIndices => &routing::TOPK_INDICES,
+        OpKind::Sort => &routing::SORT,
+        OpKind::Argsort => &routing::ARGSORT,
+        OpKind::IndexAdd => &routing::INDEX_ADD,
+        OpKind::Cumsum => &routing::CUMSUM,
+        OpKind::OneHot => &routing::ONE_HOT,
+        OpKind::Roll => &routing::ROLL,
     }
 }
 

@@ -90,7 +90,15 @@ impl<'a, 's> Sema<'a, 's> {
                 );
             }
             // The kind's shape rule checks the values (`ops`).
-            return self.unknown_attrs(op, kind, None, crate::ops::spec(kind).attrs);
+            let attrs = crate::ops::spec(kind).attrs;
+            self.unknown_attrs(op, kind, None, attrs);
+            // The routing kinds' values (issue 23) are checked by type and range here too.
+            if crate::ops::routing::KINDS.contains(&kind) {
+                for spec in attrs {
+                    self.attr_value(op, kind, None, spec, ints, extra);
+                }
+            }
+            return;
         };
         let func = op.func.map(|f| f.name);
         self.unknown_attrs(op, kind, func, attrs);

@@ -252,6 +252,7 @@ impl<'a, 's> Sema<'a, 's> {
                         first: Some((first, false)),
                         second: args.get(1).and_then(|a| a.as_deref()),
                         func: self.ops[o].func,
+                        third: args.get(2).and_then(|a| a.as_deref()),
                     },
                     per_element,
                 )),
@@ -266,12 +267,17 @@ impl<'a, 's> Sema<'a, 's> {
         };
         let dtype = match self.ops[o].declared_dtype {
             Some(d) => d,
+            // Indices are PyTorch's int64 unless declared.
+            None if matches!(kind, OpKind::TopkIndices | OpKind::Argsort) => Some(Dtype::I64),
             None => first_dtype,
         };
         match kind {
             OpKind::Elementwise => self.dtype_mismatch(o),
             OpKind::Gather => self.gather_indices(o),
             OpKind::Update => self.update_rows(o),
+            OpKind::TopkIndices | OpKind::Argsort | OpKind::IndexAdd | OpKind::OneHot => {
+                self.routing_dtypes(o, kind, dtype)
+            }
             _ => {}
         }
         let output = self.ops[o].output;
@@ -356,6 +362,98 @@ impl<'a, 's> Sema<'a, 's> {
                  conversion is meant (an 8-bit KV cache)",
                 cache.bytes()
             )),
+        );
+    }
+}
+
+impl Sema<'_, '_> {
+    /// The routing kinds' dtype rules (issue 23): ids read (`index_add`'s argument 1,
+    /// `one_hot`'s argument 0) and indices produced (`topk_indices`, `argsort`, of dtype
+    /// `out`) are integers; a `topk_indices` names the values of a `topk` op.
+    fn routing_dtypes(&mut self, o: usize, kind: OpKind, out: Option<Dtype>) {
+        let op = self.ops[o].name;
+        let read = match kind {
+            OpKind::IndexAdd => Some(1),
+            OpKind::OneHot => Some(0),
+            _ => None,
+        };
+        if let Some(k) = read
+            && let Some((d, name, at)) = self.arg_dtype(o, k)
+            && !is_index_dtype(d)
+        {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::InvalidDtype,
+                    format!("the ids `{name}` of {kind} `{op}` are {d}, not integers"),
+                )
+                .at(at, format!("`{name}` is {d}"))
+                .help(format!(
+                    "declare the ids with an integer dtype, as PyTorch needs: `{name}: i32[..]` \
+                     or `i64`"
+                )),
+            );
+        }
+        if matches!(kind, OpKind::TopkIndices | OpKind::Argsort)
+            && let Some(d) = out.filter(|d| !is_index_dtype(*d))
+        {
+            let stmt = op_stmt(self.ast, self.ops[o].stmt);
+            let at = stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span);
+            self.diags.push(
+                Diagnostic::new(
+                    Code::InvalidDtype,
+                    format!("{kind} `{op}` produces indices, declared {d}"),
+                )
+                .at(at, format!("declared {d}"))
+                .help(format!(
+                    "indices are integers: declare `{}: i32[..]` or `i64[..]` (PyTorch's, the \
+                     default)",
+                    stmt.output.name
+                )),
+            );
+        }
+        if kind == OpKind::TopkIndices {
+            self.topk_pair(o);
+        }
+    }
+
+    /// A `topk_indices` names the values output of a `topk` op, with no view: the pair is
+    /// one kernel, priced once.
+    fn topk_pair(&mut self, o: usize) {
+        let Some(u) = self.uses.get(use_range(&self.ops, o).start) else {
+            return;
+        };
+        let (span, viewed) = (u.span, u.index().is_some() || u.transpose);
+        let Some(t) = u.tensor() else { return };
+        let t = &self.tensors[t.index()];
+        let name = t.name.name;
+        let producer = match t.origin {
+            crate::graph::Origin::Produced(p) => self.ops.get(p.index()).and_then(|p| p.kind),
+            _ => None,
+        };
+        if producer == Some(OpKind::Topk) && !viewed {
+            return;
+        }
+        let why = match producer {
+            _ if viewed && producer == Some(OpKind::Topk) => {
+                format!("`{name}` is read through a view")
+            }
+            Some(k) => format!("`{name}` is the output of a {k} op"),
+            None => format!("`{name}` is an input"),
+        };
+        self.diags.push(
+            Diagnostic::new(
+                Code::ShapeMismatch,
+                format!(
+                    "topk_indices `{}` must name the values of a topk op: {why}",
+                    self.ops[o].name
+                ),
+            )
+            .at(span, why.clone())
+            .help(
+                "`torch.topk` gives values and indices from one kernel; fgraph writes them as \
+                 `topk(x, k = K) -> v` then `topk_indices(v) -> ids: i32[..]`, the second \
+                 naming the first's output as it is",
+            ),
         );
     }
 }

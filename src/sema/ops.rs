@@ -14,6 +14,10 @@ use crate::syntax::ast::{Arg, OpStmt};
 use crate::types::OpKind;
 use std::ops::Deref;
 
+// The routing kinds' rules (issue 23): a child, so that they read attributes as these do.
+#[path = "routing.rs"]
+mod routing;
+
 /// An op's attributes, with its statement for the places to report at.
 pub(super) struct Attrs<'x, 's> {
     pub kind: OpKind,
@@ -480,6 +484,14 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
         OpKind::Permute => permute(&shapes, attrs, names, diags),
         OpKind::Gather => gather(&shapes, attrs, names, diags),
         OpKind::Update => update(&shapes, attrs, names, diags),
+        OpKind::Topk
+        | OpKind::TopkIndices
+        | OpKind::Sort
+        | OpKind::Argsort
+        | OpKind::IndexAdd
+        | OpKind::Cumsum
+        | OpKind::OneHot
+        | OpKind::Roll => routing::infer(&shapes, attrs, names, diags),
         _ => Err(()),
     };
     r.ok()

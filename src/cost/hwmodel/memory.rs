@@ -220,3 +220,267 @@ pub(super) fn row_cols(g: &Graph, ops: &[OpId], family: Family) -> Option<u64> {
         .max()
         .map(|(_, cols)| cols)
 }
+
+// ---- The routing families (issue 23 item 3) ------------------------------------------------
+//
+// Fitted by validation/gpu/h100-calib-h/fit_routing.py on the fit half of batch h (PyTorch's
+// own kernels for `torch.topk`, `torch.sort`/`argsort`, `index_select`, `index_add_` and
+// `cumsum` on an H100). Each family's time is `overhead_us + max(bytes / (bandwidth ·
+// bandwidth_efficiency), elements / rate)`; reads are the compulsory ones plus what the kernels
+// are measured to read again:
+// - top-k (`gatherTopK`, then `bitonicSortKVInPlace` over the k kept): x, then the values
+//   and PyTorch's int64 indices again; elements: x's. A `topk_indices` paired with its `topk`
+//   costs only its writes (no start-up: the same kernel).
+// - sort and argsort (CUB's onesweep radix sort carrying int64 indices): a histogram pass over
+//   the keys and one pass of 8 bits per key byte over keys and indices: `n·kb + kb·n·(kb + 8)`
+//   for n keys of kb bytes; elements: n.
+// - gather alone picking more rows than its table has (`index_select`'s
+//   `vectorized_gather_kernel` in an MoE dispatch; fewer, an embedding lookup, is priced as
+//   before): the rows touched once, and each repeated row again where it misses L2, `1 / (1 + (repeat_miss_bytes / table)^exponent)`
+//   of the repeats over a table of `table` bytes; time on bytes.
+// - index_add (`indexFuncLargeIndex`, atomic adds): as gather over `dest`'s touched rows (its
+//   own curve), at `index_add.elements_per_s` elements of the rows added: far slower than
+//   its bytes.
+// - cumsum (`tensor_kernel_scan_innermost_dim`): one block scans a long row, so the rate is
+//   `min(scan.elements_per_s, rows · scan_row_elements_per_s)`; along another axis
+//   (`tensor_kernel_scan_outer_dim`, a column per thread) or over a tensor that is one row
+//   (PyTorch runs CUB's device-wide scan) no row limit: memory-bound at the family's
+//   efficiency (neither was in the fit half).
+
+/// The routing families' coefficients (the `routing` object of a hardware file's `model`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoutingCoeffs {
+    pub topk: super::FamilyCoeffs,
+    pub sort: super::FamilyCoeffs,
+    pub gather: super::FamilyCoeffs,
+    pub index_add: super::FamilyCoeffs,
+    pub scan: super::FamilyCoeffs,
+    /// Table bytes at which half of a gather's repeated rows miss L2.
+    pub repeat_miss_bytes: f64,
+    pub repeat_miss_exponent: f64,
+    /// Touched `dest` bytes at which half of an index_add's repeated rows miss L2.
+    pub index_add_miss_bytes: f64,
+    pub index_add_miss_exponent: f64,
+    /// Elements per second one block scans along one row.
+    pub scan_row_elements_per_s: f64,
+    /// Where the coefficients come from.
+    pub source: String,
+}
+
+impl RoutingCoeffs {
+    /// Every coefficient in its range of [`super::RANGES`].
+    pub(super) fn validate(&self) -> Result<(), String> {
+        for (name, c) in [
+            ("topk", self.topk),
+            ("sort", self.sort),
+            ("gather", self.gather),
+            ("index_add", self.index_add),
+            ("scan", self.scan),
+        ] {
+            for (k, v) in [
+                ("bandwidth_efficiency", c.bandwidth_efficiency),
+                ("elements_per_s", c.elements_per_s),
+                ("overhead_us", c.overhead_us),
+            ] {
+                super::check_range(k, &format!("model.routing.{name}.{k}"), v)?;
+            }
+        }
+        for (k, v) in [
+            ("repeat_miss_bytes", self.repeat_miss_bytes),
+            ("repeat_miss_exponent", self.repeat_miss_exponent),
+            ("index_add_miss_bytes", self.index_add_miss_bytes),
+            ("index_add_miss_exponent", self.index_add_miss_exponent),
+            ("scan_row_elements_per_s", self.scan_row_elements_per_s),
+        ] {
+            super::check_range(k, &format!("model.routing.{k}"), v)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether gather `o` picks more rows than its table has (an MoE dispatch, each row k
+/// times): only such a gather is priced as the `gather` family, so that files written before
+/// it (embedding lookups, which pick fewer rows) keep their numbers.
+fn repeats_rows(g: &Graph, o: OpId) -> bool {
+    let op = g.op(o);
+    let (Some(table), Some(ids)) = (op.inputs.first(), op.inputs.get(1)) else {
+        return false;
+    };
+    let table = g.use_shape(table);
+    let axis = op.int_attr("axis").unwrap_or(0);
+    let axis = if axis < 0 {
+        axis + table.len() as i64
+    } else {
+        axis
+    };
+    let dim = usize::try_from(axis)
+        .ok()
+        .and_then(|a| table.get(a).copied())
+        .unwrap_or(u64::MAX);
+    crate::ops::elements(&g.use_shape(ids)).is_some_and(|n| n > dim)
+}
+
+/// The fraction of repeated reads that miss L2 over `bytes` touched.
+fn repeat_miss(bytes: f64, half: f64, exponent: f64) -> f64 {
+    if bytes <= 0.0 {
+        0.0
+    } else {
+        1.0 / (1.0 + (half / bytes).powf(exponent))
+    }
+}
+
+/// Elements of a shape as a float (a checked graph's counts fit 64 bits).
+fn count(shape: &[u64]) -> f64 {
+    shape.iter().map(|&d| d as f64).product()
+}
+
+impl HwModel {
+    /// The prediction for a kernel that holds a routing op, by its family; `None` when the
+    /// model has no routing coefficients or the kernel holds none (a gather counts only alone:
+    /// fused, it is priced with its kernel as before).
+    pub(super) fn routing_kernel(
+        &self,
+        g: &Graph,
+        ops: &[OpId],
+        traffic: &crate::traffic::GroupTraffic,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Option<Prediction> {
+        let r = self.routing.as_ref()?;
+        let computed: Vec<OpId> = ops
+            .iter()
+            .copied()
+            .filter(|&o| !g.op(o).kind.is_layout())
+            .collect();
+        // A kernel with a matmul is priced by its matmul.
+        if computed.iter().any(|&o| g.op(o).kind.is_contraction()) {
+            return None;
+        }
+        let find = |k: OpKind| computed.iter().copied().find(|&o| g.op(o).kind == k);
+        let (read, written) = (traffic.bytes_read as f64, traffic.bytes_written);
+        let shape = |o: OpId, k: usize| g.op(o).inputs.get(k).map(|u| g.use_shape(u));
+        let dtype_bytes = |o: OpId, k: usize| {
+            g.op(o)
+                .inputs
+                .get(k)
+                .map_or(1, |u| g.tensor(u.tensor).dtype.bytes())
+        };
+        let time = |c: super::FamilyCoeffs, family: Family, read: f64, elements: f64, rate: f64| {
+            let memory_s = (read + written as f64) / (hw.bandwidth * c.bandwidth_efficiency);
+            let compute_s = elements / rate;
+            let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
+            p.kernel_s += c.overhead_us * 1e-6;
+            p.time_s = p.kernel_s + launch_s;
+            p
+        };
+        if !computed.is_empty()
+            && computed
+                .iter()
+                .all(|&o| g.op(o).kind == OpKind::TopkIndices)
+        {
+            // Found with its topk's values: only its writes.
+            let memory_s = written as f64 / (hw.bandwidth * r.topk.bandwidth_efficiency);
+            return Some(finish(Family::TopK, read, written, 0.0, memory_s, launch_s));
+        }
+        if let Some(o) = find(OpKind::Topk) {
+            let x = shape(o, 0)?;
+            let values = count(&g.tensor(g.op(o).output).shape);
+            let again = values * (dtype_bytes(o, 0) as f64 + 8.0);
+            return Some(time(
+                r.topk,
+                Family::TopK,
+                read + again,
+                count(&x),
+                r.topk.elements_per_s,
+            ));
+        }
+        if let Some(o) = find(OpKind::Sort).or_else(|| find(OpKind::Argsort)) {
+            let n = count(&shape(o, 0)?);
+            let kb = dtype_bytes(o, 0) as f64;
+            let counted = traffic
+                .reads
+                .iter()
+                .find(|t| t.tensor == g.op(o).inputs[0].tensor)
+                .map_or(0.0, |t| t.bytes as f64);
+            let passes = n * kb + kb * n * (kb + 8.0);
+            return Some(time(
+                r.sort,
+                Family::Sort,
+                read - counted + passes,
+                n,
+                r.sort.elements_per_s,
+            ));
+        }
+        if let Some(o) = find(OpKind::IndexAdd) {
+            let dest = shape(o, 0)?;
+            let ids = count(&shape(o, 1)?);
+            let src = count(&shape(o, 2)?);
+            let axis = g.op(o).int_attr("axis").unwrap_or(0);
+            let axis = if axis < 0 {
+                axis + dest.len() as i64
+            } else {
+                axis
+            };
+            let dim = *dest.get(usize::try_from(axis).ok()?)? as f64;
+            let row = g.use_bytes(&g.op(o).inputs[0]) as f64 / dim.max(1.0);
+            let touched = ids.min(dim) * row;
+            let again = (ids * row - touched).max(0.0)
+                * repeat_miss(touched, r.index_add_miss_bytes, r.index_add_miss_exponent);
+            return Some(time(
+                r.index_add,
+                Family::IndexAdd,
+                read + again,
+                src,
+                r.index_add.elements_per_s,
+            ));
+        }
+        if let Some(o) = find(OpKind::Cumsum) {
+            let x = shape(o, 0)?;
+            let axis = g.op(o).int_attr("axis").unwrap_or(-1);
+            let axis = if axis < 0 {
+                axis + x.len() as i64
+            } else {
+                axis
+            };
+            let cols = *x.get(usize::try_from(axis).ok()?)? as f64;
+            let n = count(&x);
+            let rows = n / cols.max(1.0);
+            // Along the innermost axis a block scans a row; along another, PyTorch's
+            // `tensor_kernel_scan_outer_dim` gives each thread a column: no row limit.
+            // A tensor that is one row (`numel == size(axis)`) is CUB's device-wide scan.
+            let innermost = usize::try_from(axis).ok() == x.len().checked_sub(1);
+            let rate = if innermost && rows > 1.0 {
+                r.scan.elements_per_s.min(rows * r.scan_row_elements_per_s)
+            } else {
+                r.scan.elements_per_s
+            };
+            return Some(time(r.scan, Family::Scan, read, n, rate));
+        }
+        if let [o] = computed[..]
+            && g.op(o).kind == OpKind::Gather
+            && repeats_rows(g, o)
+        {
+            // The table's rows touched are counted; the repeats of them miss L2 in part.
+            let table_read = traffic
+                .reads
+                .iter()
+                .find(|t| t.tensor == g.op(o).inputs[0].tensor)
+                .map_or(0.0, |t| t.bytes as f64);
+            let out = g.tensor(g.op(o).output);
+            let gathered = out.bytes as f64 / out.dtype.bytes().max(1) as f64
+                * g.tensor(g.op(o).inputs[0].tensor).dtype.bytes() as f64;
+            let again = (gathered - table_read).max(0.0)
+                * repeat_miss(table_read, r.repeat_miss_bytes, r.repeat_miss_exponent);
+            let elements = count(&out.shape);
+            return Some(time(
+                r.gather,
+                Family::Gather,
+                read + again,
+                elements,
+                r.gather.elements_per_s,
+            ));
+        }
+        None
+    }
+}

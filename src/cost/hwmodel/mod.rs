@@ -30,7 +30,7 @@ mod memory;
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use matmul::{MatmulShape, matmul_shape};
-pub use memory::{ScalarKernel, scalar_kernel};
+pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
@@ -198,6 +198,10 @@ pub struct HwModel {
     /// one implicit GEMM at the matmul family's coefficients.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conv: Option<ConvCoeffs>,
+    /// The routing families (issue 23: top-k, sort, gather, index_add, cumsum); none: those
+    /// ops are priced by their kernel's family as any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<RoutingCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -216,6 +220,14 @@ pub enum Family {
     Norm,
     /// A convolution's kernels (cuDNN's transposes, implicit GEMM, depthwise kernels).
     Conv,
+    /// The routing families (`memory.rs`, [`RoutingCoeffs`]).
+    #[serde(rename = "topk")]
+    TopK,
+    Sort,
+    Gather,
+    #[serde(rename = "index_add")]
+    IndexAdd,
+    Scan,
 }
 
 impl Family {
@@ -228,6 +240,11 @@ impl Family {
             Family::Softmax => "softmax",
             Family::Norm => "norm",
             Family::Conv => "conv",
+            Family::TopK => "topk",
+            Family::Sort => "sort",
+            Family::Gather => "gather",
+            Family::IndexAdd => "index_add",
+            Family::Scan => "scan",
         }
     }
 }
@@ -328,6 +345,12 @@ pub const RANGES: &[FieldRange] = &[
     range("gemm_overhead_us", 0.0, 1e6, "µs"),
     fraction("gemm_unaligned_efficiency"),
     range("taps_per_s", 1e6, 1e17, "taps/s"),
+    // The routing families (`memory.rs`, [`RoutingCoeffs`]).
+    range("repeat_miss_bytes", 1.0, 1e15, "bytes"),
+    range("repeat_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
+    range("index_add_miss_bytes", 1.0, 1e15, "bytes"),
+    range("index_add_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
+    range("scan_row_elements_per_s", 1e3, 1e16, "elements/s"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
@@ -431,6 +454,9 @@ impl HwModel {
         if let Some(c) = &self.conv {
             c.validate()?;
         }
+        if let Some(r) = &self.routing {
+            r.validate()?;
+        }
         let f = &self.families;
         let optional = [("scalar", f.scalar), ("layout_copy", f.layout_copy)]
             .into_iter()
@@ -493,6 +519,17 @@ impl HwModel {
             Family::Reduction => self.families.reduction,
             Family::Elementwise | Family::Matmul | Family::Attention | Family::Conv => {
                 self.families.elementwise
+            }
+            Family::TopK | Family::Sort | Family::Gather | Family::IndexAdd | Family::Scan => {
+                let r = self.routing.as_ref();
+                match f {
+                    Family::TopK => r.map(|r| r.topk),
+                    Family::Sort => r.map(|r| r.sort),
+                    Family::Gather => r.map(|r| r.gather),
+                    Family::IndexAdd => r.map(|r| r.index_add),
+                    _ => r.map(|r| r.scan),
+                }
+                .unwrap_or(self.families.elementwise)
             }
         }
     }
@@ -567,6 +604,10 @@ pub fn predict(
             hw,
             launch_s,
         );
+    }
+    // The routing ops' kernels (issue 23), by their families.
+    if let Some(p) = model.routing_kernel(g, ops, traffic, hw, launch_s) {
+        return p;
     }
     let matmuls: Vec<OpId> = ops
         .iter()

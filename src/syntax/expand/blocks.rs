@@ -141,14 +141,15 @@ impl<'a, 's> Blocks<'a, 's> {
     }
 
     /// Whether `name`, instantiated as a block, may be a block of an import that failed: an
-    /// import failed, and `name` is no block, no op kind and no misspelling of one (which is
-    /// still reported as such).
+    /// import failed, and `name` is no block, no op kind and no misspelling of one by a
+    /// single letter (`matmull`, still reported as such). A name further from a kind (`rope`
+    /// is two letters from `roll`) is taken for one of the missing blocks: the failed import
+    /// is reported, and once it is fixed a name still unknown is reported with its suggestion.
     pub fn lost(&self, name: &str) -> bool {
         self.import_failed
             && self.get(name).is_none()
             && OpKind::from_name(name).is_none()
-            && crate::diagnostics::did_you_mean(name, OpKind::ALL.iter().map(|k| k.as_str()))
-                .is_none()
+            && !OpKind::ALL.iter().any(|k| one_edit_apart(name, k.as_str()))
     }
 
     /// Whether block `name` uses a param as another type (reported): its instantiations are
@@ -178,5 +179,51 @@ impl<'a, 's> Blocks<'a, 's> {
 
     pub fn names(&self) -> impl Iterator<Item = &'s str> + '_ {
         self.by_name.keys().copied()
+    }
+}
+
+/// Whether `a` and `b` differ by one letter: one replaced, added or removed (ASCII case
+/// ignored).
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.len() - short.len() > 1 {
+        return false;
+    }
+    let eq = |x: u8, y: u8| x.eq_ignore_ascii_case(&y);
+    let prefix = short
+        .iter()
+        .zip(long)
+        .take_while(|&(&x, &y)| eq(x, y))
+        .count();
+    if short.len() == long.len() {
+        // One replaced (or none: the same name, which is not a misspelling here).
+        prefix < short.len()
+            && short[prefix + 1..]
+                .iter()
+                .zip(&long[prefix + 1..])
+                .all(|(&x, &y)| eq(x, y))
+    } else {
+        short[prefix..]
+            .iter()
+            .zip(&long[prefix + 1..])
+            .all(|(&x, &y)| eq(x, y))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_edit_apart;
+
+    #[test]
+    fn one_letter_replaced_added_or_removed() {
+        assert!(one_edit_apart("matmull", "matmul"));
+        assert!(one_edit_apart("matmul", "matmull"));
+        assert!(one_edit_apart("matmal", "matmul"));
+        assert!(one_edit_apart("Concat", "concot"));
+        assert!(!one_edit_apart("rope", "roll"));
+        assert!(!one_edit_apart("matmul", "matmul"));
+        assert!(!one_edit_apart("mm", "matmul"));
+        assert!(!one_edit_apart("", "ab"));
     }
 }
