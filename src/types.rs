@@ -77,6 +77,15 @@ pub enum OpKind {
     Gather,
     /// `update(cache, new, axis = a, start = s)`: `new` written into `cache` in place.
     Update,
+    // Pooling (issue 23): `[N, C, *spatial]`, 1 to 3 spatial dims (`crate::ops::pool`).
+    /// `max_pool(x, kernel = k, stride = s, padding = p)`: the maximum of each window.
+    MaxPool,
+    /// `avg_pool(x, kernel = k, stride = s, padding = p)`: the mean of each window.
+    AvgPool,
+    /// `global_avg_pool(x)`: the mean over every spatial position, `[N, C, 1, ..]`.
+    GlobalAvgPool,
+    /// `global_max_pool(x)`: the maximum over every spatial position, `[N, C, 1, ..]`.
+    GlobalMaxPool,
 }
 
 impl OpKind {
@@ -91,6 +100,10 @@ impl OpKind {
         OpKind::Expand,
         OpKind::Gather,
         OpKind::Update,
+        OpKind::MaxPool,
+        OpKind::AvgPool,
+        OpKind::GlobalAvgPool,
+        OpKind::GlobalMaxPool,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -104,6 +117,10 @@ impl OpKind {
             OpKind::Expand => "expand",
             OpKind::Gather => "gather",
             OpKind::Update => "update",
+            OpKind::MaxPool => "max_pool",
+            OpKind::AvgPool => "avg_pool",
+            OpKind::GlobalAvgPool => "global_avg_pool",
+            OpKind::GlobalMaxPool => "global_max_pool",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

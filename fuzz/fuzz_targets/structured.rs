@@ -269,6 +269,8 @@ enum KindSel {
     Matmul,
     Matmul2,
     Reshape,
+    /// `max_pool(x, kernel = 1)` (issue 23): the first operand's shape, a reduction-class op.
+    Pool,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -529,6 +531,7 @@ impl GraphRender {
             KindSel::Reduction => ("reduction", "softmax"),
             KindSel::Matmul | KindSel::Matmul2 => ("matmul", ""),
             KindSel::Reshape => ("reshape", ""),
+            KindSel::Pool => ("max_pool", ""),
         };
         let func = match op.func {
             FuncSel::None => default_func,
@@ -547,7 +550,7 @@ impl GraphRender {
             format!("o{}", self.ops)
         };
         self.ops += 1;
-        let head = if kind == "matmul" || kind == "reshape" {
+        let head = if kind == "matmul" || kind == "reshape" || kind == "max_pool" {
             format!("{name} = {kind}")
         } else {
             format!("{name} = {kind}.{func}")
@@ -560,6 +563,7 @@ impl GraphRender {
                 KindSel::Reshape => self.reshape_args(op),
                 KindSel::Reduction => self.reduction_args(op),
                 KindSel::Elementwise | KindSel::Elementwise2 => self.elementwise_args(op),
+                KindSel::Pool => self.pool_args(op),
             }
         };
         let mut line = format!("  op {head}({}", args.join(", "));
@@ -769,6 +773,13 @@ impl GraphRender {
             _ => self.pool[usize::from(op.out) % self.pool.len()].1.clone(),
         };
         (vec![first], Some((op.out < 252, out)))
+    }
+
+    /// One operand pooled with a window of 1 (its shape kept; an input of rank other than 3
+    /// to 5 is `shape-mismatch`).
+    fn pool_args(&self, op: &OpDesc) -> (Vec<String>, Option<(bool, Vec<String>)>) {
+        let (first, shape) = self.first_arg(op.args[0]);
+        (vec![first, "kernel = 1".to_string()], Some((false, shape)))
     }
 
     /// A first operand and extras of a suffix of its shape (`layernorm(x, gamma, beta)`);

@@ -11,6 +11,7 @@
 //! | [`contraction`] | `matmul` | contraction |
 //! | [`layout`] | `reshape`, `slice`, `permute`, `expand` | layout |
 //! | [`movement`] | `concat`, `gather`, `update` | pointwise |
+//! | [`pool`] | `max_pool`, `avg_pool`, `global_avg_pool`, `global_max_pool` | reduction |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -24,6 +25,7 @@ pub mod elementwise;
 pub mod funcs;
 pub mod layout;
 pub mod movement;
+pub mod pool;
 pub mod reduction;
 
 use crate::graph::{Graph, OpNode};
@@ -77,6 +79,8 @@ pub enum FlopSource {
     Unknown,
     /// The op's `flops = N` attribute (the semantic pass takes only 0 to 2^63 − 1).
     Attribute,
+    /// A pool: one per window element of each output element ([`pool`]).
+    Pool,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
@@ -89,6 +93,9 @@ pub struct FlopArgs<'x> {
     /// dimension), and whether it is read transposed (`.T`).
     pub first: Option<(&'x [u64], bool)>,
     pub func: Option<&'x str>,
+    /// The op's integer attributes and its list and float ones (a pool's `kernel`).
+    pub ints: &'x [(crate::graph::CompactString, i64)],
+    pub extra: Option<&'x crate::graph::OpExtra>,
 }
 
 /// Everything an op kind means after the semantic check.
@@ -137,6 +144,10 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::Concat => &movement::CONCAT,
         OpKind::Gather => &movement::GATHER,
         OpKind::Update => &movement::UPDATE,
+        OpKind::MaxPool => &pool::MAX_POOL,
+        OpKind::AvgPool => &pool::AVG_POOL,
+        OpKind::GlobalAvgPool => &pool::GLOBAL_AVG_POOL,
+        OpKind::GlobalMaxPool => &pool::GLOBAL_MAX_POOL,
     }
 }
 
@@ -252,6 +263,14 @@ mod tests {
         let class = |k: OpKind| spec(k).class;
         assert_eq!(class(OpKind::Matmul), Contraction);
         assert_eq!(class(OpKind::Reduction), Reduction);
+        for k in [
+            OpKind::MaxPool,
+            OpKind::AvgPool,
+            OpKind::GlobalAvgPool,
+            OpKind::GlobalMaxPool,
+        ] {
+            assert_eq!(class(k), Reduction, "{k}");
+        }
         for k in [
             OpKind::Elementwise,
             OpKind::Concat,

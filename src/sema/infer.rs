@@ -175,6 +175,7 @@ impl<'a, 's> Sema<'a, 's> {
                     _ => None,
                 },
                 OpKind::Reshape | OpKind::Expand => None,
+                k if super::pool::is_pool(k) => super::pool::infer(args, &op_attrs, &names, diags),
                 _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {
@@ -218,6 +219,8 @@ impl<'a, 's> Sema<'a, 's> {
                         out: s,
                         first: Some((first, false)),
                         func: self.ops[o].func,
+                        ints: &self.ops[o].attrs,
+                        extra: self.ops[o].extra.as_deref(),
                     },
                     per_element,
                 )),

@@ -30,6 +30,7 @@ mod lints;
 mod names;
 mod ops;
 mod order;
+mod pool;
 mod shape;
 mod values;
 
