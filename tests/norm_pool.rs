@@ -360,3 +360,38 @@ fn pools_end_their_kernel_and_take_pointwise_producers() {
     ));
     assert_eq!(groups(&b), [vec!["m"], vec!["p"]]);
 }
+
+#[test]
+fn the_hardware_model_prices_them_as_pytorch_runs_them() {
+    // The fit half's cases, as validation/gpu/h100-calib-h/fit_normpool.py prints them.
+    let us = |p: &hwmodel::Prediction| p.kernel_s * 1e6;
+    // Max pool alone (PyTorch's kernel): 51.4 M input elements at 246 G/s + 5.5 µs; it
+    // writes its int64 indices beside the output.
+    let p = hw_kernels(&graph(
+        "  input x: f16[64, 64, 112, 112]\n  op p = max_pool(x, kernel = 3, stride = 2, padding = 1) -> y",
+    ));
+    let out = 64 * 64 * 56 * 56;
+    assert_eq!(p[0].family, hwmodel::Family::Pool);
+    assert_eq!(p[0].dram_read, 64 * 64 * 112 * 112 * 2);
+    assert_eq!(p[0].dram_written, out * 2 + out * 8);
+    assert!((us(&p[0]) - 214.36).abs() < 0.05, "{}", us(&p[0]));
+    // Fused after a ReLU (a compiler's kernel): no indices.
+    let p = hw_kernels(&graph(
+        "  input x: f16[64, 64, 112, 112]\n  op r = elementwise.relu(x) -> xr\n  op p = max_pool(xr, kernel = 3, stride = 2, padding = 1) -> y",
+    ));
+    assert_eq!(p[0].dram_written, out * 2);
+    // Global average pools: NCHW at the pool rate, channels-last at its own fixed time.
+    let p = hw_kernels(&graph(
+        "  input x: f16[32, 2048, 7, 7]\n  op a = global_avg_pool(x) -> y\n  op b = global_avg_pool(x, channels_last = true) -> z",
+    ));
+    assert!((us(&p[0]) - 18.55).abs() < 0.05, "{}", us(&p[0]));
+    assert!((us(&p[1]) - 11.58).abs() < 0.05, "{}", us(&p[1]));
+    // Group norm: three kernels, the input read twice; 128 groups of 40,960 elements on
+    // 132 SMs.
+    let p = hw_kernels(&graph(
+        "  input h: f16[4, 320, 64, 64]\n  weight w: f16[320]\n  weight b: f16[320]\n  op gn = reduction.group_norm(h, w, b, groups = 32) -> y",
+    ));
+    assert_eq!(p[0].family, hwmodel::Family::GroupNorm);
+    assert_eq!(p[0].dram_read, 2 * (4 * 320 * 64 * 64 * 2 + 2 * 640));
+    assert!((us(&p[0]) - 58.72).abs() < 0.05, "{}", us(&p[0]));
+}
