@@ -226,6 +226,7 @@ pub enum Family {
     /// A pooling kernel (`families.pool`).
     Pool,
     /// PyTorch's group norm (`families.group_norm`).
+    #[serde(rename = "group_norm")]
     GroupNorm,
 }
 
