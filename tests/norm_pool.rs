@@ -395,3 +395,25 @@ fn the_hardware_model_prices_them_as_pytorch_runs_them() {
     assert_eq!(p[0].dram_read, 2 * (4 * 320 * 64 * 64 * 2 + 2 * 640));
     assert!((us(&p[0]) - 58.72).abs() < 0.05, "{}", us(&p[0]));
 }
+
+#[test]
+fn without_their_families_pools_and_group_norms_take_reduction_and_norm() {
+    let a = analysis(&graph(
+        "  input x: f16[8, 64, 56, 56]\n  op p = max_pool(x, kernel = 2) -> y\n  op gn = reduction.group_norm(x, groups = 32) -> z",
+    ));
+    let hw = Hardware::preset("h100").expect("preset");
+    let mut model = hw.model.clone().expect("calibrated");
+    (model.families.pool, model.families.group_norm) = (None, None);
+    assert!(model.validate().is_ok());
+    let p: Vec<hwmodel::Prediction> = a
+        .plan
+        .groups
+        .iter()
+        .zip(&a.traffic.groups)
+        .map(|(grp, tr)| hwmodel::predict(&model, &a.graph, &grp.ops, tr, None, &hw, 0.0))
+        .collect();
+    assert_eq!(p[0].family, hwmodel::Family::Reduction);
+    assert_eq!(p[1].family, hwmodel::Family::Norm);
+    // Nor does the pool write indices then.
+    assert_eq!(p[0].dram_written, a.traffic.groups[0].bytes_written);
+}

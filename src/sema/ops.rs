@@ -413,7 +413,8 @@ impl Attrs<'_, '_> {
             self.span("axis"),
             "not the trailing axes".to_string(),
             format!(
-                "a list of axes is PyTorch's `normalized_shape`: the last dims,                  `axis = [{}]`; permute the axes to normalise first",
+                "a list of axes is PyTorch's `normalized_shape`: the last dims, \
+                 `axis = [{}]`; permute the axes to normalise first",
                 want.join(", ")
             ),
         ));

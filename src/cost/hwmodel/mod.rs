@@ -501,6 +501,7 @@ impl HwModel {
             Family::Softmax => self.families.softmax,
             Family::Norm => self.families.norm,
             Family::Reduction => self.families.reduction,
+            // `predict` prices these as `reduction` and `norm` when they are absent.
             Family::Pool => self.families.pool.unwrap_or(self.families.reduction),
             Family::GroupNorm => self.families.group_norm.unwrap_or(self.families.norm),
             Family::Elementwise | Family::Matmul | Family::Attention => self.families.elementwise,
@@ -637,6 +638,13 @@ pub fn predict(
     }
     // One row-wise op with nothing else computed (views aside) is PyTorch's own kernel.
     let computed = ops.iter().filter(|&&o| !g.op(o).kind.is_layout()).count();
+    // Without their own coefficients, a pool is priced as a reduction and a group norm as a
+    // norm.
+    let family = match family {
+        Family::Pool if model.families.pool.is_none() => Family::Reduction,
+        Family::GroupNorm if model.families.group_norm.is_none() => Family::Norm,
+        f => f,
+    };
     if matches!(family, Family::Pool | Family::GroupNorm) {
         return model.norm_pool_kernel(
             family,
