@@ -100,6 +100,15 @@ pub enum OpKind {
     OneHot,
     /// `roll(x, shifts = [..], dims = [..])`: a circular shift along axes.
     Roll,
+    // Pooling (issue 23): `[N, C, *spatial]`, 1 to 3 spatial dims (`crate::ops::pool`).
+    /// `max_pool(x, kernel = k, stride = s, padding = p)`: the maximum of each window.
+    MaxPool,
+    /// `avg_pool(x, kernel = k, stride = s, padding = p)`: the mean of each window.
+    AvgPool,
+    /// `global_avg_pool(x)`: the mean over every spatial position, `[N, C, 1, ..]`.
+    GlobalAvgPool,
+    /// `global_max_pool(x)`: the maximum over every spatial position, `[N, C, 1, ..]`.
+    GlobalMaxPool,
 }
 
 impl OpKind {
@@ -123,6 +132,10 @@ impl OpKind {
         OpKind::Cumsum,
         OpKind::OneHot,
         OpKind::Roll,
+        OpKind::MaxPool,
+        OpKind::AvgPool,
+        OpKind::GlobalAvgPool,
+        OpKind::GlobalMaxPool,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -145,6 +158,10 @@ impl OpKind {
             OpKind::Cumsum => "cumsum",
             OpKind::OneHot => "one_hot",
             OpKind::Roll => "roll",
+            OpKind::MaxPool => "max_pool",
+            OpKind::AvgPool => "avg_pool",
+            OpKind::GlobalAvgPool => "global_avg_pool",
+            OpKind::GlobalMaxPool => "global_max_pool",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

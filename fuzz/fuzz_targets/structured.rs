@@ -270,6 +270,8 @@ enum KindSel {
     Matmul2,
     Reshape,
     Conv,
+    /// `max_pool(x, kernel = 1)` (issue 23): the first operand's shape, a reduction-class op.
+    Pool,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -531,6 +533,7 @@ impl GraphRender {
             KindSel::Matmul | KindSel::Matmul2 => ("matmul", ""),
             KindSel::Reshape => ("reshape", ""),
             KindSel::Conv => ("conv", ""),
+            KindSel::Pool => ("max_pool", ""),
         };
         let func = match op.func {
             FuncSel::None => default_func,
@@ -549,7 +552,7 @@ impl GraphRender {
             format!("o{}", self.ops)
         };
         self.ops += 1;
-        let head = if kind == "matmul" || kind == "reshape" || kind == "conv" {
+        let head = if kind == "matmul" || kind == "reshape" || kind == "conv" || kind == "max_pool" {
             format!("{name} = {kind}")
         } else {
             format!("{name} = {kind}.{func}")
@@ -563,6 +566,7 @@ impl GraphRender {
                 KindSel::Conv => self.conv_args(op),
                 KindSel::Reduction => self.reduction_args(op),
                 KindSel::Elementwise | KindSel::Elementwise2 => self.elementwise_args(op),
+                KindSel::Pool => self.pool_args(op),
             }
         };
         let mut line = format!("  op {head}({}", args.join(", "));
@@ -794,6 +798,13 @@ impl GraphRender {
             _ => self.pool[usize::from(op.out) % self.pool.len()].1.clone(),
         };
         (vec![first], Some((op.out < 252, out)))
+    }
+
+    /// One operand pooled with a window of 1 (its shape kept; an input of rank other than 3
+    /// to 5 is `shape-mismatch`).
+    fn pool_args(&self, op: &OpDesc) -> (Vec<String>, Option<(bool, Vec<String>)>) {
+        let (first, shape) = self.first_arg(op.args[0]);
+        (vec![first, "kernel = 1".to_string()], Some((false, shape)))
     }
 
     /// A first operand and extras of a suffix of its shape (`layernorm(x, gamma, beta)`);

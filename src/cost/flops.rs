@@ -9,6 +9,8 @@
 //! | `slice`, `concat`, `permute`, `expand`, `gather`, `update` | 0 (data movement) |
 //! | `elementwise.F` | `table(F) · elements(output)` |
 //! | `reduction.F` | `table(F) · max(elements(first input), elements(output))` |
+//! | `max_pool`, `avg_pool` | `prod(kernel) · elements(output)`: one per window element |
+//! | `global_avg_pool`, `global_max_pool` | `elements(input)` |
 //! | any op with `flops = N` | `N · elements(output)` (the attribute wins) |
 //!
 //! Counts are exact: the semantic pass counts every op through the same rule
@@ -53,6 +55,8 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
                 None => shape,
             }
         }),
+        ints: &op.attrs,
+        extra: op.extra.as_deref(),
     };
     // The semantic pass admits only 0 to 2^63 - 1.
     let per_element = op

@@ -96,6 +96,8 @@ mod tests {
             second: Some(&[64, 3, 7, 7]),
             func: None,
             third: None,
+            ints: &[],
+            extra: None,
         };
         assert_eq!(
             flops(&args),
@@ -107,6 +109,8 @@ mod tests {
             second: Some(&[1, 1 << 10]),
             func: None,
             third: None,
+            ints: &[],
+            extra: None,
         };
         assert_eq!(flops(&huge).0, None);
     }

@@ -24,6 +24,9 @@ pub enum FuncFamily {
     Softmax,
     /// A normalization over rows (LayerNorm, RMSNorm, …).
     Norm,
+    /// A group norm as PyTorch runs it: per-group moments (a block per group of a sample),
+    /// the fused scale and shift, and an elementwise apply that reads the input again.
+    GroupNorm,
 }
 
 /// Where a function's output shape comes from (`sema` infers it and compares a declared one).
@@ -39,6 +42,9 @@ pub enum FuncShape {
     Reduce,
     /// The first argument's shape with the `axis` dimension replaced by `k` (top-k).
     TopK,
+    /// The first argument's shape, `[N, C, *]` with C split into `groups` equal groups
+    /// (group norm).
+    Groups,
 }
 
 /// The type and range of an attribute's value.
@@ -178,9 +184,29 @@ const K: AttrSpec = AttrSpec {
         "how many of the largest values are kept along `axis`",
     )
 };
+/// A norm's axes: one, or a list of the trailing axes (PyTorch's `normalized_shape`).
+const NORM_AXES: AttrSpec = attr(
+    "axis",
+    AttrType::Axes,
+    "the axis the rows run along (default -1), or a list of the last axes normalised \
+     together (`axis = [-2, -1]`, PyTorch's `normalized_shape` of two dims)",
+);
+const GROUPS: AttrSpec = AttrSpec {
+    required: true,
+    ..attr(
+        "groups",
+        AttrType::Int {
+            min: 1,
+            max: i64::MAX,
+        },
+        "how many equal groups the channels (dim 1) are split into; it divides C",
+    )
+};
 const ROWWISE: &[AttrSpec] = &[AXIS];
 const SOFTMAX: &[AttrSpec] = &[AXIS, CAUSAL, WINDOW];
-const NORM: &[AttrSpec] = &[AXIS, EPS];
+const NORM: &[AttrSpec] = &[NORM_AXES, EPS];
+const GROUP_NORM: &[AttrSpec] = &[GROUPS, EPS];
+const BATCHNORM: &[AttrSpec] = &[EPS];
 const REDUCE: &[AttrSpec] = &[AXES, KEEPDIM];
 
 const fn f(name: &'static str, flops: u64, torch: &'static str) -> FuncSpec {
@@ -300,6 +326,16 @@ pub const FUNCS: &[FuncSpec] = &[
     ew("logical_or", 2, 1, "torch.logical_or"),
     ew("where", 3, 1, "torch.where"),
     ew("fma", 3, 1, "torch.addcmul"),
+    // Batch norm in inference form: `(x - mean) · rsqrt(var + eps) · weight + bias`, the
+    // per-channel operands `[C, 1, 1]` broadcast over `[N, C, H, W]` (a conv's epilogue).
+    // Its family is `Norm`, as an opaque `reduction.batchnorm` had before (a name ending in
+    // `norm`); an elementwise op's family is never asked.
+    FuncSpec {
+        operands: Operands { min: 3, max: 5 },
+        attrs: BATCHNORM,
+        family: FuncFamily::Norm,
+        ..f("batchnorm", 4, "torch.nn.functional.batch_norm")
+    },
     // Row-wise reductions: the output has the first input's shape.
     FuncSpec {
         inductor_pointwise_16bit: true,
@@ -342,6 +378,17 @@ pub const FUNCS: &[FuncSpec] = &[
         FuncFamily::Norm,
         "torch.nn.functional.rms_norm",
     ),
+    FuncSpec {
+        shape: FuncShape::Groups,
+        ..rowwise(
+            "group_norm",
+            Operands { min: 1, max: 3 },
+            GROUP_NORM,
+            Some(8),
+            FuncFamily::GroupNorm,
+            "torch.nn.functional.group_norm",
+        )
+    },
     // Reductions over `axis`.
     red("sum", 1, "torch.sum"),
     red("mean", 1, "torch.mean"),

@@ -13,6 +13,7 @@
 //! | [`layout`] | `reshape`, `slice`, `permute`, `expand` | layout |
 //! | [`movement`] | `concat`, `gather`, `update` | pointwise |
 //! | [`routing`] | `topk`, `topk_indices`, `sort`, `argsort`, `index_add`, `cumsum`, `one_hot`, `roll` | reduction, pointwise, layout |
+//! | [`pool`] | `max_pool`, `avg_pool`, `global_avg_pool`, `global_max_pool` | reduction |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -27,6 +28,7 @@ pub mod elementwise;
 pub mod funcs;
 pub mod layout;
 pub mod movement;
+pub mod pool;
 pub mod reduction;
 pub mod routing;
 
@@ -85,6 +87,8 @@ pub enum FlopSource {
     Attribute,
     /// The kind's own count per element (the routing kinds, [`routing`]).
     PerElement,
+    /// A pool: one per window element of each output element ([`pool`]).
+    Pool,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
@@ -101,6 +105,9 @@ pub struct FlopArgs<'x> {
     pub func: Option<&'x str>,
     /// The third tensor argument's shape as the op reads it (`index_add`'s rows added).
     pub third: Option<&'x [u64]>,
+    /// The op's integer attributes and its list and float ones (a pool's `kernel`).
+    pub ints: &'x [(crate::graph::CompactString, i64)],
+    pub extra: Option<&'x crate::graph::OpExtra>,
 }
 
 /// Everything an op kind means after the semantic check.
@@ -158,6 +165,10 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::Cumsum => &routing::CUMSUM,
         OpKind::OneHot => &routing::ONE_HOT,
         OpKind::Roll => &routing::ROLL,
+        OpKind::MaxPool => &pool::MAX_POOL,
+        OpKind::AvgPool => &pool::AVG_POOL,
+        OpKind::GlobalAvgPool => &pool::GLOBAL_AVG_POOL,
+        OpKind::GlobalMaxPool => &pool::GLOBAL_MAX_POOL,
     }
 }
 
@@ -274,6 +285,14 @@ mod tests {
         assert_eq!(class(OpKind::Matmul), Contraction);
         assert_eq!(class(OpKind::Conv), Contraction);
         assert_eq!(class(OpKind::Reduction), Reduction);
+        for k in [
+            OpKind::MaxPool,
+            OpKind::AvgPool,
+            OpKind::GlobalAvgPool,
+            OpKind::GlobalMaxPool,
+        ] {
+            assert_eq!(class(k), Reduction, "{k}");
+        }
         for k in [
             OpKind::Elementwise,
             OpKind::Concat,

@@ -147,12 +147,24 @@ impl<'a, 's> Sema<'a, 's> {
             });
             // A norm's weight and bias apply along its input: each must broadcast to the
             // input's shape without changing it (`[H]` for `[S, H]`, not `[S]`).
+            // A group norm's are per channel (`[C]` of `[N, C, …]`).
+            let shape_rule = (kind == OpKind::Reduction)
+                .then(|| written.func)
+                .flatten()
+                .and_then(|f| crate::ops::funcs::find(OpKind::Reduction, f.name))
+                .map(|f| f.shape);
             if matches!(reduced, Some(Reduced::Inferred { .. }))
                 && let Some(Some(first)) = args.first()
             {
+                let per_channel = shape_rule == Some(crate::ops::funcs::FuncShape::Groups);
                 for (k, a) in args.iter().enumerate().skip(1) {
                     let Some(s) = a.as_deref() else { continue };
-                    if shape::broadcast2(first, s).as_deref() != Some(&first[..]) {
+                    let fits = if per_channel {
+                        first.get(1).is_some_and(|&c| s == [c])
+                    } else {
+                        shape::broadcast2(first, s).as_deref() == Some(&first[..])
+                    };
+                    if !fits {
                         diags.push(
                             Diagnostic::new(
                                 Code::ShapeMismatch,
@@ -168,11 +180,20 @@ impl<'a, 's> Sema<'a, 's> {
                                 shape::ArgNames::span(&names, k),
                                 "does not broadcast to the input",
                             )
-                            .help(format!(
-                                "a norm's weight and bias have the shape of the dims it \
-                                 normalises, the last ones of its input: `{}` for `axis = -1`",
-                                fmt_shape(&first[first.len().saturating_sub(1)..])
-                            )),
+                            .help(if per_channel {
+                                format!(
+                                    "a group norm's weight and bias have one value per \
+                                     channel: `{}`",
+                                    fmt_shape(first.get(1..2).unwrap_or(&[]))
+                                )
+                            } else {
+                                format!(
+                                    "a norm's weight and bias have the shape of the dims it \
+                                     normalises, the last ones of its input: `{}` for \
+                                     `axis = -1`",
+                                    fmt_shape(&first[first.len().saturating_sub(1)..])
+                                )
+                            }),
                         );
                     }
                 }
@@ -208,6 +229,7 @@ impl<'a, 's> Sema<'a, 's> {
                 },
                 OpKind::Reshape | OpKind::Expand => None,
                 OpKind::Conv => super::conv::infer(args, &op_attrs, &names, diags),
+                k if super::pool::is_pool(k) => super::pool::infer(args, &op_attrs, &names, diags),
                 _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {
@@ -253,6 +275,8 @@ impl<'a, 's> Sema<'a, 's> {
                         second: args.get(1).and_then(|a| a.as_deref()),
                         func: self.ops[o].func,
                         third: args.get(2).and_then(|a| a.as_deref()),
+                        ints: &self.ops[o].attrs,
+                        extra: self.ops[o].extra.as_deref(),
                     },
                     per_element,
                 )),

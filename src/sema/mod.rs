@@ -31,6 +31,7 @@ mod lints;
 mod names;
 mod ops;
 mod order;
+mod pool;
 mod shape;
 mod values;
 

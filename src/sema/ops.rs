@@ -168,7 +168,16 @@ impl Attrs<'_, '_> {
         let input = names.name(0);
         let func = format!("reduction.{}", spec.name);
         match spec.shape {
-            FuncShape::Same | FuncShape::Broadcast => Reduced::Inferred {
+            FuncShape::Groups if super::pool::group_norm(first, self, names, diags).is_err() => {
+                Reduced::Unknown
+            }
+            FuncShape::Same
+                if takes_axes(spec)
+                    && !self.trailing_axes(axes.as_deref(), first, &func, diags) =>
+            {
+                Reduced::Unknown
+            }
+            FuncShape::Same | FuncShape::Broadcast | FuncShape::Groups => Reduced::Inferred {
                 what: format!(
                     "`{func}` keeps the shape of `{input}`, {}",
                     fmt_shape(first)
@@ -379,6 +388,43 @@ impl Attrs<'_, '_> {
         Ok(Some(out))
     }
 
+    /// A norm over several axes (`axis = [-2, -1]`) normalises trailing ones, as PyTorch's
+    /// `normalized_shape` does: `false` (reported) when the list is not the last axes.
+    fn trailing_axes(
+        &self,
+        axes: Option<&[usize]>,
+        first: &[u64],
+        func: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let Some(axes) = axes.filter(|a| a.len() > 1) else {
+            return true;
+        };
+        let rank = first.len();
+        // Sorted and distinct (`reduced_axes`): trailing when the first is rank - len.
+        if axes[0] + axes.len() == rank {
+            return true;
+        }
+        let list: Vec<String> = axes.iter().map(usize::to_string).collect();
+        let want: Vec<String> = (1..=axes.len()).rev().map(|i| format!("-{i}")).collect();
+        diags.push(bad(
+            format!(
+                "`{func}` normalises over the last axes, but axes {} of {} are not the last {}",
+                list.join(", "),
+                fmt_shape(first),
+                axes.len()
+            ),
+            self.span("axis"),
+            "not the trailing axes".to_string(),
+            format!(
+                "a list of axes is PyTorch's `normalized_shape`: the last dims, \
+                 `axis = [{}]`; permute the axes to normalise first",
+                want.join(", ")
+            ),
+        ));
+        false
+    }
+
     /// Integer attribute `name`, which the op needs.
     fn required(
         &self,
@@ -464,6 +510,13 @@ impl Attrs<'_, '_> {
         ));
         Err(())
     }
+}
+
+/// Whether function `spec`'s `axis` may be a list (a norm's: its trailing axes).
+fn takes_axes(spec: &funcs::FuncSpec) -> bool {
+    spec.attrs
+        .iter()
+        .any(|a| a.name == "axis" && a.ty == funcs::AttrType::Axes)
 }
 
 /// The output shape of a slice, concat, permute, gather or update.

@@ -14,6 +14,7 @@
 use super::{Family, HwModel, Prediction, finish};
 use crate::graph::{Graph, OpId};
 use crate::ops::funcs::{self, FuncFamily};
+use crate::ops::pool;
 use crate::types::OpKind;
 
 impl HwModel {
@@ -131,13 +132,17 @@ pub(super) fn family_of(g: &Graph, ops: &[OpId]) -> Family {
             continue;
         }
         let this = match funcs::family(op.func.as_deref().unwrap_or("")) {
+            _ if pool::is_pool(op.kind) => Family::Pool,
             FuncFamily::Softmax => Family::Softmax,
             FuncFamily::Norm => Family::Norm,
+            FuncFamily::GroupNorm => Family::GroupNorm,
             FuncFamily::Plain => Family::Reduction,
         };
         family = match (family, this) {
             (Family::Softmax, _) | (_, Family::Softmax) => Family::Softmax,
             (Family::Norm, _) | (_, Family::Norm) => Family::Norm,
+            (Family::GroupNorm, _) | (_, Family::GroupNorm) => Family::GroupNorm,
+            (Family::Pool, _) | (_, Family::Pool) => Family::Pool,
             _ => Family::Reduction,
         };
     }
@@ -212,6 +217,14 @@ pub(super) fn row_cols(g: &Graph, ops: &[OpId], family: Family) -> Option<u64> {
             let op = g.op(o);
             let shape = g.use_shape(op.inputs.first()?);
             let rank = shape.len() as i64;
+            // A norm over a list of (trailing) axes: its rows hold all of them.
+            if let Some(axes) = op.list_attr("axis") {
+                let cols = axes.iter().try_fold(1u64, |a, &x| {
+                    let i = usize::try_from(if x < 0 { x + rank } else { x }).ok()?;
+                    a.checked_mul(*shape.get(i)?)
+                })?;
+                return Some((g.tensor(op.output).bytes, cols));
+            }
             let axis = op.int_attr("axis").unwrap_or(-1);
             let axis = if axis < 0 { axis + rank } else { axis };
             let cols = *shape.get(usize::try_from(axis).ok()?)?;
@@ -483,4 +496,117 @@ impl HwModel {
         }
         None
     }
+}
+impl HwModel {
+    /// A pooling or group-norm kernel (`family` [`Family::Pool`] or [`Family::GroupNorm`])
+    /// made of `ops`, moving `traffic` under the compulsory model over `elements` (its
+    /// largest tensor's); `native` when the op is alone (PyTorch's own kernel).
+    ///
+    /// - A pool: `max(bytes / (bandwidth · bandwidth_efficiency), elements / elements_per_s)`
+    ///   plus `overhead_us`, with `families.pool` (`pool_global_channels_last` for a global pool
+    ///   stored channels-last). PyTorch's own max pool also writes its int64 indices (8 bytes
+    ///   per output element), which it computes even when they are not returned.
+    /// - A group norm: the moments pass, `max(read / (bandwidth · bandwidth_efficiency),
+    ///   elements / (elements_per_s · busy))` with a block per group of a sample (`busy =
+    ///   min(1, N·G / SMs)`), then the apply pass over the input again and the output at
+    ///   `families.scalar`'s rates, plus `overhead_us` for the three kernels. It reads its
+    ///   inputs twice.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn norm_pool_kernel(
+        &self,
+        family: Family,
+        g: &Graph,
+        ops: &[OpId],
+        traffic: &crate::traffic::GroupTraffic,
+        elements: u64,
+        native: bool,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let f = &self.families;
+        let (read, written) = (traffic.bytes_read as f64, traffic.bytes_written);
+        let bw = hw.bandwidth;
+        if family == Family::GroupNorm {
+            let c = self.family(Family::GroupNorm);
+            let apply = f.scalar.unwrap_or(f.elementwise);
+            let busy = group_rows(g, ops)
+                .map_or(1.0, |rows| {
+                    (rows as f64 / f64::from(hw.sms.unwrap_or(132).max(1))).min(1.0)
+                })
+                .max(f64::MIN_POSITIVE);
+            let e = elements as f64;
+            let (moments_mem, moments_compute) = (
+                read / (bw * c.bandwidth_efficiency),
+                e / (c.elements_per_s * busy),
+            );
+            let (apply_mem, apply_compute) = (
+                (read + written as f64) / (bw * apply.bandwidth_efficiency),
+                e / apply.elements_per_s,
+            );
+            let kernel_s = moments_mem.max(moments_compute)
+                + apply_mem.max(apply_compute)
+                + c.overhead_us * 1e-6;
+            return Prediction {
+                family,
+                dram_read: (2.0 * read).round().min(u64::MAX as f64) as u64,
+                dram_written: written,
+                compute_s: moments_compute + apply_compute,
+                memory_s: moments_mem + apply_mem,
+                kernel_s,
+                launch_s,
+                time_s: kernel_s + launch_s,
+            };
+        }
+        let pools = || {
+            ops.iter()
+                .map(|&o| g.op(o))
+                .filter(|op| pool::is_pool(op.kind))
+        };
+        let global_nhwc = pools()
+            .any(|op| pool::is_global(op.kind) && op.int_attr(pool::CHANNELS_LAST.name) == Some(1));
+        let c = match f.pool_global_channels_last {
+            Some(c) if global_nhwc => c,
+            _ => self.family(Family::Pool),
+        };
+        // PyTorch's max pool writes the index of each maximum beside it (int64).
+        let indices: u64 = if native {
+            pools()
+                .filter(|op| op.kind == crate::types::OpKind::MaxPool)
+                .map(|op| {
+                    let t = g.tensor(op.output);
+                    (t.bytes / t.dtype.bytes().max(1)).saturating_mul(8)
+                })
+                .fold(0u64, u64::saturating_add)
+        } else {
+            0
+        };
+        let written = written.saturating_add(indices);
+        let memory_s = (read + written as f64) / (bw * c.bandwidth_efficiency);
+        let compute_s = elements as f64 / c.elements_per_s;
+        let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
+        p.kernel_s += c.overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        p
+    }
+}
+
+/// The groups of the largest group norm among `ops`: `N · G` rows, each a block of
+/// PyTorch's moments kernel.
+fn group_rows(g: &Graph, ops: &[OpId]) -> Option<u64> {
+    ops.iter()
+        .map(|&o| g.op(o))
+        .filter(|op| {
+            op.kind.is_reduction()
+                && funcs::family(op.func.as_deref().unwrap_or("")) == FuncFamily::GroupNorm
+        })
+        .filter_map(|op| {
+            let shape = g.use_shape(op.inputs.first()?);
+            let groups = u64::try_from(op.int_attr("groups")?).ok()?;
+            Some((
+                g.tensor(op.output).bytes,
+                shape.first()?.checked_mul(groups)?,
+            ))
+        })
+        .max()
+        .map(|(_, rows)| rows)
 }

@@ -77,6 +77,22 @@ pub struct Families {
     /// transposing copy (~120 G elements/s); none: priced as `elementwise`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout_copy: Option<FamilyCoeffs>,
+    /// Pools (`max_pool`, `avg_pool`, and global pools over NCHW inputs): PyTorch's
+    /// `max_pool_forward_nchw`/`_nhwc` and the `reduce_kernel` of an adaptive average pool
+    /// over contiguous H·W rows, limited by their loads per input element; none: priced as
+    /// `reduction`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<FamilyCoeffs>,
+    /// Global pools over channels-last inputs (a reduction along strided rows, vectorised
+    /// along C); none: priced as `pool`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool_global_channels_last: Option<FamilyCoeffs>,
+    /// Group norm as PyTorch runs it (`RowwiseMomentsCUDAKernel`, a block per group of a
+    /// sample; `ComputeFusedParamsCUDAKernel`; an elementwise apply priced as `scalar`):
+    /// `elements_per_s` and `bandwidth_efficiency` of the moments pass at full occupancy,
+    /// `overhead_us` the fixed time of the three kernels; none: priced as `norm`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_norm: Option<FamilyCoeffs>,
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -228,6 +244,11 @@ pub enum Family {
     #[serde(rename = "index_add")]
     IndexAdd,
     Scan,
+    /// A pooling kernel (`families.pool`).
+    Pool,
+    /// PyTorch's group norm (`families.group_norm`).
+    #[serde(rename = "group_norm")]
+    GroupNorm,
 }
 
 impl Family {
@@ -245,6 +266,8 @@ impl Family {
             Family::Gather => "gather",
             Family::IndexAdd => "index_add",
             Family::Scan => "scan",
+            Family::Pool => "pool",
+            Family::GroupNorm => "group_norm",
         }
     }
 }
@@ -458,9 +481,15 @@ impl HwModel {
             r.validate()?;
         }
         let f = &self.families;
-        let optional = [("scalar", f.scalar), ("layout_copy", f.layout_copy)]
-            .into_iter()
-            .filter_map(|(k, c)| Some((k, c?)));
+        let optional = [
+            ("scalar", f.scalar),
+            ("layout_copy", f.layout_copy),
+            ("pool", f.pool),
+            ("pool_global_channels_last", f.pool_global_channels_last),
+            ("group_norm", f.group_norm),
+        ]
+        .into_iter()
+        .filter_map(|(k, c)| Some((k, c?)));
         for (name, c) in [
             ("elementwise", f.elementwise),
             ("reduction", f.reduction),
@@ -531,6 +560,9 @@ impl HwModel {
                 }
                 .unwrap_or(self.families.elementwise)
             }
+            // `predict` prices these as `reduction` and `norm` when they are absent.
+            Family::Pool => self.families.pool.unwrap_or(self.families.reduction),
+            Family::GroupNorm => self.families.group_norm.unwrap_or(self.families.norm),
         }
     }
 }
@@ -682,6 +714,25 @@ pub fn predict(
     }
     // One row-wise op with nothing else computed (views aside) is PyTorch's own kernel.
     let computed = ops.iter().filter(|&&o| !g.op(o).kind.is_layout()).count();
+    // Without their own coefficients, a pool is priced as a reduction and a group norm as a
+    // norm.
+    let family = match family {
+        Family::Pool if model.families.pool.is_none() => Family::Reduction,
+        Family::GroupNorm if model.families.group_norm.is_none() => Family::Norm,
+        f => f,
+    };
+    if matches!(family, Family::Pool | Family::GroupNorm) {
+        return model.norm_pool_kernel(
+            family,
+            g,
+            ops,
+            traffic,
+            elements,
+            computed == 1,
+            hw,
+            launch_s,
+        );
+    }
     model.memory_kernel(
         family,
         traffic.bytes_read,
