@@ -77,6 +77,9 @@ pub enum OpKind {
     Gather,
     /// `update(cache, new, axis = a, start = s)`: `new` written into `cache` in place.
     Update,
+    /// `attention(q, k, v, causal = true, window = W, scale = s)`: a FlashAttention kernel
+    /// (PyTorch's `scaled_dot_product_attention`, grouped-query heads without a copy).
+    Attention,
 }
 
 impl OpKind {
@@ -91,6 +94,7 @@ impl OpKind {
         OpKind::Expand,
         OpKind::Gather,
         OpKind::Update,
+        OpKind::Attention,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -104,6 +108,7 @@ impl OpKind {
             OpKind::Expand => "expand",
             OpKind::Gather => "gather",
             OpKind::Update => "update",
+            OpKind::Attention => "attention",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

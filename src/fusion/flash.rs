@@ -322,7 +322,8 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
         };
         let op = g.op(p);
         match op.kind {
-            k if k.is_contraction() => break p,
+            // A matmul: an attention op is a FlashAttention kernel already.
+            OpKind::Matmul => break p,
             OpKind::Elementwise if pre.len() < MAX_CHAIN => {
                 // Follow the first whole argument of the same shape that an op produces.
                 let shape = &g.tensor(op.output).shape;
@@ -355,7 +356,7 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
         let c = g.consumers(t)[0];
         let op = g.op(c);
         match op.kind {
-            k if k.is_contraction() => {
+            OpKind::Matmul => {
                 if op.inputs.first().is_some_and(|u| u.tensor == t && whole(u))
                     && op.inputs.get(1).is_some_and(|u| u.tensor != t)
                 {

@@ -11,6 +11,7 @@
 //! | [`contraction`] | `matmul` | contraction |
 //! | [`layout`] | `reshape`, `slice`, `permute`, `expand` | layout |
 //! | [`movement`] | `concat`, `gather`, `update` | pointwise |
+//! | [`attention`] | `attention` | contraction (a FlashAttention kernel) |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -19,6 +20,7 @@
 //! module of its class, one arm in [`spec`], and its shape rule in `sema` (an exhaustive
 //! match there too).
 
+pub mod attention;
 pub mod contraction;
 pub mod elementwise;
 pub mod funcs;
@@ -77,6 +79,8 @@ pub enum FlopSource {
     Unknown,
     /// The op's `flops = N` attribute (the semantic pass takes only 0 to 2^63 − 1).
     Attribute,
+    /// An attention op: `(2·D + 2·D_v + 5)` per unmasked (query, key) pair and q-head.
+    Attention,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
@@ -89,6 +93,11 @@ pub struct FlopArgs<'x> {
     /// dimension), and whether it is read transposed (`.T`).
     pub first: Option<(&'x [u64], bool)>,
     pub func: Option<&'x str>,
+    /// The second tensor argument's shape after its index view and whether it is read
+    /// transposed, as `first` (attention's keys), if any.
+    pub second: Option<(&'x [u64], bool)>,
+    /// The op's integer attributes (attention's `causal` and `window`).
+    pub ints: &'x [(crate::graph::CompactString, i64)],
 }
 
 /// Everything an op kind means after the semantic check.
@@ -137,6 +146,7 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::Concat => &movement::CONCAT,
         OpKind::Gather => &movement::GATHER,
         OpKind::Update => &movement::UPDATE,
+        OpKind::Attention => &attention::ATTENTION,
     }
 }
 

@@ -175,6 +175,7 @@ impl<'a, 's> Sema<'a, 's> {
                     _ => None,
                 },
                 OpKind::Reshape | OpKind::Expand => None,
+                OpKind::Attention => super::attention::infer(args, &names, diags),
                 _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {
@@ -218,6 +219,8 @@ impl<'a, 's> Sema<'a, 's> {
                         out: s,
                         first: Some((first, false)),
                         func: self.ops[o].func,
+                        second: args.get(1).and_then(|a| a.as_deref()).map(|s| (s, false)),
+                        ints: &self.ops[o].attrs,
                     },
                     per_element,
                 )),
