@@ -316,6 +316,7 @@ pub const RANGES: &[FieldRange] = &[
     fraction("bandwidth_efficiency"),
     range("elements_per_s", 1e6, 1e16, "elements/s"),
     range("overhead_us", 0.0, 1e6, "µs"),
+    range("memory_overhead_us", 0.0, 1e6, "µs"),
     range("softmax_row_scale cols", 1.0, 1e12, "columns"),
     range("softmax_row_scale factor", 0.001, 1_000.0, ""),
     range("passes", 0.001, 1_000.0, ""),
@@ -387,7 +388,7 @@ impl HwModel {
                 ("efficiency", a.efficiency),
                 ("kv_half", a.kv_half),
                 ("head_dim_half", a.head_dim_half),
-                ("overhead_us", a.memory_overhead_us),
+                ("memory_overhead_us", a.memory_overhead_us),
             ] {
                 check_range(k, &format!("model.{key}.{k}"), v)?;
             }
