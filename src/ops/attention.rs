@@ -124,23 +124,30 @@ impl Dims {
         }
     }
 
-    /// The FLOPs of the two products (`2·(D + D_v)` per pair): what the tensor cores do.
-    pub fn matmul_flops(&self) -> u128 {
-        u128::from(self.batch) * self.pairs() * 2 * (u128::from(self.d) + u128::from(self.dv))
+    /// `per_pair` FLOPs for every pair of every batch element and head; `None` past 2^128.
+    fn per_pair(&self, per_pair: u128) -> Option<u128> {
+        u128::from(self.batch)
+            .checked_mul(self.pairs())?
+            .checked_mul(per_pair)
+    }
+
+    /// The FLOPs of the two products (`2·(D + D_v)` per pair): what the tensor cores do;
+    /// `None` past 2^128 (the semantic pass reports any count past 2^64).
+    pub fn matmul_flops(&self) -> Option<u128> {
+        self.per_pair(2 * (u128::from(self.d) + u128::from(self.dv)))
     }
 
     /// Every FLOP: the products and the softmax's [`SOFTMAX_PER_PAIR`] per pair.
-    pub fn flops(&self) -> u128 {
-        self.matmul_flops() + u128::from(self.batch) * self.pairs() * u128::from(SOFTMAX_PER_PAIR)
+    pub fn flops(&self) -> Option<u128> {
+        self.per_pair(2 * (u128::from(self.d) + u128::from(self.dv)) + u128::from(SOFTMAX_PER_PAIR))
     }
 }
 
 fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
     let n = match (a.first, a.second) {
         // Shapes of rank below 2 were reported: nothing is counted.
-        (Some(q), Some(k)) => {
-            Dims::of(a.out, q, k, a.ints).map_or(Some(0), |d| u64::try_from(d.flops()).ok())
-        }
+        (Some(q), Some(k)) => Dims::of(a.out, q, k, a.ints)
+            .map_or(Some(0), |d| d.flops().and_then(|f| u64::try_from(f).ok())),
         _ => Some(0),
     };
     (n, FlopSource::Attention)
@@ -160,7 +167,7 @@ mod tests {
         // Causal prefill of 4 queries against 4 keys: 1 + 2 + 3 + 4 = 10 pairs.
         let d = dims(&[1, 4, 8], &[1, 4, 8], &[1, 4, 8], &[("causal", 1)]);
         assert_eq!(d.pairs(), 10);
-        assert_eq!(d.flops(), 10 * (2 * 8 + 2 * 8 + 5));
+        assert_eq!(d.flops(), Some(10 * (2 * 8 + 2 * 8 + 5)));
         // A window of 2: 1 + 2 + 2 + 2.
         let d = dims(
             &[1, 4, 8],
@@ -180,6 +187,15 @@ mod tests {
             &[("causal", 1)],
         );
         assert_eq!((d.batch, d.pairs(), d.d, d.dv), (64, 4096, 128, 64));
-        assert_eq!(d.matmul_flops(), 64 * 4096 * 2 * (128 + 64));
+        assert_eq!(d.matmul_flops(), Some(64 * 4096 * 2 * (128 + 64)));
+        // Past 2^128: no count, no overflow.
+        let big = 1 << 47;
+        let d = dims(
+            &[1 << 16, big, big],
+            &[1 << 16, big, big],
+            &[1, big, big],
+            &[],
+        );
+        assert_eq!(d.flops(), None);
     }
 }

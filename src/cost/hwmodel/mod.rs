@@ -587,7 +587,8 @@ pub fn predict(
             d.sq,
             u64::try_from(keys).unwrap_or(u64::MAX),
             d.d,
-            d.matmul_flops() as f64,
+            // A checked graph's count fits 64 bits.
+            d.matmul_flops().unwrap_or(u128::MAX) as f64,
             (traffic.bytes_read, traffic.bytes_written),
             hw,
             launch_s,
