@@ -109,6 +109,9 @@ pub enum OpKind {
     GlobalAvgPool,
     /// `global_max_pool(x)`: the maximum over every spatial position, `[N, C, 1, ..]`.
     GlobalMaxPool,
+    /// `attention(q, k, v, causal = true, window = W, scale = s)`: a FlashAttention kernel
+    /// (PyTorch's `scaled_dot_product_attention`, grouped-query heads without a copy).
+    Attention,
 }
 
 impl OpKind {
@@ -136,6 +139,7 @@ impl OpKind {
         OpKind::AvgPool,
         OpKind::GlobalAvgPool,
         OpKind::GlobalMaxPool,
+        OpKind::Attention,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -162,6 +166,7 @@ impl OpKind {
             OpKind::AvgPool => "avg_pool",
             OpKind::GlobalAvgPool => "global_avg_pool",
             OpKind::GlobalMaxPool => "global_max_pool",
+            OpKind::Attention => "attention",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

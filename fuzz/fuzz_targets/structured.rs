@@ -238,7 +238,8 @@ struct AttentionDesc {
     /// Elementwise ops before and after the softmax (`% 3` of each).
     pre: u8,
     post: u8,
-    /// Below 224 `axis = -1`; else another axis (not fusable) or none.
+    /// Below 224 `axis = -1`; else another axis (not fusable) or none; from 248 on, the
+    /// attention op instead of the pattern.
     axis: u8,
 }
 
@@ -635,6 +636,23 @@ impl GraphRender {
             let _ = writeln!(r.out, "  op o{op} = {body} -> {name}{ty}");
             name
         };
+        if a.axis >= 248 {
+            // The attention op (issue 23) in place of the pattern, its mask from `pre` and
+            // `post`, then elementwise ops for the block's other tensors.
+            let mask = match (a.pre % 3, a.post % 4) {
+                (0, _) => String::new(),
+                (1, _) => ", causal = true".to_string(),
+                (_, w) => format!(", causal = true, window = {}, scale = 0.125", 1 + w),
+            };
+            let mut t = emit(self, format!("attention({q}, {k}, {v}{mask})"), None);
+            for _ in 1..a.tensors() {
+                let last = self.seen;
+                t = emit(self, format!("elementwise.relu({t})"), None);
+                self.tensors[last].shape = Some(shape.clone());
+            }
+            let _ = t;
+            return;
+        }
         let mut t = emit(self, format!("matmul({q}, {k}.T)"), None);
         for i in 0..a.pre % 3 {
             let f = ["mul", "add", "exp"][usize::from(i)];

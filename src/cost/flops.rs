@@ -28,14 +28,15 @@ pub const OVERRIDE_ATTR: &str = "flops";
 /// The FLOPs of one op and where the per-element figure came from.
 pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
     let op = g.op(o);
-    let first = op.inputs.first().map(|u| {
+    let read = |u: &crate::graph::TensorUse| {
         let shape = g.tensor(u.tensor).shape.as_slice();
         let shape = match u.index {
             Some(_) => shape.get(1..).unwrap_or(&[]),
             None => shape,
         };
         (shape, u.transpose)
-    });
+    };
+    let first = op.inputs.first().map(read);
     let second = op.inputs.get(1).map(|u| {
         let shape = g.tensor(u.tensor).shape.as_slice();
         match u.index {

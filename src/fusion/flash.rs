@@ -322,7 +322,8 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
         };
         let op = g.op(p);
         match op.kind {
-            // Q·Kᵀ is a matmul: a convolution before a softmax is not attention.
+            // Q·Kᵀ is a matmul: a convolution before a softmax is not attention, and an
+            // attention op is a FlashAttention kernel already.
             OpKind::Matmul => break p,
             OpKind::Elementwise if pre.len() < MAX_CHAIN => {
                 // Follow the first whole argument of the same shape that an op produces.

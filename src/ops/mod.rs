@@ -14,6 +14,7 @@
 //! | [`movement`] | `concat`, `gather`, `update` | pointwise |
 //! | [`routing`] | `topk`, `topk_indices`, `sort`, `argsort`, `index_add`, `cumsum`, `one_hot`, `roll` | reduction, pointwise, layout |
 //! | [`pool`] | `max_pool`, `avg_pool`, `global_avg_pool`, `global_max_pool` | reduction |
+//! | [`attention`] | `attention` | contraction (a FlashAttention kernel) |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -22,6 +23,7 @@
 //! module of its class, one arm in [`spec`], and its shape rule in `sema` (an exhaustive
 //! match there too).
 
+pub mod attention;
 pub mod contraction;
 pub mod conv;
 pub mod elementwise;
@@ -89,6 +91,8 @@ pub enum FlopSource {
     PerElement,
     /// A pool: one per window element of each output element ([`pool`]).
     Pool,
+    /// An attention op: `(2·D + 2·D_v + 5)` per unmasked (query, key) pair and q-head.
+    Attention,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
@@ -169,6 +173,7 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::AvgPool => &pool::AVG_POOL,
         OpKind::GlobalAvgPool => &pool::GLOBAL_AVG_POOL,
         OpKind::GlobalMaxPool => &pool::GLOBAL_MAX_POOL,
+        OpKind::Attention => &attention::ATTENTION,
     }
 }
 

@@ -56,7 +56,11 @@ impl<'a, 's> Sema<'a, 's> {
         ints: &[(CompactString, i64)],
         extra: &OpExtra,
     ) {
-        self.misplaced_bools(op, kind);
+        // Attention's attributes are typed as a function's are, and checked the same way below.
+        let typed = kind == OpKind::Attention;
+        if !typed {
+            self.misplaced_bools(op, kind);
+        }
         let stated_cost = written(op, crate::cost::flops::OVERRIDE_ATTR).is_some();
         let attrs: &[AttrSpec] = if has_functions(kind) {
             match op.func {
@@ -89,18 +93,21 @@ impl<'a, 's> Sema<'a, 's> {
                     )),
                 );
             }
-            // The kind's shape rule checks the values (`ops`).
             let attrs = crate::ops::spec(kind).attrs;
-            self.unknown_attrs(op, kind, None, attrs);
-            // The routing kinds' values (issue 23) are checked by type and range here too.
-            if crate::ops::routing::KINDS.contains(&kind) {
-                for spec in attrs {
-                    self.attr_value(op, kind, None, spec, ints, extra);
+            if !typed {
+                // The kind's shape rule checks the values (`ops`).
+                self.unknown_attrs(op, kind, None, attrs);
+                // The routing kinds' values (issue 23) are checked by type and range here too.
+                if crate::ops::routing::KINDS.contains(&kind) {
+                    for spec in attrs {
+                        self.attr_value(op, kind, None, spec, ints, extra);
+                    }
                 }
+                return;
             }
-            return;
+            attrs
         };
-        let func = op.func.map(|f| f.name);
+        let func = op.func.filter(|_| !typed).map(|f| f.name);
         self.unknown_attrs(op, kind, func, attrs);
         for spec in attrs {
             self.attr_value(op, kind, func, spec, ints, extra);

@@ -230,6 +230,7 @@ impl<'a, 's> Sema<'a, 's> {
                 OpKind::Reshape | OpKind::Expand => None,
                 OpKind::Conv => super::conv::infer(args, &op_attrs, &names, diags),
                 k if super::pool::is_pool(k) => super::pool::infer(args, &op_attrs, &names, diags),
+                OpKind::Attention => super::attention::infer(args, &names, diags),
                 _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {

@@ -17,6 +17,7 @@
 //! | `expr` | evaluating integer expressions |
 //! | `intern` | sharing the shapes, attribute lists and extras that tensors and ops hold alike |
 
+mod attention;
 mod bindings;
 pub use bindings::{Binding, BindingKind, Bindings, InstanceOps};
 mod build;

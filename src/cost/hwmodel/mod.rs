@@ -106,6 +106,17 @@ pub struct AttentionCoeffs {
     pub kv_half: f64,
     /// Head dim at which the efficiency halves (the softmax's exponentials per FLOP).
     pub head_dim_half: f64,
+    /// Fixed microseconds an attention op's kernel adds to its memory time: what a
+    /// memory-bound (decode) kernel pays before it streams at full bandwidth (cuDNN's
+    /// split-KV decode kernel, fitted by validation/gpu/h100-calib-h/fit_attention.py on
+    /// batch h); none: 0. Compute-bound kernels are unchanged. The three-op pattern's kernels
+    /// (`--flash-attention`), whose coefficients were fitted without it, do not take it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub memory_overhead_us: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// A row-wise kernel's extra passes over its input (`norm_reread`, `softmax_reread`): a
@@ -355,6 +366,7 @@ pub const RANGES: &[FieldRange] = &[
     fraction("bandwidth_efficiency"),
     range("elements_per_s", 1e6, 1e16, "elements/s"),
     range("overhead_us", 0.0, 1e6, "µs"),
+    range("memory_overhead_us", 0.0, 1e6, "µs"),
     range("softmax_row_scale cols", 1.0, 1e12, "columns"),
     range("softmax_row_scale factor", 0.001, 1_000.0, ""),
     range("passes", 0.001, 1_000.0, ""),
@@ -438,6 +450,7 @@ impl HwModel {
                 ("efficiency", a.efficiency),
                 ("kv_half", a.kv_half),
                 ("head_dim_half", a.head_dim_half),
+                ("memory_overhead_us", a.memory_overhead_us),
             ] {
                 check_range(k, &format!("model.{key}.{k}"), v)?;
             }
@@ -639,6 +652,44 @@ pub fn predict(
     }
     // The routing ops' kernels (issue 23), by their families.
     if let Some(p) = model.routing_kernel(g, ops, traffic, hw, launch_s) {
+        return p;
+    }
+    // An attention op is a FlashAttention kernel by itself: the same coefficients, on the
+    // pairs its mask keeps (the mean keys per query) and its two products' FLOPs.
+    if let Some(d) = ops.iter().find_map(|&o| {
+        let op = g.op(o);
+        (op.kind == crate::types::OpKind::Attention)
+            .then(|| crate::ops::attention::Dims::of_op(g, op))
+            .flatten()
+    }) {
+        let keys = d.pairs().div_ceil(u128::from(d.sq.max(1)));
+        // A sliding window runs FlashAttention-2's kernel (PyTorch's `varlen_attn` with
+        // `window_size`: SDPA has no window), where the model knows it.
+        let windowed;
+        let model = match model.attention_kernels.get("flash2") {
+            Some(&flash2) if d.window.is_some() => {
+                windowed = HwModel {
+                    attention: flash2,
+                    ..model.clone()
+                };
+                &windowed
+            }
+            _ => model,
+        };
+        let mut p = model.attention(
+            d.batch,
+            d.sq,
+            u64::try_from(keys).unwrap_or(u64::MAX),
+            d.d,
+            // A checked graph's count fits 64 bits.
+            d.matmul_flops().unwrap_or(u128::MAX) as f64,
+            (traffic.bytes_read, traffic.bytes_written),
+            hw,
+            launch_s,
+        );
+        p.memory_s += model.attention.memory_overhead_us * 1e-6;
+        p.kernel_s = p.compute_s.max(p.memory_s);
+        p.time_s = p.kernel_s + launch_s;
         return p;
     }
     let matmuls: Vec<OpId> = ops

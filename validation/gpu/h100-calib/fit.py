@@ -423,6 +423,8 @@ def main(presets=()):
             best = (s, e)
     m["mm_f32_efficiency"] = best[1]
     m["attention"] = fit_attention([d for d in fitc if d["family"] == "cudnn"], m["mm_bandwidth_efficiency"])
+    # The attention op's decode start-up: fitted by ../h100-calib-h/fit_attention.py (not here).
+    m["attention"]["memory_overhead_us"] = 4.3
     fa2 = fit_attention([d for d in fitc if d["family"] == "flash"]
                         + [d for d in load_d() if d["family"] == "flash" and d["time_us"] > 20], m["mm_bandwidth_efficiency"])
     # `--attention-kernel flash2` prices FlashAttention kernels with FlashAttention-2's own fit.
@@ -449,8 +451,9 @@ def main(presets=()):
                    "validation/gpu/h100-calib/cases.csv and (attention, f32 matmuls, softmax row length) "
                    "validation/gpu/h100-calib-c/cases.csv, (norm and softmax re-reads, norm rate, FlashAttention-2) the "
                    "fit part of validation/gpu/h100-heldout-d, (start-up floors, misaligned GEMMs) "
-                   "validation/gpu/h100-calib-e and (PyTorch's non-vectorized kernels) validation/gpu/h100-calib-g "
-                   "(H100 80GB HBM3, ncu, L2 flushed)")
+                   "validation/gpu/h100-calib-e, (PyTorch's non-vectorized kernels) validation/gpu/h100-calib-g and "
+                   "(the attention kernels' memory start-up) validation/gpu/h100-calib-h/fit_attention.py on the fit "
+                   "half of batch h (H100 80GB HBM3, ncu, L2 flushed)")
     json.dump(m, open(os.path.join(HERE, "fit.json"), "w"), indent=2)
     write_presets(m, presets)
     print(json.dumps(m, indent=2))

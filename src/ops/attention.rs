@@ -1,0 +1,201 @@
+//! The row of `attention(q, k, v, causal = true, window = W, scale = s)` (issue 23): PyTorch's
+//! `scaled_dot_product_attention` as one FlashAttention kernel. `q` is `[..., H_q, S_q, D]`,
+//! `k` `[..., H_kv, S_k, D]`, `v` `[..., H_kv, S_k, D_v]` (SDPA's layout), `H_kv` dividing
+//! `H_q` (grouped-query heads as `enable_gqa` takes them: no copy of `k` or `v`); the output
+//! is `[..., H_q, S_q, D_v]` (`sema::attention` infers it).
+//!
+//! It fuses as the FlashAttention kernel of the three-op pattern does under
+//! `--flash-attention` (`crate::fusion::flash`): a contraction, which starts its kernel, holds
+//! no second matmul and no reduction after it, and takes the epilogues `--matmul-epilogue`
+//! allows. FLOPs: `2·D` (scores) `+ 2·D_v` (P·V) `+ 5` (the softmax, as `reduction.softmax`
+//! counts per element) per (query, key) pair the mask keeps, per batch element and q-head:
+//! every pair without `causal`, [`unmasked_pairs`] with it (FlashAttention's alignment, the
+//! same rule as the softmax's `causal` and `window`). Compulsory bytes: `q`, `k` and `v` read
+//! once each (`k` and `v` once, not once per q-head), the output written once.
+
+use super::funcs::{self, AttrSpec, AttrType, attr};
+use super::{Arity, Compute, FlopArgs, FlopSource, FuseClass, OpSpec, output, whole};
+use crate::fusion::flash::unmasked_pairs;
+use crate::graph::{CompactString, Graph, OpNode};
+use crate::types::OpKind;
+
+/// `scale`: the factor of the scores, only informative (it costs nothing: the kernel folds it
+/// into its exponentials).
+pub const SCALE: AttrSpec = attr(
+    "scale",
+    AttrType::Float {
+        min: 0.0,
+        max: 1e6,
+        min_inclusive: false,
+    },
+    "the factor the scores are multiplied by, more than 0 and at most 10^6 (default 1/sqrt(D)); \
+     it does not change the cost",
+);
+
+pub const ATTENTION: OpSpec = OpSpec {
+    kind: OpKind::Attention,
+    class: FuseClass::Contraction,
+    compute: Compute::TensorCores,
+    arity: Arity {
+        min: 3,
+        max: 3,
+        text: "exactly 3 tensors",
+        help: "attention takes queries, keys and values: `attention(q, k, v, causal = true)`",
+    },
+    attrs: &[funcs::CAUSAL, funcs::WINDOW, SCALE],
+    injective: false,
+    cheap_to_recompute: false,
+    accepts_copies: false,
+    partial_reads: false,
+    flops,
+    read: whole,
+    write: output,
+};
+
+/// The FLOPs of one (query, key) pair besides the two products: the softmax's, as
+/// `reduction.softmax` counts them per element (max, subtract, exp, sum, divide).
+pub const SOFTMAX_PER_PAIR: u64 = 5;
+
+/// An attention op's sizes: `batch` (batch elements times q-heads), `sq` queries, `sk` keys,
+/// head dims `d` (q and k) and `dv` (v), and the pairs its mask keeps per batch element and
+/// head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims {
+    pub batch: u64,
+    pub sq: u64,
+    pub sk: u64,
+    pub d: u64,
+    pub dv: u64,
+    /// `causal = true` was stated; `window` with it.
+    pub causal: bool,
+    pub window: Option<u64>,
+}
+
+impl Dims {
+    /// From the output's shape, `q`'s and `k`'s as read (each with whether it is read
+    /// transposed) and the integer attributes; `None` for shapes of rank below 2 (the
+    /// semantic pass reports them).
+    pub fn of(
+        out: &[u64],
+        (q, tq): (&[u64], bool),
+        (k, tk): (&[u64], bool),
+        ints: &[(CompactString, i64)],
+    ) -> Option<Dims> {
+        let (r, rq, rk) = (out.len(), q.len(), k.len());
+        if r < 2 || rq < 2 || rk < 2 {
+            return None;
+        }
+        let int = |name: &str| ints.iter().find(|(n, _)| n == name).map(|&(_, v)| v);
+        // A wrong value was reported; `causal` is on for anything but 0.
+        let causal = int(funcs::CAUSAL.name).is_some_and(|c| c != 0);
+        let window = int(funcs::WINDOW.name)
+            .and_then(|w| u64::try_from(w).ok())
+            .filter(|&w| causal && w >= 1);
+        Some(Dims {
+            batch: out[..r - 2]
+                .iter()
+                .try_fold(1u64, |a, &d| a.checked_mul(d))?,
+            sq: out[r - 2],
+            dv: out[r - 1],
+            d: q[rq - 1 - usize::from(tq)],
+            sk: k[rk - 2 + usize::from(tk)],
+            causal,
+            window,
+        })
+    }
+
+    /// The dims of attention op `op` of `g`.
+    pub fn of_op(g: &Graph, op: &OpNode) -> Option<Dims> {
+        let (q, k) = (op.inputs.first()?, op.inputs.get(1)?);
+        Dims::of(
+            &g.tensor(op.output).shape,
+            (&g.use_shape(q), false),
+            (&g.use_shape(k), false),
+            &op.attrs,
+        )
+    }
+
+    /// The (query, key) pairs computed per batch element and head.
+    pub fn pairs(&self) -> u128 {
+        if self.causal {
+            unmasked_pairs(self.sq, self.sk, self.window)
+        } else {
+            u128::from(self.sq) * u128::from(self.sk)
+        }
+    }
+
+    /// `per_pair` FLOPs for every pair of every batch element and head; `None` past 2^128.
+    fn per_pair(&self, per_pair: u128) -> Option<u128> {
+        u128::from(self.batch)
+            .checked_mul(self.pairs())?
+            .checked_mul(per_pair)
+    }
+
+    /// The FLOPs of the two products (`2·(D + D_v)` per pair): what the tensor cores do;
+    /// `None` past 2^128 (the semantic pass reports any count past 2^64).
+    pub fn matmul_flops(&self) -> Option<u128> {
+        self.per_pair(2 * (u128::from(self.d) + u128::from(self.dv)))
+    }
+
+    /// Every FLOP: the products and the softmax's [`SOFTMAX_PER_PAIR`] per pair.
+    pub fn flops(&self) -> Option<u128> {
+        self.per_pair(2 * (u128::from(self.d) + u128::from(self.dv)) + u128::from(SOFTMAX_PER_PAIR))
+    }
+}
+
+fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
+    let n = match (a.first, a.second) {
+        // Shapes of rank below 2 were reported: nothing is counted.
+        (Some(q), Some(k)) => Dims::of(a.out, q, (k, false), a.ints)
+            .map_or(Some(0), |d| d.flops().and_then(|f| u64::try_from(f).ok())),
+        _ => Some(0),
+    };
+    (n, FlopSource::Attention)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dims(out: &[u64], q: &[u64], k: &[u64], ints: &[(&str, i64)]) -> Dims {
+        let ints: Vec<(CompactString, i64)> = ints.iter().map(|&(n, v)| (n.into(), v)).collect();
+        Dims::of(out, (q, false), (k, false), &ints).expect("dims")
+    }
+
+    #[test]
+    fn pairs_and_flops_by_hand() {
+        // Causal prefill of 4 queries against 4 keys: 1 + 2 + 3 + 4 = 10 pairs.
+        let d = dims(&[1, 4, 8], &[1, 4, 8], &[1, 4, 8], &[("causal", 1)]);
+        assert_eq!(d.pairs(), 10);
+        assert_eq!(d.flops(), Some(10 * (2 * 8 + 2 * 8 + 5)));
+        // A window of 2: 1 + 2 + 2 + 2.
+        let d = dims(
+            &[1, 4, 8],
+            &[1, 4, 8],
+            &[1, 4, 8],
+            &[("causal", 1), ("window", 2)],
+        );
+        assert_eq!(d.pairs(), 7);
+        // A window without causal (reported) is not applied.
+        let d = dims(&[1, 4, 8], &[1, 4, 8], &[1, 4, 8], &[("window", 2)]);
+        assert_eq!(d.pairs(), 16);
+        // Decode: one query sees every key, causal or not.
+        let d = dims(
+            &[2, 32, 1, 64],
+            &[2, 32, 1, 128],
+            &[2, 8, 4096, 128],
+            &[("causal", 1)],
+        );
+        assert_eq!((d.batch, d.pairs(), d.d, d.dv), (64, 4096, 128, 64));
+        assert_eq!(d.matmul_flops(), Some(64 * 4096 * 2 * (128 + 64)));
+        // Past 2^128: no count, no overflow.
+        let big = 1 << 47;
+        let d = dims(
+            &[1 << 16, big, big],
+            &[1 << 16, big, big],
+            &[1, big, big],
+            &[],
+        );
+        assert_eq!(d.flops(), None);
+    }
+}
