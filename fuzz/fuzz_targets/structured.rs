@@ -553,7 +553,8 @@ impl GraphRender {
             format!("o{}", self.ops)
         };
         self.ops += 1;
-        let head = if kind == "matmul" || kind == "reshape" || kind == "conv" || kind == "max_pool" {
+        let head = if kind == "matmul" || kind == "reshape" || kind == "conv" || kind == "max_pool"
+        {
             format!("{name} = {kind}")
         } else {
             format!("{name} = {kind}.{func}")
