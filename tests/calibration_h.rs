@@ -1,0 +1,79 @@
+//! The held-out predictions of batch h (issue 23, docs/VALIDATION.md §18) are what the binary
+//! predicts now: the routing cases' `.fgraph` text and the attention cases' files, analysed
+//! again under the hardware model on the H100 preset, give the DRAM reads and kernel times
+//! committed in `validation/gpu/h100-calib-h/predictions_*.json` before the held-out half was
+//! measured. A change to the model that moves one of them must update the predictions and
+//! VALIDATION.md, not drift past them.
+
+mod common;
+
+use serde_json::Value;
+
+fn predictions(family: &str) -> Value {
+    let path = common::root().join(format!(
+        "validation/gpu/h100-calib-h/predictions_{family}.json"
+    ));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("predictions")).expect("JSON")
+}
+
+/// `analyze --format json --traffic-model hardware --hardware h100` on `path`.
+fn hardware_model(path: &str) -> Value {
+    let out = common::fgraph(&[
+        "analyze",
+        path,
+        "--traffic-model",
+        "hardware",
+        "--hardware",
+        "h100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(common::code(&out), 0, "{path}: {}", common::stdout(&out));
+    let d: Value = serde_json::from_str(&common::stdout(&out)).expect("JSON");
+    d["cost"]["hardware_model"].clone()
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1.0)
+}
+
+#[test]
+fn the_routing_predictions_are_what_fgraph_predicts() {
+    let p = predictions("routing");
+    let cases = p["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 21);
+    let dir = std::env::temp_dir().join(format!("fgraph-calib-h-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    for c in cases {
+        let name = c["case"].as_str().expect("case");
+        let file = dir.join(format!("{name}.fgraph"));
+        std::fs::write(&file, c["fgraph"].as_str().expect("text")).expect("write");
+        let hm = hardware_model(file.to_str().expect("path"));
+        assert_eq!(hm["dram_read"], c["dram_read"], "{name}");
+        let (now, then) = (hm["kernel_us"].as_f64(), c["kernel_us"].as_f64());
+        // Committed rounded to 3 decimals.
+        assert!(
+            close(now.expect("now"), then.expect("then"), 1e-4),
+            "{name}: {now:?} µs now, {then:?} µs predicted"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_attention_predictions_are_what_fgraph_predicts() {
+    let p = predictions("attention");
+    let cases = p["cases"].as_object().expect("cases");
+    assert_eq!(cases.len(), 10);
+    for (name, c) in cases {
+        let file = common::root().join(c["file"].as_str().expect("file"));
+        let hm = hardware_model(file.to_str().expect("path"));
+        let k = &hm["kernels"][0];
+        assert_eq!(k["dram_read"], c["dram_read"], "{name}");
+        let (now, then) = (k["kernel_us"].as_f64(), c["kernel_us"].as_f64());
+        assert!(
+            close(now.expect("now"), then.expect("then"), 1e-9),
+            "{name}: {now:?} µs now, {then:?} µs predicted"
+        );
+    }
+}
