@@ -77,3 +77,48 @@ fn the_attention_predictions_are_what_fgraph_predicts() {
         );
     }
 }
+
+#[test]
+fn the_norm_and_pool_predictions_are_what_fgraph_predicts() {
+    let p = predictions("normpool");
+    let cases = p["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 13);
+    let dir = std::env::temp_dir().join(format!("fgraph-calib-h-np-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    for c in cases {
+        let name = c["case"].as_str().expect("case");
+        let file = dir.join(format!("{name}.fgraph"));
+        std::fs::write(&file, c["source"].as_str().expect("text")).expect("write");
+        let hm = hardware_model(file.to_str().expect("path"));
+        let k = &hm["kernels"][0];
+        assert_eq!(k["dram_read"], c["dram_read"], "{name}");
+        let (now, then) = (k["kernel_us"].as_f64(), c["kernel_us"].as_f64());
+        assert!(
+            close(now.expect("now"), then.expect("then"), 1e-4),
+            "{name}: {now:?} µs now, {then:?} µs predicted"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The conv cases' files are `validation/gpu/h100-calib-h/graphs/<case>.fgraph`, written by
+/// `predict_conv.py`'s `source` from `cases.json`.
+#[test]
+fn the_conv_predictions_are_what_fgraph_predicts() {
+    let p = predictions("conv");
+    let cases = p["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 28);
+    for c in cases {
+        let name = c["case"].as_str().expect("case");
+        let file = common::root().join(format!("validation/gpu/h100-calib-h/graphs/{name}.fgraph"));
+        let hm = hardware_model(file.to_str().expect("path"));
+        let k = &hm["kernels"][0];
+        assert_eq!(k["dram_read"], c["predicted_dram_read"], "{name}");
+        let (now, then) = (k["kernel_us"].as_f64(), c["predicted_kernel_us"].as_f64());
+        // Committed rounded to 2 decimals.
+        assert!(
+            close(now.expect("now"), then.expect("then"), 1e-3),
+            "{name}: {now:?} µs now, {then:?} µs predicted"
+        );
+    }
+}
