@@ -16,6 +16,12 @@
 //! | `ops` | shape rules of the data-movement ops (slice, concat, permute, expand, gather, update) |
 //! | `expr` | evaluating integer expressions |
 //! | `intern` | sharing the shapes, attribute lists and extras that tensors and ops hold alike |
+//! | `funcs` | functions and attributes checked against the registries (`unknown-function`, opaque functions, attribute names, types and ranges) |
+//! | `bindings` | block instances' arguments checked against the block's inputs before its body, and a repeated block's output |
+//! | `conv` | the shape rule of `conv` |
+//! | `pool` | shape rules of the pooling kinds and of `reduction.group_norm`'s groups |
+//! | `routing` (a child of `ops`) | shape rules of the routing and indexing kinds (`topk`, `sort`, `index_add`, …) |
+//! | `attention` | the shape rule of the `attention` op |
 
 mod attention;
 mod bindings;
