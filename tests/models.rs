@@ -1,7 +1,7 @@
 //! The model examples of issue 10 (item 4): GPT-2 small, one ViT-B/16 block with its patch
-//! embedding, and one Mixtral-8x7B MoE layer. Each file analyses with no diagnostics, and
-//! its parameter count, op count, FLOPs and traffic agree with figures worked out by hand
-//! from the published architectures.
+//! embedding, and one Mixtral-8x7B MoE layer; and ResNet-50 (issue 23 item 8). Each file
+//! analyses with no diagnostics, and its parameter count, op count, FLOPs and traffic agree
+//! with figures worked out by hand from the published architectures.
 
 use fgraph::analysis::{Analysis, GraphReport};
 use fgraph::cost::CostReport;
