@@ -1,7 +1,7 @@
 //! The model examples of issue 10 (item 4): GPT-2 small, one ViT-B/16 block with its patch
-//! embedding, and one Mixtral-8x7B MoE layer. Each file analyses with no diagnostics, and
-//! its parameter count, op count, FLOPs and traffic agree with figures worked out by hand
-//! from the published architectures.
+//! embedding, and one Mixtral-8x7B MoE layer; and ResNet-50 (issue 23 item 8). Each file
+//! analyses with no diagnostics, and its parameter count, op count, FLOPs and traffic agree
+//! with figures worked out by hand from the published architectures.
 
 use fgraph::analysis::{Analysis, GraphReport};
 use fgraph::cost::CostReport;
@@ -365,4 +365,145 @@ fn mixtral_moe_is_clean_and_its_numbers_check_by_hand() {
         .find(|t| t.name == "x7")
         .expect("x7");
     assert_eq!(x7.shape.as_slice(), [882, 4096]);
+}
+
+#[test]
+fn resnet50_is_clean_and_its_numbers_check_by_hand() {
+    let g = load("resnet50.fgraph");
+    let a = g.analysis.as_ref().expect("analysis");
+    // Stem 3 ops and the max pool; 4 first blocks of 12 ops (with the shortcut's conv and
+    // batch norm); 12 repeated blocks of 10; global pool, flatten, fc and its bias.
+    assert_eq!(a.graph.ops.len(), 4 + 4 * 12 + 12 * 10 + 4);
+    assert_eq!(a.graph.ops.len(), 176);
+    // One kernel per conv with its batch norm, ReLU (and residual) as epilogue: 53 convs
+    // (the stem, 16 blocks of 3, 4 shortcuts), plus the max pool, the global pool, the
+    // flatten and the fc.
+    assert_eq!(a.plan.groups.len(), 53 + 4);
+
+    // Parameters, as torchvision counts them: conv weights, batch-norm weight and bias, fc
+    // weight and bias. The batch norms' running mean and var are buffers (`*_mean`,
+    // `*_var`), weights to fgraph but not parameters, so they are counted apart.
+    // Stem: 64·3·7·7 = 9,408 and its norm 2·64: 9,536.
+    // A repeated block of width M: 4M·M + 9M² + 4M² = 17M² of conv, 2·(M + M + 4M) = 12M of
+    // norm. A first block from C channels adds the shortcut: C·M + 9M² + 4M² + 4M·C of conv,
+    // 20M of norm. Stages (M, blocks, C in): (64, 3, 64), (128, 4, 256), (256, 6, 512),
+    // (512, 3, 1024): 215,808, 1,219,584, 7,098,368 and 14,964,736. fc: 2048·1000 + 1000 =
+    // 2,049,000. In all 25,557,032.
+    let stage_params = |m: u64, n: u64, c: u64| {
+        (c * m + 13 * m * m + 4 * m * c + 20 * m) + (n - 1) * (17 * m * m + 12 * m)
+    };
+    assert_eq!(stage_params(64, 3, 64), 215_808);
+    assert_eq!(stage_params(128, 4, 256), 1_219_584);
+    assert_eq!(stage_params(256, 6, 512), 7_098_368);
+    assert_eq!(stage_params(512, 3, 1024), 14_964_736);
+    let params = 9_536
+        + stage_params(64, 3, 64)
+        + stage_params(128, 4, 256)
+        + stage_params(256, 6, 512)
+        + stage_params(512, 3, 1024)
+        + 2_049_000;
+    assert_eq!(params, 25_557_032);
+    let weights = |buffers: bool| -> u64 {
+        a.graph
+            .tensors
+            .iter()
+            .filter(|t| t.origin == Origin::Weight)
+            .filter(|t| (t.name.ends_with("_mean") || t.name.ends_with("_var")) == buffers)
+            .map(|t| t.bytes)
+            .sum()
+    };
+    assert_eq!(weights(false), 2 * params); // f16
+    // The running stats: one mean and one var per normalised channel, half the norm params:
+    // 64 + 2·(sum over stages of 6M per block + 4M per shortcut) = 53,120 values.
+    let bn_channels: u64 = 64
+        + [(64u64, 3u64), (128, 4), (256, 6), (512, 3)]
+            .iter()
+            .map(|&(m, n)| n * 6 * m + 4 * m)
+            .sum::<u64>();
+    assert_eq!(bn_channels, 26_560);
+    assert_eq!(weights(true), 2 * 2 * bn_channels);
+
+    // FLOPs at B = 32. A conv is 2·MACs, MACs = (C/g)·kh·kw per output element.
+    // MACs per image: stem 64·112²·3·49 = 118,013,952. A repeated block (any stage: width
+    // and area trade off) 4M·M·H² + 9M²·H² + 4M²·H² = 218,365,952. A first block:
+    // layer1 (C 64, 56² in and out) 231,211,008; layers 2–4 (the 1 × 1 reduce at the input
+    // size, the rest at half of it) 372,506,624 each. Stages: 667,942,912, 1,027,604,480,
+    // 1,464,336,384, 809,238,528. Convs in all 4,087,136,256 MACs per image, 4.089 G with
+    // the fc's 2,048,000: torchvision's well-known 4.1 GMACs.
+    let (b, rep, first1, first) = (32u64, 218_365_952u64, 231_211_008u64, 372_506_624u64);
+    let conv_macs = 118_013_952
+        + (first1 + 2 * rep)
+        + (first + 3 * rep)
+        + (first + 5 * rep)
+        + (first + 2 * rep);
+    assert_eq!(conv_macs, 4_087_136_256);
+    assert_eq!(2 * b * conv_macs, 261_576_720_384);
+    // The rest: batch norm 4 and ReLU 1 per element, the residual add 1, the max pool 9 per
+    // output, the global pool 1 per input, the fc 2·32·2048·1000 = 131,072,000 and its
+    // bias 32,000. Per repeated block of width M at H²: 5·M·H² twice, (4 + 1 + 1)·4M·H²:
+    // 34·M·H² per image. M·H² is 200,704 in layer1 and halves with each stage after, so
+    // at B = 32 a repeated block's rest is 218,365,952 in layer1 and 27,295,744 in layer4.
+    let rep_other = |m: u64, h: u64| b * 34 * m * h * h;
+    assert_eq!(rep_other(64, 56), 218_365_952);
+    assert_eq!(rep_other(512, 7), 27_295_744);
+    // A first block adds the shortcut's norm (4·4M·H²) and its conv1's norm and ReLU run at
+    // the input size: 5·M·(S·H)² + 5·M·H² + 8·4M·H² + 2·4M·H².
+    let first_other =
+        |m: u64, h: u64, s: u64| b * (5 * m * s * s * h * h + 5 * m * h * h + 40 * m * h * h);
+    assert_eq!(first_other(64, 56, 1), 321_126_400);
+    assert_eq!(first_other(128, 28, 2), 208_732_160);
+    // Stem norm and ReLU 5·32·64·112² = 128,450,560; max pool 9·32·64·56² = 57,802,752;
+    // global pool 32·2048·49 = 3,211,264.
+    let other = 5 * b * 64 * 112 * 112
+        + 9 * b * 64 * 56 * 56
+        + first_other(64, 56, 1)
+        + 2 * rep_other(64, 56)
+        + first_other(128, 28, 2)
+        + 3 * rep_other(128, 28)
+        + first_other(256, 14, 2)
+        + 5 * rep_other(256, 14)
+        + first_other(512, 7, 2)
+        + 2 * rep_other(512, 7)
+        + b * 2048 * 49
+        + b * 1000;
+    assert_eq!(other, 1_967_734_016);
+    let fc = 2 * b * 2048 * 1000;
+    let cost = cost(a);
+    let total: u64 = cost.fused.kernels.iter().map(|k| k.flops).sum();
+    assert_eq!(total, 2 * b * conv_macs + fc + other);
+    assert_eq!(total, 263_675_526_400);
+    // Per block, as the summary splits it: 16 blocks, then the ops outside them.
+    let summary =
+        fgraph::report::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    let per_block: Vec<u64> = summary.instances[..16].iter().map(|r| r.flops).collect();
+    let mut want = vec![];
+    for (m, n, h, c, s) in [
+        (64u64, 3u64, 56u64, 64u64, 1u64),
+        (128, 4, 28, 256, 2),
+        (256, 6, 14, 512, 2),
+        (512, 3, 7, 1024, 2),
+    ] {
+        let first_macs = m * (s * h) * (s * h) * c + 13 * m * m * h * h + 4 * m * h * h * c;
+        want.push(2 * b * first_macs + first_other(m, h, s));
+        for _ in 1..n {
+            want.push(2 * b * rep + rep_other(m, h));
+        }
+    }
+    assert_eq!(per_block, want);
+    // The stem kernel: its conv and its norm and ReLU.
+    let stem = kernel_of(a, "stem");
+    assert_eq!(op_names(a, stem), ["stem", "stem_bn", "stem_relu"]);
+    assert_eq!(
+        cost.fused.kernels[stem].flops,
+        2 * b * 118_013_952 + 5 * b * 64 * 112 * 112
+    );
+
+    // The logits.
+    let logits = a
+        .graph
+        .tensors
+        .iter()
+        .find(|t| t.name == "logits")
+        .expect("logits");
+    assert_eq!(logits.shape.as_slice(), [32, 1000]);
 }
