@@ -1,7 +1,8 @@
 //! The model examples of issue 10 (item 4): GPT-2 small, one ViT-B/16 block with its patch
-//! embedding, and one Mixtral-8x7B MoE layer; and ResNet-50 (issue 23 item 8). Each file
-//! analyses with no diagnostics, and its parameter count, op count, FLOPs and traffic agree
-//! with figures worked out by hand from the published architectures.
+//! embedding, and one Mixtral-8x7B MoE layer; and, from issue 23 item 8, ResNet-50 and
+//! ConvNeXt-T's stem and stage 1. Each file analyses with no diagnostics, and its parameter
+//! count, op count, FLOPs and traffic agree with figures worked out by hand from the
+//! published architectures.
 
 use fgraph::analysis::{Analysis, GraphReport};
 use fgraph::cost::CostReport;
@@ -506,4 +507,80 @@ fn resnet50_is_clean_and_its_numbers_check_by_hand() {
         .find(|t| t.name == "logits")
         .expect("logits");
     assert_eq!(logits.shape.as_slice(), [32, 1000]);
+}
+
+#[test]
+fn convnext_block_is_clean_and_its_numbers_check_by_hand() {
+    let g = load("convnext_block.fgraph");
+    let a = g.analysis.as_ref().expect("analysis");
+    // Stem: conv, bias, permute, LayerNorm, permute back; 3 blocks of 12 ops.
+    assert_eq!(a.graph.ops.len(), 5 + 3 * 12);
+    // Kernels: the stem's conv with its bias and permute, its LayerNorm, its permute back;
+    // per block the depthwise conv (bias, permute), the LayerNorm, fc1 (bias, GELU) and fc2
+    // (bias, permute back, layer scale, residual).
+    assert_eq!(a.plan.groups.len(), 3 + 3 * 4);
+
+    // Parameters, as torchvision's `convnext_tiny` lays out `features[0]` and `features[1]`:
+    // stem conv 4·4·3·96 = 4,608 and its bias 96, its LayerNorm2d 2·96: 4,896. A block:
+    // dwconv 7·7·96 = 4,704 and its bias 96, norm 2·96 = 192, pwconv1 96·384 + 384 =
+    // 37,248, pwconv2 384·96 + 96 = 36,960, layer_scale 96: 79,296. In all 242,784.
+    let stem: u64 = 4 * 4 * 3 * 96 + 96 + 2 * 96;
+    assert_eq!(stem, 4_896);
+    let block: u64 = 7 * 7 * 96 + 96 + 2 * 96 + (96 * 384 + 384) + (384 * 96 + 96) + 96;
+    assert_eq!(block, 79_296);
+    let params = stem + 3 * block;
+    assert_eq!(params, 242_784);
+    assert_eq!(weight_bytes(a), 2 * params); // f16
+
+    // FLOPs at B = 32 (docs/cost-model.md §1). Every tensor but the MLP's hidden one has
+    // E = 32·96·56² = 9,633,792 elements; the hidden one 4·E.
+    let e: u64 = 32 * 96 * 56 * 56;
+    assert_eq!(e, 9_633_792);
+    // Convs, 2·(C/g)·prod(kernel) per output element: the stem 2·3·16 = 96 per element,
+    // the depthwise conv 2·1·49 = 98.
+    let stem_conv = 2 * 3 * 4 * 4 * e;
+    let dwconv = 2 * 7 * 7 * e;
+    assert_eq!(stem_conv, 924_844_032);
+    assert_eq!(dwconv, 944_111_616);
+    // Matmuls, 2·K per output element: fc1 2·96·4E, fc2 2·384·E.
+    let matmul = 2 * 96 * 4 * e + 2 * 384 * e;
+    assert_eq!(matmul, 14_797_504_512);
+    // LayerNorm 8 per element (of E); GELU 8 per element of 4E; adds and muls 1 per output
+    // element: the conv bias E, the fc1 bias 4E, the fc2 bias, layer scale and residual E
+    // each. Permutes move data only.
+    let norm = 8 * e;
+    let gelu = 8 * 4 * e;
+    let pointwise = e + 4 * e + 3 * e;
+    assert_eq!(dwconv + matmul + norm + gelu + pointwise, 1682 * e);
+    let per_block = dwconv + matmul + norm + gelu + pointwise;
+    assert_eq!(per_block, 16_204_038_144);
+    // The stem: its conv, its bias E and its LayerNorm 8E: 105·E.
+    let stem_flops = stem_conv + e + norm;
+    assert_eq!(stem_flops, 1_011_548_160);
+    let cost = cost(a);
+    let summary =
+        fgraph::report::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    assert_eq!(summary.instances.len(), 4); // 3 blocks and the ops outside them
+    for row in &summary.instances[..3] {
+        assert_eq!(row.ops, 12);
+        assert_eq!(row.flops, per_block, "{}", row.name);
+    }
+    assert_eq!(summary.instances[3].flops, stem_flops);
+    let total: u64 = cost.fused.kernels.iter().map(|k| k.flops).sum();
+    assert_eq!(total, stem_flops + 3 * per_block);
+    assert_eq!(total, 49_623_662_592);
+    // One block's fc1 kernel: its matmul, bias and GELU.
+    let fc1 = kernel_of(a, "stage1.0.fc1");
+    assert_eq!(
+        op_names(a, fc1),
+        ["stage1.0.fc1", "stage1.0.fc1_bias", "stage1.0.gelu"]
+    );
+    assert_eq!(
+        cost.fused.kernels[fc1].flops,
+        2 * 96 * 4 * e + 4 * e + 8 * 4 * e
+    );
+
+    // The output: stage 1's [B, 96, 56, 56].
+    let out = a.graph.tensors.iter().find(|t| t.name == "h1").expect("h1");
+    assert_eq!(out.shape.as_slice(), [32, 96, 56, 56]);
 }
