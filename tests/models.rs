@@ -1,8 +1,8 @@
 //! The model examples of issue 10 (item 4): GPT-2 small, one ViT-B/16 block with its patch
-//! embedding, and one Mixtral-8x7B MoE layer; and, from issue 23 item 8, ResNet-50 and
-//! ConvNeXt-T's stem and stage 1. Each file analyses with no diagnostics, and its parameter
-//! count, op count, FLOPs and traffic agree with figures worked out by hand from the
-//! published architectures.
+//! embedding, and one Mixtral-8x7B MoE layer; and, from issue 23 item 8, ResNet-50,
+//! ConvNeXt-T's stem and stage 1 and Whisper-tiny's audio encoder. Each file analyses with no
+//! diagnostics, and its parameter count, op count, FLOPs and traffic agree with figures
+//! worked out by hand from the published architectures.
 
 use fgraph::analysis::{Analysis, GraphReport};
 use fgraph::cost::CostReport;
@@ -583,4 +583,101 @@ fn convnext_block_is_clean_and_its_numbers_check_by_hand() {
     // The output: stage 1's [B, 96, 56, 56].
     let out = a.graph.tensors.iter().find(|t| t.name == "h1").expect("h1");
     assert_eq!(out.shape.as_slice(), [32, 96, 56, 56]);
+}
+
+#[test]
+fn whisper_tiny_encoder_is_clean_and_its_numbers_check_by_hand() {
+    let g = load("whisper_tiny_encoder.fgraph");
+    let a = g.analysis.as_ref().expect("analysis");
+    // Stem 8 ops (two convs with bias and GELU, the permute, the positions), 4 layers of 25
+    // (LayerNorm; q 4, k 3 (no bias), v 4 ops; attention and the two ops merging the heads;
+    // output projection, bias, residual; LayerNorm, fc1, bias, GELU, fc2, bias, residual),
+    // the final LayerNorm.
+    assert_eq!(a.graph.ops.len(), 8 + 4 * 25 + 1);
+    assert_eq!(a.graph.ops.len(), 109);
+    // Kernels: each conv with its bias and GELU (the second also the permute and the
+    // positions); per layer ln1, q, k, v, attention, o, ln2, fc1, fc2 (9); ln_post.
+    assert_eq!(a.plan.groups.len(), 2 + 4 * 9 + 1);
+
+    // Parameters of the published Whisper-tiny encoder (d 384, FFN 1536). conv1 80·384·3 +
+    // 384 = 92,544; conv2 384·384·3 + 384 = 442,752. Per layer: q, k, v and out projections
+    // 4·384² with a bias on q, v and out (3·384): 590,976; two LayerNorms 4·384 = 1,536; fc1
+    // 384·1536 + 1536 = 591,360; fc2 1536·384 + 384 = 590,208: 1,774,080. Final LayerNorm
+    // 2·384 = 768. In all 7,632,384. The positional embedding, 1500·384 = 576,000, is a
+    // buffer in OpenAI's code (a frozen, sinusoidal nn.Embedding in Hugging Face's, which
+    // counts it: 8,208,384), a weight to fgraph, counted apart.
+    let (d, f, s, t) = (384u64, 1536u64, 1500u64, 3000u64);
+    let per_layer = (4 * d * d + 3 * d) + 4 * d + (d * f + f) + (f * d + d);
+    assert_eq!(per_layer, 1_774_080);
+    let params = (80 * d * 3 + d) + (d * d * 3 + d) + 4 * per_layer + 2 * d;
+    assert_eq!(params, 7_632_384);
+    assert_eq!(params + s * d, 8_208_384);
+    let weights = |buffers: bool| -> u64 {
+        a.graph
+            .tensors
+            .iter()
+            .filter(|t| t.origin == Origin::Weight)
+            .filter(|t| (t.name == "pos") == buffers)
+            .map(|t| t.bytes)
+            .sum()
+    };
+    assert_eq!(weights(false), 2 * params); // f16
+    assert_eq!(weights(true), 2 * s * d);
+    assert_eq!(weight_bytes(a), 2 * (params + s * d));
+
+    // FLOPs at B = 1 (docs/cost-model.md §1; a conv is 2·(C/g)·k per output element).
+    // conv1 2·384·3000·80·3 = 552,960,000; conv2 2·384·1500·384·3 = 1,327,104,000. Their
+    // biases 1 and GELUs 8 per output element, 9·(384·3000 + 384·1500) = 15,552,000; the
+    // positions 384·1500 = 576,000. Stem 1,896,192,000.
+    let conv = 2 * d * t * 80 * 3 + 2 * d * s * d * 3;
+    assert_eq!(conv, 1_880_064_000);
+    let stem = conv + 9 * (d * t + d * s) + s * d;
+    assert_eq!(stem, 1_896_192_000);
+    // Per layer: the q, k, v, out projections 4·2·S·D² = 1,769,472,000, fc1 and fc2
+    // 2·2·S·D·F = 3,538,944,000; attention (2·64 + 2·64 + 5) per (query, key) pair per head,
+    // 6·1500²·261 = 3,523,500,000; the rest: two LayerNorms 2·8·S·D, the q, v, out and fc2
+    // biases and the two residuals 6·S·D, the fc1 bias S·F and GELU 8·S·F: 33,408,000.
+    let matmul = 4 * 2 * s * d * d + 2 * 2 * s * d * f;
+    assert_eq!(matmul, 5_308_416_000);
+    let attention = 6 * s * s * (2 * 64 + 2 * 64 + 5);
+    assert_eq!(attention, 3_523_500_000);
+    let other = 16 * s * d + 6 * s * d + 9 * s * f;
+    assert_eq!(other, 33_408_000);
+    let layer = matmul + attention + other;
+    assert_eq!(layer, 8_865_324_000);
+    let cost = cost(a);
+    let summary =
+        fgraph::report::summary::summarize(a, &g.instances, Some(&cost)).expect("summary");
+    assert_eq!(summary.instances.len(), 5); // 4 layers and the ops outside blocks
+    for row in &summary.instances[..4] {
+        assert_eq!(row.ops, 25);
+        assert_eq!(row.flops, layer, "{}", row.name);
+    }
+    let k = kernel_of(a, "layers.0.attn");
+    assert_eq!(
+        op_names(a, k),
+        ["layers.0.attn", "layers.0.merge_heads", "layers.0.merge"]
+    );
+    assert_eq!(cost.fused.kernels[k].flops, attention);
+    // The stem's kernels, and the total with the final LayerNorm (8·S·D): 37,362,096,000.
+    let c1 = kernel_of(a, "conv1");
+    assert_eq!(op_names(a, c1), ["conv1", "conv1_bias", "conv1_gelu"]);
+    assert_eq!(cost.fused.kernels[c1].flops, 2 * d * t * 80 * 3 + 9 * d * t);
+    let c2 = kernel_of(a, "conv2");
+    assert_eq!(
+        op_names(a, c2),
+        ["conv2", "conv2_bias", "conv2_gelu", "to_positions", "embed"]
+    );
+    let total: u64 = cost.fused.kernels.iter().map(|k| k.flops).sum();
+    assert_eq!(total, stem + 4 * layer + 8 * s * d);
+    assert_eq!(total, 37_362_096_000);
+
+    // The output: [B, 1500, 384].
+    let out = a
+        .graph
+        .tensors
+        .iter()
+        .find(|t| t.name == "out")
+        .expect("out");
+    assert_eq!(out.shape.as_slice(), [1, 1500, 384]);
 }
