@@ -27,24 +27,6 @@ fn bad(message: String, at: Span, label: impl Into<String>, help: impl Into<Stri
         .help(help.into())
 }
 
-fn written<'x, 's>(attrs: &'x Attrs<'_, 's>, name: &str) -> Option<&'x Arg<'s>> {
-    attrs
-        .stmt
-        .args
-        .iter()
-        .find(|a| a.attr_name().is_some_and(|n| n.name == name))
-}
-
-/// Where attribute `name`'s value is written (the kind's name when it is not).
-fn span(attrs: &Attrs<'_, '_>, name: &str) -> Span {
-    match written(attrs, name) {
-        Some(Arg::Attr { value, .. }) => value.span(),
-        Some(Arg::FloatAttr { value, .. }) => value.span,
-        Some(Arg::ListAttr { span, .. }) => *span,
-        _ => attrs.stmt.kind.span,
-    }
-}
-
 /// Attribute `name` as one value per spatial dim (`spatial` of them): `default` each when
 /// not written, one value repeated, or a list of exactly `spatial` values; each at least
 /// `min`. An error (reported) otherwise; a `true`/`false` value or an expression that failed
@@ -62,7 +44,7 @@ fn per_dim(
         2 => format!("{name} = [2, 2]"),
         _ => format!("{name} = [1, 2, 2]"),
     };
-    let values: Vec<i64> = match written(attrs, name) {
+    let values: Vec<i64> = match attrs.written(name) {
         None => vec![default; spatial],
         // `stride = true` is reported where booleans are checked.
         Some(Arg::Attr {
@@ -91,7 +73,7 @@ fn per_dim(
                         list.len(),
                         if spatial == 1 { "" } else { "s" }
                     ),
-                    span(attrs, name),
+                    attrs.span(name),
                     format!(
                         "{} value{}, expected {spatial}",
                         list.len(),
@@ -109,7 +91,7 @@ fn per_dim(
         Some(_) => {
             diags.push(bad(
                 format!("attribute `{name}` of `conv` must be an integer or a list of integers"),
-                span(attrs, name),
+                attrs.span(name),
                 "not an integer",
                 format!("write `{example}`, or one integer for every spatial dim"),
             ));
@@ -119,7 +101,7 @@ fn per_dim(
     if let Some(&v) = values.iter().find(|&&v| v < min) {
         diags.push(bad(
             format!("`{name}` of `conv` must be at least {min}, found {v}"),
-            span(attrs, name),
+            attrs.span(name),
             format!("{name} {v}"),
             match name {
                 "padding" => "padding is the number of zeros added on each side: 0 or more",
@@ -153,7 +135,7 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
 /// `channels_last`: `true`/`false` (or 1/0); anything else is reported.
 fn channels_last(attrs: &Attrs<'_, '_>, diags: &mut Vec<Diagnostic>) -> Result<(), Fail> {
     let name = "channels_last";
-    let problem = match written(attrs, name) {
+    let problem = match attrs.written(name) {
         None
         | Some(Arg::Attr {
             value: Expr::Bool { .. },
@@ -169,7 +151,7 @@ fn channels_last(attrs: &Attrs<'_, '_>, diags: &mut Vec<Diagnostic>) -> Result<(
     };
     diags.push(bad(
         format!("attribute `{name}` of `conv` must be `true` or `false`, {problem}"),
-        span(attrs, name),
+        attrs.span(name),
         "not `true` or `false`",
         "write `channels_last = true` for tensors stored channels-last \
          (`x.to(memory_format=torch.channels_last)`); leave it out for contiguous NCHW",
@@ -245,7 +227,7 @@ fn shape(
                 format!(
                     "`groups = {groups}` does not divide the {count} {what} channels of `conv`"
                 ),
-                span(attrs, "groups"),
+                attrs.span("groups"),
                 format!("{count} is not a multiple of {groups}"),
                 format!(
                     "{source}: groups must divide both C and K (groups = C is a depthwise conv)"
@@ -350,7 +332,7 @@ fn shape(
                         crate::limits::MAX_DIM
                     ),
                 )
-                .at(span(attrs, "padding"), format!("padding {p}"))
+                .at(attrs.span("padding"), format!("padding {p}"))
                 .help("dimensions are at most 2^48; check the padding and the input's size"),
             );
             failed = true;
@@ -363,7 +345,7 @@ fn shape(
 
 /// `groups`: 1 when not written, else a positive integer.
 fn groups(attrs: &Attrs<'_, '_>, diags: &mut Vec<Diagnostic>) -> Result<u64, Fail> {
-    match written(attrs, "groups") {
+    match attrs.written("groups") {
         None => Ok(1),
         Some(Arg::Attr {
             value: Expr::Bool { .. },
@@ -376,7 +358,7 @@ fn groups(attrs: &Attrs<'_, '_>, diags: &mut Vec<Diagnostic>) -> Result<u64, Fai
                 _ => {
                     diags.push(bad(
                         format!("`groups` of `conv` must be at least 1, found {g}"),
-                        span(attrs, "groups"),
+                        attrs.span("groups"),
                         format!("groups {g}"),
                         "groups splits the channels into groups convolved apart: 1 (a dense \
                          conv) or more",
@@ -388,7 +370,7 @@ fn groups(attrs: &Attrs<'_, '_>, diags: &mut Vec<Diagnostic>) -> Result<u64, Fai
         Some(_) => {
             diags.push(bad(
                 "attribute `groups` of `conv` must be an integer".to_string(),
-                span(attrs, "groups"),
+                attrs.span("groups"),
                 "not an integer",
                 "write `groups = G`, a divisor of the input and output channels",
             ));

@@ -62,7 +62,7 @@ fn bad(message: String, at: Span, label: String, help: String) -> Diagnostic {
 }
 
 impl Attrs<'_, '_> {
-    fn written(&self, name: &str) -> Option<&Arg<'_>> {
+    pub(super) fn written(&self, name: &str) -> Option<&Arg<'_>> {
         self.stmt
             .args
             .iter()
@@ -70,7 +70,7 @@ impl Attrs<'_, '_> {
     }
 
     /// Where attribute `name`'s value is written (the kind's name when it is not).
-    fn span(&self, name: &str) -> Span {
+    pub(super) fn span(&self, name: &str) -> Span {
         match self.written(name) {
             Some(Arg::Attr { value, .. }) => value.span(),
             Some(Arg::FloatAttr { value, .. }) => value.span,

@@ -28,24 +28,6 @@ fn bad(message: String, at: Span, label: impl Into<String>, help: impl Into<Stri
         .help(help.into())
 }
 
-fn written<'x>(attrs: &'x Attrs<'_, '_>, name: &str) -> Option<&'x Arg<'x>> {
-    attrs
-        .stmt
-        .args
-        .iter()
-        .find(|a| a.attr_name().is_some_and(|n| n.name == name))
-}
-
-/// Where attribute `name`'s value is written (the kind's name when it is not).
-fn span(attrs: &Attrs<'_, '_>, name: &str) -> Span {
-    match written(attrs, name) {
-        Some(Arg::Attr { value, .. }) => value.span(),
-        Some(Arg::FloatAttr { value, .. }) => value.span,
-        Some(Arg::ListAttr { span, .. }) => *span,
-        _ => attrs.stmt.kind.span,
-    }
-}
-
 /// Integer attribute `name` as evaluated; `Err` when written but not an integer that
 /// evaluated (a float or list is reported here; a boolean was reported by the attribute
 /// check, a failed expression by its evaluation).
@@ -54,7 +36,7 @@ fn int(
     name: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<i64>, Fail> {
-    match written(attrs, name) {
+    match attrs.written(name) {
         None => Ok(None),
         Some(Arg::Attr { .. }) => attrs
             .ints
@@ -68,7 +50,7 @@ fn int(
                     "attribute `{name}` of `{}` must be `true` or `false`",
                     attrs.kind
                 ),
-                span(attrs, name),
+                attrs.span(name),
                 "not a boolean",
                 format!("write `{name} = true` or `{name} = false`"),
             ));
@@ -91,7 +73,7 @@ pub(super) fn channels_last(
                     "attribute `{name}` of `{}` must be `true` or `false` (or 1 or 0), found {v}",
                     attrs.kind
                 ),
-                span(attrs, name),
+                attrs.span(name),
                 "not a boolean",
                 format!(
                     "write `{name} = true` or `{name} = false`: {}",
@@ -117,7 +99,7 @@ fn per_dim(
         "stride" => "stride = 2",
         _ => "padding = 1",
     };
-    let values: Vec<i64> = match written(attrs, name) {
+    let values: Vec<i64> = match attrs.written(name) {
         None => return Ok(None),
         // `true`/`false` were reported by the attribute check (an integer belongs here).
         Some(Arg::Attr {
@@ -151,7 +133,7 @@ fn per_dim(
                         list.len(),
                         if n == 1 { "" } else { "s" }
                     ),
-                    span(attrs, name),
+                    attrs.span(name),
                     format!("{} values", list.len()),
                     format!(
                         "give one value for every spatial dim (`{example}`) or a list of {n}, \
@@ -168,7 +150,7 @@ fn per_dim(
                     "attribute `{name}` of `{}` must be an integer or a list of integers",
                     attrs.kind
                 ),
-                span(attrs, name),
+                attrs.span(name),
                 "not an integer",
                 format!("write `{example}` or a list of one per spatial dim"),
             ));
@@ -181,7 +163,7 @@ fn per_dim(
                 "`{name}` of `{}` must be at least {min}, found {v}",
                 attrs.kind
             ),
-            span(attrs, name),
+            attrs.span(name),
             format!("at least {min}"),
             match name {
                 "padding" => "padding is added on both sides of each spatial dim: 0 or more",
@@ -261,7 +243,7 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
         if p > k / 2 {
             diags.push(bad(
                 format!("padding {p} of spatial dim {i} is more than half the window {k}",),
-                span(attrs, "padding"),
+                attrs.span("padding"),
                 format!("at most {} here", k / 2),
                 "PyTorch pads at most half the kernel on each side (`pad should be at most \
                  half of effective kernel size`): lower `padding` or widen `kernel`",
@@ -278,7 +260,7 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
                     i + 2,
                     fmt_shape(x)
                 ),
-                span(attrs, "kernel"),
+                attrs.span("kernel"),
                 format!("at most {padded} here"),
                 "each output element pools one window inside the padded input: lower `kernel` \
                  or add `padding`",
@@ -316,7 +298,7 @@ pub(super) fn group_norm(
         return Err(());
     }
     if matches!(
-        written(attrs, "groups"),
+        attrs.written("groups"),
         Some(Arg::Attr {
             value: Expr::Bool { .. },
             ..
@@ -344,7 +326,7 @@ pub(super) fn group_norm(
                 "`groups = {g}` does not divide the {c} channels of `{input}` {}",
                 fmt_shape(first)
             ),
-            span(attrs, "groups"),
+            attrs.span("groups"),
             format!("{c} channels are not {g} equal groups"),
             format!(
                 "group norm splits the channels (dim 1) into equal groups: use a divisor of \
