@@ -230,16 +230,18 @@ def build(c):
         return lambda: S.selective_scan(*args, delta_softplus=True)
     if f == "assoc_scan":
         from torch._higher_order_ops.associative_scan import associative_scan
+        torch._dynamo.reset()  # one compile per case: no automatic dynamic shapes (batch i's fit
+        # pass lost two cases to "lifted arguments" of a recompile with symbolic sizes)
         if p["combine"] == "add":
             x = torch.rand(*s["x"], device="cuda", dtype=torch.float32)
-            fn = torch.compile(lambda x: associative_scan(lambda a, b: a + b, x, dim=1), fullgraph=True)
+            fn = torch.compile(lambda x: associative_scan(lambda a, b: a + b, x, dim=1), fullgraph=True, dynamic=False)
             return lambda: fn(x)
         a = torch.rand(*s["a"], device="cuda", dtype=torch.float32) * 0.5 + 0.5
         b = torch.randn(*s["b"], device="cuda", dtype=torch.float32)
 
         def comb(x, y):
             return x[0] * y[0], y[0] * x[1] + y[1]
-        fn = torch.compile(lambda a, b: associative_scan(comb, (a, b), dim=1), fullgraph=True)
+        fn = torch.compile(lambda a, b: associative_scan(comb, (a, b), dim=1), fullgraph=True, dynamic=False)
         return lambda: fn(a, b)
     if f == "scaled_mm":
         M, K = s["a"]
