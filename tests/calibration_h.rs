@@ -4,6 +4,11 @@
 //! committed in `validation/gpu/h100-calib-h/predictions_*.json` before the held-out half was
 //! measured. A change to the model that moves one of them must update the predictions and
 //! VALIDATION.md, not drift past them.
+//!
+//! Two families were refitted after batch h's held-out check (batch i, VALIDATION.md §19):
+//! the convolutions and `topk`. Their batch-h predictions stay committed as the pre-registered
+//! record; what the binary predicts for them now is checked against batch i's predictions by
+//! `tests/calibration_i.rs`.
 
 mod common;
 
@@ -42,6 +47,9 @@ fn the_routing_predictions_are_what_fgraph_predicts() {
     let p = predictions("routing");
     let cases = p["cases"].as_array().expect("cases");
     assert_eq!(cases.len(), 21);
+    // topk was refitted on batch i (tests/calibration_i.rs holds its predictions).
+    let cases: Vec<&Value> = cases.iter().filter(|c| c["family"] != "topk").collect();
+    assert_eq!(cases.len(), 16);
     let dir = std::env::temp_dir().join(format!("fgraph-calib-h-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     for c in cases {
@@ -99,26 +107,4 @@ fn the_norm_and_pool_predictions_are_what_fgraph_predicts() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The conv cases' files are `validation/gpu/h100-calib-h/graphs/<case>.fgraph`, written by
-/// `predict_conv.py`'s `source` from `cases.json`.
-#[test]
-fn the_conv_predictions_are_what_fgraph_predicts() {
-    let p = predictions("conv");
-    let cases = p["cases"].as_array().expect("cases");
-    assert_eq!(cases.len(), 28);
-    for c in cases {
-        let name = c["case"].as_str().expect("case");
-        let file = common::root().join(format!("validation/gpu/h100-calib-h/graphs/{name}.fgraph"));
-        let hm = hardware_model(file.to_str().expect("path"));
-        let k = &hm["kernels"][0];
-        assert_eq!(k["dram_read"], c["predicted_dram_read"], "{name}");
-        let (now, then) = (k["kernel_us"].as_f64(), c["predicted_kernel_us"].as_f64());
-        // Committed rounded to 2 decimals.
-        assert!(
-            close(now.expect("now"), then.expect("then"), 1e-3),
-            "{name}: {now:?} µs now, {then:?} µs predicted"
-        );
-    }
 }

@@ -28,6 +28,17 @@
 //!   input and weight are first copied by `pad`. Each copy is a memory-bound kernel,
 //!   `overhead + max((read + write) / (bandwidth · eff), elements / rate)`.
 //!
+//! Batch i's refit (validation/gpu/h100-calib-i/fit_conv_i.py) added three things, each
+//! optional in a hardware file (absent: batch h's model):
+//! - **Covered input**: where a kernel dimension is no wider than its stride (a 1×1 of
+//!   stride 2), the implicit GEMM reads only the `min(in, out·k)` positions it covers.
+//! - **Direct kernels** (`direct`, `direct_max_taps`, `direct_max_out_channels`): a conv
+//!   whose channels per group are padded, whose kernel has fewer than `direct_max_taps` taps
+//!   and which has fewer than `direct_max_out_channels` filters (RGB stems of 3×3/2 and 4×4/4)
+//!   is one kernel reading `x` (covered) and `w` once, with no transposes
+//!   or padding copies: `overhead + max(bytes / (bandwidth · eff), flops / flops_per_s)`.
+//! - **3-D implicit GEMMs** at `gemm_3d_efficiency` (cuDNN's sm80 kernels).
+//!
 //! The kernel's prediction sums its cuDNN kernels (reads, writes of the copies, time, one
 //! launch each); an epilogue's other reads (a bias) are added to the GEMM's, as for a matmul.
 
@@ -73,8 +84,30 @@ pub struct ConvCoeffs {
     pub depthwise_nchw: DepthwiseCoeffs,
     pub depthwise_channels_last: DepthwiseCoeffs,
     pub depthwise_cudnn_1d: DepthwiseCoeffs,
+    /// The small-channel direct kernel (batch i); `None`: such convs take the padded path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direct: Option<DirectCoeffs>,
+    /// Kernels with fewer taps than this take the direct kernel (with `direct`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direct_max_taps: Option<f64>,
+    /// ... and fewer filters (output channels) than this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direct_max_out_channels: Option<f64>,
+    /// The implicit GEMM's efficiency for 3-D convs (`None`: `gemm_efficiency`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemm_3d_efficiency: Option<f64>,
     /// Where the coefficients come from.
     pub source: String,
+}
+
+/// A direct (CUDA-core or unpadded) conv kernel's coefficients: `overhead_us + max(bytes /
+/// (bandwidth · bandwidth_efficiency), flops / flops_per_s)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DirectCoeffs {
+    pub bandwidth_efficiency: f64,
+    pub flops_per_s: f64,
+    pub overhead_us: f64,
 }
 
 impl ConvCoeffs {
@@ -116,6 +149,24 @@ impl ConvCoeffs {
             ] {
                 check_range(k, &format!("model.conv.{name}.{k}"), v)?;
             }
+        }
+        if let Some(d) = &self.direct {
+            for (k, v) in [
+                ("bandwidth_efficiency", d.bandwidth_efficiency),
+                ("flops_per_s", d.flops_per_s),
+                ("overhead_us", d.overhead_us),
+            ] {
+                check_range(k, &format!("model.conv.direct.{k}"), v)?;
+            }
+        }
+        if let Some(v) = self.direct_max_taps {
+            check_range("direct_max_taps", "model.conv.direct_max_taps", v)?;
+        }
+        if let Some(v) = self.direct_max_out_channels {
+            check_range("direct_max_taps", "model.conv.direct_max_out_channels", v)?;
+        }
+        if let Some(v) = self.gemm_3d_efficiency {
+            check_range("gemm_efficiency", "model.conv.gemm_3d_efficiency", v)?;
         }
         Ok(())
     }
@@ -180,6 +231,21 @@ impl ConvShape {
             elem_bytes: self.dtype.bytes(),
             tf32: self.dtype == Dtype::Tf32,
         }
+    }
+    /// The fraction of the input's positions the kernel reads: along a dimension whose kernel
+    /// is no wider than its stride (dilation 1), `min(in, out · k)` of `in`; 1 elsewhere.
+    pub fn covered(&self) -> f64 {
+        let mut frac = 1.0;
+        let dims = self.input.get(2..).unwrap_or(&[]);
+        for (i, &n) in dims.iter().enumerate() {
+            let k = self.weight.get(2 + i).copied().unwrap_or(1);
+            let s = self.stride.get(i).copied().unwrap_or(1);
+            let out = self.output.get(2 + i).copied().unwrap_or(n);
+            if k <= s && n > 0 {
+                frac *= (out.saturating_mul(k).min(n)) as f64 / n as f64;
+            }
+        }
+        frac
     }
     /// Channels per group as cuDNN's kernels take them: padded to 4 below 4, else to a
     /// multiple of 8, when their bytes are not a multiple of 16.
@@ -282,6 +348,26 @@ impl HwModel {
                 kernel_s,
             }];
         }
+        let covered = s.covered();
+        let (_, cg) = s.channels();
+        let cp = s.padded_channels();
+        let filters = s.weight.first().copied().unwrap_or(1) as f64;
+        if let (Some(d), Some(max_taps)) = (&co.direct, co.direct_max_taps)
+            && cp != cg
+            && s.taps() < max_taps
+            && filters < co.direct_max_out_channels.unwrap_or(f64::INFINITY)
+        {
+            let read = x * covered + w + other_read;
+            let flops = 2.0 * elements(&s.output) * cg as f64 * s.taps();
+            let kernel_s = d.overhead_us * 1e-6
+                + ((read + written) / (bw * d.bandwidth_efficiency)).max(flops / d.flops_per_s);
+            return vec![ConvKernel {
+                role: "direct",
+                read,
+                written,
+                kernel_s,
+            }];
+        }
         let gemm = s.gemm();
         let pixels = elements(s.input.get(2..).unwrap_or(&[]));
         if s.pointwise() {
@@ -312,8 +398,6 @@ impl HwModel {
                 return vec![k];
             }
         }
-        let (_, cg) = s.channels();
-        let cp = s.padded_channels();
         let grow = cp as f64 / cg.max(1) as f64;
         let (xp, wp) = (x * grow, w * grow);
         let padded = cp != cg;
@@ -349,11 +433,15 @@ impl HwModel {
             ks.push(copy("pad", &co.pad, x, xp, elements(&s.input)));
             ks.push(copy("pad", &co.pad, w, wp, elements(&s.weight)));
         }
+        let efficiency = match co.gemm_3d_efficiency {
+            Some(e) if s.input.len() == 5 => e,
+            _ => co.gemm_efficiency,
+        };
         ks.push(self.gemm_kernel(
             &gemm,
-            xp + wp + other_read,
+            xp * covered + wp + other_read,
             written,
-            Some((co.gemm_efficiency, co.gemm_k_half, co.gemm_overhead_us)),
+            Some((efficiency, co.gemm_k_half, co.gemm_overhead_us)),
             hw,
         ));
         if !s.channels_last {

@@ -277,8 +277,23 @@ pub struct RoutingCoeffs {
     pub index_add_miss_exponent: f64,
     /// Elements per second one block scans along one row.
     pub scan_row_elements_per_s: f64,
+    /// Batch i's top-k terms (validation/gpu/h100-calib-i/fit_topk_i.py); `None`: batch h's
+    /// `topk` rate alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topk_rows: Option<TopkRows>,
     /// Where the coefficients come from.
     pub source: String,
+}
+
+/// `torch.topk`'s time beyond `topk.elements_per_s`: `gatherTopK` runs one block per row
+/// (`rows / rows_per_s`), and for `k > 1` a second kernel, `bitonicSortKVInPlace`, sorts the
+/// k kept per row (`sort_overhead_us + rows · k / sort_elements_per_s`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopkRows {
+    pub rows_per_s: f64,
+    pub sort_overhead_us: f64,
+    pub sort_elements_per_s: f64,
 }
 
 impl RoutingCoeffs {
@@ -297,6 +312,15 @@ impl RoutingCoeffs {
                 ("overhead_us", c.overhead_us),
             ] {
                 super::check_range(k, &format!("model.routing.{name}.{k}"), v)?;
+            }
+        }
+        if let Some(t) = self.topk_rows {
+            for (k, v) in [
+                ("rows_per_s", t.rows_per_s),
+                ("overhead_us", t.sort_overhead_us),
+                ("elements_per_s", t.sort_elements_per_s),
+            ] {
+                super::check_range(k, &format!("model.routing.topk_rows.{k}"), v)?;
             }
         }
         for (k, v) in [
@@ -400,6 +424,15 @@ impl HwModel {
             let x = shape(o, 0)?;
             let values = count(&g.tensor(g.op(o).output).shape);
             let again = values * (dtype_bytes(o, 0) as f64 + 8.0);
+            if let Some(tr) = r.topk_rows {
+                let k = g.op(o).int_attr("k").unwrap_or(1).max(1) as f64;
+                let rows = values / k;
+                let mut compute_s = rows / tr.rows_per_s + count(&x) / r.topk.elements_per_s;
+                if k > 1.0 {
+                    compute_s += tr.sort_overhead_us * 1e-6 + values / tr.sort_elements_per_s;
+                }
+                return Some(time(r.topk, Family::TopK, read + again, compute_s, 1.0));
+            }
             return Some(time(
                 r.topk,
                 Family::TopK,

@@ -380,6 +380,9 @@ pub const RANGES: &[FieldRange] = &[
     range("gemm_overhead_us", 0.0, 1e6, "µs"),
     fraction("gemm_unaligned_efficiency"),
     range("taps_per_s", 1e6, 1e17, "taps/s"),
+    range("flops_per_s", 1e6, 1e18, "FLOP/s"),
+    range("direct_max_taps", 1.0, 1e9, "taps"),
+    range("rows_per_s", 1e3, 1e16, "rows/s"),
     // The routing families (`memory.rs`, [`RoutingCoeffs`]).
     range("repeat_miss_bytes", 1.0, 1e15, "bytes"),
     range("repeat_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
