@@ -235,19 +235,20 @@ fn deepseek_v2_lite_moe_flops_kernels_and_bytes_check_by_hand() {
     assert_eq!(dense, 284_004_712_448);
     assert_eq!(total - dense, 179_224_576);
 
-    // Kernels. Routing 8: norm; the two f32 casts (a cast feeding a matmul stays a kernel of
-    // its own: a matmul starts its kernel); router; softmax; topk; the indices with the
-    // flattening and the argsort; the tokens' division (read by 64 slices, so written).
+    // Kernels. Routing 9: norm; the two f32 casts (a cast feeding a matmul stays a kernel of
+    // its own: a matmul starts its kernel); router; softmax; topk; the indices (a
+    // `topk_indices` ends its kernel: the top-k writes them, PyTorch's argsort reads them);
+    // the flattening with the argsort; the tokens' division (read by 64 slices, so written).
     // Dispatch 64: each expert's slice of the sorted tokens with its gather. Routed experts
     // 3 each: up; gate with SiLU and the gate product (one matmul per kernel, the product
     // joins the second); down. Expert 0's down projection also carries the combine's
     // prologue and epilogue: the gate weights' scaling, flattening, sorting, column and cast,
     // the concat of the 64 outputs (it writes its rows into the slots buffer) and the gate
     // product. The shared experts 3 (the residual add is the down projection's epilogue), and
-    // index_add: 8 + 64 + 192 + 3 + 1 = 268.
-    assert_eq!(a.plan.groups.len(), 8 + 64 + 3 * 64 + 3 + 1);
-    assert_eq!(a.plan.groups.len(), 268);
-    assert_eq!(c.fused.kernels.len(), 268);
+    // index_add: 9 + 64 + 192 + 3 + 1 = 269.
+    assert_eq!(a.plan.groups.len(), 9 + 64 + 3 * 64 + 3 + 1);
+    assert_eq!(a.plan.groups.len(), 269);
+    assert_eq!(c.fused.kernels.len(), 269);
     let first = |name: &str| op_names(a, kernel_of(a, name));
     assert_eq!(first("norm"), ["norm"]);
     assert_eq!(first("x_f32"), ["x_f32"]);
@@ -255,10 +256,8 @@ fn deepseek_v2_lite_moe_flops_kernels_and_bytes_check_by_hand() {
     assert_eq!(first("router"), ["router"]);
     assert_eq!(first("route_softmax"), ["route_softmax"]);
     assert_eq!(first("top_weights"), ["top_weights"]);
-    assert_eq!(
-        first("by_expert"),
-        ["top_experts", "flat_experts", "by_expert"]
-    );
+    assert_eq!(first("by_expert"), ["flat_experts", "by_expert"]);
+    assert_eq!(first("top_experts"), ["top_experts"]);
     assert_eq!(first("slot_token"), ["slot_token"]);
     assert_eq!(
         first("weigh"),
@@ -294,7 +293,8 @@ fn deepseek_v2_lite_moe_flops_kernels_and_bytes_check_by_hand() {
     }
     // The routed experts' weights: every expert is hit, so each of the 64·3 matrices of
     // 2048·1408 bf16 (5,767,168 B) is read once, by its own kernel: 1,107,296,256 B, 71% of
-    // the layer's 1,554,436,096 B of reads at S = 2048.
+    // the layer's 1,554,534,400 B of reads at S = 2048 (with the 12,288 int64 ids the argsort
+    // reads back from the top-k, 98,304 B).
     let weight_reads = |a: &Analysis, prefix: &str| -> u64 {
         a.traffic
             .groups
@@ -310,7 +310,7 @@ fn deepseek_v2_lite_moe_flops_kernels_and_bytes_check_by_hand() {
     assert_eq!(weight_reads(a, "expert"), E * 3 * H * F * 2);
     assert_eq!(weight_reads(a, "expert"), 1_107_296_256);
     let reads: u64 = a.traffic.groups.iter().map(|g| g.bytes_read).sum();
-    assert_eq!(reads, 1_554_436_096);
+    assert_eq!(reads, 1_554_534_400);
     // One expert's up projection reads its 192 rows and its weight and writes [192, 1408].
     let tr = &a.traffic.groups[kernel_of(a, "expert5.up")];
     assert_eq!(tr.bytes_read, t * H * 2 + H * F * 2);

@@ -99,9 +99,11 @@ pub const TOPK_INDICES: OpSpec = OpSpec {
     injective: true,
     flops: no_arithmetic,
     read: nothing,
+    // Ends its kernel: the indices are written by the top-k kernels and read back by whatever
+    // uses them (a consumer fused in would read them from nowhere).
     ..routing(
         OpKind::TopkIndices,
-        FuseClass::Pointwise,
+        FuseClass::Reduction,
         one(
             "a topk_indices takes the values of a topk op: `topk(probs, k = 2) -> w` then \
              `topk_indices(w) -> ids: i32[..]`",
