@@ -228,3 +228,66 @@ fn fmt_round_trip() {
         formatted
     );
 }
+
+/// The `scan` family of the hardware model: in both H100 presets, range-checked, and its
+/// prediction for Mamba-130m's scan (B 1, D 1536, L 2048, N 16, bf16) worked out by hand.
+#[test]
+fn the_scan_family_prices_both_scans() {
+    let hw = fgraph::Hardware::preset("h100").expect("preset");
+    let m = hw.model.clone().expect("model");
+    let s = m.scan.clone().expect("model.scan");
+    for name in ["h100", "h100-measured"] {
+        let other = fgraph::Hardware::preset(name)
+            .and_then(|h| h.model)
+            .expect("model");
+        assert_eq!(other.scan.as_ref(), Some(&s), "{name}");
+        other.validate().expect("in range");
+    }
+    let mut bad = m.clone();
+    bad.scan.as_mut().expect("scan").selective.elements_per_s = 0.0;
+    let e = bad.validate().expect_err("out of range");
+    assert!(e.contains("model.scan.selective.elements_per_s"), "{e}");
+
+    let text = "graph g {\n  dtype bf16\n  input u: [1, 1536, 2048]\n  input dt: [1, 1536, 2048]\n  \
+                input z: [1, 1536, 2048]\n  weight A: f32[1536, 16]\n  input B: [1, 16, 2048]\n  \
+                input C: [1, 16, 2048]\n  weight D: f32[1536]\n  weight dtb: f32[1536]\n  \
+                op s = selective_scan(u, dt, A, B, C, D, z, dtb, delta_softplus = true) -> y\n  \
+                op c = associative_scan.linear(u, dt) -> h\n  output y, h\n}\n";
+    let r = check_file("t.fgraph", text.as_bytes(), &Options::default());
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    let a = r.graphs[0].analysis.as_ref().expect("analysis");
+    let p: Vec<_> = a
+        .plan
+        .groups
+        .iter()
+        .zip(&a.traffic.groups)
+        .map(|(grp, tr)| fgraph::cost::hwmodel::predict(&m, &a.graph, &grp.ops, tr, None, &hw, 0.0))
+        .collect();
+    let act = 1536.0 * 2048.0 * 2.0; // one [1, 1536, 2048] bf16 tensor: 6,291,456 B
+    // Reads: u, dt, z, A (98,304), B and C (65,536 each), D and dtb (6,144 each).
+    assert_eq!(
+        p[0].dram_read,
+        3 * 6_291_456 + 98_304 + 2 * 65_536 + 2 * 6_144
+    );
+    // Writes: y, the ungated output, and one f32 pair per (d, n) for the one chunk of 2,048.
+    assert_eq!(p[0].dram_written, 2 * 6_291_456 + 1536 * 16 * 8);
+    // Compute: 1536 · 2048 · 16 = 50,331,648 updates at 2e12/s = 25.17 µs, above the memory
+    // time ((19.1 + 12.8) MB / (3.35 TB/s · 0.93) = 10.2 µs); plus 3 µs.
+    let compute = 1536.0 * 2048.0 * 16.0 / s.selective.elements_per_s;
+    assert!((p[0].compute_s - compute).abs() < 1e-12, "{:?}", p[0]);
+    assert!(
+        (p[0].kernel_s - (compute + 3e-6)).abs() < 1e-9,
+        "{:?}",
+        p[0]
+    );
+    assert_eq!(p[0].family.as_str(), "selective_scan");
+    // The linear scan: 2 FLOPs per element at 1e12 one-FLOP combines/s; memory-bound:
+    // 3 tensors / (3.35 TB/s · 0.553) = 10.19 µs, plus 2.91 µs.
+    assert_eq!(p[1].family.as_str(), "associative_scan");
+    let memory = 3.0 * act / (hw.bandwidth * 0.553);
+    assert!(
+        (p[1].kernel_s - (memory + 2.91e-6)).abs() < 1e-9,
+        "{:?}",
+        p[1]
+    );
+}

@@ -26,11 +26,13 @@
 mod conv;
 mod matmul;
 mod memory;
+mod scan;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
+pub use scan::ScanCoeffs;
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
@@ -229,6 +231,10 @@ pub struct HwModel {
     /// ops are priced by their kernel's family as any other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routing: Option<RoutingCoeffs>,
+    /// The scans (issue 23: `selective_scan`, `associative_scan`, [`ScanCoeffs`]); none:
+    /// those ops are priced by their kernel's family as any other (a reduction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan: Option<ScanCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -260,6 +266,12 @@ pub enum Family {
     /// PyTorch's group norm (`families.group_norm`).
     #[serde(rename = "group_norm")]
     GroupNorm,
+    /// `mamba_ssm`'s selective scan (`model.scan.selective`).
+    #[serde(rename = "selective_scan")]
+    SelectiveScan,
+    /// A generic associative scan (`model.scan.associative`).
+    #[serde(rename = "associative_scan")]
+    AssociativeScan,
 }
 
 impl Family {
@@ -279,6 +291,8 @@ impl Family {
             Family::Scan => "scan",
             Family::Pool => "pool",
             Family::GroupNorm => "group_norm",
+            Family::SelectiveScan => "selective_scan",
+            Family::AssociativeScan => "associative_scan",
         }
     }
 }
@@ -493,6 +507,9 @@ impl HwModel {
         if let Some(r) = &self.routing {
             r.validate()?;
         }
+        if let Some(s) = &self.scan {
+            s.validate()?;
+        }
         let f = &self.families;
         let optional = [
             ("scalar", f.scalar),
@@ -576,6 +593,15 @@ impl HwModel {
             // `predict` prices these as `reduction` and `norm` when they are absent.
             Family::Pool => self.families.pool.unwrap_or(self.families.reduction),
             Family::GroupNorm => self.families.group_norm.unwrap_or(self.families.norm),
+            // `predict` prices these only with `model.scan`.
+            Family::SelectiveScan => self
+                .scan
+                .as_ref()
+                .map_or(self.families.reduction, |s| s.selective),
+            Family::AssociativeScan => self
+                .scan
+                .as_ref()
+                .map_or(self.families.reduction, |s| s.associative),
         }
     }
 }
@@ -652,6 +678,10 @@ pub fn predict(
     }
     // The routing ops' kernels (issue 23), by their families.
     if let Some(p) = model.routing_kernel(g, ops, traffic, hw, launch_s) {
+        return p;
+    }
+    // The scans' kernels (issue 23, `scan.rs`).
+    if let Some(p) = model.scan_kernel(g, ops, traffic, hw, launch_s) {
         return p;
     }
     // An attention op is a FlashAttention kernel by itself: the same coefficients, on the
