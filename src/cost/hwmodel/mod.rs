@@ -12,11 +12,12 @@
 //! (tests/validation.rs) keeps the two in step.
 //!
 //! The arithmetic is split by kernel kind: `matmul.rs` (matmul and FlashAttention kernels:
-//! tile re-reads, waves, efficiencies) and `memory.rs` (memory-bound families, softmax rows,
-//! norm and softmax re-reads, PyTorch's non-vectorized kernels); this module owns the
-//! coefficients' schema ([`HwModel`], the `model` object of a hardware file) and their
-//! validation, the options that derive a model from them (`--attention-kernel`,
-//! `--causal-attention`) and [`predict`], which picks the formula for a kernel. Writes are the
+//! tile re-reads, waves, efficiencies, and the options that derive a model for them,
+//! `--attention-kernel` and `--causal-attention`), `memory.rs` (memory-bound families, softmax
+//! rows, norm and softmax re-reads, PyTorch's non-vectorized kernels), `conv.rs` and `scan.rs`
+//! (issue 23's convolutions and scans); this module owns the coefficients' schema
+//! ([`HwModel`], the `model` object of a hardware file) and their validation, and
+//! [`predict`], which picks the formula for a kernel. Writes are the
 //! compulsory ones (measured within 2% on every streaming kernel).
 //!
 //! The coefficients are data, not code: the H100's, as `fit.py` writes them (to `fit.json`
@@ -538,37 +539,6 @@ impl HwModel {
             }
         }
         Ok(())
-    }
-
-    /// This model with attention kernel `name` (a key of `attention_kernels`) as the one
-    /// FlashAttention kernels take; an error (a sentence listing the names) when there is no
-    /// such kernel.
-    pub fn with_attention_kernel(&self, name: &str) -> Result<HwModel, String> {
-        let Some(a) = self.attention_kernels.get(name) else {
-            let mut known: Vec<&str> = self.attention_kernels.keys().map(String::as_str).collect();
-            known.insert(0, "default");
-            if name == "default" {
-                return Ok(self.clone());
-            }
-            return Err(format!(
-                "unknown attention kernel `{name}`: this GPU's hardware model knows {}",
-                known.join(", ")
-            ));
-        };
-        let mut m = self.clone();
-        m.attention = *a;
-        m.source = format!("{} (attention kernel `{name}`)", self.source);
-        Ok(m)
-    }
-
-    /// This model with FlashAttention kernels priced as causal ones (`is_causal`: half the
-    /// key blocks and half the FLOPs), as `--causal-attention` asks.
-    pub fn with_causal_attention(&self) -> HwModel {
-        HwModel {
-            causal_attention: true,
-            source: format!("{} (causal attention)", self.source),
-            ..self.clone()
-        }
     }
 
     fn family(&self, f: Family) -> FamilyCoeffs {
