@@ -486,8 +486,9 @@ pub fn family(name: &str) -> FuncFamily {
     }
 }
 
-/// Whether op `op` applies an *opaque* function: one of an `elementwise` or `reduction` op
-/// that the registry does not list, accepted because the op states its cost (`flops = N`).
+/// Whether op `op` applies an *opaque* function: one of an `elementwise`, `reduction` or
+/// `associative_scan` op that the registry does not list, accepted because the op states its
+/// cost (`flops = N`).
 pub fn is_opaque(op: &crate::graph::OpNode) -> bool {
     matches!(
         op.kind,

@@ -88,8 +88,8 @@ impl<'a, 's> Sema<'a, 's> {
                     )
                     .at(f.span, "not a function of this kind")
                     .help(format!(
-                        "only `elementwise`, `reduction` and `associative_scan` ops name a function; write \
-                         `{kind}(…)`"
+                        "only `elementwise`, `reduction` and `associative_scan` ops name a \
+                         function; write `{kind}(…)`"
                     ))
                     .fix(Fix::replace(
                         format!("remove `.{}`", f.name),
@@ -209,7 +209,9 @@ impl<'a, 's> Sema<'a, 's> {
             )
             .at(op.kind.span, "no combine named")
             .help(format!(
-                "name the combine after a dot: {} (`linear(a, b)` is h = a*h + b); for another, name it and state its cost, `{kind}.f(x, flops = N)` (FLOPs per element)",
+                "name the combine after a dot: {} (`linear(a, b)` is h = a*h + b); for \
+                 another, name it and state its cost, `{kind}.f(x, flops = N)` (FLOPs per \
+                 element)",
                 names.join(", ")
             ))
             .fix(Fix::replace(
