@@ -112,6 +112,15 @@ pub enum OpKind {
     /// `attention(q, k, v, causal = true, window = W, scale = s)`: a FlashAttention kernel
     /// (PyTorch's `scaled_dot_product_attention`, grouped-query heads without a copy).
     Attention,
+    // Scans (issue 23, `crate::ops::scan`).
+    /// `selective_scan(u, delta, A, B, C, D, z, delta_bias, delta_softplus = true)`: Mamba's
+    /// fused selective scan (`mamba_ssm`'s `selective_scan_fn`).
+    #[serde(rename = "selective_scan")]
+    SelectiveScan,
+    /// `associative_scan.add(x, axis = -1)`: an inclusive scan along one axis with a named
+    /// combine (`associative_scan.linear(a, b)`: the recurrence `h = a*h + b`).
+    #[serde(rename = "associative_scan")]
+    AssociativeScan,
 }
 
 impl OpKind {
@@ -140,6 +149,8 @@ impl OpKind {
         OpKind::GlobalAvgPool,
         OpKind::GlobalMaxPool,
         OpKind::Attention,
+        OpKind::SelectiveScan,
+        OpKind::AssociativeScan,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -167,6 +178,8 @@ impl OpKind {
             OpKind::GlobalAvgPool => "global_avg_pool",
             OpKind::GlobalMaxPool => "global_max_pool",
             OpKind::Attention => "attention",
+            OpKind::SelectiveScan => "selective_scan",
+            OpKind::AssociativeScan => "associative_scan",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

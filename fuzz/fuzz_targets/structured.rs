@@ -273,6 +273,9 @@ enum KindSel {
     Conv,
     /// `max_pool(x, kernel = 1)` (issue 23): the first operand's shape, a reduction-class op.
     Pool,
+    /// `associative_scan.add(x)` or `associative_scan.linear(x, x)` (issue 23): the first
+    /// operand's shape, a reduction-class op.
+    Scan,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -535,6 +538,7 @@ impl GraphRender {
             KindSel::Reshape => ("reshape", ""),
             KindSel::Conv => ("conv", ""),
             KindSel::Pool => ("max_pool", ""),
+            KindSel::Scan => ("associative_scan", "add"),
         };
         let func = match op.func {
             FuncSel::None => default_func,
@@ -546,6 +550,12 @@ impl GraphRender {
             FuncSel::Softmax | FuncSel::Softmax2 => "softmax",
             FuncSel::Sum => "sum",
             FuncSel::Layernorm => "layernorm",
+        };
+        // A scan's combine: `add`, or `linear` of a pair (a `mul` selection).
+        let func = match (op.kind, op.func) {
+            (KindSel::Scan, FuncSel::Mul) => "linear",
+            (KindSel::Scan, _) => "add",
+            _ => func,
         };
         let name = if op.rename < 4 && self.ops > 0 {
             format!("o{}", usize::from(op.rename) % self.ops)
@@ -569,6 +579,7 @@ impl GraphRender {
                 KindSel::Reduction => self.reduction_args(op),
                 KindSel::Elementwise | KindSel::Elementwise2 => self.elementwise_args(op),
                 KindSel::Pool => self.pool_args(op),
+                KindSel::Scan => self.scan_args(op, func == "linear"),
             }
         };
         let mut line = format!("  op {head}({}", args.join(", "));
@@ -824,6 +835,17 @@ impl GraphRender {
     fn pool_args(&self, op: &OpDesc) -> (Vec<String>, Option<(bool, Vec<String>)>) {
         let (first, shape) = self.first_arg(op.args[0]);
         (vec![first, "kernel = 1".to_string()], Some((false, shape)))
+    }
+
+    /// An associative scan's operand (twice for `linear`); the output has its shape.
+    fn scan_args(&self, op: &OpDesc, pair: bool) -> (Vec<String>, Option<(bool, Vec<String>)>) {
+        let (first, shape) = self.first_arg(op.args[0]);
+        let args = if pair {
+            vec![first.clone(), first]
+        } else {
+            vec![first]
+        };
+        (args, Some((op.out % 2 == 0, shape)))
     }
 
     /// A first operand and extras of a suffix of its shape (`layernorm(x, gamma, beta)`);

@@ -405,7 +405,31 @@ pub const FUNCS: &[FuncSpec] = &[
         shape: FuncShape::TopK,
         ..red("topk", 1, "torch.topk")
     },
+    // The combines of `associative_scan` (issue 23, `crate::ops::scan`): an inclusive scan
+    // along `axis`, the output of the first argument's shape; FLOPs per element are the
+    // sequential work (one combine per element).
+    scan("add", ONE, 1, "torch.cumsum"),
+    scan("mul", ONE, 1, "torch.cumprod"),
+    scan("max", ONE, 1, "torch.cummax"),
+    scan("min", ONE, 1, "torch.cummin"),
+    scan(
+        "linear",
+        Operands { min: 2, max: 2 },
+        2,
+        "h_t = a_t * h_(t-1) + b_t",
+    ),
 ];
+
+/// A combine of `associative_scan` taking `operands` tensors.
+const fn scan(name: &'static str, operands: Operands, flops: u64, torch: &'static str) -> FuncSpec {
+    FuncSpec {
+        kind: OpKind::AssociativeScan,
+        operands,
+        attrs: ROWWISE,
+        shape: FuncShape::Same,
+        ..f(name, flops, torch)
+    }
+}
 
 /// FLOPs per element of a function the table does not count.
 pub const UNKNOWN_FLOPS: u64 = 1;
@@ -462,14 +486,17 @@ pub fn family(name: &str) -> FuncFamily {
     }
 }
 
-/// Whether op `op` applies an *opaque* function: one of an `elementwise` or `reduction` op
-/// that the registry does not list, accepted because the op states its cost (`flops = N`).
+/// Whether op `op` applies an *opaque* function: one of an `elementwise`, `reduction` or
+/// `associative_scan` op that the registry does not list, accepted because the op states its
+/// cost (`flops = N`).
 pub fn is_opaque(op: &crate::graph::OpNode) -> bool {
-    matches!(op.kind, OpKind::Elementwise | OpKind::Reduction)
-        && op
-            .func
-            .as_deref()
-            .is_some_and(|f| find(op.kind, f).is_none())
+    matches!(
+        op.kind,
+        OpKind::Elementwise | OpKind::Reduction | OpKind::AssociativeScan
+    ) && op
+        .func
+        .as_deref()
+        .is_some_and(|f| find(op.kind, f).is_none())
 }
 
 /// The opaque functions of `g` ([`is_opaque`]), each once, as `kind.name`, in op order.
@@ -534,7 +561,10 @@ mod tests {
                 "{}",
                 s.name
             );
-            assert!(matches!(s.kind, OpKind::Elementwise | OpKind::Reduction));
+            assert!(matches!(
+                s.kind,
+                OpKind::Elementwise | OpKind::Reduction | OpKind::AssociativeScan
+            ));
             assert!(s.operands.min >= 1 && s.operands.min <= s.operands.max);
             assert_eq!(
                 s.shape == FuncShape::Broadcast,

@@ -15,6 +15,7 @@
 //! | [`routing`] | `topk`, `topk_indices`, `sort`, `argsort`, `index_add`, `cumsum`, `one_hot`, `roll` | reduction, pointwise, layout |
 //! | [`pool`] | `max_pool`, `avg_pool`, `global_avg_pool`, `global_max_pool` | reduction |
 //! | [`attention`] | `attention` | contraction (a FlashAttention kernel) |
+//! | [`scan`] | `selective_scan`, `associative_scan` | reduction |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -33,6 +34,7 @@ pub mod movement;
 pub mod pool;
 pub mod reduction;
 pub mod routing;
+pub mod scan;
 
 use crate::graph::{Graph, OpNode};
 pub use crate::types::OpKind;
@@ -112,6 +114,8 @@ pub struct FlopArgs<'x> {
     /// The op's integer attributes and its list and float ones (a pool's `kernel`).
     pub ints: &'x [(crate::graph::CompactString, i64)],
     pub extra: Option<&'x crate::graph::OpExtra>,
+    /// How many tensor arguments the op has (a selective scan's optional inputs).
+    pub inputs: usize,
 }
 
 /// Everything an op kind means after the semantic check.
@@ -174,6 +178,8 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::GlobalAvgPool => &pool::GLOBAL_AVG_POOL,
         OpKind::GlobalMaxPool => &pool::GLOBAL_MAX_POOL,
         OpKind::Attention => &attention::ATTENTION,
+        OpKind::SelectiveScan => &scan::SELECTIVE_SCAN,
+        OpKind::AssociativeScan => &scan::ASSOCIATIVE_SCAN,
     }
 }
 

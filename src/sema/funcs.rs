@@ -17,7 +17,10 @@ use crate::types::OpKind;
 
 /// Whether ops of `kind` name a function.
 pub(crate) fn has_functions(kind: OpKind) -> bool {
-    matches!(kind, OpKind::Elementwise | OpKind::Reduction)
+    matches!(
+        kind,
+        OpKind::Elementwise | OpKind::Reduction | OpKind::AssociativeScan
+    )
 }
 
 /// The function of an op, if its kind has functions and the registry lists it.
@@ -64,6 +67,8 @@ impl<'a, 's> Sema<'a, 's> {
         let stated_cost = written(op, crate::cost::flops::OVERRIDE_ATTR).is_some();
         let attrs: &[AttrSpec] = if has_functions(kind) {
             match op.func {
+                // A scan needs its combine (`associative_scan.add(x)`).
+                None if kind == OpKind::AssociativeScan => return self.missing_combine(op),
                 // The seed's form (`elementwise(x)`, the seed data model's ops): the kind
                 // alone, one FLOP per element (SPEC §8 keeps it); its attributes are its own.
                 None => return,
@@ -83,7 +88,8 @@ impl<'a, 's> Sema<'a, 's> {
                     )
                     .at(f.span, "not a function of this kind")
                     .help(format!(
-                        "only `elementwise` and `reduction` ops name a function; write `{kind}(…)`"
+                        "only `elementwise`, `reduction` and `associative_scan` ops name a \
+                         function; write `{kind}(…)`"
                     ))
                     .fix(Fix::replace(
                         format!("remove `.{}`", f.name),
@@ -98,7 +104,9 @@ impl<'a, 's> Sema<'a, 's> {
                 // The kind's shape rule checks the values (`ops`).
                 self.unknown_attrs(op, kind, None, attrs);
                 // The routing kinds' values (issue 23) are checked by type and range here too.
-                if crate::ops::routing::KINDS.contains(&kind) {
+                if crate::ops::routing::KINDS.contains(&kind)
+                    || crate::ops::scan::KINDS.contains(&kind)
+                {
                     for spec in attrs {
                         self.attr_value(op, kind, None, spec, ints, extra);
                     }
@@ -188,10 +196,39 @@ impl<'a, 's> Sema<'a, 's> {
         }
     }
 
+    /// Reports an `associative_scan` written without its combine function.
+    fn missing_combine(&mut self, op: &OpStmt<'s>) {
+        let kind = OpKind::AssociativeScan;
+        let names: Vec<String> = funcs::of_kind(kind)
+            .map(|f| format!("`{}`", f.name))
+            .collect();
+        self.diags.push(
+            Diagnostic::new(
+                Code::UnknownFunction,
+                format!("`{kind}` needs its combine function, as `{kind}.add(x)`"),
+            )
+            .at(op.kind.span, "no combine named")
+            .help(format!(
+                "name the combine after a dot: {} (`linear(a, b)` is h = a*h + b); for \
+                 another, name it and state its cost, `{kind}.f(x, flops = N)` (FLOPs per \
+                 element)",
+                names.join(", ")
+            ))
+            .fix(Fix::replace(
+                "scan with `add` (a cumulative sum)",
+                Applicability::NeedsReview,
+                Span::new(op.kind.span.end, op.kind.span.end),
+                ".add",
+            )),
+        );
+    }
+
     /// Reports an unknown function `name` of `kind`.
     fn unknown_function(&mut self, op: &OpStmt<'s>, kind: OpKind, name: &str, at: Span) {
+        // A scan's combine is not an elementwise or reduction function named elsewhere.
         let other = [OpKind::Elementwise, OpKind::Reduction]
             .into_iter()
+            .filter(|_| kind != OpKind::AssociativeScan)
             .find(|&k| k != kind && funcs::find(k, name).is_some());
         let mut d = Diagnostic::new(
             Code::UnknownFunction,

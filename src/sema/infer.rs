@@ -278,6 +278,7 @@ impl<'a, 's> Sema<'a, 's> {
                         third: args.get(2).and_then(|a| a.as_deref()),
                         ints: &self.ops[o].attrs,
                         extra: self.ops[o].extra.as_deref(),
+                        inputs: uses.len(),
                     },
                     per_element,
                 )),
@@ -303,6 +304,8 @@ impl<'a, 's> Sema<'a, 's> {
             OpKind::TopkIndices | OpKind::Argsort | OpKind::IndexAdd | OpKind::OneHot => {
                 self.routing_dtypes(o, kind, dtype)
             }
+            OpKind::SelectiveScan => self.selective_scan_dtypes(o),
+            OpKind::AssociativeScan => self.dtype_mismatch(o),
             _ => {}
         }
         let output = self.ops[o].output;

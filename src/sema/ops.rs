@@ -17,6 +17,9 @@ use std::ops::Deref;
 // The routing kinds' rules (issue 23): a child, so that they read attributes as these do.
 #[path = "routing.rs"]
 mod routing;
+// The scans' rules (issue 23): a child too.
+#[path = "scan.rs"]
+mod scan;
 
 /// An op's attributes, with its statement for the places to report at.
 pub(super) struct Attrs<'x, 's> {
@@ -545,6 +548,9 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
         | OpKind::Cumsum
         | OpKind::OneHot
         | OpKind::Roll => routing::infer(&shapes, attrs, names, diags),
+        OpKind::SelectiveScan | OpKind::AssociativeScan => {
+            scan::infer(&shapes, attrs, names, diags)
+        }
         _ => Err(()),
     };
     r.ok()

@@ -26,6 +26,41 @@
 use super::{Family, HwModel, Prediction, finish};
 use crate::graph::{Graph, OpId};
 
+// The options that derive a model for FlashAttention kernels (`--attention-kernel`,
+// `--causal-attention`).
+impl HwModel {
+    /// This model with attention kernel `name` (a key of `attention_kernels`) as the one
+    /// FlashAttention kernels take; an error (a sentence listing the names) when there is no
+    /// such kernel.
+    pub fn with_attention_kernel(&self, name: &str) -> Result<HwModel, String> {
+        let Some(a) = self.attention_kernels.get(name) else {
+            let mut known: Vec<&str> = self.attention_kernels.keys().map(String::as_str).collect();
+            known.insert(0, "default");
+            if name == "default" {
+                return Ok(self.clone());
+            }
+            return Err(format!(
+                "unknown attention kernel `{name}`: this GPU's hardware model knows {}",
+                known.join(", ")
+            ));
+        };
+        let mut m = self.clone();
+        m.attention = *a;
+        m.source = format!("{} (attention kernel `{name}`)", self.source);
+        Ok(m)
+    }
+
+    /// This model with FlashAttention kernels priced as causal ones (`is_causal`: half the
+    /// key blocks and half the FLOPs), as `--causal-attention` asks.
+    pub fn with_causal_attention(&self) -> HwModel {
+        HwModel {
+            causal_attention: true,
+            source: format!("{} (causal attention)", self.source),
+            ..self.clone()
+        }
+    }
+}
+
 /// The output tiles the model chooses from, largest first (M × N).
 const TILES: [(u64, u64); 3] = [(256, 128), (128, 128), (128, 64)];
 

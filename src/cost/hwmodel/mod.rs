@@ -12,11 +12,12 @@
 //! (tests/validation.rs) keeps the two in step.
 //!
 //! The arithmetic is split by kernel kind: `matmul.rs` (matmul and FlashAttention kernels:
-//! tile re-reads, waves, efficiencies) and `memory.rs` (memory-bound families, softmax rows,
-//! norm and softmax re-reads, PyTorch's non-vectorized kernels); this module owns the
-//! coefficients' schema ([`HwModel`], the `model` object of a hardware file) and their
-//! validation, the options that derive a model from them (`--attention-kernel`,
-//! `--causal-attention`) and [`predict`], which picks the formula for a kernel. Writes are the
+//! tile re-reads, waves, efficiencies, and the options that derive a model for them,
+//! `--attention-kernel` and `--causal-attention`), `memory.rs` (memory-bound families, softmax
+//! rows, norm and softmax re-reads, PyTorch's non-vectorized kernels), `conv.rs` and `scan.rs`
+//! (issue 23's convolutions and scans); this module owns the coefficients' schema
+//! ([`HwModel`], the `model` object of a hardware file) and their validation, and
+//! [`predict`], which picks the formula for a kernel. Writes are the
 //! compulsory ones (measured within 2% on every streaming kernel).
 //!
 //! The coefficients are data, not code: the H100's, as `fit.py` writes them (to `fit.json`
@@ -26,11 +27,13 @@
 mod conv;
 mod matmul;
 mod memory;
+mod scan;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
+pub use scan::ScanCoeffs;
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
@@ -229,6 +232,10 @@ pub struct HwModel {
     /// ops are priced by their kernel's family as any other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routing: Option<RoutingCoeffs>,
+    /// The scans (issue 23: `selective_scan`, `associative_scan`, [`ScanCoeffs`]); none:
+    /// those ops are priced by their kernel's family as any other (a reduction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan: Option<ScanCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -260,6 +267,12 @@ pub enum Family {
     /// PyTorch's group norm (`families.group_norm`).
     #[serde(rename = "group_norm")]
     GroupNorm,
+    /// `mamba_ssm`'s selective scan (`model.scan.selective`).
+    #[serde(rename = "selective_scan")]
+    SelectiveScan,
+    /// A generic associative scan (`model.scan.associative`).
+    #[serde(rename = "associative_scan")]
+    AssociativeScan,
 }
 
 impl Family {
@@ -279,6 +292,8 @@ impl Family {
             Family::Scan => "scan",
             Family::Pool => "pool",
             Family::GroupNorm => "group_norm",
+            Family::SelectiveScan => "selective_scan",
+            Family::AssociativeScan => "associative_scan",
         }
     }
 }
@@ -496,6 +511,9 @@ impl HwModel {
         if let Some(r) = &self.routing {
             r.validate()?;
         }
+        if let Some(s) = &self.scan {
+            s.validate()?;
+        }
         let f = &self.families;
         let optional = [
             ("scalar", f.scalar),
@@ -526,37 +544,6 @@ impl HwModel {
         Ok(())
     }
 
-    /// This model with attention kernel `name` (a key of `attention_kernels`) as the one
-    /// FlashAttention kernels take; an error (a sentence listing the names) when there is no
-    /// such kernel.
-    pub fn with_attention_kernel(&self, name: &str) -> Result<HwModel, String> {
-        let Some(a) = self.attention_kernels.get(name) else {
-            let mut known: Vec<&str> = self.attention_kernels.keys().map(String::as_str).collect();
-            known.insert(0, "default");
-            if name == "default" {
-                return Ok(self.clone());
-            }
-            return Err(format!(
-                "unknown attention kernel `{name}`: this GPU's hardware model knows {}",
-                known.join(", ")
-            ));
-        };
-        let mut m = self.clone();
-        m.attention = *a;
-        m.source = format!("{} (attention kernel `{name}`)", self.source);
-        Ok(m)
-    }
-
-    /// This model with FlashAttention kernels priced as causal ones (`is_causal`: half the
-    /// key blocks and half the FLOPs), as `--causal-attention` asks.
-    pub fn with_causal_attention(&self) -> HwModel {
-        HwModel {
-            causal_attention: true,
-            source: format!("{} (causal attention)", self.source),
-            ..self.clone()
-        }
-    }
-
     fn family(&self, f: Family) -> FamilyCoeffs {
         match f {
             Family::Softmax => self.families.softmax,
@@ -579,6 +566,15 @@ impl HwModel {
             // `predict` prices these as `reduction` and `norm` when they are absent.
             Family::Pool => self.families.pool.unwrap_or(self.families.reduction),
             Family::GroupNorm => self.families.group_norm.unwrap_or(self.families.norm),
+            // `predict` prices these only with `model.scan`.
+            Family::SelectiveScan => self
+                .scan
+                .as_ref()
+                .map_or(self.families.reduction, |s| s.selective),
+            Family::AssociativeScan => self
+                .scan
+                .as_ref()
+                .map_or(self.families.reduction, |s| s.associative),
         }
     }
 }
@@ -655,6 +651,10 @@ pub fn predict(
     }
     // The routing ops' kernels (issue 23), by their families.
     if let Some(p) = model.routing_kernel(g, ops, traffic, hw, launch_s) {
+        return p;
+    }
+    // The scans' kernels (issue 23, `scan.rs`).
+    if let Some(p) = model.scan_kernel(g, ops, traffic, hw, launch_s) {
         return p;
     }
     // An attention op is a FlashAttention kernel by itself: the same coefficients, on the
