@@ -15,7 +15,11 @@ fn the_batch_i_predictions_are_what_fgraph_predicts() {
     let p: Value =
         serde_json::from_str(&std::fs::read_to_string(path).expect("predictions")).expect("JSON");
     let cases = p["cases"].as_array().expect("cases");
-    assert_eq!(cases.len(), 63, "every held-out case of batch i is predicted");
+    assert_eq!(
+        cases.len(),
+        63,
+        "every held-out case of batch i is predicted"
+    );
     let dir = std::env::temp_dir().join(format!("fgraph-calib-i-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     for c in cases {
