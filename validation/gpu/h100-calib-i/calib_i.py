@@ -74,7 +74,9 @@ NS = 16  # Mamba's d_state
 
 def make_cases():
     rng = random.Random(SEED)
+    rng_mamba = random.Random(SEED + 2)
     groups = []
+    late = []  # strata added after batch i's first fit pass: split and numbered after the rest
 
     def add(family, stratum, *cases):
         groups.append((family, stratum, list(cases)))
@@ -183,6 +185,20 @@ def make_cases():
             dict(x=[M, K], w_packed_bytes=[K * N // 2], scales_and_zeros=[K // g, N, 2], y=[M, N]),
             dict(group_size=g, inner_k_tiles=8), M * K * 2 + K * N // 2 + (K // g) * N * 4, M * N * 2, 2 * M * N * K))
 
+    # --- mamba_ssm's own selective_scan_fwd (built on the device from mamba_ssm_fwd/), the
+    # same shapes as the Triton reference above (appended: added after the fit pass of the
+    # other families, so the cases above keep their indices; split like every stratum)
+    for Bn, Dm, L in ((1, 1536, 2048), (4, 1536, 1024), (8, 1536, 2048), (1, 2048, 8192), (2, 2048, 4096),
+                      (16, 2048, 512), (1, 5120, 2048), (4, 5120, 1024), (2, 1536, 8192), (8, 2048, 1024)):
+        dt = rng_mamba.choice(["f16", "bf16"])
+        e = BYTES[dt]
+        read = (3 * Bn * Dm * L + 2 * Bn * NS * L) * e + Dm * NS * 4 + 2 * Dm * 4
+        late.append(("selective_scan_cuda", "mamba_ssm", simple_case(
+            "selective_scan_cuda", "mamba_ssm", dt, "bdl", f"{dt}_B{Bn}_D{Dm}_L{L}_N{NS}",
+            dict(u=[Bn, Dm, L], delta=[Bn, Dm, L], A=[Dm, NS], B=[Bn, NS, L], C=[Bn, NS, L], D=[Dm], z=[Bn, Dm, L],
+                 delta_bias=[Dm], y=[Bn, Dm, L]),
+            dict(delta_softplus=True, d_state=NS), read, Bn * Dm * L * e, Bn * Dm * L * (7 * NS + 10))))
+
     srng = random.Random(SEED + 1)
     strata = {}
     for g in groups:
@@ -193,8 +209,12 @@ def make_cases():
         for rank, gi in enumerate(order):
             for c in gs[gi][2]:
                 c["part"] = "fit" if rank % 2 == 0 else "heldout"
+    order = list(range(len(late)))
+    random.Random(SEED + 3).shuffle(order)
+    for rank, gi in enumerate(order):
+        late[gi][2]["part"] = "fit" if rank % 2 == 0 else "heldout"
     cases = []
-    for family, stratum, cs in groups:
+    for family, stratum, cs in groups + [(f, st, [c]) for f, st, c in late]:
         for c in cs:
             i = len(cases)
             rec = dict(part=c["part"], case=f"{c['part']}_{i:03d}_{family}_{stratum}_{c.pop('desc')}", index=i)
@@ -212,7 +232,7 @@ def est_kernels(c):
     f = c["family"]
     if f.startswith("conv"):
         return 1 if c["layout"] == "channels_last" else 3
-    return {"topk": 2, "assoc_scan": 1, "scaled_mm": 1, "int_mm": 1, "w4a16": 1, "selective_scan": 1}.get(f, 1)
+    return {"topk": 2, "assoc_scan": 1, "selective_scan_cuda": 1, "scaled_mm": 1, "int_mm": 1, "w4a16": 1, "selective_scan": 1}.get(f, 1)
 
 
 H.est_kernels = est_kernels
@@ -228,6 +248,14 @@ def build(c):
         Bn, Dm, L = s["u"]
         args = S.make_inputs(Bn, Dm, L, NS, dt)
         return lambda: S.selective_scan(*args, delta_softplus=True)
+    if f == "selective_scan_cuda":
+        import scan_kernel as S
+        ext = mamba_ext()
+        dt = {"f16": torch.float16, "bf16": torch.bfloat16}[c["dtype"]]
+        Bn, Dm, L = s["u"]
+        u, delta, A, B, C, D, z, db = S.make_inputs(Bn, Dm, L, NS, dt)
+        B4, C4 = B.unsqueeze(1).contiguous(), C.unsqueeze(1).contiguous()  # "b 1 dstate l", as mamba_ssm passes them
+        return lambda: ext.fwd(u, delta, A, B4, C4, D, z, db, True)
     if f == "assoc_scan":
         from torch._higher_order_ops.associative_scan import associative_scan
         torch._dynamo.reset()  # one compile per case: no automatic dynamic shapes (batch i's fit
@@ -274,6 +302,61 @@ def build(c):
 
 
 H.build = build
+
+
+MAMBA_BUILD = os.environ.get("MAMBA_BUILD", "/tmp/mamba_ssm_fwd_build")
+_MAMBA = []
+
+
+def mamba_ext():
+    """mamba_ssm's forward selective scan (mamba_ssm_fwd/, state-spaces/mamba @ e9594ce, the
+    backward removed), built for sm_90 with setup.py's flags; cached in MAMBA_BUILD."""
+    so = os.environ.get("MAMBA_SO")
+    if not _MAMBA and so:  # a module built by an earlier call (calib_i_mamba.sh brings it back)
+        import importlib.util
+        import torch  # noqa: F401  (the module links against torch's libraries)
+        spec = importlib.util.spec_from_file_location("selective_scan_cuda_fwd", so)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _MAMBA.append(mod)
+    if not _MAMBA:
+        from torch.utils.cpp_extension import load
+        src = os.path.join(HERE, "mamba_ssm_fwd")
+        os.makedirs(MAMBA_BUILD, exist_ok=True)
+        _MAMBA.append(load(
+            name="selective_scan_cuda_fwd",
+            sources=[os.path.join(src, f) for f in ("selective_scan.cpp", "selective_scan_fwd_fp32.cu",
+                                                    "selective_scan_fwd_fp16.cu", "selective_scan_fwd_bf16.cu")],
+            extra_cflags=["-O3", "-std=c++17"],
+            extra_cuda_cflags=["-O3", "-std=c++17", "-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__",
+                               "-U__CUDA_NO_BFLOAT16_OPERATORS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
+                               "-U__CUDA_NO_BFLOAT162_OPERATORS__", "-U__CUDA_NO_BFLOAT162_CONVERSIONS__",
+                               "--expt-relaxed-constexpr", "--expt-extended-lambda", "--use_fast_math",
+                               "-lineinfo", "-gencode", "arch=compute_90,code=sm_90", "--threads", "4"],
+            build_directory=MAMBA_BUILD, verbose=False))
+    return _MAMBA[0]
+
+
+def check_mamba(out):
+    """Builds mamba_ssm's kernel and checks it against the reference (and the Triton kernel)."""
+    import time
+    import torch
+    import scan_kernel as S
+    t0 = time.time()
+    ext = mamba_ext()
+    lines = [f"mamba_ssm fwd built/loaded in {time.time() - t0:.0f} s"]
+    for dt in (torch.float16, torch.bfloat16):
+        u, delta, A, B, C, D, z, db = S.make_inputs(2, 48, 100, NS, dt)
+        y = ext.fwd(u, delta, A, B.unsqueeze(1).contiguous(), C.unsqueeze(1).contiguous(), D, z, db, True)
+        outs = [tuple(t.shape) for t in y]
+        got = y[2] if len(y) > 2 else y[0]
+        ref = S.reference(u, delta, A, B, C, D, z, db)
+        err = ((got.float() - ref).abs().max() / ref.abs().max()).item()
+        lines.append(f"mamba_ssm fwd {dt}: outputs {outs}, max rel err of out_z {err:.2e} ({'OK' if err < 2e-2 else 'BAD'})")
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(out, "mamba_check.txt"), "w") as fh:
+        fh.write(text + "\n")
 
 
 def smoke(out):
@@ -369,12 +452,14 @@ def param_counts(torch):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser()  # --list/--json always list every case
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--check-mamba", action="store_true")
+    ap.add_argument("--family", action="append", help="only these families (with --profile/--time)")
     ap.add_argument("--part", choices=["fit", "heldout", "all"], default=None)
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
@@ -388,8 +473,12 @@ def main():
         with open(os.path.join(a.out or HERE, "cases.json"), "w") as fh:
             json.dump(CASES, fh, indent=0)
             fh.write("\n")
+    if a.family:
+        H.CASES = [c for c in CASES if c["family"] in a.family]
     if a.smoke:
         smoke(a.out or os.environ.get("OUT", "/tmp/out"))
+    if a.check_mamba:
+        check_mamba(a.out or os.environ.get("OUT", "/tmp/out"))
     if a.profile:
         H.profile_cases(a.part)
     if a.time:
