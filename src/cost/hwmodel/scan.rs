@@ -17,8 +17,10 @@
 //!   or `flops = N`), at `elements_per_s` one-FLOP combines per second: a generic scan
 //!   kernel (CUB's, Triton's `tl.associative_scan`), priced from PyTorch's measured `cumsum`.
 //!
-//! The coefficients are first-principles figures and earlier measurements (the H100 presets
-//! say which, in `model.scan.source`), not a fit: no scan of these kinds has been measured yet.
+//! The H100 coefficients are fitted on batch i's fit half (validation/gpu/h100-calib-i/
+//! fit_scan_i.py): the selective scan on mamba_ssm's own kernel built on the device, the
+//! associative scan on Inductor's Triton scans (with a per-row rate, a row being one
+//! program); `model.scan.source` says so.
 
 use super::{Family, FamilyCoeffs, HwModel, Prediction, finish};
 use crate::graph::{Graph, OpId};
@@ -33,6 +35,11 @@ pub struct ScanCoeffs {
     pub selective: FamilyCoeffs,
     /// A generic associative scan: `elements_per_s` is one-FLOP combines per second.
     pub associative: FamilyCoeffs,
+    /// One-FLOP combines per second one row of an associative scan reaches (Inductor's
+    /// Triton scan runs a row in one program): the rate is `min(elements_per_s, rows ·
+    /// this)`. `None`: no row limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub associative_row_flops_per_s: Option<f64>,
     /// Where the coefficients come from.
     pub source: String,
 }
@@ -55,6 +62,13 @@ impl ScanCoeffs {
             ] {
                 super::check_range(k, &format!("model.scan.{name}.{k}"), v)?;
             }
+        }
+        if let Some(v) = self.associative_row_flops_per_s {
+            super::check_range(
+                "elements_per_s",
+                "model.scan.associative_row_flops_per_s",
+                v,
+            )?;
         }
         Ok(())
     }
@@ -81,6 +95,7 @@ impl HwModel {
         let op = g.op(o);
         let out = g.tensor(op.output);
         let count = |shape: &[u64]| shape.iter().map(|&d| d as f64).product::<f64>();
+        let mut rate = None;
         let (c, family, work, extra) = if op.kind == OpKind::SelectiveScan {
             let n = op
                 .inputs
@@ -107,12 +122,23 @@ impl HwModel {
             )
         } else {
             let per = crate::cost::flops::op_flops(g, o).0 as f64;
+            if let Some(row) = s.associative_row_flops_per_s {
+                let rank = out.shape.len() as i64;
+                let axis = op.int_attr("axis").unwrap_or(-1);
+                let axis = if axis < 0 { axis + rank } else { axis };
+                let along = usize::try_from(axis)
+                    .ok()
+                    .and_then(|a| out.shape.get(a))
+                    .map_or(1.0, |&d| d.max(1) as f64);
+                let rows = count(&out.shape) / along;
+                rate = Some(s.associative.elements_per_s.min(rows * row));
+            }
             (s.associative, Family::AssociativeScan, per, 0.0)
         };
         let read = traffic.bytes_read as f64;
         let written = traffic.bytes_written.saturating_add(extra.round() as u64);
         let memory_s = (read + written as f64) / (hw.bandwidth * c.bandwidth_efficiency);
-        let compute_s = work / c.elements_per_s;
+        let compute_s = work / rate.unwrap_or(c.elements_per_s);
         let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
         p.kernel_s += c.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
