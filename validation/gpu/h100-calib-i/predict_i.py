@@ -41,6 +41,9 @@ def source(c):
     if f == "topk":
         return predict_routing.source(c)
     if f == "selective_scan":
+        raise NotImplementedError("the Triton reference kernel (scan_kernel.py): its reads are compared, "
+                                  "fgraph prices mamba_ssm's kernel (family selective_scan_cuda)")
+    if f == "selective_scan_cuda":
         Bn, Dm, L = s["u"]
         N = s["A"][1]
         body = (f"  dtype {dt}\n"
@@ -49,17 +52,23 @@ def source(c):
                 f"  input D: f32[{Dm}]\n  input z: [{Bn}, {Dm}, {L}]\n  input db: f32[{Dm}]\n"
                 "  op s = selective_scan(u, delta, A, B, C, D, z, db, delta_softplus = true) -> y\n"
                 "  output y\n")
-        return SCAN_SOURCE(c, body) if SCAN_SOURCE else f"// {c['case']}\ngraph case {{\n{body}}}\n"
+        return f"// {c['case']}\ngraph case {{\n{body}}}\n"
+    if f == "assoc_scan":
+        if p["combine"] == "add":
+            body = (f"  input x: f32[{dims(s['x'])}]\n"
+                    "  op s = associative_scan.add(x, axis = -1) -> y\n  output y\n")
+        else:
+            # Inductor also writes the running product of `a` (the pair scan's first
+            # output); fgraph's op writes h only.
+            body = (f"  input a: f32[{dims(s['a'])}]\n  input b: f32[{dims(s['b'])}]\n"
+                    "  op s = associative_scan.linear(a, b, axis = -1) -> h\n  output h\n")
+        return f"// {c['case']}\ngraph case {{\n{body}}}\n"
     if f in QUANT_SOURCE:
         return QUANT_SOURCE[f](c)
-    if f == "assoc_scan" and ASSOC_SOURCE:
-        return ASSOC_SOURCE(c)
     raise NotImplementedError(f"no fgraph source for family {f} yet")
 
 
-# Filled in once the scan and low-precision ops land (their syntax is theirs).
-SCAN_SOURCE = None
-ASSOC_SOURCE = None
+# Filled in once the low-precision ops land (their syntax is theirs).
 QUANT_SOURCE = {}
 
 
