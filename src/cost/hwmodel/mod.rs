@@ -343,6 +343,8 @@ pub const RANGES: &[FieldRange] = &[
     // The GPU (`hardware.rs`).
     range("peak_tflops_f16", 0.001, 100_000.0, "TFLOP/s"),
     range("peak_tflops_f32", 0.001, 100_000.0, "TFLOP/s"),
+    range("peak_tflops_f8", 0.001, 100_000.0, "TFLOP/s"),
+    range("peak_tops_i8", 0.001, 100_000.0, "TOPS"),
     range("bandwidth_tb_s", 0.001, 1_000.0, "TB/s"),
     range("l2_mib", 0.001, 16_384.0, "MiB"),
     range("sms", 1.0, 100_000.0, "SMs"),
