@@ -112,6 +112,15 @@ pub enum OpKind {
     /// `attention(q, k, v, causal = true, window = W, scale = s)`: a FlashAttention kernel
     /// (PyTorch's `scaled_dot_product_attention`, grouped-query heads without a copy).
     Attention,
+    // Low-precision GEMMs (issue 23 item 6, `crate::ops::quant`).
+    /// `scaled_mm(a, b, scale_a, scale_b, bias)`: an FP8 (or INT8) GEMM with per-tensor or
+    /// rowwise f32 scales, `torch._scaled_mm`.
+    #[serde(rename = "scaled_mm")]
+    ScaledMm,
+    /// `quant_mm(x, w, scales, zeros, bits = 4, group_size = G)`: a weight-only quantised
+    /// GEMM (w4a16, w8a16) on packed integer weights with group scales.
+    #[serde(rename = "quant_mm")]
+    QuantMm,
 }
 
 impl OpKind {
@@ -140,6 +149,8 @@ impl OpKind {
         OpKind::GlobalAvgPool,
         OpKind::GlobalMaxPool,
         OpKind::Attention,
+        OpKind::ScaledMm,
+        OpKind::QuantMm,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -167,6 +178,8 @@ impl OpKind {
             OpKind::GlobalAvgPool => "global_avg_pool",
             OpKind::GlobalMaxPool => "global_max_pool",
             OpKind::Attention => "attention",
+            OpKind::ScaledMm => "scaled_mm",
+            OpKind::QuantMm => "quant_mm",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

@@ -58,6 +58,7 @@ pub fn op_flops(g: &Graph, o: OpId) -> (u64, FlopSource) {
         }),
         ints: &op.attrs,
         extra: op.extra.as_deref(),
+        inputs: op.inputs.len(),
     };
     // The semantic pass admits only 0 to 2^63 - 1.
     let per_element = op

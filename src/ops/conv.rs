@@ -98,6 +98,7 @@ mod tests {
             third: None,
             ints: &[],
             extra: None,
+            inputs: 2,
         };
         assert_eq!(
             flops(&args),
@@ -111,6 +112,7 @@ mod tests {
             third: None,
             ints: &[],
             extra: None,
+            inputs: 2,
         };
         assert_eq!(flops(&huge).0, None);
     }

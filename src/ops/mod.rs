@@ -15,6 +15,7 @@
 //! | [`routing`] | `topk`, `topk_indices`, `sort`, `argsort`, `index_add`, `cumsum`, `one_hot`, `roll` | reduction, pointwise, layout |
 //! | [`pool`] | `max_pool`, `avg_pool`, `global_avg_pool`, `global_max_pool` | reduction |
 //! | [`attention`] | `attention` | contraction (a FlashAttention kernel) |
+//! | [`quant`] | `scaled_mm`, `quant_mm` | contraction (low-precision GEMMs) |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -31,6 +32,7 @@ pub mod funcs;
 pub mod layout;
 pub mod movement;
 pub mod pool;
+pub mod quant;
 pub mod reduction;
 pub mod routing;
 
@@ -93,6 +95,9 @@ pub enum FlopSource {
     Pool,
     /// An attention op: `(2·D + 2·D_v + 5)` per unmasked (query, key) pair and q-head.
     Attention,
+    /// A low-precision GEMM ([`quant`]): `2·K` per output element plus its epilogue
+    /// (`scaled_mm`'s scales and bias) or its weights' dequantisation (`quant_mm`).
+    Quant,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
@@ -112,6 +117,8 @@ pub struct FlopArgs<'x> {
     /// The op's integer attributes and its list and float ones (a pool's `kernel`).
     pub ints: &'x [(crate::graph::CompactString, i64)],
     pub extra: Option<&'x crate::graph::OpExtra>,
+    /// How many tensor arguments the op takes (`scaled_mm`'s optional bias).
+    pub inputs: usize,
 }
 
 /// Everything an op kind means after the semantic check.
@@ -174,6 +181,8 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::GlobalAvgPool => &pool::GLOBAL_AVG_POOL,
         OpKind::GlobalMaxPool => &pool::GLOBAL_MAX_POOL,
         OpKind::Attention => &attention::ATTENTION,
+        OpKind::ScaledMm => &quant::SCALED_MM,
+        OpKind::QuantMm => &quant::QUANT_MM,
     }
 }
 
