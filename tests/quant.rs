@@ -443,3 +443,113 @@ fn fmt_round_trips() {
     );
     analysis(&once);
 }
+
+/// The hardware model's kernels of the plan on the H100.
+fn model(a: &Analysis) -> cost::ModelReport {
+    let mut c = cost::estimate(a, &hw("h100"), LaunchMode::Graph).expect("cost");
+    cost::with_hardware_model(&mut c, a).expect("model");
+    c.hardware_model.expect("model")
+}
+
+/// An FP8 8192³ GEMM: the matmul family's tiling at the FP8 peak, `f8_efficiency` and
+/// `K / (K + mm8_k_half)`, by hand.
+#[test]
+fn an_fp8_gemm_runs_at_the_8_bit_peak_under_the_hardware_model() {
+    let h100 = hw("h100");
+    let m = h100.model.as_ref().expect("model");
+    let q = m.quant.as_ref().expect("quant coefficients");
+    assert_eq!((q.f8_efficiency, q.mm8_k_half), (0.84, 512.0));
+    let a = analysis(&graph(
+        "  input a: f8e4m3[8192, 8192]\n  weight w: f8e4m3[8192, 8192]\n  input s: f32[1]\n  \
+         op mm = scaled_mm(a, w.T, s, s) -> y\n",
+    ));
+    let p = model(&a).kernels[0];
+    assert_eq!(p.family, cost::Family::Gemm8);
+    // Waves: 2,048 tiles of 256 × 128 fill 2,048 / (16 · 132) = 0.9697 of 16 waves (192 ×
+    // 192 fills 1,849 / 1,980 = 0.934); ^0.25 = 0.99234. K term 8192 / 8704.
+    let flops = 2.0 * 8192f64.powi(3);
+    let wave = (2048.0f64 / 2112.0).powf(0.25);
+    let compute = flops / (1979e12 * 0.84 * wave * 8192.0 / 8704.0);
+    assert!((p.compute_s - compute).abs() < 1e-9 * compute, "{p:?}");
+    // 708 µs: 1,553 TFLOP/s, twice the bf16 GEMM's rate but for its K term.
+    assert!((p.compute_s * 1e6 - 708.2).abs() < 0.5, "{p:?}");
+    // The same GEMM in bf16 takes the 16-bit peak: about 1.9× as long.
+    let b = analysis(&graph(
+        "  input a: bf16[8192, 8192]\n  weight w: bf16[8192, 8192]\n  op mm = matmul(a, w.T) -> y\n",
+    ));
+    let pb = model(&b).kernels[0];
+    assert_eq!(pb.family, cost::Family::Matmul);
+    let ratio = pb.compute_s / p.compute_s;
+    assert!((1.85..1.95).contains(&ratio), "{ratio}");
+    // A plain matmul of fp8 operands is the same 8-bit GEMM.
+    let c = analysis(&graph(
+        "  input a: f8e4m3[8192, 8192]\n  weight w: f8e4m3[8192, 8192]\n  op mm = matmul(a, w) -> y\n",
+    ));
+    let pc = model(&c).kernels[0];
+    assert_eq!(pc.family, cost::Family::Gemm8);
+    assert!((pc.compute_s - p.compute_s).abs() < 1e-12, "{pc:?}");
+}
+
+/// w4a16 at decode (M = 1) streams its packed weights: a quarter of bf16's bytes, so about
+/// 3× faster than the bf16 GEMM; at prefill (M = 4,096) it is compute-bound at the 16-bit
+/// peak times `weight_only.efficiency`, plus its dequantisation per 64 rows.
+#[test]
+fn w4a16_is_memory_bound_at_decode_and_compute_bound_at_prefill() {
+    let h100 = hw("h100");
+    let w = h100
+        .model
+        .as_ref()
+        .and_then(|m| m.quant.as_ref())
+        .expect("quant")
+        .weight_only;
+    let decode = analysis(&graph(&format!("{W4}  op q = quant_mm(x, w, s) -> y\n")));
+    let p = model(&decode).kernels[0];
+    assert_eq!(p.family, cost::Family::QuantMatmul);
+    // Reads as counted: 29,360,128 + 917,504 + 8,192; writes 28,672.
+    assert_eq!((p.dram_read, p.dram_written), (30_285_824, 28_672));
+    let memory = 30_314_496.0 / (3.35e12 * w.bandwidth_efficiency);
+    assert!((p.memory_s - memory).abs() < 1e-15, "{p:?}");
+    // 2 · 4096 · 14336 FLOPs at 989 · 0.55 · 4096 / 4352, and 4096 · 14336 weights at 1.6e13/s.
+    let compute = 117_440_512.0 / (989e12 * 0.55 * 4096.0 / 4352.0) + 58_720_256.0 / 1.6e13;
+    assert!((p.compute_s - compute).abs() < 1e-15, "{p:?}");
+    // 12.07 µs of memory + 4.25 µs start-up.
+    assert!((p.kernel_s * 1e6 - 16.31).abs() < 0.01, "{p:?}");
+    // The bf16 GEMM of the same shape reads 117.4 MB: about 2.8× as long.
+    let bf16 = analysis(&graph(
+        "  input x: bf16[1, 4096]\n  weight w: bf16[4096, 14336]\n  op q = matmul(x, w) -> y\n",
+    ));
+    let pb = model(&bf16).kernels[0];
+    let ratio = pb.kernel_s / p.kernel_s;
+    assert!((2.6..3.0).contains(&ratio), "{ratio}");
+    // Prefill: compute-bound.
+    let prefill = analysis(&graph(
+        "  input x: bf16[4096, 4096]\n  weight w: u8[2048, 14336]\n  weight s: bf16[32, 14336]\n  \
+         op q = quant_mm(x, w, s) -> y\n",
+    ));
+    let p = model(&prefill).kernels[0];
+    let flops = 2.0 * 4096.0 * 14336.0 * 4096.0;
+    let compute = flops / (989e12 * 0.55 * 4096.0 / 4352.0) + 58_720_256.0 * 64.0 / 1.6e13;
+    assert!((p.compute_s - compute).abs() < 1e-12, "{p:?}");
+    assert!(p.compute_s > p.memory_s, "{p:?}");
+}
+
+/// Without `model.quant` (a user's hardware file from before), an 8-bit GEMM takes the matmul
+/// coefficients at the 8-bit peak and a `quant_mm` the matmul family's on its counted bytes.
+#[test]
+fn a_model_without_quant_coefficients_still_prices_both() {
+    let mut h100 = hw("h100");
+    h100.model.as_mut().expect("model").quant = None;
+    let a = analysis(&graph(&format!(
+        "{W4}  op q = quant_mm(x, w, s) -> y\n  input a: f8e4m3[4096, 4096]\n  \
+         weight b: f8e4m3[4096, 4096]\n  op mm = matmul(a, b) -> z\n"
+    )));
+    let mut c = cost::estimate(&a, &h100, LaunchMode::Graph).expect("cost");
+    cost::with_hardware_model(&mut c, &a).expect("model");
+    let r = c.hardware_model.expect("model");
+    assert_eq!(r.kernels[0].family, cost::Family::Matmul);
+    assert_eq!(r.kernels[0].dram_read, 30_285_824);
+    assert_eq!(r.kernels[1].family, cost::Family::Gemm8);
+    for k in &r.kernels {
+        assert!(k.time_s.is_finite() && k.time_s > 0.0, "{k:?}");
+    }
+}

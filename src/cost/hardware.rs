@@ -52,6 +52,7 @@ impl Unit {
         match dtype {
             Dtype::Fp8 | Dtype::F8e4m3 | Dtype::F8e5m2 => Unit::TensorF8,
             Dtype::I8 | Dtype::U8 => Unit::TensorI8,
+            Dtype::Bool => Unit::Tensor16,
             d => Unit::for_matmul_bytes(d.bytes()),
         }
     }

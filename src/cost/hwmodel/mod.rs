@@ -26,11 +26,13 @@
 mod conv;
 mod matmul;
 mod memory;
+mod quant;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
+pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
@@ -229,6 +231,11 @@ pub struct HwModel {
     /// ops are priced by their kernel's family as any other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routing: Option<RoutingCoeffs>,
+    /// The low-precision GEMMs (issue 23 item 6: 8-bit GEMMs, weight-only `quant_mm`,
+    /// [`QuantCoeffs`]); none: 8-bit GEMMs take the matmul coefficients at the 8-bit peak and
+    /// a `quant_mm` is priced as a 16-bit matmul of its unpacked shape on its counted bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quant: Option<QuantCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -260,6 +267,12 @@ pub enum Family {
     /// PyTorch's group norm (`families.group_norm`).
     #[serde(rename = "group_norm")]
     GroupNorm,
+    /// An 8-bit GEMM (`scaled_mm`, a matmul of 1-byte operands) at the 8-bit peak.
+    #[serde(rename = "gemm8")]
+    Gemm8,
+    /// A weight-only quantised GEMM (`quant_mm`: w4a16, w8a16).
+    #[serde(rename = "quant_mm")]
+    QuantMatmul,
 }
 
 impl Family {
@@ -279,6 +292,8 @@ impl Family {
             Family::Scan => "scan",
             Family::Pool => "pool",
             Family::GroupNorm => "group_norm",
+            Family::Gemm8 => "gemm8",
+            Family::QuantMatmul => "quant_mm",
         }
     }
 }
@@ -388,6 +403,12 @@ pub const RANGES: &[FieldRange] = &[
     range("index_add_miss_bytes", 1.0, 1e15, "bytes"),
     range("index_add_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
     range("scan_row_elements_per_s", 1e3, 1e16, "elements/s"),
+    // The low-precision GEMMs (`model.quant`, `quant.rs`).
+    fraction("f8_efficiency"),
+    fraction("i8_efficiency"),
+    range("mm8_k_half", 0.0, 1e6, ""),
+    range("dequant_per_s", 1e6, 1e17, "weights/s"),
+    range("dequant_rows", 1.0, 1e6, "rows"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
@@ -495,6 +516,9 @@ impl HwModel {
         if let Some(r) = &self.routing {
             r.validate()?;
         }
+        if let Some(q) = &self.quant {
+            q.validate()?;
+        }
         let f = &self.families;
         let optional = [
             ("scalar", f.scalar),
@@ -561,9 +585,12 @@ impl HwModel {
             Family::Softmax => self.families.softmax,
             Family::Norm => self.families.norm,
             Family::Reduction => self.families.reduction,
-            Family::Elementwise | Family::Matmul | Family::Attention | Family::Conv => {
-                self.families.elementwise
-            }
+            Family::Elementwise
+            | Family::Matmul
+            | Family::Attention
+            | Family::Conv
+            | Family::Gemm8
+            | Family::QuantMatmul => self.families.elementwise,
             Family::TopK | Family::Sort | Family::Gather | Family::IndexAdd | Family::Scan => {
                 let r = self.routing.as_ref();
                 match f {
@@ -713,6 +740,12 @@ pub fn predict(
         let other = traffic.bytes_read.saturating_sub(operands);
         return model.conv(&shape, other, traffic.bytes_written, hw, launch_s);
     }
+    // The low-precision GEMMs (issue 23 item 6, `quant.rs`).
+    if let [q] = matmuls[..]
+        && let Some(p) = model.quant_kernel(g, q, traffic, hw, launch_s)
+    {
+        return p;
+    }
     if let [mm] = matmuls[..]
         && let Some(shape) = matmul_shape(g, mm)
     {
@@ -724,7 +757,8 @@ pub fn predict(
             .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
             .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
         let other = traffic.bytes_read.saturating_sub(operands);
-        return model.matmul(&shape, other, traffic.bytes_written, hw, launch_s);
+        let unit = super::op_unit(g, mm);
+        return model.matmul_on(&shape, unit, other, traffic.bytes_written, hw, launch_s);
     }
     let elements = ops
         .iter()
