@@ -553,3 +553,84 @@ fn a_model_without_quant_coefficients_still_prices_both() {
         assert!(k.time_s.is_finite() && k.time_s > 0.0, "{k:?}");
     }
 }
+
+/// examples/llama3_8b_w4a16_decode.fgraph: Llama-3-8B's MLP sublayer in one decode step with
+/// int4 weights, numbers by hand.
+#[test]
+fn the_llama3_8b_w4a16_decode_example() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/llama3_8b_w4a16_decode.fgraph"
+    );
+    let src = std::fs::read_to_string(path).expect("example");
+    let a = analysis(&src);
+    let g = &a.graph;
+    // Weights: three packed int4 matrices of 4096 · 14336 weights, 2 per byte, a quarter of
+    // bf16's 3 · 4096 · 14336 · 2 = 352,321,536 bytes; the scales one bf16 per 128 weights;
+    // the RMSNorm weight 4096 · 2.
+    let weight = |name: &str| {
+        g.tensors
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.bytes)
+            .expect("tensor")
+    };
+    let packed: u64 = ["w_gate", "w_up", "w_down"].iter().map(|n| weight(n)).sum();
+    let scales: u64 = ["s_gate", "s_up", "s_down"].iter().map(|n| weight(n)).sum();
+    assert_eq!(packed, 88_080_384);
+    assert_eq!(packed * 4, 3 * 4096 * 14336 * 2);
+    assert_eq!(scales, 2_752_512);
+    assert_eq!(scales * 32, packed);
+    assert_eq!(weight("norm_w"), 8_192);
+    // FLOPs: each projection 2 · 4096 · 14336 (the product at M = 1) + 2 · 4096 · 14336 (the
+    // dequantisation) = 234,881,024; RMSNorm 4,096 (1 per element), SiLU 4 · 14,336, the gate
+    // multiply 14,336 and the residual add 4,096.
+    let (flops, read, written) = totals(&a);
+    assert_eq!(flops, 3 * 234_881_024 + 4_096 + 4 * 14_336 + 14_336 + 4_096);
+    assert_eq!(flops, 704_722_944);
+    // Four kernels: the norm; up; gate with SiLU and the gate multiply; down with the residual
+    // add. Reads: the weights and scales once, x twice (norm, residual), xn twice, u and m
+    // once; writes xn, u, m and y.
+    assert_eq!(a.plan.groups.len(), 4);
+    let (x, xn, h) = (8_192, 8_192, 28_672);
+    assert_eq!(read, packed + scales + 8_192 + 2 * x + 2 * xn + 2 * h);
+    assert_eq!(written, xn + 2 * h + x);
+    assert_eq!((read, written), (90_931_200, 73_728));
+    // The same sublayer in bf16 reads 4× the weight bytes: w4a16 moves 26% of them.
+    let bf16 = src
+        .replace("u8[H / 2, F]", "[H, F]")
+        .replace("u8[F / 2, H]", "[F, H]")
+        .replace(", group_size = GS", "");
+    let bf16 = bf16
+        .replace("quant_mm(xn, w_gate, s_gate)", "matmul(xn, w_gate)")
+        .replace("quant_mm(xn, w_up, s_up)", "matmul(xn, w_up)")
+        .replace("quant_mm(m, w_down, s_down)", "matmul(m, w_down)");
+    let bf16: String = bf16
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("weight s_"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let b = analysis(&bf16);
+    let (_, read16, _) = totals(&b);
+    // bf16 reads the weights, 352,321,536 bytes, and the same activations.
+    assert_eq!(read16, 352_321_536 + 8_192 + 2 * x + 2 * xn + 2 * h);
+    let ratio = read as f64 / read16 as f64;
+    assert!((0.25..0.27).contains(&ratio), "{ratio}");
+    // Under the hardware model each projection is a memory-bound `quant_mm` kernel of about
+    // 16.3 µs (12.1 µs streaming 30.3 MB at 0.75 of 3.35 TB/s, 4.25 µs start-up).
+    let r = model(&a);
+    let families: Vec<cost::Family> = r.kernels.iter().map(|k| k.family).collect();
+    assert_eq!(
+        families,
+        [
+            cost::Family::Norm,
+            cost::Family::QuantMatmul,
+            cost::Family::QuantMatmul,
+            cost::Family::QuantMatmul
+        ]
+    );
+    for k in &r.kernels[1..] {
+        assert!(k.memory_s > k.compute_s, "{k:?}");
+        assert!((k.kernel_s * 1e6 - 16.32).abs() < 0.02, "{k:?}");
+    }
+}
