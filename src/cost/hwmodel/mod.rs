@@ -23,6 +23,8 @@
 //! and, with `--preset NAME`, into that preset), are the `model` object of the `h100` and
 //! `h100-measured` presets (`src/cost/presets/*.json`, [`super::Hardware::preset`]).
 
+mod ranges;
+pub use ranges::{FieldRange, RANGES, check_range};
 mod conv;
 mod matmul;
 mod memory;
@@ -311,138 +313,6 @@ pub struct Prediction {
     pub launch_s: f64,
     /// `kernel_s + launch_s`.
     pub time_s: f64,
-}
-
-/// The range one numeric field of a hardware file must lie in: `lo` to `hi` in `unit`
-/// (`lo` itself excluded where `lo_open`).
-pub struct FieldRange {
-    /// The field's key (the last part of its path; the `softmax_row_scale` entries are named).
-    pub key: &'static str,
-    pub lo: f64,
-    pub lo_open: bool,
-    pub hi: f64,
-    pub unit: &'static str,
-}
-
-const fn range(key: &'static str, lo: f64, hi: f64, unit: &'static str) -> FieldRange {
-    FieldRange {
-        key,
-        lo,
-        lo_open: false,
-        hi,
-        unit,
-    }
-}
-
-/// An efficiency or fraction: more than 0, at most 1.
-const fn fraction(key: &'static str) -> FieldRange {
-    FieldRange {
-        key,
-        lo: 0.0,
-        lo_open: true,
-        hi: 1.0,
-        unit: "",
-    }
-}
-
-/// Steepness exponents (L2 hit curve, re-read curves, waves).
-const EXPONENT: (f64, f64) = (0.01, 100.0);
-
-/// Every numeric field of a hardware file (`--hardware-file`, the presets) and the
-/// physically meaningful range it must lie in; a value outside, or not finite, is an error
-/// that names the field, the value and the range. Every shipped preset lies well inside
-/// (`src/cost/presets/*.json`: peaks 19.5–989 TFLOP/s, 2.0–4.8 TB/s, 40–50 MiB of L2,
-/// 108–132 SMs, launches 1.2–11 µs; H100 coefficients: exponents 0.25–8, rates 1.2e11–1.8e12
-/// elements/s, overheads 1–6 µs, factors 0.785–1.932, efficiencies 0.16–0.99).
-pub const RANGES: &[FieldRange] = &[
-    // The GPU (`hardware.rs`).
-    range("peak_tflops_f16", 0.001, 100_000.0, "TFLOP/s"),
-    range("peak_tflops_f32", 0.001, 100_000.0, "TFLOP/s"),
-    range("peak_tflops_f8", 0.001, 100_000.0, "TFLOP/s"),
-    range("peak_tops_i8", 0.001, 100_000.0, "TOPS"),
-    range("bandwidth_tb_s", 0.001, 1_000.0, "TB/s"),
-    range("l2_mib", 0.001, 16_384.0, "MiB"),
-    range("sms", 1.0, 100_000.0, "SMs"),
-    range("launch_graph_us", 0.0, 1e6, "µs"),
-    range("launch_eager_us", 0.0, 1e6, "µs"),
-    // The hardware model's coefficients (`model`).
-    range("raster_width", 1.0, 100_000.0, "tiles"),
-    range("l2_effective_bytes", 1024.0, 1.8e10, "bytes"),
-    range("l2_hit_exponent", EXPONENT.0, EXPONENT.1, ""),
-    fraction("mm_efficiency"),
-    range("mm_k_half", 0.0, 1e6, ""),
-    fraction("mm_bandwidth_efficiency"),
-    range("mm_overhead_us", 0.0, 1e6, "µs"),
-    range("mm_wave_exponent", EXPONENT.0, EXPONENT.1, ""),
-    fraction("mm_f32_efficiency"),
-    fraction("mm_unaligned_efficiency"),
-    fraction("tf32_peak_fraction"),
-    fraction("efficiency"),
-    range("kv_half", 0.0, 1e6, ""),
-    range("head_dim_half", 0.0, 1e6, ""),
-    fraction("bandwidth_efficiency"),
-    range("elements_per_s", 1e6, 1e16, "elements/s"),
-    range("overhead_us", 0.0, 1e6, "µs"),
-    range("memory_overhead_us", 0.0, 1e6, "µs"),
-    range("softmax_row_scale cols", 1.0, 1e12, "columns"),
-    range("softmax_row_scale factor", 0.001, 1_000.0, ""),
-    range("passes", 0.001, 1_000.0, ""),
-    range("row_bytes", 1.0, 1e15, "bytes"),
-    range("row_exponent", EXPONENT.0, EXPONENT.1, ""),
-    range("input_bytes", 1.0, 1e15, "bytes"),
-    range("input_exponent", EXPONENT.0, EXPONENT.1, ""),
-    // The conv family (`model.conv`, `conv.rs`).
-    fraction("gemm_efficiency"),
-    range("gemm_k_half", 0.0, 1e6, ""),
-    range("gemm_overhead_us", 0.0, 1e6, "µs"),
-    fraction("gemm_unaligned_efficiency"),
-    range("taps_per_s", 1e6, 1e17, "taps/s"),
-    // The routing families (`memory.rs`, [`RoutingCoeffs`]).
-    range("repeat_miss_bytes", 1.0, 1e15, "bytes"),
-    range("repeat_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
-    range("index_add_miss_bytes", 1.0, 1e15, "bytes"),
-    range("index_add_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
-    range("scan_row_elements_per_s", 1e3, 1e16, "elements/s"),
-    // The low-precision GEMMs (`model.quant`, `quant.rs`).
-    fraction("f8_efficiency"),
-    fraction("i8_efficiency"),
-    range("mm8_k_half", 0.0, 1e6, ""),
-    range("dequant_per_s", 1e6, 1e17, "weights/s"),
-    range("dequant_rows", 1.0, 1e6, "rows"),
-];
-
-/// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
-/// `shown`, the value and the range.
-pub fn check_range(key: &str, shown: &str, v: f64) -> Result<f64, String> {
-    let Some(r) = RANGES.iter().find(|r| r.key == key) else {
-        // Every caller names a key of the table (a unit test checks the presets reach them).
-        return Err(format!("`{shown}` has no range (internal error)"));
-    };
-    let above_lo = if r.lo_open { v > r.lo } else { v >= r.lo };
-    if above_lo && v <= r.hi {
-        return Ok(v);
-    }
-    let unit = if r.unit.is_empty() {
-        String::new()
-    } else {
-        format!(" {}", r.unit)
-    };
-    let (lo, hi) = (number(r.lo), number(r.hi));
-    let must = if r.lo_open {
-        format!("more than {lo} and at most {hi}{unit}")
-    } else {
-        format!("between {lo} and {hi}{unit}")
-    };
-    Err(format!("`{shown}` is {}; it must be {must}", number(v)))
-}
-
-/// `v` as a short number: plain where that is short, else with an exponent (1e-308).
-fn number(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() || (1e-4..1e7).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
 }
 
 impl HwModel {
