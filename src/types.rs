@@ -121,6 +121,15 @@ pub enum OpKind {
     /// combine (`associative_scan.linear(a, b)`: the recurrence `h = a*h + b`).
     #[serde(rename = "associative_scan")]
     AssociativeScan,
+    // Low-precision GEMMs (issue 23 item 6, `crate::ops::quant`).
+    /// `scaled_mm(a, b, scale_a, scale_b, bias)`: an FP8 (or INT8) GEMM with per-tensor or
+    /// rowwise f32 scales, `torch._scaled_mm`.
+    #[serde(rename = "scaled_mm")]
+    ScaledMm,
+    /// `quant_mm(x, w, scales, zeros, bits = 4, group_size = G)`: a weight-only quantised
+    /// GEMM (w4a16, w8a16) on packed integer weights with group scales.
+    #[serde(rename = "quant_mm")]
+    QuantMm,
 }
 
 impl OpKind {
@@ -151,6 +160,8 @@ impl OpKind {
         OpKind::Attention,
         OpKind::SelectiveScan,
         OpKind::AssociativeScan,
+        OpKind::ScaledMm,
+        OpKind::QuantMm,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -180,6 +191,8 @@ impl OpKind {
             OpKind::Attention => "attention",
             OpKind::SelectiveScan => "selective_scan",
             OpKind::AssociativeScan => "associative_scan",
+            OpKind::ScaledMm => "scaled_mm",
+            OpKind::QuantMm => "quant_mm",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

@@ -276,6 +276,10 @@ enum KindSel {
     /// `associative_scan.add(x)` or `associative_scan.linear(x, x)` (issue 23): the first
     /// operand's shape, a reduction-class op.
     Scan,
+    /// `scaled_mm(a, b, s, s)` and `quant_mm(x, w, s)` (issue 23 item 6) on earlier tensors:
+    /// mostly dtype and shape errors, the output shape left to inference.
+    ScaledMm,
+    QuantMm,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -539,6 +543,8 @@ impl GraphRender {
             KindSel::Conv => ("conv", ""),
             KindSel::Pool => ("max_pool", ""),
             KindSel::Scan => ("associative_scan", "add"),
+            KindSel::ScaledMm => ("scaled_mm", ""),
+            KindSel::QuantMm => ("quant_mm", ""),
         };
         let func = match op.func {
             FuncSel::None => default_func,
@@ -563,8 +569,10 @@ impl GraphRender {
             format!("o{}", self.ops)
         };
         self.ops += 1;
-        let head = if kind == "matmul" || kind == "reshape" || kind == "conv" || kind == "max_pool"
-        {
+        let head = if matches!(
+            kind,
+            "matmul" | "reshape" | "conv" | "max_pool" | "scaled_mm" | "quant_mm"
+        ) {
             format!("{name} = {kind}")
         } else {
             format!("{name} = {kind}.{func}")
@@ -580,6 +588,7 @@ impl GraphRender {
                 KindSel::Elementwise | KindSel::Elementwise2 => self.elementwise_args(op),
                 KindSel::Pool => self.pool_args(op),
                 KindSel::Scan => self.scan_args(op, func == "linear"),
+                KindSel::ScaledMm | KindSel::QuantMm => self.low_precision_args(op),
             }
         };
         let mut line = format!("  op {head}({}", args.join(", "));
@@ -828,6 +837,24 @@ impl GraphRender {
             _ => self.pool[usize::from(op.out) % self.pool.len()].1.clone(),
         };
         (vec![first], Some((op.out < 252, out)))
+    }
+
+    /// A low-precision GEMM's tensors (issue 23 item 6): the first operand, then earlier
+    /// tensors as the other arguments (`scaled_mm`'s scales are the third twice); the output
+    /// shape is left to inference.
+    fn low_precision_args(&self, op: &OpDesc) -> (Vec<String>, Option<(bool, Vec<String>)>) {
+        let (first, _) = self.first_arg(op.args[0]);
+        let mut args = vec![
+            first,
+            self.first_arg(op.args[1]).0,
+            self.first_arg(op.args[2]).0,
+        ];
+        if matches!(op.kind, KindSel::ScaledMm) {
+            args.push(args[2].clone());
+        } else if op.out % 2 == 0 {
+            args.push("group_size = 128".to_string());
+        }
+        (args, None)
     }
 
     /// One operand pooled with a window of 1 (its shape kept; an input of rank other than 3

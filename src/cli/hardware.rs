@@ -44,6 +44,19 @@ pub(super) fn hardware_cmd(
                     fmt_num(hw.ridge(Unit::Tensor16)),
                     fmt_num(hw.ridge(Unit::F32))
                 );
+                let rate8 = |u: Unit, unit: &str| {
+                    if hw.lacks(u) {
+                        "none (priced at the 16-bit peak)".to_string()
+                    } else {
+                        format!("{} {unit}", fmt_num(hw.peak(u) / 1e12))
+                    }
+                };
+                let _ = writeln!(
+                    io.out,
+                    "  dense 8-bit tensor: fp8 {}, int8 {}",
+                    rate8(Unit::TensorF8, "TFLOP/s"),
+                    rate8(Unit::TensorI8, "TOPS")
+                );
                 let l2 = hw
                     .l2_bytes
                     .map_or("?".into(), |b| format!("{} MiB", b / (1024 * 1024)));

@@ -33,26 +33,43 @@ impl LaunchMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Unit {
-    /// Tensor cores on 16-bit (f16, bf16) and 8-bit operands: the dense 16-bit figure.
+    /// Tensor cores on 16-bit (f16, bf16) operands (and `bool`): the dense 16-bit figure.
     Tensor16,
     /// f32 and other 4- and 8-byte types, and all non-matmul math (which GPU kernels compute
     /// in f32 on the CUDA cores): the f32 figure.
     F32,
+    /// Tensor cores on 8-bit float operands (`fp8`, `f8e4m3`, `f8e5m2`): the dense FP8
+    /// figure (issue 23), or the 16-bit one on a GPU without FP8 ([`Hardware::peak_f8`]).
+    TensorF8,
+    /// Tensor cores on 8-bit integer operands (`i8`, `u8`): the dense INT8 figure (TOPS), or
+    /// the 16-bit one on a GPU whose description gives none ([`Hardware::peak_i8`]).
+    TensorI8,
 }
 
 impl Unit {
     /// The unit a matmul with operands of `dtype` runs on.
     pub fn for_matmul(dtype: Dtype) -> Unit {
-        Unit::for_matmul_bytes(dtype.bytes())
+        match dtype {
+            Dtype::Fp8 | Dtype::F8e4m3 | Dtype::F8e5m2 => Unit::TensorF8,
+            Dtype::I8 | Dtype::U8 => Unit::TensorI8,
+            Dtype::Bool => Unit::Tensor16,
+            d => Unit::for_matmul_bytes(d.bytes()),
+        }
     }
 
-    /// The unit a matmul with operands of `bytes` per element runs on.
+    /// The unit a matmul with operands of `bytes` per element runs on, when only the width
+    /// is known: 1-byte operands are taken as 8-bit floats.
     pub fn for_matmul_bytes(bytes: u64) -> Unit {
-        if bytes <= 2 {
-            Unit::Tensor16
-        } else {
-            Unit::F32
+        match bytes {
+            1 => Unit::TensorF8,
+            2 => Unit::Tensor16,
+            _ => Unit::F32,
         }
+    }
+
+    /// Whether the unit is one of the 8-bit tensor-core rates.
+    pub fn is_8bit(self) -> bool {
+        matches!(self, Unit::TensorF8 | Unit::TensorI8)
     }
 }
 
@@ -64,10 +81,18 @@ pub struct Hardware {
     pub description: String,
     /// Where the figures come from.
     pub source: String,
-    /// Dense tensor-core FLOP/s for f16/bf16 (also used for 8-bit types).
+    /// Dense tensor-core FLOP/s for f16/bf16.
     pub peak_f16: f64,
     /// FLOP/s for f32 and for non-matmul math.
     pub peak_f32: f64,
+    /// Dense tensor-core FLOP/s for 8-bit floats (FP8, e4m3 and e5m2); `None` for a GPU
+    /// without FP8 tensor cores (the A100) or a hardware file that gives none: FP8 matmuls
+    /// are then priced at the 16-bit peak (what running them upcast to 16 bits costs), and
+    /// the report says so.
+    pub peak_f8: Option<f64>,
+    /// Dense tensor-core OP/s for 8-bit integers (INT8 TOPS); `None`: the 16-bit peak, as
+    /// for FP8.
+    pub peak_i8: Option<f64>,
     /// HBM bandwidth, bytes per second.
     pub bandwidth: f64,
     /// L2 cache in bytes (informational: the model has no cache).
@@ -141,6 +166,18 @@ impl Hardware {
         match unit {
             Unit::Tensor16 => self.peak_f16,
             Unit::F32 => self.peak_f32,
+            Unit::TensorF8 => self.peak_f8.unwrap_or(self.peak_f16),
+            Unit::TensorI8 => self.peak_i8.unwrap_or(self.peak_f16),
+        }
+    }
+
+    /// Whether `unit` is an 8-bit rate this GPU's description does not give, so that it is
+    /// priced at the 16-bit peak ([`Hardware::peak`]).
+    pub fn lacks(&self, unit: Unit) -> bool {
+        match unit {
+            Unit::TensorF8 => self.peak_f8.is_none(),
+            Unit::TensorI8 => self.peak_i8.is_none(),
+            Unit::Tensor16 | Unit::F32 => false,
         }
     }
 
@@ -172,6 +209,8 @@ impl Hardware {
             source: Some(self.source.clone()),
             peak_tflops_f16: self.peak_f16 / 1e12,
             peak_tflops_f32: self.peak_f32 / 1e12,
+            peak_tflops_f8: self.peak_f8.map(|p| p / 1e12),
+            peak_tops_i8: self.peak_i8.map(|p| p / 1e12),
             bandwidth_tb_s: self.bandwidth / 1e12,
             l2_mib: self.l2_bytes.map(|b| b as f64 / MIB as f64),
             sms: self.sms,
@@ -200,10 +239,18 @@ pub struct HardwareFile {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// Dense tensor-core TFLOP/s for f16/bf16 (used for 8-bit types too).
+    /// Dense tensor-core TFLOP/s for f16/bf16.
     pub peak_tflops_f16: f64,
     /// TFLOP/s for f32 and non-matmul math.
     pub peak_tflops_f32: f64,
+    /// Dense tensor-core TFLOP/s for FP8 (e4m3, e5m2); absent: the GPU has no FP8 tensor
+    /// cores, and FP8 matmuls are priced at `peak_tflops_f16` (the report says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_tflops_f8: Option<f64>,
+    /// Dense tensor-core TOPS for INT8; absent: INT8 matmuls are priced at
+    /// `peak_tflops_f16` (the report says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_tops_i8: Option<f64>,
     /// HBM bandwidth in TB/s (10^12 bytes per second).
     pub bandwidth_tb_s: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -237,6 +284,14 @@ impl HardwareFile {
         }
         let peak_f16 = check("peak_tflops_f16", self.peak_tflops_f16)? * 1e12;
         let peak_f32 = check("peak_tflops_f32", self.peak_tflops_f32)? * 1e12;
+        let peak_f8 = match self.peak_tflops_f8 {
+            None => None,
+            Some(v) => Some(check("peak_tflops_f8", v)? * 1e12),
+        };
+        let peak_i8 = match self.peak_tops_i8 {
+            None => None,
+            Some(v) => Some(check("peak_tops_i8", v)? * 1e12),
+        };
         let bandwidth = check("bandwidth_tb_s", self.bandwidth_tb_s)? * 1e12;
         let l2_bytes = match self.l2_mib {
             None => None,
@@ -263,6 +318,8 @@ impl HardwareFile {
             source: self.source.unwrap_or_else(|| "hardware file".into()),
             peak_f16,
             peak_f32,
+            peak_f8,
+            peak_i8,
             bandwidth,
             l2_bytes,
             sms: self.sms,
@@ -452,6 +509,38 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// 8-bit matmuls run at the 8-bit rates of the datasheets; a GPU without one (the A100's
+    /// FP8, a hardware file that gives none) prices them at its 16-bit peak.
+    #[test]
+    fn eight_bit_units_take_their_own_peak_or_the_16_bit_one() {
+        assert_eq!(Unit::for_matmul(Dtype::F8e4m3), Unit::TensorF8);
+        assert_eq!(Unit::for_matmul(Dtype::Fp8), Unit::TensorF8);
+        assert_eq!(Unit::for_matmul(Dtype::I8), Unit::TensorI8);
+        assert_eq!(Unit::for_matmul(Dtype::Bf16), Unit::Tensor16);
+        assert_eq!(Unit::for_matmul(Dtype::F32), Unit::F32);
+        let h100 = Hardware::preset("h100").expect("h100");
+        assert_eq!(h100.peak(Unit::TensorF8), 1979e12);
+        assert_eq!(h100.peak(Unit::TensorI8), 1979e12);
+        assert_eq!(
+            h100.peak(Unit::TensorF8),
+            2.0 * h100.peak(Unit::Tensor16) + 1e12
+        );
+        let a100 = Hardware::preset("a100").expect("a100");
+        assert!(a100.lacks(Unit::TensorF8) && !a100.lacks(Unit::TensorI8));
+        assert_eq!(a100.peak(Unit::TensorF8), 312e12);
+        assert_eq!(a100.peak(Unit::TensorI8), 624e12);
+        let file = Hardware::from_json(
+            r#"{"name": "g", "peak_tflops_f16": 400, "peak_tflops_f32": 50, "bandwidth_tb_s": 2}"#,
+        )
+        .expect("file");
+        assert!(file.lacks(Unit::TensorF8) && file.lacks(Unit::TensorI8));
+        assert_eq!(file.peak(Unit::TensorI8), 400e12);
+        assert!(Hardware::from_json(
+            r#"{"name": "g", "peak_tflops_f16": 400, "peak_tflops_f32": 50, "bandwidth_tb_s": 2, "peak_tflops_f8": 0}"#
+        )
+        .is_err());
     }
 
     #[test]

@@ -741,6 +741,20 @@ mod tests {
         assert!(!h.contains("opaque"), "{h}");
     }
 
+    /// A low-precision GEMM hovers with its kind and its FLOPs: the product and the
+    /// dequantisation (issue 23 item 6): 2 · 1 · 64 · 128 + 2 · 128 · 64 = 32,768.
+    #[test]
+    fn a_quant_mm_hovers_with_its_kind_and_flops() {
+        let src = "graph g {\n  input x: bf16[1, 128]\n  weight w: u8[64, 64]\n  \
+                   weight s: bf16[1, 64]\n  op q = quant_mm(x, w, s) -> y\n}\n";
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, Options::default(), hw);
+        let (_, h) = m.hover(src.find("q =").expect("q")).expect("hover on q");
+        assert!(h.contains("quant_mm") && h.contains("32,768 FLOPs"), "{h}");
+        // x 256 B, w 4,096 B (128 × 64 int4), s 128 B.
+        assert!(h.contains("reads 4,480 B"), "{h}");
+    }
+
     /// The hover's kernel estimate is the report's: a causal FlashAttention kernel does only
     /// the pairs its mask keeps (2 heads, 8 queries and keys, head dim 8: 36 of 64 pairs).
     #[test]

@@ -16,6 +16,7 @@
 //! | [`pool`] | `max_pool`, `avg_pool`, `global_avg_pool`, `global_max_pool` | reduction |
 //! | [`attention`] | `attention` | contraction (a FlashAttention kernel) |
 //! | [`scan`] | `selective_scan`, `associative_scan` | reduction |
+//! | [`quant`] | `scaled_mm`, `quant_mm` | contraction (low-precision GEMMs) |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -32,6 +33,7 @@ pub mod funcs;
 pub mod layout;
 pub mod movement;
 pub mod pool;
+pub mod quant;
 pub mod reduction;
 pub mod routing;
 pub mod scan;
@@ -95,6 +97,9 @@ pub enum FlopSource {
     Pool,
     /// An attention op: `(2·D + 2·D_v + 5)` per unmasked (query, key) pair and q-head.
     Attention,
+    /// A low-precision GEMM ([`quant`]): `2·K` per output element plus its epilogue
+    /// (`scaled_mm`'s scales and bias) or its weights' dequantisation (`quant_mm`).
+    Quant,
 }
 
 /// What a kind's FLOP rule reads: the output's shape, the first tensor argument as the op
@@ -114,7 +119,8 @@ pub struct FlopArgs<'x> {
     /// The op's integer attributes and its list and float ones (a pool's `kernel`).
     pub ints: &'x [(crate::graph::CompactString, i64)],
     pub extra: Option<&'x crate::graph::OpExtra>,
-    /// How many tensor arguments the op has (a selective scan's optional inputs).
+    /// How many tensor arguments the op has (a selective scan's optional inputs,
+    /// `scaled_mm`'s optional bias).
     pub inputs: usize,
 }
 
@@ -180,6 +186,8 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::Attention => &attention::ATTENTION,
         OpKind::SelectiveScan => &scan::SELECTIVE_SCAN,
         OpKind::AssociativeScan => &scan::ASSOCIATIVE_SCAN,
+        OpKind::ScaledMm => &quant::SCALED_MM,
+        OpKind::QuantMm => &quant::QUANT_MM,
     }
 }
 

@@ -82,6 +82,15 @@ pub fn kernel_kind(a: &Analysis, k: usize) -> &'static str {
             "conv with epilogue"
         };
     }
+    // The low-precision GEMMs (issue 23 item 6).
+    for (kind, with) in [
+        (OpKind::ScaledMm, "scaled_mm with epilogue"),
+        (OpKind::QuantMm, "quant_mm with epilogue"),
+    ] {
+        if has(kind) {
+            return if ops.len() == 1 { kind.as_str() } else { with };
+        }
+    }
     match (has(OpKind::Matmul), has(OpKind::Reduction), ops.len()) {
         (true, _, 1) => "matmul",
         (true, _, _) => "matmul with epilogue",

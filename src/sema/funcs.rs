@@ -60,7 +60,7 @@ impl<'a, 's> Sema<'a, 's> {
         extra: &OpExtra,
     ) {
         // Attention's attributes are typed as a function's are, and checked the same way below.
-        let typed = kind == OpKind::Attention;
+        let typed = matches!(kind, OpKind::Attention | OpKind::QuantMm);
         if !typed {
             self.misplaced_bools(op, kind);
         }

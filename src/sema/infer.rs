@@ -231,6 +231,12 @@ impl<'a, 's> Sema<'a, 's> {
                 OpKind::Conv => super::conv::infer(args, &op_attrs, &names, diags),
                 k if super::pool::is_pool(k) => super::pool::infer(args, &op_attrs, &names, diags),
                 OpKind::Attention => super::attention::infer(args, &names, diags),
+                OpKind::ScaledMm => super::quant::infer_scaled(args, &names, diags),
+                OpKind::QuantMm => {
+                    let w = uses.get(1).and_then(|u| u.tensor());
+                    let w_dtype = w.and_then(|t| tensors[t.index()].dtype);
+                    super::quant::infer_quant(args, &op_attrs, w_dtype, &names, diags)
+                }
                 _ => ops::infer(args, &op_attrs, &names, diags),
             };
             let out = match declared {
@@ -295,6 +301,15 @@ impl<'a, 's> Sema<'a, 's> {
             Some(d) => d,
             // Indices are PyTorch's int64 unless declared.
             None if matches!(kind, OpKind::TopkIndices | OpKind::Argsort) => Some(Dtype::I64),
+            // `torch._scaled_mm`'s `out_dtype` defaults to bf16; two i8 matrices multiply
+            // into their i32 accumulator (`torch._int_mm`).
+            None if kind == OpKind::ScaledMm => Some(Dtype::Bf16),
+            None if kind == OpKind::Matmul
+                && first_dtype == Some(Dtype::I8)
+                && self.arg_dtype(o, 1).map(|d| d.0) == Some(Dtype::I8) =>
+            {
+                Some(Dtype::I32)
+            }
             None => first_dtype,
         };
         match kind {
@@ -306,6 +321,7 @@ impl<'a, 's> Sema<'a, 's> {
             }
             OpKind::SelectiveScan => self.selective_scan_dtypes(o),
             OpKind::AssociativeScan => self.dtype_mismatch(o),
+            OpKind::ScaledMm | OpKind::QuantMm => self.quant_dtypes(o, kind),
             _ => {}
         }
         let output = self.ops[o].output;
@@ -395,6 +411,18 @@ impl<'a, 's> Sema<'a, 's> {
 }
 
 impl Sema<'_, '_> {
+    /// The low-precision GEMMs' dtype rules (issue 23 item 6, `super::quant::dtypes`).
+    fn quant_dtypes(&mut self, o: usize, kind: OpKind) {
+        let args: Vec<super::quant::ArgDtype<'_>> = (0..use_range(&self.ops, o).len())
+            .map(|k| self.arg_dtype(o, k))
+            .collect();
+        let out = self.ops[o].declared_dtype.flatten().map(|d| {
+            let stmt = op_stmt(self.ast, self.ops[o].stmt);
+            (d, stmt.ty.as_ref().map_or(stmt.output.span, |t| t.span))
+        });
+        super::quant::dtypes(kind, self.ops[o].name, &args, out, &mut self.diags);
+    }
+
     /// The routing kinds' dtype rules (issue 23): ids read (`index_add`'s argument 1,
     /// `one_hot`'s argument 0) and indices produced (`topk_indices`, `argsort`, of dtype
     /// `out`) are integers; a `topk_indices` names the values of a `topk` op.

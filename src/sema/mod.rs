@@ -22,6 +22,7 @@
 //! | `pool` | shape rules of the pooling kinds and of `reduction.group_norm`'s groups |
 //! | `routing` (a child of `ops`) | shape rules of the routing and indexing kinds (`topk`, `sort`, `index_add`, …) |
 //! | `attention` | the shape rule of the `attention` op |
+//! | `quant` | the shape and dtype rules of `scaled_mm` and `quant_mm` |
 
 mod attention;
 mod bindings;
@@ -39,6 +40,7 @@ mod names;
 mod ops;
 mod order;
 mod pool;
+mod quant;
 mod shape;
 mod values;
 

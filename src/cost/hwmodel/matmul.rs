@@ -158,10 +158,26 @@ impl HwModel {
     }
 
     /// A matmul kernel: its operands' reads from the tiling, `other_read` (epilogue inputs)
-    /// and `written` as counted.
+    /// and `written` as counted; 1-byte operands are taken as 8-bit floats.
     pub fn matmul(
         &self,
         s: &MatmulShape,
+        other_read: u64,
+        written: u64,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let unit = crate::cost::Unit::for_matmul_bytes(s.elem_bytes);
+        self.matmul_on(s, unit, other_read, written, hw, launch_s)
+    }
+
+    /// [`HwModel::matmul`] on the tensor unit `unit` (the operands' dtype's,
+    /// [`crate::cost::Unit::for_matmul`]): an 8-bit one takes the 8-bit peak and efficiency
+    /// (`quant.rs`) and is reported as the `gemm8` family.
+    pub fn matmul_on(
+        &self,
+        s: &MatmulShape,
+        unit: crate::cost::Unit,
         other_read: u64,
         written: u64,
         hw: &crate::cost::Hardware,
@@ -173,7 +189,6 @@ impl HwModel {
             .wave_eff(f64::from(sms.max(1)))
             .powf(self.mm_wave_exponent);
         let k = s.k as f64;
-        let unit = crate::cost::Unit::for_matmul_bytes(s.elem_bytes);
         let (peak, eff) = if s.tf32 {
             // TF32 runs on the tensor cores, at a fraction of the 16-bit peak.
             (
@@ -184,15 +199,26 @@ impl HwModel {
             // FFMA on the CUDA cores: no tensor-core pipeline fill.
             (hw.peak(unit), self.mm_f32_efficiency * wave_eff)
         } else {
+            // 8-bit operands: their own efficiency and pipeline fill (`quant.rs`).
+            let (e, k_half) = if unit.is_8bit() {
+                self.eight_bit(unit)
+            } else {
+                (self.mm_efficiency, self.mm_k_half)
+            };
             let e = match self.mm_unaligned_efficiency {
                 Some(e) if !s.aligned() => e,
-                _ => self.mm_efficiency,
+                _ => e,
             };
-            (hw.peak(unit), e * wave_eff * k / (k + self.mm_k_half))
+            (hw.peak(unit), e * wave_eff * k / (k + k_half))
         };
         let compute_s = s.flops() / (peak * eff);
         let memory_s = (read + written as f64) / (hw.bandwidth * self.mm_bandwidth_efficiency);
-        let mut p = finish(Family::Matmul, read, written, compute_s, memory_s, launch_s);
+        let family = if unit.is_8bit() {
+            Family::Gemm8
+        } else {
+            Family::Matmul
+        };
+        let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
         p.kernel_s += self.mm_overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
         p

@@ -30,12 +30,14 @@ mod conv;
 mod matmul;
 mod memory;
 mod scan;
+mod quant;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 pub use scan::ScanCoeffs;
+pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
@@ -238,6 +240,11 @@ pub struct HwModel {
     /// those ops are priced by their kernel's family as any other (a reduction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scan: Option<ScanCoeffs>,
+    /// The low-precision GEMMs (issue 23 item 6: 8-bit GEMMs, weight-only `quant_mm`,
+    /// [`QuantCoeffs`]); none: 8-bit GEMMs take the matmul coefficients at the 8-bit peak and
+    /// a `quant_mm` is priced as a 16-bit matmul of its unpacked shape on its counted bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quant: Option<QuantCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -275,6 +282,12 @@ pub enum Family {
     /// A generic associative scan (`model.scan.associative`).
     #[serde(rename = "associative_scan")]
     AssociativeScan,
+    /// An 8-bit GEMM (`scaled_mm`, a matmul of 1-byte operands) at the 8-bit peak.
+    #[serde(rename = "gemm8")]
+    Gemm8,
+    /// A weight-only quantised GEMM (`quant_mm`: w4a16, w8a16).
+    #[serde(rename = "quant_mm")]
+    QuantMatmul,
 }
 
 impl Family {
@@ -296,6 +309,8 @@ impl Family {
             Family::GroupNorm => "group_norm",
             Family::SelectiveScan => "selective_scan",
             Family::AssociativeScan => "associative_scan",
+            Family::Gemm8 => "gemm8",
+            Family::QuantMatmul => "quant_mm",
         }
     }
 }
@@ -388,6 +403,8 @@ impl HwModel {
         }
         if let Some(s) = &self.scan {
             s.validate()?;
+        if let Some(q) = &self.quant {
+            q.validate()?;
         }
         let f = &self.families;
         let optional = [
@@ -424,9 +441,12 @@ impl HwModel {
             Family::Softmax => self.families.softmax,
             Family::Norm => self.families.norm,
             Family::Reduction => self.families.reduction,
-            Family::Elementwise | Family::Matmul | Family::Attention | Family::Conv => {
-                self.families.elementwise
-            }
+            Family::Elementwise
+            | Family::Matmul
+            | Family::Attention
+            | Family::Conv
+            | Family::Gemm8
+            | Family::QuantMatmul => self.families.elementwise,
             Family::TopK | Family::Sort | Family::Gather | Family::IndexAdd | Family::Scan => {
                 let r = self.routing.as_ref();
                 match f {
@@ -589,6 +609,12 @@ pub fn predict(
         let other = traffic.bytes_read.saturating_sub(operands);
         return model.conv(&shape, other, traffic.bytes_written, hw, launch_s);
     }
+    // The low-precision GEMMs (issue 23 item 6, `quant.rs`).
+    if let [q] = matmuls[..]
+        && let Some(p) = model.quant_kernel(g, q, traffic, hw, launch_s)
+    {
+        return p;
+    }
     if let [mm] = matmuls[..]
         && let Some(shape) = matmul_shape(g, mm)
     {
@@ -600,7 +626,8 @@ pub fn predict(
             .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
             .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
         let other = traffic.bytes_read.saturating_sub(operands);
-        return model.matmul(&shape, other, traffic.bytes_written, hw, launch_s);
+        let unit = super::op_unit(g, mm);
+        return model.matmul_on(&shape, unit, other, traffic.bytes_written, hw, launch_s);
     }
     let elements = ops
         .iter()

@@ -47,6 +47,8 @@ pub const RANGES: &[FieldRange] = &[
     // The GPU (`hardware.rs`).
     range("peak_tflops_f16", 0.001, 100_000.0, "TFLOP/s"),
     range("peak_tflops_f32", 0.001, 100_000.0, "TFLOP/s"),
+    range("peak_tflops_f8", 0.001, 100_000.0, "TFLOP/s"),
+    range("peak_tops_i8", 0.001, 100_000.0, "TOPS"),
     range("bandwidth_tb_s", 0.001, 1_000.0, "TB/s"),
     range("l2_mib", 0.001, 16_384.0, "MiB"),
     range("sms", 1.0, 100_000.0, "SMs"),
@@ -93,6 +95,12 @@ pub const RANGES: &[FieldRange] = &[
     range("index_add_miss_bytes", 1.0, 1e15, "bytes"),
     range("index_add_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
     range("scan_row_elements_per_s", 1e3, 1e16, "elements/s"),
+    // The low-precision GEMMs (`model.quant`, `quant.rs`).
+    fraction("f8_efficiency"),
+    fraction("i8_efficiency"),
+    range("mm8_k_half", 0.0, 1e6, ""),
+    range("dequant_per_s", 1e6, 1e17, "weights/s"),
+    range("dequant_rows", 1.0, 1e6, "rows"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as

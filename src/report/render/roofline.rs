@@ -109,6 +109,13 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     let (r16, r32) = (hw.ridge(Unit::Tensor16), hw.ridge(Unit::F32));
     let mut xs: Vec<f64> = vec![r16, r32];
     let mut ys: Vec<f64> = vec![hw.peak_f16, hw.peak_f32];
+    // The 8-bit tensor roofs of the units the graph's matmuls run on (issue 23), where the
+    // GPU has a rate of its own for them.
+    let roofs8: Vec<(Unit, &str)> = [(Unit::TensorF8, "fp8"), (Unit::TensorI8, "int8")]
+        .into_iter()
+        .filter(|&(u, _)| !hw.lacks(u) && cost.unfused.kernels.iter().any(|k| k.unit == u))
+        .collect();
+    ys.extend(roofs8.iter().map(|&(u, _)| hw.peak(u)));
     for p in points.iter().filter(|p| plottable(p)) {
         xs.push(p.cost.intensity.unwrap_or(1.0));
         ys.push(p.cost.achieved());
@@ -123,7 +130,8 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     if x1 - x0 < 3.0 {
         x1 = x0 + 3.0;
     }
-    let y1 = decade(hw.peak_f16.max(hw.peak_f32) * 2.0).ceil();
+    let top = ys[..2 + roofs8.len()].iter().copied().fold(0.0, f64::max);
+    let y1 = decade(top * 2.0).ceil();
     let ymin = ys
         .iter()
         .copied()
@@ -247,6 +255,14 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
         fmt_num(hw.peak_f16 / 1e12),
         fmt_num(hw.bandwidth / 1e12)
     );
+    for &(u, name) in &roofs8 {
+        let _ = writeln!(
+            s,
+            r##"<path class="roof" d="{}" fill="none" stroke="#555" stroke-width="1.5"><title>{name} tensor roof: {} TFLOP/s</title></path>"##,
+            roof(hw.peak(u), hw.ridge(u)),
+            fmt_num(hw.peak(u) / 1e12)
+        );
+    }
     for (ridge, peak, name, lift) in [
         (r16, hw.peak_f16, "16-bit tensor", 6.0),
         (r32, hw.peak_f32, "f32", 22.0),

@@ -446,6 +446,33 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
         fmt_num(hw.ridge(Unit::Tensor16)),
         fmt_num(hw.ridge(Unit::F32))
     );
+    // The 8-bit tensor rates, for a graph with 8-bit matmuls (issue 23).
+    for (u, name, rate) in [
+        (Unit::TensorF8, "fp8", "TFLOP/s"),
+        (Unit::TensorI8, "int8", "TOPS"),
+    ] {
+        if !c.unfused.kernels.iter().any(|k| k.unit == u) {
+            continue;
+        }
+        out += &if hw.lacks(u) {
+            format!(
+                "  {name} matmuls priced at the 16-bit peak: {} gives no dense {name} rate \
+                 (no {name} tensor cores, or `{}` missing from its hardware file)\n",
+                hw.name,
+                if u == Unit::TensorF8 {
+                    "peak_tflops_f8"
+                } else {
+                    "peak_tops_i8"
+                }
+            )
+        } else {
+            format!(
+                "  {name} matmuls at {} {rate} dense, ridge point {} FLOP/B\n",
+                fmt_num(hw.peak(u) / 1e12),
+                fmt_num(hw.ridge(u))
+            )
+        };
+    }
     let plural = |n: usize| if n == 1 { "kernel " } else { "kernels" };
     out += &format!(
         "  unfused  {:>6} {} {:>12}   {}\n",

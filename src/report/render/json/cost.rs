@@ -65,6 +65,10 @@ pub struct HardwareJson {
     pub source: String,
     pub peak_tflops_f16: f64,
     pub peak_tflops_f32: f64,
+    /// Dense FP8 tensor TFLOP/s; `null`: none (FP8 matmuls priced at the 16-bit peak).
+    pub peak_tflops_f8: Option<f64>,
+    /// Dense INT8 tensor TOPS; `null`: none (INT8 matmuls priced at the 16-bit peak).
+    pub peak_tops_i8: Option<f64>,
     pub bandwidth_tb_s: f64,
     pub l2_bytes: Option<u64>,
     pub sms: Option<u32>,
@@ -271,6 +275,8 @@ impl<'a> CostJson<'a> {
                 source: hw.source.clone(),
                 peak_tflops_f16: hw.peak_f16 / 1e12,
                 peak_tflops_f32: hw.peak_f32 / 1e12,
+                peak_tflops_f8: hw.peak_f8.map(|p| p / 1e12),
+                peak_tops_i8: hw.peak_i8.map(|p| p / 1e12),
                 bandwidth_tb_s: hw.bandwidth / 1e12,
                 l2_bytes: hw.l2_bytes,
                 sms: hw.sms,
