@@ -29,15 +29,15 @@ pub use ranges::{FieldRange, RANGES, check_range};
 mod conv;
 mod matmul;
 mod memory;
-mod scan;
 mod quant;
+mod scan;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
-pub use scan::ScanCoeffs;
 pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
+pub use scan::ScanCoeffs;
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
@@ -403,6 +403,7 @@ impl HwModel {
         }
         if let Some(s) = &self.scan {
             s.validate()?;
+        }
         if let Some(q) = &self.quant {
             q.validate()?;
         }

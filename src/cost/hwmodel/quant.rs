@@ -90,6 +90,9 @@ pub struct WeightOnlyShape {
     pub n: u64,
     pub read: u64,
     pub written: u64,
+    /// The bytes of the packed weights, scales and zeros (read again by every block of
+    /// `dequant_rows` rows after the first).
+    pub weight_bytes: u64,
 }
 
 impl HwModel {
@@ -149,14 +152,18 @@ impl HwModel {
         };
         let w = &q.weight_only;
         let blocks = (m / w.dequant_rows).ceil().max(1.0);
+        // Every block of rows streams the weights again (batch i measured PyTorch's int4
+        // kernel reading them once per 64 rows at M = 2048: 11x the compulsory bytes).
+        let read = s.read as f64 + s.weight_bytes as f64 * (blocks - 1.0);
+        let memory = (read + s.written as f64) / (hw.bandwidth * w.bandwidth_efficiency);
         let compute_s = flops / (hw.peak(Unit::Tensor16) * w.efficiency * k / (k + self.mm_k_half))
             + k * n * blocks / w.dequant_per_s;
         let mut p = finish(
             super::Family::QuantMatmul,
-            s.read as f64,
+            read,
             s.written,
             compute_s,
-            memory(w.bandwidth_efficiency),
+            memory,
             launch_s,
         );
         p.kernel_s += w.overhead_us * 1e-6;
@@ -199,12 +206,18 @@ impl HwModel {
                 let m = out[..out.len() - 1]
                     .iter()
                     .try_fold(1u64, |a, &d| a.checked_mul(d))?;
+                let weight_bytes = op
+                    .inputs
+                    .iter()
+                    .skip(1)
+                    .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
                 let s = WeightOnlyShape {
                     m,
                     k,
                     n,
                     read: traffic.bytes_read,
                     written: traffic.bytes_written,
+                    weight_bytes,
                 };
                 Some(self.weight_only(&s, hw, launch_s))
             }

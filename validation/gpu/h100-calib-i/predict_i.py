@@ -68,8 +68,34 @@ def source(c):
     raise NotImplementedError(f"no fgraph source for family {f} yet")
 
 
-# Filled in once the low-precision ops land (their syntax is theirs).
-QUANT_SOURCE = {}
+def scaled_mm_source(c):
+    s = c["shapes"]
+    body = (f"  input a: f8e4m3[{dims(s['a'])}]\n  input b: f8e4m3[{dims(s['b'])}]\n"
+            f"  input sa: f32[{dims(s['scale_a'])}]\n  input sb: f32[{dims(s['scale_b'])}]\n"
+            f"  op m = scaled_mm(a, b, sa, sb) -> y: bf16[{dims(s['y'])}]\n  output y\n")
+    return f"// {c['case']}\ngraph case {{\n{body}}}\n"
+
+
+def int_mm_source(c):
+    s = c["shapes"]
+    body = (f"  input a: i8[{dims(s['a'])}]\n  input b: i8[{dims(s['b'])}]\n"
+            f"  op m = matmul(a, b) -> y: i32[{dims(s['y'])}]\n  output y\n")
+    return f"// {c['case']}\ngraph case {{\n{body}}}\n"
+
+
+def w4a16_source(c):
+    # tinygemm's int4 weights, two a byte ([K/2, N] u8), and its scales_and_zeros [K/g, N, 2]
+    # bf16 as fgraph's scales and zeros [K/g, N] each.
+    s, g = c["shapes"], c["params"]["group_size"]
+    M, K = s["x"]
+    N = s["y"][1]
+    body = (f"  input x: bf16[{M}, {K}]\n  weight w: u8[{K // 2}, {N}]\n"
+            f"  weight sc: bf16[{K // g}, {N}]\n  weight zp: bf16[{K // g}, {N}]\n"
+            f"  op m = quant_mm(x, w, sc, zp, bits = 4, group_size = {g}) -> y\n  output y\n")
+    return f"// {c['case']}\ngraph case {{\n{body}}}\n"
+
+
+QUANT_SOURCE = {"scaled_mm": scaled_mm_source, "int_mm": int_mm_source, "w4a16": w4a16_source}
 
 
 def analyze(text, name):
