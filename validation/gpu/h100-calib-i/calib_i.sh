@@ -19,8 +19,11 @@ case "$part" in
     fi ;;
   *) echo "usage: calib_i.sh fit | calib_i.sh heldout PREDICTIONS_COMMIT" >&2; exit 2 ;;
 esac
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$(dirname "$0")"
 export PYTHONUNBUFFERED=1
+# mamba_ssm's kernel as calib_i_mamba.sh built it (carried as .mamba/), else built here.
+[ -f "$root/.mamba/selective_scan_cuda_fwd.so" ] && export MAMBA_SO="$root/.mamba/selective_scan_cuda_fwd.so"
 M=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,launch__grid_size,lts__t_sector_hit_rate.pct
 { echo "part $part ${2:+predictions committed in $2}"
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv
