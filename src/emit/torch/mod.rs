@@ -109,6 +109,9 @@ impl<'g> Emitter<'g> {
     /// One pass over the ops for what `__init__` and the inputs need to know.
     fn survey(&mut self) {
         let g = self.g;
+        // A tensor every conv and pool reading it wants channels-last is made so; one read
+        // both ways stays contiguous (each channels-last op then converts it).
+        let mut contiguous = vec![false; g.tensors.len()];
         for op in &g.ops {
             let first = op.inputs.first().map(|u| g.tensor(u.tensor).dtype);
             match op.kind {
@@ -127,6 +130,8 @@ impl<'g> Emitter<'g> {
                         let rank = g.use_shape(u).len();
                         if cl && u.index.is_none() && !u.transpose && (rank == 4 || rank == 5) {
                             self.channels_last[u.tensor.index()] = true;
+                        } else if !cl {
+                            contiguous[u.tensor.index()] = true;
                         }
                         if op.kind == OpKind::Conv && k == 1 {
                             self.conv_weight[u.tensor.index()] = true;
@@ -142,6 +147,9 @@ impl<'g> Emitter<'g> {
                     _ => {}
                 }
             }
+        }
+        for (cl, &c) in self.channels_last.iter_mut().zip(&contiguous) {
+            *cl &= !c;
         }
         // Integer ranges: consumers before producers, so that a bound found at a `gather`
         // reaches the input its ids were reshaped or sliced from.
@@ -528,8 +536,25 @@ impl Stmt {
 fn written(g: &Graph, o: OpId) -> String {
     let op = g.op(o);
     let mut args = g.written_inputs(op);
+    // Booleans are held as 1 and 0: written back as `true` and `false`.
+    let func = op
+        .func
+        .as_deref()
+        .and_then(|f| crate::ops::funcs::find(op.kind, f));
+    let specs = crate::ops::spec(op.kind)
+        .attrs
+        .iter()
+        .chain(func.map_or(&[][..], |f| f.attrs));
+    let bools: Vec<&str> = specs
+        .filter(|a| a.ty == crate::ops::funcs::AttrType::Bool)
+        .map(|a| a.name)
+        .collect();
     for (name, v) in op.attrs.iter() {
-        args.push(format!("{name} = {v}"));
+        match (bools.contains(&name.as_str()), v) {
+            (true, 1) => args.push(format!("{name} = true")),
+            (true, 0) => args.push(format!("{name} = false")),
+            _ => args.push(format!("{name} = {v}")),
+        }
     }
     if let Some(extra) = &op.extra {
         for (name, v) in &extra.attrs {

@@ -766,11 +766,12 @@ impl Emitter<'_> {
             up(&v)
         );
         let causal = op.int_attr("causal") == Some(1);
+        let mut remark = None;
         let window = op.int_attr("window");
         if causal {
             let all_seen = sq <= 1 && window.is_none_or(|w| w as u64 >= sk);
             if all_seen {
-                notes.push("causal with one query: it sees every key, so no mask is needed".into());
+                remark = Some("# causal with one query: it sees every key (no mask)");
             } else if sq == sk && window.is_none() {
                 call.push_str(", is_causal=True");
             } else {
@@ -808,7 +809,9 @@ impl Emitter<'_> {
                     .into(),
             );
         }
-        Ok(Stmt::call(call, q.dtype))
+        let mut stmt = Stmt::call(call, q.dtype);
+        stmt.pre.extend(remark.map(String::from));
+        Ok(stmt)
     }
 
     /// A function the registry does not list (cost stated with `flops = N`), or the seed's
