@@ -12,13 +12,17 @@
 //! |---|---|
 //! | here | the module's text: header, metadata, `__init__`, `forward` with its comments and `del`s, `main` |
 //! | `ops` | one PyTorch call per op kind (an exhaustive match) |
+//! | `funcs` | the calls of `elementwise` and `reduction` functions |
+//! | `args` | what calls are made of: arguments, operands, conversions, buffers, literals |
 //! | `names` | Python identifiers for tensor names |
 //! | `dtypes` | PyTorch's dtypes and type promotion |
 //!
 //! Everything is linear in the graph: one pass to name, one to find last uses and integer
 //! ranges, one to write, into one `String`.
 
+mod args;
 mod dtypes;
+mod funcs;
 pub mod names;
 mod ops;
 
