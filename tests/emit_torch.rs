@@ -267,6 +267,11 @@ fn every_op_kind_and_function_emits_and_runs() {
     // One torch.topk call feeds the values and the indices.
     assert_eq!(text.matches("torch.topk(x, 3, dim=-1)").count(), 1);
     assert!(text.contains("tk_i = _topk_tk_v.indices.to(torch.int32)"));
+    // A batch norm's variance is drawn positive (a negative one is NaN); the mean is not.
+    assert!(text.contains("self.bn_var = _weight(_random((4, 1, 1), torch.float32, device, gen, std=0.5, positive=True))"));
+    assert!(text.contains(
+        "self.bn_mean = _weight(_random((4, 1, 1), torch.float32, device, gen, std=0.5))"
+    ));
     // The KV-cache append writes its rows in place.
     assert!(text.contains("self.cache[:, :, 4:5] = new_rows\n        cache2 = self.cache\n"));
     // Attention: is_causal when the mask is PyTorch's, a mask aligned to the last key

@@ -67,6 +67,9 @@ pub(super) struct Emitter<'g> {
     conv_weight: Vec<bool>,
     /// Exclusive upper bound of each integer tensor's values, from the ops that index with it.
     high: Vec<Option<u64>>,
+    /// Float tensors that must not be negative (a batch norm's variance, and what it is
+    /// reshaped or sliced from): drawn as absolute values.
+    positive: Vec<bool>,
     /// Whether a matmul, conv or attention reads a `tf32` tensor (`f32` ones too).
     tf32: bool,
     f32_matmul: bool,
@@ -103,6 +106,7 @@ impl<'g> Emitter<'g> {
             channels_last: vec![false; n],
             conv_weight: vec![false; n],
             high: vec![None; n],
+            positive: vec![false; n],
             tf32: false,
             f32_matmul: false,
         };
@@ -160,6 +164,42 @@ impl<'g> Emitter<'g> {
         for &o in g.topo.iter().rev() {
             let op = g.op(o);
             let out = self.high[op.output.index()];
+            let positive = self.positive[op.output.index()];
+            if op.kind == OpKind::Elementwise
+                && op
+                    .func
+                    .as_deref()
+                    .is_some_and(|f| crate::ops::funcs::is(f, "batchnorm"))
+                && let Some(var) = operand(op, 2)
+            {
+                self.positive[var.index()] = true;
+            }
+            let keeps_values = match op.kind {
+                OpKind::Reshape
+                | OpKind::Slice
+                | OpKind::Permute
+                | OpKind::Expand
+                | OpKind::Roll
+                | OpKind::Concat
+                | OpKind::Update
+                | OpKind::Sort
+                | OpKind::Topk
+                | OpKind::Gather => true,
+                OpKind::Elementwise => op.func.as_deref().is_some_and(|f| {
+                    crate::ops::funcs::is(f, "cast") || crate::ops::funcs::is(f, "copy")
+                }),
+                _ => false,
+            };
+            if positive && keeps_values {
+                let n = if op.kind == OpKind::Gather {
+                    1
+                } else {
+                    op.inputs.len()
+                };
+                for u in &op.inputs[..n] {
+                    self.positive[u.tensor.index()] = true;
+                }
+            }
             let size = |k: usize, axis: i64| -> Option<u64> {
                 let s = g.use_shape(op.inputs.get(k)?);
                 let a = normalize(axis, s.len())?;
@@ -443,6 +483,9 @@ impl<'g> Emitter<'g> {
             let _ = write!(s, ", \"low\": 0, \"high\": {}", self.int_high(i));
         } else if is_float(t.dtype) {
             let _ = write!(s, ", \"std\": {}", py_float(self.std(i)));
+            if self.positive[i] {
+                s.push_str(", \"positive\": True");
+            }
         }
         if self.channels_last[i] {
             s.push_str(", \"channels_last\": True");
@@ -463,6 +506,9 @@ impl<'g> Emitter<'g> {
             let _ = write!(s, ", high={}", self.int_high(i));
         } else if is_float(t.dtype) && self.std(i) != 1.0 {
             let _ = write!(s, ", std={}", py_float(self.std(i)));
+        }
+        if is_float(t.dtype) && self.positive[i] {
+            s.push_str(", positive=True");
         }
         if self.channels_last[i] {
             s.push_str(", channels_last=True");
@@ -523,6 +569,16 @@ impl Stmt {
             release: None,
         }
     }
+}
+
+/// The tensor at positional operand `k` of `op` (scalar constants count), if it is one.
+fn operand(op: &crate::graph::OpNode, k: usize) -> Option<TensorId> {
+    let scalars = op.scalars();
+    if scalars.iter().any(|&(at, _)| at == k) {
+        return None;
+    }
+    let before = scalars.iter().filter(|&&(at, _)| at < k).count();
+    op.inputs.get(k - before).map(|u| u.tensor)
 }
 
 /// An op as written, without its name: `matmul(xn, wq, axis = -1) -> q`.
@@ -635,13 +691,16 @@ pub(super) fn normalize(axis: i64, rank: usize) -> Option<usize> {
 }
 
 /// The Python the module's ops use: tensors, masks and constants made on the device.
-const HELPERS: &str = r#"def _random(shape, dtype, device, gen, std=1.0, high=2, channels_last=False):
-    """A seeded random tensor: normal floats times `std`, integers in [0, high), bools."""
+const HELPERS: &str = r#"def _random(shape, dtype, device, gen, std=1.0, high=2, channels_last=False, positive=False):
+    """A seeded random tensor: normal floats times `std` (their absolute values if
+    `positive`), integers in [0, high), bools."""
     if dtype == torch.bool:
         t = torch.rand(shape, device=device, generator=gen) < 0.5
     elif dtype.is_floating_point:
         make = dtype if dtype.itemsize > 1 else torch.float32  # no randn in fp8
         t = torch.randn(shape, dtype=make, device=device, generator=gen)
+        if positive:
+            t.abs_()
         if std != 1.0:
             t.mul_(std)
         t = t.to(dtype)
@@ -675,7 +734,8 @@ def make_inputs(device="cpu", seed=1):
     gen = torch.Generator(device=device).manual_seed(seed)
     return [
         _random(s["shape"], s["dtype"], device, gen, std=s.get("std", 1.0),
-                high=s.get("high", 2), channels_last=s.get("channels_last", False))
+                high=s.get("high", 2), channels_last=s.get("channels_last", False),
+                positive=s.get("positive", False))
         for s in INPUTS
     ]
 "#;
