@@ -17,6 +17,7 @@ pub mod cli;
 pub mod config;
 pub mod cost;
 pub mod diagnostics;
+pub mod emit;
 pub mod explain;
 pub mod fix;
 pub mod format;

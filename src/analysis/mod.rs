@@ -71,10 +71,36 @@ pub struct FileReport {
     pub graphs: Vec<GraphReport>,
     /// Sorted by position then code, allowed warnings removed.
     pub diagnostics: Vec<Diagnostic>,
+    /// The files it imports, transitively, each placed after it in the span space (an op of
+    /// an imported block has a span there: [`FileReport::place`] names its file and line).
+    pub imports: Vec<crate::imports::Imported>,
 }
 
 impl FileReport {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Where a span of the file's span space is: `(file name, 1-based line)`, in the file
+    /// itself or in the imported file it falls in.
+    pub fn place(&self, span: Span) -> (&str, usize) {
+        let main = self.source.text.len();
+        let k = self.imports.partition_point(|f| f.base <= span.start);
+        match (span.start > main && k > 0).then(|| &self.imports[k - 1]) {
+            Some(f) => {
+                let at = span.start.saturating_sub(f.base);
+                (
+                    &f.source.name,
+                    f.source.lines().line_col(&f.source.text, at).0,
+                )
+            }
+            None => (
+                &self.source.name,
+                self.source
+                    .lines()
+                    .line_col(&self.source.text, span.start)
+                    .0,
+            ),
+        }
     }
 }

@@ -147,6 +147,7 @@ fn check_text(
             source,
             graphs,
             diagnostics: diags,
+            imports: imported,
         }
     })
 }

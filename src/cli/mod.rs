@@ -1,6 +1,6 @@
 //! The command line: parses arguments ([`Cli`], [`Command`]), runs one command, and returns
 //! its exit code. Each command is a file: `check`, `analyze` (settings → pipeline → report →
-//! render; `transformer` shares its report), `transformer`, `hardware`, `fmt` and `explain`
+//! render; `transformer` shares its report), `transformer`, `emit`, `hardware`, `fmt` and `explain`
 //! (`lsp` hands over to the language server). Below them: `args` (the flags they share),
 //! `settings` (flags and `fgraph.toml` to options and a GPU), `input` (files and standard
 //! input) and `io` (where output goes, exit codes, usage errors).
@@ -8,6 +8,7 @@
 mod analyze;
 mod args;
 mod check;
+mod emit;
 mod explain;
 mod fmt;
 mod hardware;
@@ -71,6 +72,23 @@ pub enum Command {
         #[command(flatten)]
         cost: CostArgs,
     },
+    /// Print a graph as code for another framework: `emit torch` writes a self-contained
+    /// PyTorch module (one call per op, random weights, a main that runs it).
+    Emit {
+        /// What to write: torch.
+        #[arg(value_name = "TARGET", value_parser = parse_target)]
+        target: &'static crate::emit::Target,
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The graph to emit when the file holds several.
+        #[arg(long, value_name = "NAME")]
+        graph: Option<String>,
+        /// Write to this file instead of standard output (`-` is standard output).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Analyse the built-in 14-op transformer block.
     Transformer {
         #[arg(long, value_name = "S")]
@@ -129,6 +147,14 @@ pub enum Command {
     },
 }
 
+/// An `emit` target by name.
+fn parse_target(s: &str) -> Result<&'static crate::emit::Target, String> {
+    crate::emit::target(s).ok_or_else(|| {
+        let names: Vec<&str> = crate::emit::TARGETS.iter().map(|t| t.name).collect();
+        format!("unknown target `{s}`; expected one of {}", names.join(", "))
+    })
+}
+
 /// Runs a parsed command line and returns the exit code.
 pub fn run(cli: Cli, io: &mut Io<'_>) -> u8 {
     run_keeping(cli, io, &mut Keep::new())
@@ -160,6 +186,23 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             common,
             cost,
         } => analyze::analyze(&file, graph.as_deref(), &common, &cost, io, keep),
+        Command::Emit {
+            target,
+            file,
+            graph,
+            output,
+            common,
+        } => emit::emit(
+            emit::EmitArgs {
+                target,
+                file: &file,
+                graph: graph.as_deref(),
+                output: output.as_deref(),
+            },
+            &common,
+            io,
+            keep,
+        ),
         Command::Transformer {
             seq_len,
             hidden_dim,

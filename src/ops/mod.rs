@@ -22,8 +22,9 @@
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
 //!
 //! Adding a kind: a variant in `crate::types::OpKind` (`ALL` and `as_str`), its row in the
-//! module of its class, one arm in [`spec`], and its shape rule in `sema` (an exhaustive
-//! match there too).
+//! module of its class, one arm in [`spec`], its shape rule in `sema` (an exhaustive
+//! match there too), and its PyTorch call in `crate::emit::torch` (another exhaustive match;
+//! `tests/fixtures/emit/every_op.fgraph` needs an op of it).
 
 pub mod attention;
 pub mod contraction;
