@@ -22,6 +22,7 @@
 
 mod args;
 mod dtypes;
+mod families;
 mod funcs;
 pub mod names;
 mod ops;
@@ -690,7 +691,8 @@ pub(super) fn normalize(axis: i64, rank: usize) -> Option<usize> {
     (0..rank as i64).contains(&a).then_some(a as usize)
 }
 
-/// The Python the module's ops use: tensors, masks and constants made on the device.
+/// The Python the module's ops use: tensors, masks and constants made on the device, and
+/// the ops PyTorch has no single call for (scans, weight-only GEMMs: `families`).
 const HELPERS: &str = r#"def _random(shape, dtype, device, gen, std=1.0, high=2, channels_last=False, positive=False):
     """A seeded random tensor: normal floats times `std` (their absolute values if
     `positive`), integers in [0, high), bools."""
@@ -727,6 +729,71 @@ def _hidden(sq, sk, window, device):
     if window is not None:
         hidden |= j <= i - window
     return hidden
+
+
+def _selective_scan(u, delta, A, B, C, D=None, z=None, delta_bias=None, softplus=False):
+    """Mamba's selective scan: mamba_ssm's fused kernel when it is installed, else its
+    reference (selective_scan_ref: a Python loop over L, many kernels)."""
+    try:
+        from mamba_ssm.ops.selective_scan_interface import selective_scan_fn
+        return selective_scan_fn(u, delta, A, B, C, D, z, delta_bias, delta_softplus=softplus)
+    except ImportError:
+        pass
+    dt = delta.float()
+    if delta_bias is not None:
+        dt = dt + delta_bias[..., None].float()
+    if softplus:
+        dt = F.softplus(dt)
+    Bf, Cf = B.float(), C.float()
+    if Bf.dim() == 4:  # [batch, groups, N, L]: each group serves dim / groups channels
+        rep = u.shape[1] // Bf.shape[1]
+        Bf = Bf.repeat_interleave(rep, dim=1)
+        Cf = Cf.repeat_interleave(rep, dim=1)
+        dBu = torch.einsum("bdl,bdnl,bdl->bdln", dt, Bf, u.float())
+    else:
+        dBu = torch.einsum("bdl,bnl,bdl->bdln", dt, Bf, u.float())
+    dA = torch.exp(torch.einsum("bdl,dn->bdln", dt, A.float()))
+    h = torch.zeros(u.shape[0], u.shape[1], A.shape[1], device=u.device)
+    ys = []
+    for i in range(u.shape[2]):
+        h = dA[:, :, i] * h + dBu[:, :, i]
+        c = Cf[:, :, :, i] if Cf.dim() == 4 else Cf[:, None, :, i]
+        ys.append((h * c).sum(-1))
+    y = torch.stack(ys, dim=2)
+    if D is not None:
+        y = y + u.float() * D[:, None].float()
+    if z is not None:
+        y = y * F.silu(z.float())
+    return y.to(u.dtype)
+
+
+def _linear_scan(a, b, dim):
+    """h_t = a_t * h_{t-1} + b_t along `dim` (a loop; torch.compile's associative_scan is
+    the fused form)."""
+    a, b = a.movedim(dim, 0), b.movedim(dim, 0)
+    h = torch.empty_like(b)
+    h[0] = b[0]
+    for t in range(1, b.shape[0]):
+        h[t] = a[t] * h[t - 1] + b[t]
+    return h.movedim(0, dim)
+
+
+def _dequant(w, scales, zeros, bits, group, k):
+    """Packed integer weights [K / p, N] (p per element of w's dtype, low bits first along K)
+    to scales' dtype, [K, N]: (q - zero) * scale per group of rows (zero 2^(bits-1) when
+    none is given)."""
+    if bits == 8:
+        q = w.to(torch.int32)
+    else:
+        if w.dtype == torch.int32:
+            w = w.contiguous().view(torch.uint8).reshape(w.shape[0], w.shape[1], 4)
+            w = w.permute(0, 2, 1).reshape(-1, w.shape[1])
+        w = w.view(torch.uint8).to(torch.int32)
+        q = torch.stack([w & 15, w >> 4], dim=1).reshape(-1, w.shape[-1])
+    q = q[:k]
+    s = scales.repeat_interleave(group, dim=0)[:k]
+    zp = zeros.repeat_interleave(group, dim=0)[:k] if zeros is not None else 2 ** (bits - 1)
+    return ((q - zp) * s).to(scales.dtype)
 
 
 def make_inputs(device="cpu", seed=1):

@@ -357,6 +357,10 @@ impl Emitter<'_> {
                 )
             }
             OpKind::Attention => self.attention(op, &mut notes)?,
+            OpKind::SelectiveScan => self.selective_scan(op, &mut notes)?,
+            OpKind::AssociativeScan => self.associative_scan(op, &mut notes)?,
+            OpKind::ScaledMm => self.scaled_mm(op, &mut notes)?,
+            OpKind::QuantMm => self.quant_mm(op, &mut notes)?,
         };
         stmt.notes.splice(0..0, notes);
         Ok(stmt)
@@ -475,7 +479,11 @@ impl Emitter<'_> {
 
     /// A function the registry does not list (cost stated with `flops = N`), or the seed's
     /// form with no function: its output is allocated, not computed.
-    fn opaque(&mut self, op: &OpNode, notes: &mut Vec<String>) -> Result<Stmt, EmitError> {
+    pub(super) fn opaque(
+        &mut self,
+        op: &OpNode,
+        notes: &mut Vec<String>,
+    ) -> Result<Stmt, EmitError> {
         let x = self.input(op, 0)?;
         let out = self.g.tensor(op.output);
         notes.push(match &op.func {
