@@ -90,7 +90,11 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             prediction: p.kernel(g, &[o], &traffic[k], None, Runner::Eager),
         });
     }
-    Ok(Parts { kernels, views })
+    Ok(Parts {
+        kernels,
+        views,
+        sdpa: Vec::new(),
+    })
 }
 
 /// The copies PyTorch makes of op `o`'s arguments before its kernel, each with the

@@ -8,15 +8,18 @@
 //! | runtime | kernels | priced as |
 //! |---|---|---|
 //! | `eager` | one per op, except what PyTorch runs as a view (`eager.rs`), plus the copies PyTorch makes: a `reshape` its input's strides admit no view of, an operand `torch.matmul` must copy (a broadcast batch, batch dimensions that do not merge, a matrix without a unit stride), the input of a softmax or norm that is not contiguous ([`layout`], [`strides`]) | PyTorch's own kernels: the hardware model's prediction for each op alone; copies as PyTorch's copy kernels |
-//! //!
+//! | `compile` | TorchInductor's default mode (`--fuser inductor`'s plan) with the whole-model rewrites Inductor makes (`compile.rs`): attention patterns into one SDPA call, the head merge after it a view, layout-only kernels that are views dropped, the operand copies Inductor's matmul decomposition makes; residual adds join the next norm (the preset's rules) | Triton kernels, cuBLAS and cuDNN ([`seam`]) |
+//!
 //! Every kernel is priced through [`seam`], the one place that calls the hardware model's
 //! per-kernel functions.
 
+mod compile;
 mod eager;
 pub mod layout;
 pub mod seam;
 pub mod strides;
 
+pub use compile::SdpaMiss;
 pub use layout::CopyReason;
 
 use crate::analysis::Analysis;
@@ -31,6 +34,8 @@ use serde::Serialize;
 pub enum Runtime {
     /// PyTorch eager: one kernel per op, views free, the copies PyTorch makes.
     Eager,
+    /// `torch.compile` (TorchInductor's default mode) of the whole model.
+    Compile,
 }
 
 /// One runtime: what it is called, what it is, and how it plans and prices a graph.
@@ -47,19 +52,31 @@ pub struct RuntimeRow {
 }
 
 /// The runtimes, one row each.
-pub const RUNTIMES: &[RuntimeRow] = &[RuntimeRow {
-    runtime: Runtime::Eager,
-    name: "eager",
-    title: "PyTorch eager",
-    method: "one kernel per op except views, with the copies PyTorch makes, each \
+pub const RUNTIMES: &[RuntimeRow] = &[
+    RuntimeRow {
+        runtime: Runtime::Eager,
+        name: "eager",
+        title: "PyTorch eager",
+        method: "one kernel per op except views, with the copies PyTorch makes, each \
                  priced as PyTorch's own kernel by the hardware model",
-    estimate: eager::estimate,
-}];
+        estimate: eager::estimate,
+    },
+    RuntimeRow {
+        runtime: Runtime::Compile,
+        name: "compile",
+        title: "torch.compile (TorchInductor, default mode)",
+        method: "the Inductor preset's kernels with Inductor's whole-model rewrites \
+                 (attention into SDPA, views after it, matmul operand copies), priced as \
+                 Triton, cuBLAS and cuDNN kernels by the hardware model",
+        estimate: compile::estimate,
+    },
+];
 
 /// The row of `r`.
 pub fn row(r: Runtime) -> &'static RuntimeRow {
     match r {
         Runtime::Eager => &RUNTIMES[0],
+        Runtime::Compile => &RUNTIMES[1],
     }
 }
 
@@ -78,6 +95,8 @@ impl Runtime {
 pub enum What {
     /// Ops of the file as one kernel: an op alone (eager) or a kernel of the compiler's plan.
     Kernel,
+    /// The SDPA call Inductor puts in place of an attention pattern (its ops).
+    Sdpa,
     /// A copy the runtime makes of `tensor` (as `reader` reads it, when the copy is not an
     /// op of the file), and why.
     Copy {
@@ -95,6 +114,7 @@ impl What {
     pub fn as_str(&self) -> &'static str {
         match self {
             What::Kernel => "kernel",
+            What::Sdpa => "sdpa",
             What::Copy { .. } => "copy",
             What::Fill { .. } => "fill",
         }
@@ -118,6 +138,9 @@ pub struct Parts {
     pub kernels: Vec<RuntimeKernel>,
     /// Ops that run as no kernel (views, casts to their own dtype).
     pub views: usize,
+    /// The attention patterns of the graph (by their softmax) and whether the runtime
+    /// rewrote each into SDPA (`compile` only).
+    pub sdpa: Vec<(OpId, Result<(), SdpaMiss>)>,
 }
 
 /// A runtime's prediction of one step of the graph.
@@ -128,6 +151,7 @@ pub struct RuntimeEstimate {
     /// In launch order.
     pub kernels: Vec<RuntimeKernel>,
     pub views: usize,
+    pub sdpa: Vec<(OpId, Result<(), SdpaMiss>)>,
     /// Σ kernel time, launches excluded.
     pub kernel_s: f64,
     /// Σ time, launches included: the step.
@@ -195,6 +219,7 @@ pub fn estimate(
         time_s: parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
         kernels: parts.kernels,
         views: parts.views,
+        sdpa: parts.sdpa,
         source: model.source.clone(),
     })
 }
