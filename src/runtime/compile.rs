@@ -170,6 +170,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 ops: grp.ops.clone(),
                 what: What::Sdpa,
                 prediction: p.kernel(g, &grp.ops, tr, Some(&f.pattern), Runner::Triton),
+                launches: 1,
             });
             continue;
         }
@@ -202,6 +203,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                     reason: CopyReason::Reshape,
                 },
                 prediction: p.layout_copy(&c, Runner::Triton),
+                launches: 1,
             });
             continue;
         }
@@ -228,12 +230,14 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 },
                 prediction: p
                     .layout_copy(&super::eager::copy(g, u, &from, *elements), Runner::Triton),
+                launches: 1,
             });
         }
         kernels.push(RuntimeKernel {
             ops: grp.ops.clone(),
             what: What::Kernel,
             prediction: p.kernel(g, &grp.ops, tr, None, Runner::Triton),
+            launches: 1,
         });
     }
     Ok(Parts {

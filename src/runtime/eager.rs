@@ -50,6 +50,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                         reason: CopyReason::Reshape,
                     },
                     prediction: p.layout_copy(&copy(g, u, &from, from.elements()), Runner::Eager),
+                    launches: 1,
                 });
             }
             continue;
@@ -64,6 +65,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                     reason,
                 },
                 prediction: p.layout_copy(&copy(g, &u, &from, elements), Runner::Eager),
+                launches: 1,
             });
         }
         // `torch.where` with a scalar operand fills a one-element device tensor first.
@@ -82,12 +84,35 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 ops: Vec::new(),
                 what: What::Fill { reader: o },
                 prediction: p.layout_copy(&fill, Runner::Eager),
+                launches: 1,
             });
+        }
+        // Passes PyTorch needs besides the op's own kernel: each reads and writes the
+        // output's size.
+        let passes = extra_passes(g, o);
+        if passes > 0 {
+            let out = g.tensor(op.output);
+            let elements = out.bytes / out.dtype.bytes().max(1);
+            let pass = CopyShape {
+                read: out.bytes.saturating_mul(2),
+                written: out.bytes,
+                elements,
+                transpose: false,
+            };
+            for _ in 0..passes {
+                kernels.push(RuntimeKernel {
+                    ops: vec![o],
+                    what: What::Kernel,
+                    prediction: p.layout_copy(&pass, Runner::Eager),
+                    launches: 1,
+                });
+            }
         }
         kernels.push(RuntimeKernel {
             ops: vec![o],
             what: What::Kernel,
             prediction: p.kernel(g, &[o], &traffic[k], None, Runner::Eager),
+            launches: 1,
         });
     }
     Ok(Parts {
@@ -162,5 +187,55 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
         written: elements.saturating_mul(b),
         elements,
         transpose: !from.innermost_unit(),
+    }
+}
+
+/// The kernels PyTorch runs for op `o` beyond its own (as `fgraph emit torch` writes it): an
+/// elementwise function of two operands given more (`add(a, b, c)`: `torch.add` takes two at
+/// a time), a softmax that states its causal mask (`masked_fill` first, PyTorch's softmax
+/// takes none), a norm over an axis that is not the last one (moved there: a copy).
+fn extra_passes(g: &Graph, o: OpId) -> usize {
+    let op = g.op(o);
+    let f = op.func.as_deref().unwrap_or("");
+    match op.kind {
+        OpKind::Elementwise => {
+            let binary = [
+                "add", "mul", "sub", "pow", "div", "eq", "ne", "lt", "le", "gt", "ge", "min", "max",
+            ];
+            if binary.iter().any(|b| funcs::is(f, b)) {
+                (op.inputs.len() + op.scalars().len()).saturating_sub(2)
+            } else {
+                0
+            }
+        }
+        OpKind::Reduction => match funcs::family(f) {
+            FuncFamily::Softmax if op.int_attr(funcs::CAUSAL.name) == Some(1) => {
+                // Nothing to mask for one query that sees every key.
+                let shape = op
+                    .inputs
+                    .first()
+                    .map(|u| g.use_shape(u))
+                    .unwrap_or_default();
+                let r = shape.len();
+                let (sq, sk) = match r {
+                    0 => (1, 1),
+                    1 => (1, shape[0]),
+                    _ => (shape[r - 2], shape[r - 1]),
+                };
+                let window = op.int_attr(funcs::WINDOW.name);
+                usize::from(!(sq <= 1 && window.is_none_or(|w| w as u64 >= sk)))
+            }
+            FuncFamily::Norm => {
+                let r = op.inputs.first().map_or(0, |u| g.use_shape(u).len()) as i64;
+                let last = |a: i64| a == -1 || a == r - 1;
+                let moved = match (op.list_attr("axis"), op.int_attr("axis")) {
+                    (Some(&[a]), _) | (None, Some(a)) => !last(a),
+                    _ => false,
+                };
+                usize::from(moved)
+            }
+            _ => 0,
+        },
+        _ => 0,
     }
 }

@@ -130,6 +130,8 @@ pub struct RuntimeKernel {
     pub what: What,
     /// Its time and DRAM traffic under the hardware model, launch included.
     pub prediction: Prediction,
+    /// The CUDA kernels it launches ([`seam::Pricing::cuda_kernels`]).
+    pub launches: usize,
 }
 
 /// What a runtime's plan gives before the totals.
@@ -164,6 +166,11 @@ impl RuntimeEstimate {
     /// The runtime's name (`eager`, `compile`).
     pub fn name(&self) -> &'static str {
         self.runtime.as_str()
+    }
+    /// CUDA kernels launched in one step: what a profiler counts (the entries of `kernels`
+    /// that launch more than one, such as a split-K GEMM, count each).
+    pub fn cuda_kernels(&self) -> usize {
+        self.kernels.iter().map(|k| k.launches).sum()
     }
     /// Kernels that are copies the runtime makes.
     pub fn copies(&self) -> usize {
@@ -211,7 +218,10 @@ pub fn estimate(
         return Err(no_model(hw));
     };
     let pricing = seam::Pricing::new(model, hw, launch);
-    let parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
+    let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
+    for k in &mut parts.kernels {
+        k.launches = pricing.cuda_kernels(&k.prediction);
+    }
     Ok(RuntimeEstimate {
         runtime,
         launch,

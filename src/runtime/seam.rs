@@ -13,7 +13,10 @@
 //!   Triton kernel is the same prediction, except that a lone elementwise op is priced as the
 //!   vectorised `elementwise` family, not as PyTorch's non-vectorised kernel that a broadcast
 //!   or a widening cast picks in eager.
-//! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`).
+//! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`), and
+//!   [`Pricing::cuda_kernels`]: how many CUDA kernels a priced kernel launches (1 each
+//!   today; a cuBLAS split-K GEMM and its reduction will be 2 once the hardware model prices
+//!   split-K).
 
 use crate::cost::hwmodel::{self, Family, HwModel, Prediction};
 use crate::cost::{Hardware, LaunchMode};
@@ -77,6 +80,11 @@ impl<'m> Pricing<'m> {
     /// The launch cost of one kernel.
     pub fn launch_s(&self) -> f64 {
         self.launch_s
+    }
+
+    /// The CUDA kernels the kernel priced as `p` launches.
+    pub fn cuda_kernels(&self, _p: &Prediction) -> usize {
+        1
     }
 
     /// A layout copy kernel as `runner` runs it.

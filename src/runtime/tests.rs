@@ -260,3 +260,20 @@ fn compile_computes_a_residual_add_in_the_next_norm_across_layers() {
     let (_, eager) = run(src, Runtime::Eager);
     assert_eq!(eager.kernels.len(), 2 * 10);
 }
+
+#[test]
+fn eager_adds_the_kernels_pytorch_needs_beyond_the_op() {
+    // Three operands: `torch.add` twice. A causal softmax: `masked_fill`, then the softmax
+    // (not for one query, which sees every key). A norm over the first axis: moved last.
+    let src = "graph g {\n  dtype f16\n  input a: [256, 256]\n  input b: [256, 256]\n  input c: [256, 256]\n  input w: [256]\n  op s = elementwise.add(a, b, c) -> y\n  op p = reduction.softmax(y, axis = -1, causal = true) -> z: [256, 256]\n  op q = reduction.softmax(a[0], axis = -1, causal = true) -> z1: [256]\n  op n = reduction.layernorm(z, axis = 0) -> v: [256, 256]\n  output v, z1\n}\n";
+    let (a, e) = run(src, Runtime::Eager);
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "kernel:s", "kernel:s", "kernel:p", "kernel:p", "kernel:q", "kernel:n", "kernel:n"
+        ]
+    );
+    // Compiled, each is one Triton kernel's work.
+    let (_, c) = run(src, Runtime::Compile);
+    assert!(c.kernels.len() <= 3, "{:?}", c.kernels.len());
+}
