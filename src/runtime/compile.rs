@@ -134,8 +134,11 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             sdpa.push((c.softmax, r));
         }
     }
-    let pv: Vec<OpId> = patterns.iter().map(|p| p.pv).collect();
-    let s = Strides::of(g, Rules::Compile, &|o| pv.contains(&o));
+    let mut pv = vec![false; g.ops.len()];
+    for p in &patterns {
+        pv[p.pv.index()] = true;
+    }
+    let s = Strides::of(g, Rules::Compile, &|o| pv[o.index()]);
     let opts = FusionOptions {
         flash_attention: true,
         work_limit: a.fusion.work_limit,
@@ -180,10 +183,10 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 continue;
             }
             // A layout copy: from the first op's input to the last op's output.
-            let (first, last) = (
-                g.op(grp.ops[0]),
-                g.op(*grp.ops.last().unwrap_or(&grp.ops[0])),
-            );
+            let (Some(&first), Some(&last)) = (grp.ops.first(), grp.ops.last()) else {
+                continue;
+            };
+            let (first, last) = (g.op(first), g.op(last));
             let Some(u) = first.inputs.first() else {
                 continue;
             };
