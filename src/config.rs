@@ -9,6 +9,8 @@
 //! allow = ["unused-tensor"]  # warnings silenced everywhere (`--allow`)
 //! flash-attention = false    # (`--flash-attention`)
 //! fuser = "inductor"         # the fusion strategy: seed, inductor, xla or tvm (`--fuser`)
+//! runtime = "eager"          # lead `analyze` with the step as eager or compile runs it (`--runtime`)
+//! launch = "graph"           # launches: graph (CUDA graph replay) or eager (`--launch`)
 //!
 //! [set]                      # param overrides (`--set NAME=INT`)
 //! batch = 8
@@ -42,6 +44,10 @@ pub struct Config {
     pub flash_attention: bool,
     /// `fuser = "…"`: a compiler preset (the fusion flags on the command line change it).
     pub fuser: Option<crate::fusion::Fuser>,
+    /// `runtime = "…"`: the runtime `analyze` leads its report with (`--runtime` wins).
+    pub runtime: Option<crate::runtime::Runtime>,
+    /// `launch = "…"`: how kernels are launched (`--launch` wins).
+    pub launch: Option<crate::cost::LaunchMode>,
     /// Param overrides in file order.
     pub set: Vec<(String, i64)>,
     /// `[imports] paths`: the library folders, resolved (empty from [`parse`], which has no
@@ -67,6 +73,8 @@ struct Raw {
     #[serde(default)]
     flash_attention: bool,
     fuser: Option<Spanned<String>>,
+    runtime: Option<Spanned<String>>,
+    launch: Option<Spanned<String>>,
     #[serde(default)]
     set: toml::Table,
     imports: Option<RawImports>,
@@ -192,7 +200,7 @@ fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigErr
             let message = e.message().to_string();
             let d = Diagnostic::new(Code::InvalidConfig, format!("invalid `{FILE_NAME}`: {message}"))
                 .at(span, "here")
-                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, [set], [imports] paths; `fgraph explain invalid-config`");
+                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, runtime, launch, [set], [imports] paths; `fgraph explain invalid-config`");
             return Err(fail(vec![d]));
         }
     };
@@ -232,6 +240,36 @@ fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigErr
                         .help(format!("the presets are {}", names.join(", "))),
                 );
             }
+        }
+    }
+    if let Some(r) = raw.runtime {
+        let span = Span::new(r.span().start, r.span().end);
+        let name = r.into_inner();
+        match crate::runtime::Runtime::from_name(&name) {
+            Some(r) => config.runtime = Some(r),
+            None => {
+                let names: Vec<&str> = crate::runtime::RUNTIMES.iter().map(|r| r.name).collect();
+                diags.push(
+                    Diagnostic::new(Code::InvalidConfig, format!("unknown runtime `{name}`"))
+                        .at(span, "not a runtime")
+                        .help(format!("the runtimes are {}", names.join(", "))),
+                );
+            }
+        }
+    }
+    if let Some(l) = raw.launch {
+        let span = Span::new(l.span().start, l.span().end);
+        let name = l.into_inner();
+        match name.as_str() {
+            "graph" => config.launch = Some(crate::cost::LaunchMode::Graph),
+            "eager" => config.launch = Some(crate::cost::LaunchMode::Eager),
+            _ => diags.push(
+                Diagnostic::new(Code::InvalidConfig, format!("unknown launch mode `{name}`"))
+                    .at(span, "not a launch mode")
+                    .help(
+                        "the launch modes are graph (CUDA graph replay) and eager (plain launches)",
+                    ),
+            ),
         }
     }
     let warnings: Vec<&str> = Code::ALL
@@ -360,6 +398,30 @@ mod tests {
         assert!(c.deny_warnings);
         assert_eq!(c.allow, vec![Code::UnusedTensor]);
         assert_eq!(c.set, vec![("batch".to_string(), 8)]);
+    }
+
+    #[test]
+    fn reads_the_runtime_and_the_launch_mode() {
+        let c = parse("fgraph.toml", "runtime = \"compile\"\nlaunch = \"eager\"\n").expect("valid");
+        assert_eq!(c.runtime, Some(crate::runtime::Runtime::Compile));
+        assert_eq!(c.launch, Some(crate::cost::LaunchMode::Eager));
+        let text = "runtime = \"jit\"\nlaunch = \"graphs\"\n";
+        let e = parse("fgraph.toml", text).expect_err("invalid");
+        let found: Vec<(&str, &str)> = e
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let s = d.primary.as_ref().expect("placed").span;
+                (&text[s.start..s.end], d.message.as_str())
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("\"jit\"", "unknown runtime `jit`"),
+                ("\"graphs\"", "unknown launch mode `graphs`")
+            ]
+        );
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub mod lsp;
 pub mod ops;
 pub mod perf;
 pub mod report;
+pub mod runtime;
 pub mod sema;
 pub mod syntax;
 pub mod traffic;

@@ -113,9 +113,15 @@ pub struct CostArgs {
     /// Read the GPU from a JSON file instead (template: `fgraph hardware h100 --format json`).
     #[arg(long, value_name = "FILE")]
     pub hardware_file: Option<PathBuf>,
-    /// Launch overhead added per kernel: graph (CUDA graph replay) or eager (PyTorch eager).
-    #[arg(long, value_enum, default_value_t = LaunchMode::Graph)]
-    pub launch: LaunchMode,
+    /// Launch overhead added per kernel: graph (CUDA graph replay, the default) or eager
+    /// (PyTorch eager, plain launches).
+    #[arg(long, value_enum)]
+    pub launch: Option<LaunchMode>,
+    /// Lead the report with one prediction of the step as a runtime runs the file: eager
+    /// (PyTorch, one kernel per op but views) or compile (torch.compile, TorchInductor's
+    /// default mode), priced by the hardware model.
+    #[arg(long, value_enum, value_name = "RUNTIME")]
+    pub runtime: Option<crate::runtime::Runtime>,
     /// Write the roofline of the GPU with every kernel, unfused and fused, as SVG.
     #[arg(long, value_name = "FILE")]
     pub roofline: Option<PathBuf>,

@@ -48,6 +48,8 @@ pub(super) fn for_cost(
     };
     let cost = CostArgs {
         hardware: cost.hardware.clone().or(cfg.hardware.clone()),
+        runtime: cost.runtime.or(cfg.runtime),
+        launch: cost.launch.or(cfg.launch),
         ..cost.clone()
     };
     let hardware = hardware(&cost)?;
@@ -62,7 +64,8 @@ pub(super) fn for_cost(
 /// The report's options from the cost flags.
 pub(super) fn report_options(cost: &CostArgs) -> ReportOptions {
     ReportOptions {
-        launch: cost.launch,
+        launch: cost.launch.unwrap_or_default(),
+        runtime: cost.runtime,
         traffic_model: cost.traffic_model,
         summary: cost.summary,
         hints: cost.hints,
@@ -132,6 +135,9 @@ pub(super) fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
              \"Calibrating another GPU\"",
             hw.name
         )));
+    }
+    if args.runtime.is_some() && hw.model.is_none() {
+        return Err(Usage(crate::runtime::no_model(&hw)));
     }
     for (flag, given) in [
         ("--attention-kernel", args.attention_kernel.is_some()),

@@ -63,7 +63,17 @@ pub fn find_fusion_groups_with(g: &Graph, opts: FusionOptions) -> FusionPlan {
     if !opts.flash_attention {
         return greedy(g, &[], opts);
     }
-    let patterns = flash::detect(g);
+    find_fusion_groups_with_patterns(g, opts, flash::detect(g))
+}
+
+/// The grouping under `opts` with a FlashAttention kernel for each of `patterns` (some of
+/// [`flash::detect`]'s: those a compiler rewrites, `crate::runtime`), whatever
+/// `opts.flash_attention` says.
+pub fn find_fusion_groups_with_patterns(
+    g: &Graph,
+    opts: FusionOptions,
+    patterns: Vec<AttentionPattern>,
+) -> FusionPlan {
     if patterns.is_empty() {
         return greedy(g, &[], opts);
     }

@@ -60,6 +60,8 @@ pub struct ReportOptions {
     pub ledger: bool,
     /// `--explain OP`: the report of one op instead of the whole plan.
     pub explain: Option<String>,
+    /// `--runtime`: the step as a runtime runs it, which the report leads with.
+    pub runtime: Option<crate::runtime::Runtime>,
 }
 
 /// The report of one graph of a file, ready to render.
@@ -79,6 +81,9 @@ pub struct Report<'a> {
     /// The cost model's estimate and the attention comparison; `None` without an analysis
     /// or when a figure overflows.
     pub cost: Option<(CostReport, AttentionReport)>,
+    /// `--runtime`: the step as the runtime runs the file (`None` without `--runtime`, an
+    /// analysis, or when a figure overflows).
+    pub runtime: Option<crate::runtime::RuntimeEstimate>,
     /// A graph built from blocks: its kernels per instance and per block.
     pub summary: Option<summary::Summary>,
     /// `--compare`: one row per strategy (`None` when not asked for, or on overflow).
@@ -148,6 +153,7 @@ impl<'a> Report<'a> {
             hardware,
             options: options.clone(),
             cost: None,
+            runtime: None,
             summary: None,
             compare: None,
             ledger: None,
@@ -164,6 +170,11 @@ impl<'a> Report<'a> {
             }
             _ => cost_of(),
         };
+        if report.explained.is_none() && report.cost.is_some() {
+            report.runtime = options
+                .runtime
+                .and_then(|rt| crate::runtime::estimate(a, hardware, options.launch, rt).ok());
+        }
         if report.explained.is_none() {
             let c = report.cost.as_ref().map(|(c, _)| c);
             report.summary = graph.and_then(|g| summary::summarize(a, &g.instances, c));
@@ -194,6 +205,7 @@ impl<'a> Report<'a> {
             hardware,
             options: options.clone(),
             cost: None,
+            runtime: None,
             summary: None,
             compare: None,
             ledger: None,

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod explain_op;
 pub mod ledger;
 pub mod report;
+pub mod runtime;
 pub mod summary;
 
 pub use report::{human, human_report, human_summary, human_with_cost};
@@ -38,18 +39,23 @@ pub fn text(r: &Report<'_>) -> String {
     let Some(a) = r.analysis else {
         return String::new();
     };
+    let rt = r.runtime.as_ref();
     let mut out = if let Some(rows) = &r.compare {
         compare::human(&a.graph.name, rows, r.hardware)
     } else if let Some(s) = r.summary.as_ref().filter(|_| r.options.summary) {
-        report::human_summary(a, s, r.cost())
+        report::human_summary_with(a, s, r.cost(), rt)
     } else if let Some(cost) = r.cost() {
         let w = hints_shown(r).and_then(|n| r.hints_upto(n));
-        report::human_report(a, Some(cost), w.as_deref())
+        report::human_report_with(a, Some(cost), w.as_deref(), rt)
     } else {
         report::human(a)
     };
     if let Some(entries) = &r.ledger {
         out += &ledger::human(a, entries);
+    }
+    // `--runtime`: the report leads with the step as the runtime runs the file.
+    if let (Some((c, _)), Some(e)) = (r.cost(), rt) {
+        out.insert_str(0, &runtime::lead(a, c, e));
     }
     out
 }

@@ -10,6 +10,7 @@ use crate::fusion::whatif::WhatIf;
 use crate::fusion::{Boundary, whatif};
 use crate::graph::{Graph, TensorId};
 use crate::report::same_estimate;
+use crate::runtime::RuntimeEstimate;
 use crate::traffic::{Read, Traffic, Write};
 use crate::units::{fmt_bytes, fmt_num, fmt_time, group_digits, si};
 use std::fmt::Write as _;
@@ -175,6 +176,16 @@ pub fn human_report(
     cost: Option<(&CostReport, &AttentionReport)>,
     hints: Option<&WhatIf>,
 ) -> String {
+    human_report_with(a, cost, hints, None)
+}
+
+/// [`human_report`] with `--runtime`'s estimate among the estimates.
+pub fn human_report_with(
+    a: &Analysis,
+    cost: Option<(&CostReport, &AttentionReport)>,
+    hints: Option<&WhatIf>,
+    runtime: Option<&RuntimeEstimate>,
+) -> String {
     let g = &a.graph;
     let mut out = String::new();
     let n_ops = g.ops.len();
@@ -257,7 +268,7 @@ pub fn human_report(
             out.push('\n');
         }
     }
-    out += &totals(a, cost);
+    out += &totals(a, cost, runtime);
     if !a.plan.boundaries.is_empty() {
         // With `--hints`, the smallest change that fuses each boundary under it.
         let w = hints;
@@ -379,7 +390,11 @@ pub fn boundary_lines(
 }
 
 /// The traffic of both plans and, with a cost model, the estimated times.
-fn totals(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String {
+fn totals(
+    a: &Analysis,
+    cost: Option<(&CostReport, &AttentionReport)>,
+    runtime: Option<&RuntimeEstimate>,
+) -> String {
     let g = &a.graph;
     let mut out = String::new();
     let t = &a.traffic;
@@ -403,7 +418,7 @@ fn totals(a: &Analysis, cost: Option<(&CostReport, &AttentionReport)>) -> String
         t.savings_pct
     );
     if let Some((c, att)) = cost {
-        out += &cost_summary(g, c, att);
+        out += &cost_summary(g, c, att, runtime);
     }
     out
 }
@@ -415,6 +430,16 @@ pub fn human_summary(
     s: &crate::report::summary::Summary,
     cost: Option<(&CostReport, &AttentionReport)>,
 ) -> String {
+    human_summary_with(a, s, cost, None)
+}
+
+/// [`human_summary`] with `--runtime`'s estimate among the estimates.
+pub fn human_summary_with(
+    a: &Analysis,
+    s: &crate::report::summary::Summary,
+    cost: Option<(&CostReport, &AttentionReport)>,
+    runtime: Option<&RuntimeEstimate>,
+) -> String {
     let n_ops = a.graph.ops.len();
     let n_groups = a.plan.groups.len();
     let mut out = format!(
@@ -424,11 +449,16 @@ pub fn human_summary(
         if n_groups == 1 { "" } else { "s" }
     );
     out += &crate::report::render::human::summary::human(s);
-    out += &totals(a, cost);
+    out += &totals(a, cost, runtime);
     out
 }
 
-fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
+fn cost_summary(
+    g: &Graph,
+    c: &CostReport,
+    att: &AttentionReport,
+    runtime: Option<&RuntimeEstimate>,
+) -> String {
     let hw = &c.hardware;
     let mut out = format!(
         "\nestimated time on {} ({}): {} TFLOP/s dense 16-bit tensor, {} TFLOP/s f32, {} TB/s, \
@@ -501,6 +531,9 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
             si(m.dram_written as f64),
             m.source
         );
+    }
+    if let Some(e) = runtime {
+        out += &super::runtime::estimates_row(c, e);
     }
     if !att.patterns.is_empty() || !att.misses.is_empty() {
         out += "\nattention (matmul → softmax → matmul, which the rules alone cannot fuse):\n";

@@ -139,6 +139,126 @@ pub struct CostJson<'a> {
     /// The fused plan under the hardware model, beside the compulsory figures above.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hardware_model: Option<ModelJson>,
+    /// `--runtime`: the step as the runtime runs the file (absent without `--runtime`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<RuntimeJson<'a>>,
+}
+
+/// The step as a runtime runs it (`cost.runtime`). Times in microseconds.
+#[derive(Serialize)]
+pub struct RuntimeJson<'a> {
+    /// `eager` or `compile`.
+    pub name: &'static str,
+    /// `graph` (CUDA graph replay) or `eager` (plain launches).
+    pub launch: LaunchMode,
+    /// CUDA kernels launched in one step.
+    pub kernels: usize,
+    /// The step, launches included.
+    pub time_us: f64,
+    /// The step, launches excluded.
+    pub kernel_us: f64,
+    /// Of `kernels`, the copies the runtime makes (and scalar fills).
+    pub copies: usize,
+    /// Ops that run as no kernel (views).
+    pub views: usize,
+    /// Where the hardware model's coefficients come from.
+    pub source: String,
+    /// Every attention pattern and whether the runtime runs it as one SDPA call (`compile`;
+    /// empty for `eager`).
+    pub sdpa: Vec<SdpaJson>,
+    /// The kernels in launch order.
+    pub per_kernel: RuntimeKernelsJson<'a>,
+}
+
+/// One attention pattern under `--runtime compile`.
+#[derive(Serialize)]
+pub struct SdpaJson {
+    pub softmax: String,
+    pub rewritten: bool,
+    /// Why not, when not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The kernels of a runtime, serialized as they are written.
+pub struct RuntimeKernelsJson<'a> {
+    graph: &'a Graph,
+    estimate: &'a crate::runtime::RuntimeEstimate,
+}
+
+#[derive(Serialize)]
+struct RuntimeKernelJson<'a> {
+    /// `kernel` (ops of the file), `sdpa`, `copy` or `fill`.
+    what: &'static str,
+    ops: Vec<&'a str>,
+    /// A copy: the tensor copied and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tensor: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<crate::runtime::CopyReason>,
+    family: crate::cost::Family,
+    dram_read: u64,
+    dram_written: u64,
+    kernel_us: f64,
+    time_us: f64,
+}
+
+impl Serialize for RuntimeKernelsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::runtime::What;
+        let g = self.graph;
+        s.collect_seq(self.estimate.kernels.iter().map(|k| {
+            let (tensor, reason) = match &k.what {
+                What::Copy { tensor, reason, .. } => {
+                    (Some(g.tensor(*tensor).name.as_str()), Some(*reason))
+                }
+                _ => (None, None),
+            };
+            RuntimeKernelJson {
+                what: k.what.as_str(),
+                ops: k.ops.iter().map(|&o| g.op(o).name.as_str()).collect(),
+                tensor,
+                reason,
+                family: k.prediction.family,
+                dram_read: k.prediction.dram_read,
+                dram_written: k.prediction.dram_written,
+                kernel_us: r4(k.prediction.kernel_s * 1e6),
+                time_us: r4(k.prediction.time_s * 1e6),
+            }
+        }))
+    }
+}
+
+impl<'a> RuntimeJson<'a> {
+    pub fn new(g: &'a Graph, e: &'a crate::runtime::RuntimeEstimate) -> Self {
+        RuntimeJson {
+            name: e.name(),
+            launch: e.launch,
+            kernels: e.cuda_kernels(),
+            time_us: r4(e.time_s * 1e6),
+            kernel_us: r4(e.kernel_s * 1e6),
+            copies: e
+                .kernels
+                .iter()
+                .filter(|k| k.what.as_str() == "copy" || k.what.as_str() == "fill")
+                .count(),
+            views: e.views,
+            source: e.source.clone(),
+            sdpa: e
+                .sdpa
+                .iter()
+                .map(|(o, r)| SdpaJson {
+                    softmax: g.op(*o).name.to_string(),
+                    rewritten: r.is_ok(),
+                    reason: r.as_ref().err().map(|m| m.describe(g)),
+                })
+                .collect(),
+            per_kernel: RuntimeKernelsJson {
+                graph: g,
+                estimate: e,
+            },
+        }
+    }
 }
 
 /// One kernel under the hardware model (microseconds).
@@ -290,6 +410,7 @@ impl<'a> CostJson<'a> {
             speedup: r4(cost.speedup),
             traffic_model: cost.hardware_model.as_ref().map(|_| "hardware"),
             hardware_model: cost.hardware_model.as_ref().map(ModelJson::from),
+            runtime: None,
         }
     }
 }

@@ -461,6 +461,10 @@ impl<'w> JsonOut<'w> {
                     self.raw(b",\"hardware_model\":");
                     self.serde(m)?;
                 }
+                if let Some(r) = &c.runtime {
+                    self.raw(b",\"runtime\":");
+                    self.serde(r)?;
+                }
                 self.buf.push(b'}');
             }
             None => self.raw(b"null"),

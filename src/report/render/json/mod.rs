@@ -38,6 +38,9 @@ pub fn write(r: &Report<'_>, diagnostics: Vec<Value>, head_written: bool, out: &
     };
     if let (Some(a), Some((c, att))) = (r.analysis, r.cost()) {
         obj = obj.with_cost(a, c, att);
+        if let (Some(cost), Some(e)) = (obj.cost.as_mut(), &r.runtime) {
+            cost.runtime = Some(cost::RuntimeJson::new(&a.graph, e));
+        }
     }
     obj.summary = r.summary.as_ref();
     obj.compare = r.compare.as_deref();

@@ -1,0 +1,150 @@
+//! `--runtime`: the lines the text report leads with (the step as the runtime runs the
+//! file: kernels and time, what they are made of, which attention patterns became SDPA), and
+//! the runtime's row among the estimates at the end, with what each other estimate is.
+
+use crate::cost::CostReport;
+use crate::runtime::{CopyReason, RuntimeEstimate, What, row};
+use crate::units::{fmt_time, group_digits};
+use std::fmt::Write as _;
+
+/// `eager, CUDA graphs: 963 kernels, 78.467 ms` and what it is made of.
+pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) -> String {
+    let g = &a.graph;
+    let r = row(e.runtime);
+    let n = e.cuda_kernels();
+    let mut out = format!(
+        "{}: {} kernel{}, {} (--runtime {}: {} on {} ({}), one step)\n",
+        e.label(),
+        group_digits(n as u64),
+        if n == 1 { "" } else { "s" },
+        fmt_time(e.time_s),
+        r.name,
+        r.title,
+        c.hardware.description,
+        c.hardware.name
+    );
+    let _ = writeln!(out, "  {}", r.method);
+    let copies = e.copies();
+    let fills = e
+        .kernels
+        .iter()
+        .filter(|k| matches!(k.what, What::Fill { .. }))
+        .count();
+    let sdpa = e.kernels.iter().filter(|k| k.what == What::Sdpa).count();
+    let of_ops = e.kernels.len().saturating_sub(copies + fills + sdpa);
+    let mut parts = vec![format!(
+        "{} kernel{} of ops",
+        group_digits(of_ops as u64),
+        if of_ops == 1 { "" } else { "s" }
+    )];
+    if sdpa > 0 {
+        parts.push(format!("{} SDPA", group_digits(sdpa as u64)));
+    }
+    if copies > 0 {
+        parts.push(format!(
+            "{} cop{} ({})",
+            group_digits(copies as u64),
+            if copies == 1 { "y" } else { "ies" },
+            copy_reasons(e)
+        ));
+    }
+    if fills > 0 {
+        parts.push(format!(
+            "{fills} scalar fill{}",
+            if fills == 1 { "" } else { "s" }
+        ));
+    }
+    parts.push(if e.views == 1 {
+        "1 op runs as a view".to_string()
+    } else {
+        format!("{} ops run as views", group_digits(e.views as u64))
+    });
+    let _ = writeln!(
+        out,
+        "  {}; {} in kernels + {} of launches ({} each)",
+        parts.join(", "),
+        fmt_time(e.kernel_s),
+        fmt_time(e.time_s - e.kernel_s),
+        fmt_time(c.hardware.launch(e.launch))
+    );
+    if !e.sdpa.is_empty() {
+        let done = e.sdpa.iter().filter(|(_, r)| r.is_ok()).count();
+        let _ = write!(
+            out,
+            "  attention into SDPA: {done} of {} pattern{}",
+            e.sdpa.len(),
+            if e.sdpa.len() == 1 { "" } else { "s" }
+        );
+        match e
+            .sdpa
+            .iter()
+            .find_map(|(o, r)| Some((o, r.as_ref().err()?)))
+        {
+            Some((o, m)) => {
+                let _ = writeln!(
+                    out,
+                    "; not `{}` (and others like it): {}",
+                    g.op(*o).name,
+                    m.describe(g)
+                );
+            }
+            None => out.push('\n'),
+        }
+    }
+    let plan = match crate::fusion::strategy::flags(&a.fusion) {
+        f if f.is_empty() => "--fuser seed".to_string(),
+        f => f,
+    };
+    let _ = writeln!(
+        out,
+        "  below: fgraph's own plan ({plan}) and its estimates, not this runtime's kernels \
+         (those are in --format json, `cost.runtime.per_kernel`)\n"
+    );
+    out
+}
+
+/// `64 matmul broadcasts, 32 reshapes`.
+fn copy_reasons(e: &RuntimeEstimate) -> String {
+    let mut counts: Vec<(CopyReason, usize)> = Vec::new();
+    for k in &e.kernels {
+        if let What::Copy { reason, .. } = k.what {
+            match counts.iter_mut().find(|(r, _)| *r == reason) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((reason, 1)),
+            }
+        }
+    }
+    counts
+        .iter()
+        .map(|&(r, n)| {
+            let what = match r {
+                CopyReason::Reshape => "reshape",
+                CopyReason::Broadcast => "matmul broadcast",
+                CopyReason::BatchLayout => "matmul batch flattening",
+                CopyReason::MatrixLayout => "cuBLAS operand",
+                CopyReason::Contiguous => "contiguous input",
+            };
+            format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The runtime's row among the estimates, and what the others are.
+pub fn estimates_row(c: &CostReport, e: &RuntimeEstimate) -> String {
+    let n = e.cuda_kernels();
+    format!(
+        "  runtime  {:>6} {} {:>12}   {} (the prediction the report leads with)\n  \
+         (unfused and fused: fgraph's plans with every tensor once per kernel at datasheet \
+         peaks{})\n",
+        n,
+        if n == 1 { "kernel " } else { "kernels" },
+        fmt_time(e.time_s),
+        e.label(),
+        if c.hardware_model.is_some() {
+            "; hardware model: fgraph's fused plan priced kernel by kernel"
+        } else {
+            ""
+        }
+    )
+}

@@ -1,0 +1,288 @@
+//! The `compile` runtime: `torch.compile` of the whole model in TorchInductor's default mode.
+//!
+//! The kernels are those of the Inductor preset (`--fuser inductor`, `crate::fusion::preset`:
+//! cuBLAS matmuls alone or with an `addmm` add, pointwise work inlined into its readers, a
+//! norm or softmax with its prologue and epilogue, so that a residual add read by the next
+//! layer's norm and by the residual stream is computed in that norm's kernel, which also
+//! stores it), with the rewrites Inductor makes on a whole graph, each a rule of its own:
+//!
+//! 1. **Attention into SDPA** (`torch/_inductor/fx_passes/fuse_attention.py`): an
+//!    attention pattern (`crate::fusion::flash`: Q·Kᵀ, a scale by a constant, a mask add,
+//!    casts, the softmax, casts, P·V; Hugging Face's eager form with `repeat_kv`'s expand
+//!    and reshape before it, whose copies stay kernels of their own) becomes one
+//!    `scaled_dot_product_attention` call (cuDNN's kernel on an H100), priced by the hardware
+//!    model's attention coefficients. Inductor's patterns are traced on 4-D `[B, H, S, D]`
+//!    tensors that `torch.matmul` reads without a copy, so the rule asks for the same
+//!    ([`SdpaMiss`]): scores of rank 4 (rank 3 only for a bare `bmm`, softmax, `bmm`),
+//!    nothing between the matmuls but the scale, the mask add and casts, and Q, K and V
+//!    read without a copy (no broadcast of K and V over query heads, batch dimensions that
+//!    merge). Measured (docs/VALIDATION.md §15): Inductor rewrote the decode layer
+//!    (`[B, H, 1, S]` scores, `repeat_kv` copies) and none of the 3-D layers nor the 4-D
+//!    layers whose Q and K need a copy (batch 2 and 8).
+//! 2. **The head merge after SDPA is a view**: SDPA writes `[.., S, H, D]`, so the permute
+//!    and reshape back to `[.., S, H·D]` move nothing (measured in the same decode layer).
+//!    More generally, a kernel of the preset's plan made only of layout ops that are views
+//!    of its input's layout launches nothing.
+//! 3. **Matmul operand copies**: Inductor decomposes `torch.matmul` as PyTorch does, so an
+//!    operand it must broadcast, or whose batch dimensions do not merge, is copied by a
+//!    Triton kernel before the cuBLAS call (measured: three copies before each batched
+//!    `bmm` of the 4-D encoder layers).
+
+use super::layout::{CopyReason, matmul_copies};
+use super::seam::{CopyShape, Pricing, Runner};
+use super::strides::{Rules, Strides};
+use super::{Parts, RuntimeKernel, What};
+use crate::analysis::Analysis;
+use crate::fusion::flash::{self, AttentionPattern};
+use crate::fusion::{Fuser, FusionOptions, find_fusion_groups_with_patterns};
+use crate::graph::{Graph, OpId, TensorId, TensorUse};
+use crate::ops::funcs;
+use crate::traffic::Overflow;
+use crate::types::OpKind;
+
+/// Why Inductor's attention rewrite leaves a pattern as it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SdpaMiss {
+    /// The scores have a rank other than 4 (or 3 with only casts between the matmuls).
+    Rank { rank: usize },
+    /// An op between the matmuls is not a scale by a constant, a mask add or a cast.
+    Op { op: OpId },
+    /// Q, K or V reaches its matmul only through a copy.
+    Copy {
+        tensor: TensorId,
+        reason: CopyReason,
+    },
+}
+
+impl SdpaMiss {
+    /// A clause for messages: "… because {this}".
+    pub fn describe(&self, g: &Graph) -> String {
+        match self {
+            SdpaMiss::Rank { rank } => format!(
+                "its scores have rank {rank}: Inductor's patterns are 4-D ([B, H, S, S]), or a \
+                 bare bmm, softmax, bmm in 3-D"
+            ),
+            SdpaMiss::Op { op } => format!(
+                "`{}` is neither a scale by a constant, a mask add nor a cast",
+                g.op(*op).name
+            ),
+            SdpaMiss::Copy { tensor, reason } => format!(
+                "matmul copies `{}` first ({}), which Inductor's patterns do not match",
+                g.tensor(*tensor).name,
+                reason.describe()
+            ),
+        }
+    }
+}
+
+/// Whether Inductor rewrites `p` into SDPA, reading the layouts of `s` (compile rules).
+fn sdpa_rule(g: &Graph, p: &AttentionPattern, s: &Strides) -> Result<(), SdpaMiss> {
+    let rank = g.tensor(g.op(p.softmax).output).shape.len();
+    let is = |o: OpId, f: &str| g.op(o).func.as_deref().is_some_and(|x| funcs::is(x, f));
+    let only_casts = p.pre.iter().chain(&p.post).all(|&o| is(o, "cast"));
+    match rank {
+        4 => {}
+        3 if only_casts => {}
+        _ => return Err(SdpaMiss::Rank { rank }),
+    }
+    for &o in &p.pre {
+        let op = g.op(o);
+        let ok = is(o, "cast")
+            || ((is(o, "mul") || is(o, "div")) && op.inputs.len() == 1 && op.scalars().len() == 1)
+            || (is(o, "add") && op.inputs.len() == 2 && op.scalars().is_empty());
+        if !ok {
+            return Err(SdpaMiss::Op { op: o });
+        }
+    }
+    if let Some(&o) = p.post.iter().find(|&&o| !is(o, "cast")) {
+        return Err(SdpaMiss::Op { op: o });
+    }
+    let (qk, pv) = (g.op(p.qk), g.op(p.pv));
+    for (x, y) in [
+        (&qk.inputs[0], &qk.inputs[1]),
+        (&pv.inputs[0], &pv.inputs[1]),
+    ] {
+        let (a, b) = (s.of_use(g, x), s.of_use(g, y));
+        let copies = matmul_copies(&a, &b);
+        for (u, c) in [(x, copies[0]), (y, copies[1])] {
+            // P is the kernel's own: only Q, K and V count.
+            if let Some(reason) = c
+                && u.tensor != pv.inputs[0].tensor
+            {
+                return Err(SdpaMiss::Copy {
+                    tensor: u.tensor,
+                    reason,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow> {
+    let g = &a.graph;
+    // The layouts before any rewrite decide which patterns Inductor rewrites.
+    let before = Strides::of(g, Rules::Compile, &|_| false);
+    let mut sdpa = Vec::new();
+    let mut patterns = Vec::new();
+    for c in flash::candidates(g) {
+        if let Ok(pattern) = c.result {
+            let r = sdpa_rule(g, &pattern, &before);
+            if r.is_ok() {
+                patterns.push(pattern);
+            }
+            sdpa.push((c.softmax, r));
+        }
+    }
+    let mut pv = vec![false; g.ops.len()];
+    for p in &patterns {
+        pv[p.pv.index()] = true;
+    }
+    let s = Strides::of(g, Rules::Compile, &|o| pv[o.index()]);
+    let opts = FusionOptions {
+        flash_attention: true,
+        work_limit: a.fusion.work_limit,
+        ..Fuser::Inductor.options()
+    };
+    let plan = find_fusion_groups_with_patterns(g, opts, patterns);
+    let (traffic, _) = crate::traffic::plan_traffic(g, &plan)?;
+    // The copies Inductor's matmul decomposition makes before each kernel's matmul.
+    let copies: Vec<Vec<(TensorUse, CopyReason, u64)>> = plan
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(k, grp)| {
+            let m = grp.ops.iter().find(|&&o| g.op(o).kind == OpKind::Matmul);
+            match m {
+                Some(&m) if plan.flash_kernel(k).is_none() => {
+                    super::eager::argument_copies(g, m, &s)
+                }
+                _ => Vec::new(),
+            }
+        })
+        .collect();
+    let absorbed = absorbed(g, &plan, &traffic, &copies);
+    let mut kernels = Vec::new();
+    let mut views = 0;
+    for (k, (grp, tr)) in plan.groups.iter().zip(&traffic).enumerate() {
+        if absorbed[k] {
+            continue;
+        }
+        if let Some(f) = plan.flash_kernel(k) {
+            kernels.push(RuntimeKernel {
+                ops: grp.ops.clone(),
+                what: What::Sdpa,
+                prediction: p.kernel(g, &grp.ops, tr, Some(&f.pattern), Runner::Triton),
+                launches: 1,
+            });
+            continue;
+        }
+        if grp.ops.iter().all(|&o| g.op(o).kind.is_layout()) {
+            if grp.ops.iter().all(|&o| s.is_view(o)) {
+                views += grp.ops.len();
+                continue;
+            }
+            // A layout copy: from the first op's input to the last op's output.
+            let (Some(&first), Some(&last)) = (grp.ops.first(), grp.ops.last()) else {
+                continue;
+            };
+            let (first, last) = (g.op(first), g.op(last));
+            let Some(u) = first.inputs.first() else {
+                continue;
+            };
+            let from = s.of_use(g, u);
+            let out = g.tensor(last.output);
+            let c = CopyShape {
+                read: tr.bytes_read,
+                written: tr.bytes_written,
+                elements: out.bytes / out.dtype.bytes().max(1),
+                transpose: !from.innermost_unit(),
+            };
+            kernels.push(RuntimeKernel {
+                ops: grp.ops.clone(),
+                what: What::Copy {
+                    tensor: u.tensor,
+                    reader: None,
+                    reason: CopyReason::Reshape,
+                },
+                prediction: p.layout_copy(&c, Runner::Triton),
+                launches: 1,
+            });
+            continue;
+        }
+        let reader = grp
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| g.op(o).kind == OpKind::Matmul);
+        for (u, reason, elements) in &copies[k] {
+            let from = s.of_use(g, u);
+            // A pointwise kernel read only through such copies is computed in them.
+            let ops = g
+                .producer(u.tensor)
+                .map(|o| plan.group_of[o.index()])
+                .filter(|&j| absorbed[j])
+                .map(|j| plan.groups[j].ops.clone())
+                .unwrap_or_default();
+            kernels.push(RuntimeKernel {
+                ops,
+                what: What::Copy {
+                    tensor: u.tensor,
+                    reader,
+                    reason: *reason,
+                },
+                prediction: p
+                    .layout_copy(&super::eager::copy(g, u, &from, *elements), Runner::Triton),
+                launches: 1,
+            });
+        }
+        kernels.push(RuntimeKernel {
+            ops: grp.ops.clone(),
+            what: What::Kernel,
+            prediction: p.kernel(g, &grp.ops, tr, None, Runner::Triton),
+            launches: 1,
+        });
+    }
+    Ok(Parts {
+        kernels,
+        views,
+        sdpa,
+    })
+}
+
+/// The kernels of `plan` that Inductor computes inside the operand copies that read them
+/// (rule 3): a kernel of pointwise and layout ops only, none of whose values is a graph
+/// output, every reader of which is a matmul that copies it without a broadcast (an expanded
+/// value is stored first and read back: measured, `repeat_kv` after RoPE).
+fn absorbed(
+    g: &Graph,
+    plan: &crate::fusion::FusionPlan,
+    traffic: &[crate::traffic::GroupTraffic],
+    copies: &[Vec<(TensorUse, CopyReason, u64)>],
+) -> Vec<bool> {
+    let copied = |c: OpId, t: TensorId| {
+        copies[plan.group_of[c.index()]]
+            .iter()
+            .any(|(u, r, _)| u.tensor == t && *r != CopyReason::Broadcast)
+    };
+    plan.groups
+        .iter()
+        .zip(traffic)
+        .enumerate()
+        .map(|(k, (grp, tr))| {
+            let pointwise = grp.ops.iter().all(|&o| {
+                let kind = g.op(o).kind;
+                kind.is_layout() || kind.class() == crate::ops::FuseClass::Pointwise
+            }) && grp.ops.iter().any(|&o| !g.op(o).kind.is_layout());
+            pointwise
+                && plan.flash_kernel(k).is_none()
+                && !tr.writes.is_empty()
+                && tr.writes.iter().all(|w| {
+                    !g.is_output(w.tensor)
+                        && g.consumers(w.tensor)
+                            .iter()
+                            .all(|&c| plan.group_of[c.index()] == k || copied(c, w.tensor))
+                })
+        })
+        .collect()
+}

@@ -1,0 +1,241 @@
+//! The `eager` runtime: PyTorch running the file op by op.
+//!
+//! Each op is one kernel (PyTorch's own, cuBLAS's, cuDNN's), priced as the hardware model
+//! prices that op alone, except:
+//!
+//! - an op whose output is a view (`permute`, `slice`, `expand`, a `reshape` its input's
+//!   strides admit a view of, a cast to its input's own dtype) launches nothing;
+//! - a `reshape` that cannot be a view is a copy kernel;
+//! - before an op, the copies PyTorch makes of its arguments: `torch.matmul`'s broadcast
+//!   of an operand's batch, its flattening of batch dimensions that do not merge, cuBLAS's
+//!   copy of a matrix without a unit stride ([`super::layout::matmul_copies`]), and the
+//!   `.contiguous()` a softmax or a norm takes of a strided input. Elementwise kernels read
+//!   any strides, and cuBLAS takes a transposed operand as it is: neither copies.
+//!
+//! Copies are priced as PyTorch's copy kernels ([`super::seam::Pricing::layout_copy`]).
+
+use super::layout::{CopyReason, Layout, matmul_copies};
+use super::seam::{CopyShape, Pricing, Runner};
+use super::strides::{Rules, Strides};
+use super::{Parts, RuntimeKernel, What};
+use crate::analysis::Analysis;
+use crate::graph::{Graph, OpId, TensorUse};
+use crate::ops::funcs::{self, FuncFamily};
+use crate::traffic::Overflow;
+use crate::types::OpKind;
+
+pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow> {
+    let g = &a.graph;
+    let s = Strides::of(g, Rules::Eager, &|_| false);
+    // Every op alone (the unfused plan): the traffic of each.
+    let plan = crate::fusion::unfused(g);
+    let (traffic, _) = crate::traffic::plan_traffic(g, &plan)?;
+    let mut kernels = Vec::new();
+    let mut views = 0;
+    for (k, &o) in g.topo.iter().enumerate() {
+        let op = g.op(o);
+        if s.is_view(o) {
+            views += 1;
+            continue;
+        }
+        if op.kind.is_layout() {
+            // A reshape that must copy.
+            if let Some(u) = op.inputs.first() {
+                let from = s.of_use(g, u);
+                kernels.push(RuntimeKernel {
+                    ops: vec![o],
+                    what: What::Copy {
+                        tensor: u.tensor,
+                        reader: None,
+                        reason: CopyReason::Reshape,
+                    },
+                    prediction: p.layout_copy(&copy(g, u, &from, from.elements()), Runner::Eager),
+                    launches: 1,
+                });
+            }
+            continue;
+        }
+        for (u, reason, elements) in argument_copies(g, o, &s) {
+            let from = s.of_use(g, &u);
+            kernels.push(RuntimeKernel {
+                ops: Vec::new(),
+                what: What::Copy {
+                    tensor: u.tensor,
+                    reader: Some(o),
+                    reason,
+                },
+                prediction: p.layout_copy(&copy(g, &u, &from, elements), Runner::Eager),
+                launches: 1,
+            });
+        }
+        // `torch.where` with a scalar operand fills a one-element device tensor first.
+        if op.kind == OpKind::Elementwise
+            && op.func.as_deref().is_some_and(|f| funcs::is(f, "where"))
+            && !op.scalars().is_empty()
+        {
+            let b = g.tensor(op.output).dtype.bytes();
+            let fill = CopyShape {
+                read: 0,
+                written: b,
+                elements: 1,
+                transpose: false,
+            };
+            kernels.push(RuntimeKernel {
+                ops: Vec::new(),
+                what: What::Fill { reader: o },
+                prediction: p.layout_copy(&fill, Runner::Eager),
+                launches: 1,
+            });
+        }
+        // Passes PyTorch needs besides the op's own kernel: each reads and writes the
+        // output's size.
+        let passes = extra_passes(g, o);
+        if passes > 0 {
+            let out = g.tensor(op.output);
+            let elements = out.bytes / out.dtype.bytes().max(1);
+            let pass = CopyShape {
+                read: out.bytes.saturating_mul(2),
+                written: out.bytes,
+                elements,
+                transpose: false,
+            };
+            for _ in 0..passes {
+                kernels.push(RuntimeKernel {
+                    ops: vec![o],
+                    what: What::Kernel,
+                    prediction: p.layout_copy(&pass, Runner::Eager),
+                    launches: 1,
+                });
+            }
+        }
+        kernels.push(RuntimeKernel {
+            ops: vec![o],
+            what: What::Kernel,
+            prediction: p.kernel(g, &[o], &traffic[k], None, Runner::Eager),
+            launches: 1,
+        });
+    }
+    Ok(Parts {
+        kernels,
+        views,
+        sdpa: Vec::new(),
+    })
+}
+
+/// The copies PyTorch makes of op `o`'s arguments before its kernel, each with the
+/// elements it writes.
+pub(super) fn argument_copies(
+    g: &Graph,
+    o: OpId,
+    s: &Strides,
+) -> Vec<(TensorUse, CopyReason, u64)> {
+    let op = g.op(o);
+    let mut out = Vec::new();
+    match op.kind {
+        OpKind::Matmul => {
+            if let [x, y] = op.inputs[..] {
+                let (a, b) = (s.of_use(g, &x), s.of_use(g, &y));
+                for (u, l, reason) in [(x, &a, 0), (y, &b, 1)]
+                    .into_iter()
+                    .filter_map(|(u, l, k)| Some((u, l, matmul_copies(&a, &b)[k]?)))
+                {
+                    out.push((u, reason, matmul_copy_elements(l, &a, &b)));
+                }
+            }
+        }
+        OpKind::Reduction => {
+            let family = funcs::family(op.func.as_deref().unwrap_or(""));
+            if matches!(
+                family,
+                FuncFamily::Softmax | FuncFamily::Norm | FuncFamily::GroupNorm
+            ) && let Some(&u) = op.inputs.first()
+            {
+                let l = s.of_use(g, &u);
+                if !l.is_contiguous() {
+                    out.push((u, CopyReason::Contiguous, l.elements()));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The elements a matmul's copy of operand `l` writes: the operand broadcast to the batch
+/// of `a` and `b` (a matrix: itself).
+fn matmul_copy_elements(l: &Layout, a: &Layout, b: &Layout) -> u64 {
+    let r = l.rank();
+    if r < 3 {
+        return l.elements();
+    }
+    let batch = |x: &Layout| x.sizes[..x.rank().saturating_sub(2)].to_vec();
+    let (ba, bb) = (batch(a), batch(b));
+    let n = ba.len().max(bb.len());
+    let dim = |v: &[u64], i: usize| (i + v.len()).checked_sub(n).map_or(1, |j| v[j]);
+    let flat = (0..n).fold(1u64, |acc, i| {
+        acc.saturating_mul(dim(&ba, i).max(dim(&bb, i)))
+    });
+    flat.saturating_mul(l.sizes[r - 2])
+        .saturating_mul(l.sizes[r - 1])
+}
+
+/// What a copy of argument `u` (read with layout `from`) writing `elements` moves.
+pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> CopyShape {
+    let b = g.tensor(u.tensor).dtype.bytes();
+    CopyShape {
+        read: from.distinct_elements().saturating_mul(b),
+        written: elements.saturating_mul(b),
+        elements,
+        transpose: !from.innermost_unit(),
+    }
+}
+
+/// The kernels PyTorch runs for op `o` beyond its own (as `fgraph emit torch` writes it): an
+/// elementwise function of two operands given more (`add(a, b, c)`: `torch.add` takes two at
+/// a time), a softmax that states its causal mask (`masked_fill` first, PyTorch's softmax
+/// takes none), a norm over an axis that is not the last one (moved there: a copy).
+fn extra_passes(g: &Graph, o: OpId) -> usize {
+    let op = g.op(o);
+    let f = op.func.as_deref().unwrap_or("");
+    match op.kind {
+        OpKind::Elementwise => {
+            let binary = [
+                "add", "mul", "sub", "pow", "div", "eq", "ne", "lt", "le", "gt", "ge", "min", "max",
+            ];
+            if binary.iter().any(|b| funcs::is(f, b)) {
+                (op.inputs.len() + op.scalars().len()).saturating_sub(2)
+            } else {
+                0
+            }
+        }
+        OpKind::Reduction => match funcs::family(f) {
+            FuncFamily::Softmax if op.int_attr(funcs::CAUSAL.name) == Some(1) => {
+                // Nothing to mask for one query that sees every key.
+                let shape = op
+                    .inputs
+                    .first()
+                    .map(|u| g.use_shape(u))
+                    .unwrap_or_default();
+                let r = shape.len();
+                let (sq, sk) = match r {
+                    0 => (1, 1),
+                    1 => (1, shape[0]),
+                    _ => (shape[r - 2], shape[r - 1]),
+                };
+                let window = op.int_attr(funcs::WINDOW.name);
+                usize::from(!(sq <= 1 && window.is_none_or(|w| w as u64 >= sk)))
+            }
+            FuncFamily::Norm => {
+                let r = op.inputs.first().map_or(0, |u| g.use_shape(u).len()) as i64;
+                let last = |a: i64| a == -1 || a == r - 1;
+                let moved = match (op.list_attr("axis"), op.int_attr("axis")) {
+                    (Some(&[a]), _) | (None, Some(a)) => !last(a),
+                    _ => false,
+                };
+                usize::from(moved)
+            }
+            _ => 0,
+        },
+        _ => 0,
+    }
+}

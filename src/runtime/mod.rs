@@ -1,0 +1,248 @@
+//! Runtimes (`--runtime eager|compile`): the one prediction of a step of the file as a
+//! runtime would run it on the chosen GPU: which kernels it launches, and how long each
+//! takes under the hardware model (`crate::cost::hwmodel`), launches included
+//! (`--launch graph|eager`).
+//!
+//! One row per runtime ([`RUNTIMES`], [`row`]):
+//!
+//! | runtime | kernels | priced as |
+//! |---|---|---|
+//! | `eager` | one per op, except what PyTorch runs as a view (`eager.rs`), plus the copies PyTorch makes: a `reshape` its input's strides admit no view of, an operand `torch.matmul` must copy (a broadcast batch, batch dimensions that do not merge, a matrix without a unit stride), the input of a softmax or norm that is not contiguous ([`layout`], [`strides`]) | PyTorch's own kernels: the hardware model's prediction for each op alone; copies as PyTorch's copy kernels |
+//! | `compile` | TorchInductor's default mode (`--fuser inductor`'s plan) with the whole-model rewrites Inductor makes (`compile.rs`): attention patterns into one SDPA call, the head merge after it a view, layout-only kernels that are views dropped, the operand copies Inductor's matmul decomposition makes; residual adds join the next norm (the preset's rules) | Triton kernels, cuBLAS and cuDNN ([`seam`]) |
+//!
+//! Every kernel is priced through [`seam`], the one place that calls the hardware model's
+//! per-kernel functions.
+
+mod compile;
+mod eager;
+pub mod layout;
+pub mod seam;
+pub mod strides;
+
+pub use compile::SdpaMiss;
+pub use layout::CopyReason;
+
+use crate::analysis::Analysis;
+use crate::cost::{Hardware, LaunchMode, Prediction};
+use crate::graph::{OpId, TensorId};
+use crate::traffic::Overflow;
+use serde::Serialize;
+
+/// A runtime (`--runtime`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Runtime {
+    /// PyTorch eager: one kernel per op, views free, the copies PyTorch makes.
+    Eager,
+    /// `torch.compile` (TorchInductor's default mode) of the whole model.
+    Compile,
+}
+
+/// One runtime: what it is called, what it is, and how it plans and prices a graph.
+pub struct RuntimeRow {
+    pub runtime: Runtime,
+    /// The name `--runtime` and `fgraph.toml` take, and the JSON's `name`.
+    pub name: &'static str,
+    /// What it stands for, for the report.
+    pub title: &'static str,
+    /// How it is predicted, in a sentence.
+    pub method: &'static str,
+    /// The prediction.
+    pub estimate: fn(&Analysis, &seam::Pricing<'_>) -> Result<Parts, Overflow>,
+}
+
+/// The runtimes, one row each.
+pub const RUNTIMES: &[RuntimeRow] = &[
+    RuntimeRow {
+        runtime: Runtime::Eager,
+        name: "eager",
+        title: "PyTorch eager",
+        method: "one kernel per op except views, with the copies PyTorch makes, each \
+                 priced as PyTorch's own kernel by the hardware model",
+        estimate: eager::estimate,
+    },
+    RuntimeRow {
+        runtime: Runtime::Compile,
+        name: "compile",
+        title: "torch.compile (TorchInductor, default mode)",
+        method: "the Inductor preset's kernels with Inductor's whole-model rewrites \
+                 (attention into SDPA, views after it, matmul operand copies), priced as \
+                 Triton, cuBLAS and cuDNN kernels by the hardware model",
+        estimate: compile::estimate,
+    },
+];
+
+/// The row of `r`.
+pub fn row(r: Runtime) -> &'static RuntimeRow {
+    match r {
+        Runtime::Eager => &RUNTIMES[0],
+        Runtime::Compile => &RUNTIMES[1],
+    }
+}
+
+impl Runtime {
+    pub fn as_str(self) -> &'static str {
+        row(self).name
+    }
+    /// The runtime named `name` (as `--runtime` spells it).
+    pub fn from_name(name: &str) -> Option<Runtime> {
+        RUNTIMES.iter().find(|r| r.name == name).map(|r| r.runtime)
+    }
+}
+
+/// What one kernel of a runtime is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum What {
+    /// Ops of the file as one kernel: an op alone (eager) or a kernel of the compiler's plan.
+    Kernel,
+    /// The SDPA call Inductor puts in place of an attention pattern (its ops).
+    Sdpa,
+    /// A copy the runtime makes of `tensor` (as `reader` reads it, when the copy is not an
+    /// op of the file), and why.
+    Copy {
+        tensor: TensorId,
+        reader: Option<OpId>,
+        reason: CopyReason,
+    },
+    /// A one-element tensor PyTorch fills on the GPU for a scalar operand of `reader`
+    /// (`torch.where(c, -1.0, x)` wraps `-1.0` in a device tensor).
+    Fill { reader: OpId },
+}
+
+impl What {
+    /// `kernel`, `sdpa` or `copy` (the JSON's `what`).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            What::Kernel => "kernel",
+            What::Sdpa => "sdpa",
+            What::Copy { .. } => "copy",
+            What::Fill { .. } => "fill",
+        }
+    }
+}
+
+/// One kernel a runtime launches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeKernel {
+    /// The ops of the file it computes, in order (none for a copy PyTorch makes of an
+    /// operand).
+    pub ops: Vec<OpId>,
+    pub what: What,
+    /// Its time and DRAM traffic under the hardware model, launch included.
+    pub prediction: Prediction,
+    /// The CUDA kernels it launches ([`seam::Pricing::cuda_kernels`]).
+    pub launches: usize,
+}
+
+/// What a runtime's plan gives before the totals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parts {
+    pub kernels: Vec<RuntimeKernel>,
+    /// Ops that run as no kernel (views, casts to their own dtype).
+    pub views: usize,
+    /// The attention patterns of the graph (by their softmax) and whether the runtime
+    /// rewrote each into SDPA (`compile` only).
+    pub sdpa: Vec<(OpId, Result<(), SdpaMiss>)>,
+}
+
+/// A runtime's prediction of one step of the graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeEstimate {
+    pub runtime: Runtime,
+    pub launch: LaunchMode,
+    /// In launch order.
+    pub kernels: Vec<RuntimeKernel>,
+    pub views: usize,
+    pub sdpa: Vec<(OpId, Result<(), SdpaMiss>)>,
+    /// Σ kernel time, launches excluded.
+    pub kernel_s: f64,
+    /// Σ time, launches included: the step.
+    pub time_s: f64,
+    /// Where the hardware model's coefficients come from.
+    pub source: String,
+}
+
+impl RuntimeEstimate {
+    /// The runtime's name (`eager`, `compile`).
+    pub fn name(&self) -> &'static str {
+        self.runtime.as_str()
+    }
+    /// CUDA kernels launched in one step: what a profiler counts (the entries of `kernels`
+    /// that launch more than one, such as a split-K GEMM, count each).
+    pub fn cuda_kernels(&self) -> usize {
+        self.kernels.iter().map(|k| k.launches).sum()
+    }
+    /// Kernels that are copies the runtime makes.
+    pub fn copies(&self) -> usize {
+        self.kernels
+            .iter()
+            .filter(|k| matches!(k.what, What::Copy { .. }))
+            .count()
+    }
+    /// `eager, CUDA graphs` or `compile, plain launches`.
+    pub fn label(&self) -> String {
+        format!("{}, {}", self.name(), launch_words(self.launch))
+    }
+}
+
+/// How kernels are launched, in words.
+pub fn launch_words(l: LaunchMode) -> &'static str {
+    match l {
+        LaunchMode::Graph => "CUDA graphs",
+        LaunchMode::Eager => "plain launches",
+    }
+}
+
+/// The prediction of one step of the analysed graph as `runtime` runs it on `hw`, launched
+/// as `launch` says; an error (a sentence) when `hw` has no hardware-model coefficients or
+/// a figure overflows.
+///
+/// ```
+/// use fgraph::cost::{Hardware, LaunchMode};
+/// use fgraph::runtime::{Runtime, estimate};
+/// let src = b"graph g {\n  input x: f16[1024, 1024]\n  op a = reshape(x) -> y: [1024, 16, 64]\n  op b = permute(y, dims = [1, 0, 2]) -> z\n  op c = reshape(z) -> w: [16, 65536]\n}\n";
+/// let report = fgraph::check_file("g.fgraph", src, &Default::default());
+/// let a = report.graphs[0].analysis.as_ref().unwrap();
+/// let hw = Hardware::preset("h100").unwrap();
+/// let e = estimate(a, &hw, LaunchMode::Graph, Runtime::Eager).unwrap();
+/// // The reshape and the permute are views; the second reshape must copy.
+/// assert_eq!((e.kernels.len(), e.views), (1, 2));
+/// ```
+pub fn estimate(
+    a: &Analysis,
+    hw: &Hardware,
+    launch: LaunchMode,
+    runtime: Runtime,
+) -> Result<RuntimeEstimate, String> {
+    let Some(model) = &hw.model else {
+        return Err(no_model(hw));
+    };
+    let pricing = seam::Pricing::new(model, hw, launch);
+    let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
+    for k in &mut parts.kernels {
+        k.launches = pricing.cuda_kernels(&k.prediction);
+    }
+    Ok(RuntimeEstimate {
+        runtime,
+        launch,
+        kernel_s: parts.kernels.iter().map(|k| k.prediction.kernel_s).sum(),
+        time_s: parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
+        kernels: parts.kernels,
+        views: parts.views,
+        sdpa: parts.sdpa,
+        source: model.source.clone(),
+    })
+}
+
+/// Why a GPU cannot run `--runtime`.
+pub fn no_model(hw: &Hardware) -> String {
+    format!(
+        "--runtime prices every kernel with the hardware model, and GPU `{}` has no \
+         hardware-model coefficients (`model` in its hardware file; calibrated presets: \
+         h100, h100-measured); see docs/VALIDATION.md, \"Calibrating another GPU\"",
+        hw.name
+    )
+}
+
+#[cfg(test)]
+mod tests;

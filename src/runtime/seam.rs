@@ -1,0 +1,152 @@
+//! The seam between the runtimes and the hardware model's per-kernel pricing: every kernel
+//! a runtime predicts is priced here, by the hardware model's own functions
+//! (`crate::cost::hwmodel`), so that a change to how the model prices a kind of kernel
+//! reaches the runtimes through these few functions and nowhere else.
+//!
+//! - [`Pricing::layout_copy`]: a copy with no arithmetic (a `reshape` that cannot be a view,
+//!   an operand matmul copies), as PyTorch's eager copy kernel runs it
+//!   (`elementwise_kernel` over strided runs: `families.scalar`; a transposing copy:
+//!   `families.layout_copy`) or as a Triton kernel Inductor generates (the `elementwise`
+//!   family: a vectorised streaming kernel).
+//! - [`Pricing::kernel`]: a kernel of ops from the file. PyTorch's own kernel (eager) is the
+//!   hardware model's prediction for the op alone ([`crate::cost::hwmodel::predict`]); a
+//!   Triton kernel is the same prediction, except that a lone elementwise op is priced as the
+//!   vectorised `elementwise` family, not as PyTorch's non-vectorised kernel that a broadcast
+//!   or a widening cast picks in eager.
+//! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`), and
+//!   [`Pricing::cuda_kernels`]: how many CUDA kernels a priced kernel launches (1 each
+//!   today; a cuBLAS split-K GEMM and its reduction will be 2 once the hardware model prices
+//!   split-K).
+
+use crate::cost::hwmodel::{self, Family, HwModel, Prediction};
+use crate::cost::{Hardware, LaunchMode};
+use crate::fusion::AttentionPattern;
+use crate::graph::{Graph, OpId};
+use crate::traffic::GroupTraffic;
+
+/// Who runs a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runner {
+    /// PyTorch's own CUDA kernels (eager), and cuBLAS and cuDNN.
+    Eager,
+    /// Code TorchInductor generates (Triton), and the library calls it keeps.
+    Triton,
+}
+
+/// What a layout copy moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyShape {
+    /// DRAM bytes read: the distinct elements of the source (a broadcast read once).
+    pub read: u64,
+    /// Bytes written: every element of the copy.
+    pub written: u64,
+    /// Elements written.
+    pub elements: u64,
+    /// Whether the copy moves the innermost axis (a transpose) rather than contiguous runs.
+    pub transpose: bool,
+}
+
+/// The prices of one estimate: the model, the GPU and the launch mode, with the model's
+/// copy coefficients made ready once.
+pub struct Pricing<'m> {
+    model: &'m HwModel,
+    hw: &'m Hardware,
+    launch_s: f64,
+    /// `model` with `families.scalar` in the place of `families.elementwise` (PyTorch's
+    /// copy of contiguous runs or a broadcast), and with `families.layout_copy` (a
+    /// transposing copy); each as `model` where it lacks the family.
+    eager_runs: HwModel,
+    eager_transpose: HwModel,
+}
+
+impl<'m> Pricing<'m> {
+    pub fn new(model: &'m HwModel, hw: &'m Hardware, launch: LaunchMode) -> Self {
+        let with = |c: Option<hwmodel::FamilyCoeffs>| {
+            let mut m = model.clone();
+            if let Some(c) = c {
+                m.families.elementwise = c;
+            }
+            m
+        };
+        Pricing {
+            model,
+            hw,
+            launch_s: hw.launch(launch),
+            eager_runs: with(model.families.scalar),
+            eager_transpose: with(model.families.layout_copy.or(model.families.scalar)),
+        }
+    }
+
+    /// The launch cost of one kernel.
+    pub fn launch_s(&self) -> f64 {
+        self.launch_s
+    }
+
+    /// The CUDA kernels the kernel priced as `p` launches.
+    pub fn cuda_kernels(&self, _p: &Prediction) -> usize {
+        1
+    }
+
+    /// A layout copy kernel as `runner` runs it.
+    pub fn layout_copy(&self, c: &CopyShape, runner: Runner) -> Prediction {
+        let m = match (runner, c.transpose) {
+            (Runner::Eager, false) => &self.eager_runs,
+            (Runner::Eager, true) => &self.eager_transpose,
+            (Runner::Triton, _) => self.model,
+        };
+        m.memory(
+            Family::Elementwise,
+            c.read,
+            c.written,
+            c.elements,
+            None,
+            self.hw,
+            self.launch_s,
+        )
+    }
+
+    /// The kernel made of `ops` (which moves `traffic` under the compulsory model) as
+    /// `runner` runs it; `flash` is the attention pattern of an SDPA kernel.
+    pub fn kernel(
+        &self,
+        g: &Graph,
+        ops: &[OpId],
+        traffic: &GroupTraffic,
+        flash: Option<&AttentionPattern>,
+        runner: Runner,
+    ) -> Prediction {
+        let computed: Vec<OpId> = ops
+            .iter()
+            .copied()
+            .filter(|&o| !g.op(o).kind.is_layout())
+            .collect();
+        if runner == Runner::Triton
+            && flash.is_none()
+            && let [o] = computed[..]
+            && g.op(o).kind == crate::types::OpKind::Elementwise
+        {
+            let elements = ops
+                .iter()
+                .map(|&o| {
+                    let t = g.tensor(g.op(o).output);
+                    t.bytes / t.dtype.bytes().max(1)
+                })
+                .chain(traffic.reads.iter().map(|r| {
+                    let t = g.tensor(r.tensor);
+                    r.bytes / t.dtype.bytes().max(1)
+                }))
+                .max()
+                .unwrap_or(0);
+            return self.model.memory(
+                Family::Elementwise,
+                traffic.bytes_read,
+                traffic.bytes_written,
+                elements,
+                None,
+                self.hw,
+                self.launch_s,
+            );
+        }
+        hwmodel::predict(self.model, g, ops, traffic, flash, self.hw, self.launch_s)
+    }
+}

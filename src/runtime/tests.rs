@@ -1,0 +1,279 @@
+//! Unit tests of the runtimes on small graphs: views against copies (eager), each rewrite
+//! (compile).
+
+use super::*;
+use crate::analysis::{Options, check_file};
+
+/// The runtime's estimate of `src` on the H100 preset, CUDA graphs.
+fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
+    let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    assert!(
+        r.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        r.diagnostics
+    );
+    let a = r.graphs[0].analysis.clone().expect("analysis");
+    let hw = Hardware::preset("h100").expect("preset");
+    let e = estimate(&a, &hw, LaunchMode::Graph, runtime).expect("estimate");
+    (a, e)
+}
+
+/// Each kernel as `what:op,op` (a copy as `copy(tensor)`).
+fn kernels(a: &Analysis, e: &RuntimeEstimate) -> Vec<String> {
+    let g = &a.graph;
+    e.kernels
+        .iter()
+        .map(|k| {
+            let ops: Vec<&str> = k.ops.iter().map(|&o| g.op(o).name.as_str()).collect();
+            match &k.what {
+                What::Copy { tensor, reason, .. } => {
+                    format!(
+                        "copy({}, {}){}",
+                        g.tensor(*tensor).name,
+                        reason.as_str(),
+                        if ops.is_empty() {
+                            String::new()
+                        } else {
+                            format!(":{}", ops.join(","))
+                        }
+                    )
+                }
+                w => format!("{}:{}", w.as_str(), ops.join(",")),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn eager_views_cost_nothing_and_a_reshape_of_a_permute_copies() {
+    let src = "graph g {\n  dtype bf16\n  input q: [1024, 2048]\n  weight w: [2048, 2048]\n  op split = reshape(q) -> q3: [1024, 16, 128]\n  op heads = permute(q3, dims = [1, 0, 2]) -> qh\n  op lo = slice(qh, axis = -1, start = 0, end = 64) -> q1\n  op neg = elementwise.neg(q1) -> qn\n  op back = permute(qh, dims = [1, 0, 2]) -> qb\n  op merge = reshape(qb) -> qm: [1024, 2048]\n  op heads2 = permute(q3, dims = [1, 0, 2]) -> qh2\n  op merge2 = reshape(qh2) -> qm2: [16, 131072]\n  op proj = matmul(qm, w) -> o\n  output qn, o, qm2\n}\n";
+    let (a, e) = run(src, Runtime::Eager);
+    // split, heads, lo, back (permuting back makes it contiguous), merge (a view of that) and
+    // heads2 are views; merge2 flattens the permuted heads: a copy.
+    assert_eq!(
+        kernels(&a, &e),
+        ["kernel:neg", "copy(qh2, reshape):merge2", "kernel:proj"]
+    );
+    assert_eq!(e.views, 6);
+}
+
+#[test]
+fn eager_matmul_copies_a_broadcast_k_and_takes_a_transposed_one_as_is() {
+    // Grouped-query attention by broadcast: K and V [8, 1, S, D] against 4 query heads each.
+    let src = "graph g {\n  dtype bf16\n  input q: [8, 4, 256, 128]\n  input k: [8, 1, 256, 128]\n  input v: [8, 1, 256, 128]\n  op s = matmul(q, k.T) -> sc\n  op p = reduction.softmax(sc, axis = -1) -> pr: [8, 4, 256, 256]\n  op o = matmul(pr, v) -> out\n  op plain = matmul(q, q.T) -> qq\n  output out, qq\n}\n";
+    let (a, e) = run(src, Runtime::Eager);
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "copy(k, broadcast)",
+            "kernel:s",
+            "kernel:p",
+            "copy(v, broadcast)",
+            "kernel:o",
+            "kernel:plain"
+        ]
+    );
+    // The copy writes the broadcast K (4x its bytes) and reads K once.
+    let c = &e.kernels[0].prediction;
+    assert_eq!(c.dram_written, 8 * 4 * 256 * 128 * 2);
+    assert_eq!(c.dram_read, 8 * 256 * 128 * 2);
+}
+
+#[test]
+fn eager_softmax_of_a_permuted_tensor_is_made_contiguous_first_but_elementwise_is_not() {
+    let src = "graph g {\n  dtype f16\n  input x: [64, 128, 256]\n  op t = permute(x, dims = [0, 2, 1]) -> xt\n  op e = elementwise.exp(xt) -> y\n  op s = reduction.softmax(xt, axis = -1) -> z: [64, 256, 128]\n  output y, z\n}\n";
+    let (a, e) = run(src, Runtime::Eager);
+    assert_eq!(
+        kernels(&a, &e),
+        ["kernel:e", "copy(xt, contiguous)", "kernel:s"]
+    );
+    // A transposing copy.
+    let t = &e.kernels[1];
+    assert!(t.prediction.kernel_s > 0.0);
+}
+
+#[test]
+fn eager_cast_to_its_own_dtype_is_no_kernel() {
+    let src = "graph g {\n  dtype bf16\n  input x: [1024, 1024]\n  op same = elementwise.cast(x) -> y: bf16[1024, 1024]\n  op up = elementwise.cast(y) -> z: f32[1024, 1024]\n  output z\n}\n";
+    let (a, e) = run(src, Runtime::Eager);
+    assert_eq!(kernels(&a, &e), ["kernel:up"]);
+    assert_eq!(e.views, 1);
+}
+
+/// An attention layer in Hugging Face's eager form: projections of `[B, S, H]` hidden
+/// states, heads, `repeat_kv` of K and V, scores times the scaling plus a mask, softmax in
+/// f32 between casts, P·V, the head merge, the output projection. `B`, `S` and the GQA
+/// group `G` are parameters.
+fn hf_attention(b: u64, s: u64, g: u64) -> String {
+    format!(
+        "graph g {{\n  param B = {b}\n  param S = {s}\n  param NKV = 2\n  param G = {g}\n  param NH = NKV * G\n  dtype bf16\n  input x: [B, S, 512]\n  input mask: [B, 1, S, S]\n  weight wq: [512, NH * 64]\n  weight wk: [512, NKV * 64]\n  weight wv: [512, NKV * 64]\n  weight wo: [NH * 64, 512]\n  op q_proj = matmul(x, wq) -> q\n  op k_proj = matmul(x, wk) -> k\n  op v_proj = matmul(x, wv) -> v\n  op q_split = reshape(q) -> q4: [B, S, NH, 64]\n  op q_heads = permute(q4, dims = [0, 2, 1, 3]) -> qh\n  op k_split = reshape(k) -> k4: [B, S, NKV, 64]\n  op k_heads = permute(k4, dims = [0, 2, 1, 3]) -> kh\n  op v_split = reshape(v) -> v4: [B, S, NKV, 64]\n  op v_heads = permute(v4, dims = [0, 2, 1, 3]) -> vh\n  op k_group = reshape(kh) -> k5: [B, NKV, 1, S, 64]\n  op k_expand = expand(k5) -> k6: [B, NKV, G, S, 64]\n  op k_repeat = reshape(k6) -> kx: [B, NH, S, 64]\n  op v_group = reshape(vh) -> v5: [B, NKV, 1, S, 64]\n  op v_expand = expand(v5) -> v6: [B, NKV, G, S, 64]\n  op v_repeat = reshape(v6) -> vx: [B, NH, S, 64]\n  op scores = matmul(qh, kx.T) -> sc\n  op scale = elementwise.mul(sc, 0.125) -> scs\n  op masked = elementwise.add(scs, mask) -> scm\n  op up_f32 = elementwise.cast(scm) -> sf: f32[B, NH, S, S]\n  op softmax = reduction.softmax(sf, axis = -1) -> pf: f32[B, NH, S, S]\n  op down_bf16 = elementwise.cast(pf) -> p: bf16[B, NH, S, S]\n  op attn = matmul(p, vx) -> ah\n  op attn_heads = permute(ah, dims = [0, 2, 1, 3]) -> at\n  op attn_merge = reshape(at) -> am: [B, S, NH * 64]\n  op o_proj = matmul(am, wo) -> o\n  output o\n}}\n"
+    )
+}
+
+#[test]
+fn compile_rewrites_hugging_face_attention_into_sdpa_and_its_head_merge_is_a_view() {
+    let (a, e) = run(&hf_attention(1, 256, 4), Runtime::Compile);
+    assert_eq!(e.sdpa.len(), 1);
+    assert_eq!(e.sdpa[0].1, Ok(()));
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "kernel:q_proj,q_split,q_heads",
+            "kernel:k_proj,k_split,k_heads",
+            "kernel:v_proj,v_split,v_heads",
+            "copy(kh, reshape):k_group,k_expand,k_repeat",
+            "copy(vh, reshape):v_group,v_expand,v_repeat",
+            "sdpa:scores,scale,masked,up_f32,softmax,down_bf16,attn,attn_heads",
+            "kernel:o_proj"
+        ]
+    );
+    // The head merge after SDPA moves nothing.
+    assert_eq!(e.views, 1);
+    // Eager runs all of it op by op: the repeat copies and the head merge are copies, the
+    // rest of the layout ops views.
+    let (a, e) = run(&hf_attention(1, 256, 4), Runtime::Eager);
+    let ks = kernels(&a, &e);
+    assert_eq!(ks.len(), 14, "{ks:?}");
+    assert_eq!(e.copies(), 3);
+    assert_eq!(e.views, 11);
+}
+
+#[test]
+fn compile_keeps_attention_whose_q_and_k_need_a_copy_and_copies_them_in_triton() {
+    // Batch 4 of 256 tokens: [B, S, NH, D] permuted to [B, NH, S, D] does not flatten, so
+    // matmul copies Q (K is the repeat_kv copy, contiguous): no SDPA, as measured on the
+    // batched encoder layers.
+    let (a, e) = run(&hf_attention(4, 256, 4), Runtime::Compile);
+    let miss = e.sdpa[0].1.clone().expect_err("not rewritten");
+    assert!(
+        matches!(
+            miss,
+            SdpaMiss::Copy {
+                reason: CopyReason::BatchLayout,
+                ..
+            }
+        ),
+        "{miss:?}"
+    );
+    let ks = kernels(&a, &e);
+    assert!(ks.contains(&"copy(qh, batch-layout)".to_string()), "{ks:?}");
+    // One query head per KV head needs no repeat_kv: the same pattern at one sequence is
+    // rewritten.
+    let (_, e) = run(&hf_attention(1, 256, 1), Runtime::Compile);
+    assert_eq!(e.sdpa[0].1, Ok(()));
+}
+
+#[test]
+fn compile_keeps_3d_attention_and_grouped_query_attention_by_broadcast() {
+    // Scores of rank 3 with a scale: not one of Inductor's patterns (the tuned layers of
+    // docs/VALIDATION.md §15: `llama_layer`, `gpt2_block`).
+    let three = "graph g {\n  dtype bf16\n  input q: [16, 1024, 128]\n  input k: [16, 1024, 128]\n  input v: [16, 1024, 128]\n  op s = matmul(q, k.T) -> sc\n  op m = elementwise.mul(sc, 0.088) -> scs\n  op p = reduction.softmax(scs, axis = -1) -> pr: [16, 1024, 1024]\n  op o = matmul(pr, v) -> out\n  output out\n}\n";
+    let (a, e) = run(three, Runtime::Compile);
+    assert_eq!(e.sdpa[0].1, Err(SdpaMiss::Rank { rank: 3 }));
+    assert_eq!(kernels(&a, &e), ["kernel:s", "kernel:m,p", "kernel:o"]);
+    // Bare (`bmm`, softmax, `bmm`): Inductor's 3-D pattern.
+    let bare = three
+        .replace("op m = elementwise.mul(sc, 0.088) -> scs\n", "")
+        .replace("softmax(scs", "softmax(sc");
+    let (_, e) = run(&bare, Runtime::Compile);
+    assert_eq!(e.sdpa[0].1, Ok(()));
+    // K and V broadcast over query heads: matmul copies them (a Triton copy each).
+    let gqa = "graph g {\n  dtype bf16\n  input q: [8, 4, 256, 128]\n  input k: [8, 1, 256, 128]\n  input v: [8, 1, 256, 128]\n  op s = matmul(q, k.T) -> sc\n  op m = elementwise.mul(sc, 0.088) -> scs\n  op p = reduction.softmax(scs, axis = -1) -> pr: [8, 4, 256, 256]\n  op o = matmul(pr, v) -> out\n  output out\n}\n";
+    let (a, e) = run(gqa, Runtime::Compile);
+    assert!(matches!(
+        e.sdpa[0].1,
+        Err(SdpaMiss::Copy {
+            reason: CopyReason::Broadcast,
+            ..
+        })
+    ));
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "copy(k, broadcast)",
+            "kernel:s",
+            "kernel:m,p",
+            "copy(v, broadcast)",
+            "kernel:o"
+        ]
+    );
+    // Anything else between the matmuls (a tanh soft-cap) keeps the pattern.
+    let capped = gqa.replace("[8, 1, 256, 128]", "[8, 4, 256, 128]").replace(
+        "op m = elementwise.mul(sc, 0.088) -> scs",
+        "op m = elementwise.tanh(sc) -> scs",
+    );
+    let (a, e) = run(&capped, Runtime::Compile);
+    let Err(SdpaMiss::Op { op }) = e.sdpa[0].1 else {
+        panic!("{:?}", e.sdpa)
+    };
+    assert_eq!(a.graph.op(op).name, "m");
+}
+
+#[test]
+fn compile_computes_a_pending_bias_in_the_operand_copies() {
+    // BERT's Q, K, V with biases at batch 2: each head split is copied before the batched
+    // matmul, and the bias add is computed in that copy (no kernel of its own).
+    let src = "graph g {\n  dtype f16\n  input x: [2, 128, 256]\n  weight wq: [256, 256]\n  weight bq: [256]\n  weight wk: [256, 256]\n  weight bk: [256]\n  op q0 = matmul(x, wq) -> qa\n  op qb = elementwise.add(qa, bq) -> q\n  op k0 = matmul(x, wk) -> ka\n  op kb = elementwise.add(ka, bk) -> k\n  op qs = reshape(q) -> q4: [2, 128, 4, 64]\n  op qh = permute(q4, dims = [0, 2, 1, 3]) -> qhh\n  op ks = reshape(k) -> k4: [2, 128, 4, 64]\n  op kh = permute(k4, dims = [0, 2, 1, 3]) -> khh\n  op s = matmul(qhh, khh.T) -> sc\n  output sc\n}\n";
+    let (a, e) = run(src, Runtime::Compile);
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "kernel:q0",
+            "kernel:k0",
+            "copy(qhh, batch-layout):qb,qs,qh",
+            "copy(khh, batch-layout):kb,ks,kh",
+            "kernel:s"
+        ]
+    );
+    // Eager adds the biases, then copies.
+    let (a, e) = run(src, Runtime::Eager);
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "kernel:q0",
+            "kernel:qb",
+            "kernel:k0",
+            "kernel:kb",
+            "copy(qhh, batch-layout)",
+            "copy(khh, batch-layout)",
+            "kernel:s"
+        ]
+    );
+}
+
+#[test]
+fn compile_computes_a_residual_add_in_the_next_norm_across_layers() {
+    // Two layers of [B, S, H] hidden states: each layer's residual add is read by the next
+    // layer's RMSNorm (written op by op) and by the next residual: one kernel computes the
+    // sum, stores it for the residual stream, and normalises it.
+    let src = "block layer(S) {\n  dtype bf16\n  input x: [1, S, 512]\n  weight w: [512, 512]\n  weight nw: [512]\n  op up = elementwise.cast(x) -> xf: f32[1, S, 512]\n  op sq = elementwise.mul(xf, xf) -> x2\n  op var = reduction.mean(x2, axis = -1, keepdim = 1) -> vr: [1, S, 1]\n  op eps = elementwise.add(vr, 1e-5) -> ve\n  op rstd = elementwise.rsqrt(ve) -> r\n  op nrm = elementwise.mul(xf, r) -> xr\n  op down = elementwise.cast(xr) -> xb: bf16[1, S, 512]\n  op scale = elementwise.mul(nw, xb) -> xn\n  op proj = matmul(xn, w) -> o\n  op res = elementwise.add(x, o) -> y\n  output y\n}\ngraph g {\n  dtype bf16\n  input x: [1, 256, 512]\n  repeat 2 layers = layer(x, S = 256) -> h\n  output h\n}\n";
+    let (a, e) = run(src, Runtime::Compile);
+    let ks = kernels(&a, &e);
+    assert_eq!(ks.len(), 5, "{ks:?}");
+    assert!(
+        ks[2].starts_with("kernel:layers.0.res,layers.1.up,"),
+        "{ks:?}"
+    );
+    // The kernel stores the sum (read again by the next residual) and the normalised value.
+    let k = &e.kernels[2].prediction;
+    assert_eq!(k.dram_written, 2 * 256 * 512 * 2);
+    let (_, eager) = run(src, Runtime::Eager);
+    assert_eq!(eager.kernels.len(), 2 * 10);
+}
+
+#[test]
+fn eager_adds_the_kernels_pytorch_needs_beyond_the_op() {
+    // Three operands: `torch.add` twice. A causal softmax: `masked_fill`, then the softmax
+    // (not for one query, which sees every key). A norm over the first axis: moved last.
+    let src = "graph g {\n  dtype f16\n  input a: [256, 256]\n  input b: [256, 256]\n  input c: [256, 256]\n  input w: [256]\n  op s = elementwise.add(a, b, c) -> y\n  op p = reduction.softmax(y, axis = -1, causal = true) -> z: [256, 256]\n  op q = reduction.softmax(a[0], axis = -1, causal = true) -> z1: [256]\n  op n = reduction.layernorm(z, axis = 0) -> v: [256, 256]\n  output v, z1\n}\n";
+    let (a, e) = run(src, Runtime::Eager);
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "kernel:s", "kernel:s", "kernel:p", "kernel:p", "kernel:q", "kernel:n", "kernel:n"
+        ]
+    );
+    // Compiled, each is one Triton kernel's work.
+    let (_, c) = run(src, Runtime::Compile);
+    assert!(c.kernels.len() <= 3, "{:?}", c.kernels.len());
+}
