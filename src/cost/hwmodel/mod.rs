@@ -583,6 +583,23 @@ impl HwModel {
     }
 }
 
+/// The elements op `o`'s loop visits: its output's, except an `update`, which writes only its
+/// new rows into the buffer (in place, the cache aliased): a KV-cache append of one token
+/// touches `B · heads · head_dim` elements, not the cache's `B · heads · T · head_dim`
+/// (issue 24: priced over the whole cache it took 7.6 µs at 4k context and 41.5 µs at 32k,
+/// against 2.7–4.7 µs measured).
+fn loop_elements(g: &Graph, o: OpId) -> u64 {
+    let op = g.op(o);
+    let t = g.tensor(op.output);
+    let whole = t.bytes / t.dtype.bytes().max(1);
+    match (op.kind, op.inputs.get(1)) {
+        (crate::types::OpKind::Update, Some(new)) => {
+            (g.use_bytes(new) / g.tensor(new.tensor).dtype.bytes().max(1)).min(whole)
+        }
+        _ => whole,
+    }
+}
+
 fn finish(
     family: Family,
     read: f64,
@@ -729,10 +746,7 @@ pub fn predict(
     }
     let elements = ops
         .iter()
-        .map(|&o| {
-            let t = g.tensor(g.op(o).output);
-            t.bytes / t.dtype.bytes().max(1)
-        })
+        .map(|&o| loop_elements(g, o))
         .chain(traffic.reads.iter().map(|r| {
             let t = g.tensor(r.tensor);
             r.bytes / t.dtype.bytes().max(1)
