@@ -637,7 +637,7 @@ pub fn predict(
     launch_s: f64,
 ) -> Prediction {
     if let Some(p) = flash
-        && let Some(s) = matmul_shape(g, p.qk)
+        && let Some(s) = matmul::pattern_shape(g, p.qk)
     {
         // Queries m, keys n, head dim k of Q·Kᵀ. A softmax that states its mask
         // (`causal = true`, `window = W`) gives the pairs the kernel computes: its matmul
