@@ -199,3 +199,153 @@ fn the_decode_example_reads_its_cache_once_per_layer() {
         m.dram_read
     );
 }
+
+// ---- 3. Lone layout copies, eager and generated --------------------------------------------
+
+/// `repeat_kv` materialised as Hugging Face writes it: [B, KVH, S, D] → [B, KVH, 1, S, D] →
+/// expand → [B, H, S, D], alone in its kernel (a copy), then read by the scores.
+const REPEAT_KV: &str = "graph g {
+  input k: bf16[4, 4, 1025, 128]
+  input q: bf16[4, 16, 1, 128]
+  op k_group = reshape(k) -> k5: [4, 4, 1, 1025, 128]
+  op k_expand = expand(k5) -> k6: [4, 4, 4, 1025, 128]
+  op k_repeat = reshape(k6) -> kx: [4, 16, 1025, 128]
+  op scores = matmul(q, kx.T) -> s: [4, 16, 1, 1025]
+  output s
+}
+";
+
+/// `k_group → k_expand → k_repeat` copies 4.2 MB into 16.8 MB (8.4 M elements). As PyTorch
+/// eager runs it (`direct_copy_kernel`, non-vectorized) it takes `copy_eager`'s rates: 20.2 µs
+/// (the elementwise family gave 12.45 µs; batch d measured 19.97 µs for this very copy in its
+/// `llama_decode` layer, a held-out check, not fitted on). As Inductor's Triton copy it takes
+/// `copy_generated`'s: 9.69 µs (measured 8.58 µs there).
+#[test]
+fn a_repeat_kv_copy_is_priced_by_whose_copy_kernel_runs_it() {
+    let a = source(REPEAT_KV);
+    let hw = h100();
+    let c = coeffs();
+    let (read, written) = (4 * 4 * 1025 * 128 * 2, 4 * 16 * 1025 * 128 * 2);
+    let elements = 4.0 * 16.0 * 1025.0 * 128.0;
+    let time = |f: cost::hwmodel::FamilyCoeffs| {
+        let memory = (read + written) as f64 / (hw.bandwidth * f.bandwidth_efficiency);
+        memory.max(elements / f.elements_per_s) + f.overhead_us * 1e-6
+    };
+    for (k, f, want_us) in [
+        (
+            cost::CopyKernel::Eager,
+            c.families.copy_eager.expect("copy_eager"),
+            20.21,
+        ),
+        (
+            cost::CopyKernel::Generated,
+            c.families.copy_generated.expect("copy_generated"),
+            9.69,
+        ),
+    ] {
+        let mut hw = h100();
+        hw.model = Some(c.with_copy_kernel(k));
+        let m = model(&a, &hw, LaunchMode::Graph);
+        let p = kernel_of(&a, &m, "k_expand");
+        assert_eq!(p.family, cost::Family::Copy);
+        assert_eq!((p.dram_read, p.dram_written), (read, written));
+        assert!((p.kernel_s - time(f)).abs() < 1e-12, "{k:?}: {p:?}");
+        assert!((us(p.kernel_s) - want_us).abs() < 0.01, "{k:?}: {p:?}");
+    }
+    // Without the copy families (a hardware file written before them): the elementwise
+    // family, as before.
+    let mut old = c.clone();
+    old.families.copy_eager = None;
+    old.families.copy_generated = None;
+    let mut hw = h100();
+    hw.model = Some(old);
+    let p = model(&a, &hw, LaunchMode::Graph).kernels[0];
+    assert_eq!(p.family, cost::Family::Elementwise);
+    assert!((us(p.kernel_s) - 12.45).abs() < 0.01, "{p:?}");
+}
+
+/// Under eager a lone reshape is still PyTorch's copy of contiguous runs (`scalar`, fitted on
+/// batch g) and a head merge whose permute moves the innermost axis a transpose
+/// (`layout_copy`); under generated code both are the compiler's copy.
+#[test]
+fn lone_reshapes_and_transposes_keep_their_eager_families() {
+    let reshape = source(
+        "graph g {\n  input x: bf16[64, 1024, 32]\n  \
+         op r = reshape(x) -> y: [64, 32768]\n  output y\n}\n",
+    );
+    let merge = source(
+        "graph g {\n  input x: bf16[8, 32, 128, 64]\n  \
+         op t = permute(x, dims = [0, 2, 3, 1]) -> y\n  \
+         op r = reshape(y) -> z: [8, 128, 2048]\n  output z\n}\n",
+    );
+    let c = coeffs();
+    let eager = h100();
+    let mut generated = h100();
+    generated.model = Some(c.with_copy_kernel(cost::CopyKernel::Generated));
+    let p = model(&reshape, &eager, LaunchMode::Graph).kernels[0];
+    assert_eq!(p.family, cost::Family::Elementwise);
+    let scalar = c.families.scalar.expect("scalar");
+    let n = 64.0 * 32768.0;
+    assert!(
+        (p.compute_s - n / scalar.elements_per_s).abs() < 1e-12,
+        "{p:?}"
+    );
+    let p = model(&reshape, &generated, LaunchMode::Graph).kernels[0];
+    assert_eq!(p.family, cost::Family::Copy);
+    let generated_copy = c.families.copy_generated.expect("copy_generated");
+    assert!(
+        (p.compute_s - n / generated_copy.elements_per_s).abs() < 1e-12,
+        "{p:?}"
+    );
+    // The head merge is one kernel of two layout ops; its permute moves the innermost axis.
+    assert_eq!(merge.plan.groups.len(), 1);
+    let p = model(&merge, &eager, LaunchMode::Graph).kernels[0];
+    assert_eq!(p.family, cost::Family::Copy);
+    let t = c.families.layout_copy.expect("layout_copy");
+    let n = 8.0 * 32.0 * 128.0 * 64.0;
+    assert!((p.compute_s - n / t.elements_per_s).abs() < 1e-12, "{p:?}");
+}
+
+/// `--fuser inductor` (and xla, tvm) price layout-only kernels as generated copies; the
+/// default fuser as PyTorch eager's. The JSON says which (`hardware_model.copy_kernel`).
+#[test]
+fn the_fuser_picks_the_copy_kernel() {
+    let dir = std::env::temp_dir().join(format!("fgraph-decode-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("repeat_kv.fgraph");
+    std::fs::write(&path, REPEAT_KV).expect("write");
+    let run = |fuser: &str| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fgraph"))
+            .args(["analyze", "--traffic-model", "hardware", "--format", "json"])
+            .args(["--fuser", fuser])
+            .arg(&path)
+            .output()
+            .expect("run");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    for (fuser, kernel) in [
+        ("seed", "eager"),
+        ("inductor", "generated"),
+        ("xla", "generated"),
+        ("tvm", "generated"),
+    ] {
+        let j = run(fuser);
+        let m = &j["cost"]["hardware_model"];
+        assert_eq!(m["copy_kernel"], kernel, "{fuser}");
+        let copy = m["kernels"]
+            .as_array()
+            .expect("kernels")
+            .iter()
+            .find(|k| k["family"] == "copy")
+            .expect("a copy kernel");
+        let want = if kernel == "eager" { 20.21 } else { 9.69 };
+        let got = copy["kernel_us"].as_f64().expect("us");
+        assert!((got - want).abs() < 0.01, "{fuser}: {got}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -20,7 +20,7 @@ pub mod hwmodel;
 
 pub use flops::{FlopSource, op_flops};
 pub use hardware::{DEFAULT_PRESET, Hardware, HardwareFile, LaunchMode, PRESET_NAMES, Unit};
-pub use hwmodel::{AttentionCoeffs, Family, HwModel, MatmulShape, Prediction};
+pub use hwmodel::{AttentionCoeffs, CopyKernel, Family, HwModel, MatmulShape, Prediction};
 
 use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
@@ -134,6 +134,8 @@ pub struct ModelReport {
     pub time_s: f64,
     /// Where the coefficients come from.
     pub source: String,
+    /// Whose copy kernels run the layout-only kernels ([`HwModel::with_copy_kernel`]).
+    pub copy_kernel: CopyKernel,
 }
 
 /// Adds the hardware model's view of the analysis's plan to `c`; an error (a sentence) when
@@ -170,6 +172,7 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         kernel_s: kernels.iter().map(|k| k.kernel_s).sum(),
         time_s: kernels.iter().map(|k| k.time_s).sum(),
         source: model.source.clone(),
+        copy_kernel: model.copy_kernel,
         kernels,
     });
     Ok(())

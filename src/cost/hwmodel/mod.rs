@@ -93,6 +93,40 @@ pub struct Families {
     /// `overhead_us` the fixed time of the three kernels; none: priced as `norm`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_norm: Option<FamilyCoeffs>,
+    /// A kernel that only copies a layout (every op a layout op: `repeat_kv`'s expand +
+    /// reshape, a head merge, a lone expand or slice) as PyTorch eager runs it
+    /// (`direct_copy_kernel` through the non-vectorized `elementwise_kernel`: issue 24
+    /// measured it ~1.8× slower than a vectorized elementwise kernel of the same bytes), under
+    /// [`CopyKernel::Eager`]; a lone reshape or permute keeps `scalar` and a transposing
+    /// permute `layout_copy`. None: priced as before (those two, else `elementwise`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_eager: Option<FamilyCoeffs>,
+    /// Every layout-only kernel as a compiler generates it (Inductor's Triton copy, issue 24:
+    /// ~1.4× faster than PyTorch's vectorized elementwise kernel), under
+    /// [`CopyKernel::Generated`]. None: priced as under [`CopyKernel::Eager`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_generated: Option<FamilyCoeffs>,
+}
+
+/// Whose code runs a kernel that only copies a layout ([`HwModel::with_copy_kernel`]): PyTorch
+/// eager's copy kernels (`families.copy_eager`, the default) or a compiler's generated one
+/// (`families.copy_generated`: Inductor's Triton, XLA's or TVM's fusion). `--fuser inductor`,
+/// `xla` and `tvm` choose `Generated`; a runtime (`--runtime`) may choose for itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CopyKernel {
+    #[default]
+    Eager,
+    Generated,
+}
+
+impl CopyKernel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CopyKernel::Eager => "eager",
+            CopyKernel::Generated => "generated",
+        }
+    }
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -233,6 +267,10 @@ pub struct HwModel {
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
     pub causal_attention: bool,
+    /// Not a coefficient: whose copy kernels run the layout-only kernels
+    /// ([`HwModel::with_copy_kernel`]).
+    #[serde(skip)]
+    pub copy_kernel: CopyKernel,
 }
 
 /// Which coefficients a kernel takes.
@@ -260,6 +298,8 @@ pub enum Family {
     /// PyTorch's group norm (`families.group_norm`).
     #[serde(rename = "group_norm")]
     GroupNorm,
+    /// A layout-only kernel priced by `families.copy_eager` or `copy_generated`.
+    Copy,
 }
 
 impl Family {
@@ -279,6 +319,7 @@ impl Family {
             Family::Scan => "scan",
             Family::Pool => "pool",
             Family::GroupNorm => "group_norm",
+            Family::Copy => "copy",
         }
     }
 }
@@ -503,6 +544,8 @@ impl HwModel {
             ("pool", f.pool),
             ("pool_global_channels_last", f.pool_global_channels_last),
             ("group_norm", f.group_norm),
+            ("copy_eager", f.copy_eager),
+            ("copy_generated", f.copy_generated),
         ]
         .into_iter()
         .filter_map(|(k, c)| Some((k, c?)));
@@ -557,6 +600,16 @@ impl HwModel {
         }
     }
 
+    /// This model with layout-only kernels run by `k`'s copy kernels: PyTorch eager's
+    /// (the default) or a compiler's generated ones. `--fuser inductor`, `xla` and `tvm` ask
+    /// for [`CopyKernel::Generated`].
+    pub fn with_copy_kernel(&self, k: CopyKernel) -> HwModel {
+        HwModel {
+            copy_kernel: k,
+            ..self.clone()
+        }
+    }
+
     fn family(&self, f: Family) -> FamilyCoeffs {
         match f {
             Family::Softmax => self.families.softmax,
@@ -579,6 +632,12 @@ impl HwModel {
             // `predict` prices these as `reduction` and `norm` when they are absent.
             Family::Pool => self.families.pool.unwrap_or(self.families.reduction),
             Family::GroupNorm => self.families.group_norm.unwrap_or(self.families.norm),
+            Family::Copy => match self.copy_kernel {
+                CopyKernel::Generated => self.families.copy_generated,
+                CopyKernel::Eager => None,
+            }
+            .or(self.families.copy_eager)
+            .unwrap_or(self.families.elementwise),
         }
     }
 }
@@ -777,6 +836,23 @@ pub fn predict(
             launch_s,
         );
         p.kernel_s += model.mm_overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        return p;
+    }
+    // A kernel that only copies a layout: its copy family, by whose code runs it.
+    if let Some(c) = model.copy_family(g, ops) {
+        let memory_s = traffic.bytes_read.saturating_add(traffic.bytes_written) as f64
+            / (hw.bandwidth * c.bandwidth_efficiency);
+        let compute_s = elements as f64 / c.elements_per_s;
+        let mut p = finish(
+            Family::Copy,
+            traffic.bytes_read as f64,
+            traffic.bytes_written,
+            compute_s,
+            memory_s,
+            launch_s,
+        );
+        p.kernel_s += c.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
         return p;
     }

@@ -474,6 +474,9 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
             si(m.dram_written as f64),
             m.source
         );
+        if m.copy_kernel == crate::cost::CopyKernel::Generated {
+            out += "    layout-only kernels: the compiler's generated copies (`copy_generated`)\n";
+        }
     }
     if !att.patterns.is_empty() || !att.misses.is_empty() {
         out += "\nattention (matmul → softmax → matmul, which the rules alone cannot fuse):\n";

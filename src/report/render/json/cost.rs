@@ -155,6 +155,9 @@ pub struct PredictionJson {
 #[derive(Serialize)]
 pub struct ModelJson {
     pub source: String,
+    /// Whose copy kernels run the layout-only kernels: `"eager"` (PyTorch's) or
+    /// `"generated"` (a compiler's: `--fuser inductor`, `xla`, `tvm`).
+    pub copy_kernel: crate::cost::CopyKernel,
     pub dram_read: u64,
     pub dram_written: u64,
     pub kernel_us: f64,
@@ -166,6 +169,7 @@ impl From<&crate::cost::ModelReport> for ModelJson {
     fn from(m: &crate::cost::ModelReport) -> Self {
         ModelJson {
             source: m.source.clone(),
+            copy_kernel: m.copy_kernel,
             dram_read: m.dram_read,
             dram_written: m.dram_written,
             kernel_us: r4(m.kernel_s * 1e6),
