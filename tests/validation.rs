@@ -1516,8 +1516,13 @@ fn h100_preset_carries_the_fitted_coefficients() {
     for name in ["h100", "h100-measured"] {
         let model = Hardware::preset(name).and_then(|h| h.model);
         // The routing families are fitted by validation/gpu/h100-calib-h/fit_routing.py
-        // (tests/routing.rs checks them).
-        let model = model.map(|m| HwModel { routing: None, ..m });
+        // (tests/routing.rs checks them), split-K by validation/gpu/h100-calib-e/
+        // fit_splitk.py (tests/decode.rs).
+        let model = model.map(|m| HwModel {
+            routing: None,
+            split_k: None,
+            ..m
+        });
         assert_eq!(
             model.as_ref(),
             Some(&fit),

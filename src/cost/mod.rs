@@ -136,6 +136,9 @@ pub struct ModelReport {
     pub source: String,
     /// Whose copy kernels run the layout-only kernels ([`HwModel::with_copy_kernel`]).
     pub copy_kernel: CopyKernel,
+    /// Kernels launched: one per kernel of the plan, and the reduction of each split-K GEMM
+    /// ([`Prediction::launches`]).
+    pub launches: usize,
 }
 
 /// Adds the hardware model's view of the analysis's plan to `c`; an error (a sentence) when
@@ -173,6 +176,7 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         time_s: kernels.iter().map(|k| k.time_s).sum(),
         source: model.source.clone(),
         copy_kernel: model.copy_kernel,
+        launches: kernels.iter().map(Prediction::launches).sum(),
         kernels,
     });
     Ok(())

@@ -129,6 +129,45 @@ impl CopyKernel {
     }
 }
 
+/// When cuBLAS runs a GEMM as split-K and what its reduction costs (`model.split_k`, fitted
+/// by validation/gpu/h100-calib-e/fit_splitk.py). A GEMM that is not batched, with `K ≥
+/// min_k` and fewer than `max_tiles_fraction · sms` output tiles of `tile_m × tile_n`, splits its
+/// K loop `splits = max(2, min(⌊K / k_per_split⌋, ⌊sms / tiles⌋))` ways: the GEMM kernel
+/// writes `splits` partial products in f32 (`M·N·4·splits` bytes) and `splitKreduce_kernel`
+/// reads them and writes the output, priced as a memory-bound kernel with `reduce` (elements:
+/// the `M·N` outputs). Decode's skinny projections (M ≤ 64, K ≥ 4,096, N ≤ 4,096) split; a
+/// layer's gate and up projections (N = 14,336) and prefill's GEMMs do not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitKCoeffs {
+    /// The shortest K loop cuBLAS splits.
+    pub min_k: f64,
+    /// The output tile the tile count is taken in: `tile_m` rows by `tile_n` columns (the
+    /// skinny tiles of cuBLAS's nvjet kernels for such shapes, 32 × 64 on an H100).
+    pub tile_m: f64,
+    pub tile_n: f64,
+    /// A GEMM splits when its output tiles are fewer than this fraction of the SMs.
+    pub max_tiles_fraction: f64,
+    /// The shortest K loop of one split.
+    pub k_per_split: f64,
+    /// The reduction kernel (`splitKreduce_kernel`).
+    pub reduce: FamilyCoeffs,
+    /// Where the coefficients come from.
+    pub source: String,
+}
+
+/// A GEMM run as split-K ([`HwModel::split_k`]): what the extra reduction kernel adds to its
+/// prediction (already counted in the prediction's reads, writes, kernel time and launches).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SplitK {
+    /// The ways K is split.
+    pub splits: u64,
+    /// The partial products' bytes, written by the GEMM and read by the reduction.
+    pub partial_bytes: u64,
+    /// The reduction kernel's own time, launch excluded.
+    pub reduce_s: f64,
+}
+
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -263,6 +302,10 @@ pub struct HwModel {
     /// ops are priced by their kernel's family as any other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routing: Option<RoutingCoeffs>,
+    /// cuBLAS's split-K GEMMs and their reduction kernel (issue 24, [`SplitKCoeffs`]); none:
+    /// no GEMM is split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_k: Option<SplitKCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -337,6 +380,16 @@ pub struct Prediction {
     pub launch_s: f64,
     /// `kernel_s + launch_s`.
     pub time_s: f64,
+    /// The GEMM ran as split-K: its reduction kernel, counted in the figures above (its
+    /// launch in `launch_s`).
+    pub split_k: Option<SplitK>,
+}
+
+impl Prediction {
+    /// Kernels launched: one, and a split-K GEMM's reduction.
+    pub fn launches(&self) -> usize {
+        1 + usize::from(self.split_k.is_some())
+    }
 }
 
 /// The range one numeric field of a hardware file must lie in: `lo` to `hi` in `unit`
@@ -430,6 +483,12 @@ pub const RANGES: &[FieldRange] = &[
     range("index_add_miss_bytes", 1.0, 1e15, "bytes"),
     range("index_add_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
     range("scan_row_elements_per_s", 1e3, 1e16, "elements/s"),
+    // cuBLAS's split-K (`model.split_k`, [`SplitKCoeffs`]).
+    range("min_k", 1.0, 1e9, ""),
+    range("tile_m", 1.0, 1e6, ""),
+    range("tile_n", 1.0, 1e6, ""),
+    range("max_tiles_fraction", 0.001, 100.0, ""),
+    range("k_per_split", 1.0, 1e9, ""),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
@@ -536,6 +595,26 @@ impl HwModel {
         }
         if let Some(r) = &self.routing {
             r.validate()?;
+        }
+        if let Some(k) = &self.split_k {
+            for (key, v) in [
+                ("min_k", k.min_k),
+                ("tile_m", k.tile_m),
+                ("tile_n", k.tile_n),
+                ("max_tiles_fraction", k.max_tiles_fraction),
+                ("k_per_split", k.k_per_split),
+                ("bandwidth_efficiency", k.reduce.bandwidth_efficiency),
+                ("elements_per_s", k.reduce.elements_per_s),
+                ("overhead_us", k.reduce.overhead_us),
+            ] {
+                let shown = match key {
+                    "bandwidth_efficiency" | "elements_per_s" | "overhead_us" => {
+                        format!("model.split_k.reduce.{key}")
+                    }
+                    _ => format!("model.split_k.{key}"),
+                };
+                check_range(key, &shown, v)?;
+            }
         }
         let f = &self.families;
         let optional = [
@@ -677,6 +756,7 @@ fn finish(
         kernel_s,
         launch_s,
         time_s: kernel_s + launch_s,
+        split_k: None,
     }
 }
 
@@ -801,7 +881,8 @@ pub fn predict(
             .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
             .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
         let other = traffic.bytes_read.saturating_sub(operands);
-        return model.matmul(&shape, other, traffic.bytes_written, hw, launch_s);
+        let p = model.matmul(&shape, other, traffic.bytes_written, hw, launch_s);
+        return model.with_split_k(p, &shape, hw, launch_s);
     }
     let elements = ops
         .iter()

@@ -72,7 +72,14 @@ fn model_line(p: &crate::cost::Prediction, counted_read: u64) -> String {
         fmt_time(p.memory_s),
         fmt_time(p.launch_s),
         fmt_time(p.time_s)
-    )
+    ) + &p.split_k.map_or(String::new(), |k| {
+        format!(
+            "; split-K {} ways: a reduction kernel of {} and {}B of partials included",
+            k.splits,
+            fmt_time(k.reduce_s),
+            si(k.partial_bytes as f64)
+        )
+    })
 }
 
 /// Ops, reads or writes listed per kernel in the human report (the JSON lists all).
@@ -464,6 +471,16 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
     if let Some(m) = &c.hardware_model {
         // The fused plan's total under `--traffic-model hardware`, and where its numbers come
         // from (the `model` lines above are per kernel).
+        let splits = m.launches.saturating_sub(m.kernels.len());
+        if splits > 0 {
+            out += &format!(
+                "  hardware model: {} kernels launched ({} and {} split-K reduction{})\n",
+                m.launches,
+                m.kernels.len(),
+                splits,
+                if splits == 1 { "" } else { "s" }
+            );
+        }
         out += &format!(
             "  hardware model: fused {} in kernels + {} of launches = {}, DRAM reads {}B, writes \
              {}B\n    coefficients: {}\n",

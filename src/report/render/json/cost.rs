@@ -149,6 +149,17 @@ pub struct PredictionJson {
     pub kernel_us: f64,
     pub launch_us: f64,
     pub time_us: f64,
+    /// A GEMM cuBLAS runs as split-K: the ways, the partial products' bytes and the
+    /// reduction kernel's µs (counted in the figures above; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split_k: Option<SplitKJson>,
+}
+
+#[derive(Serialize)]
+pub struct SplitKJson {
+    pub splits: u64,
+    pub partial_bytes: u64,
+    pub reduce_us: f64,
 }
 
 /// The fused plan under the hardware model: `kernels` in group order.
@@ -162,6 +173,8 @@ pub struct ModelJson {
     pub dram_written: u64,
     pub kernel_us: f64,
     pub time_us: f64,
+    /// Kernels launched: the plan's and the split-K reductions.
+    pub launches: usize,
     pub kernels: Vec<PredictionJson>,
 }
 
@@ -174,6 +187,7 @@ impl From<&crate::cost::ModelReport> for ModelJson {
             dram_written: m.dram_written,
             kernel_us: r4(m.kernel_s * 1e6),
             time_us: r4(m.time_s * 1e6),
+            launches: m.launches,
             kernels: m
                 .kernels
                 .iter()
@@ -186,6 +200,11 @@ impl From<&crate::cost::ModelReport> for ModelJson {
                     kernel_us: r4(p.kernel_s * 1e6),
                     launch_us: r4(p.launch_s * 1e6),
                     time_us: r4(p.time_s * 1e6),
+                    split_k: p.split_k.map(|k| SplitKJson {
+                        splits: k.splits,
+                        partial_bytes: k.partial_bytes,
+                        reduce_us: r4(k.reduce_s * 1e6),
+                    }),
                 })
                 .collect(),
         }
