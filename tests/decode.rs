@@ -467,3 +467,137 @@ fn split_k_coefficients_are_range_checked() {
         "{e}"
     );
 }
+
+// ---- 5. The host's time per eager kernel ----------------------------------------------------
+
+fn kernel(us_: f64) -> Prediction {
+    Prediction {
+        family: cost::Family::Elementwise,
+        dram_read: 0,
+        dram_written: 0,
+        compute_s: 0.0,
+        memory_s: us_ * 1e-6,
+        kernel_s: us_ * 1e-6,
+        launch_s: 11e-6,
+        time_s: (us_ + 11.0) * 1e-6,
+        split_k: None,
+    }
+}
+
+/// The host issues a kernel every `h`; the GPU starts it when both it and the host are done.
+/// Short kernels wait on the host (the step is the host's `n · h` and the last kernel), long
+/// ones hide it (the kernels' sum and the first `h`); without a host term (CUDA-graph replay)
+/// the times add up, launches included.
+#[test]
+fn the_host_is_the_floor_of_a_step_of_short_kernels() {
+    let gap = 1.2e-6;
+    let short = vec![kernel(5.0); 100];
+    let s = cost::hwmodel::step_time(&short, Some(27.5e-6), gap);
+    assert!(
+        (s.step_s - (100.0 * 27.5e-6 + 5e-6 + gap)).abs() < 1e-12,
+        "{s:?}"
+    );
+    assert_eq!(s.host_bound, 100);
+    let long = vec![kernel(50.0); 100];
+    let s = cost::hwmodel::step_time(&long, Some(27.5e-6), gap);
+    assert!(
+        (s.step_s - (27.5e-6 + 100.0 * (50e-6 + gap))).abs() < 1e-12,
+        "{s:?}"
+    );
+    assert_eq!(s.host_bound, 1);
+    let s = cost::hwmodel::step_time(&short, None, gap);
+    assert!((s.step_s - 100.0 * 16e-6).abs() < 1e-12);
+    assert_eq!((s.host_s, s.host_bound), (None, 0));
+}
+
+/// Llama-3-8B's decode step in PyTorch eager without CUDA graphs is host-bound (issue 24:
+/// 25–30 µs a kernel measured, `model.host.eager_us` 27.5): 12.826 ms, above the host's floor
+/// of 451 × 27.5 µs = 12.40 ms, where adding 11 µs per launch serially gives 16.377 ms. Its
+/// prefill hides the host behind long kernels: the step is the kernels' sum and their GPU-side
+/// launches (60.459 ms), not that sum plus 11 µs a launch (64.830 ms). With CUDA graphs the
+/// step is the sum, launches at 1.2 µs.
+#[test]
+fn eager_decode_is_host_bound_and_eager_prefill_is_not() {
+    let hw = h100();
+    let a = example("llama3_8b_decode.fgraph", &[]);
+    let eager = model(&a, &hw, LaunchMode::Eager);
+    assert!((eager.step.host_s.expect("host") - 27.5e-6).abs() < 1e-15);
+    assert!(
+        (eager.step.step_s * 1e3 - 12.826).abs() < 0.001,
+        "{:?}",
+        eager.step
+    );
+    assert!(eager.step.step_s > 451.0 * 27.5e-6);
+    assert!((eager.time_s * 1e3 - 16.377).abs() < 0.001);
+    let graph = model(&a, &hw, LaunchMode::Graph);
+    assert_eq!(graph.step.host_s, None);
+    assert_eq!(graph.step.step_s, graph.time_s);
+    let prefill = example("llama3_8b.fgraph", &[]);
+    let m = model(&prefill, &hw, LaunchMode::Eager);
+    let gpu: f64 = m
+        .kernels
+        .iter()
+        .map(|k| k.kernel_s + k.launches() as f64 * hw.launch(LaunchMode::Graph))
+        .sum();
+    // The GPU waits on the host only before the first kernels (the embedding and a norm are
+    // shorter than 27.5 µs): 49 µs in a 60 ms step.
+    assert!(m.step.step_s - gpu < 100e-6, "{:?} vs {gpu}", m.step);
+    assert!(m.step.host_bound <= 3);
+    assert!((m.step.step_s * 1e3 - 60.459).abs() < 0.001, "{:?}", m.step);
+    assert!((m.time_s * 1e3 - 64.830).abs() < 0.001);
+    // Without `model.host` in the hardware file, the eager step is the serial sum.
+    let mut no_host = hw.clone();
+    no_host.model.as_mut().expect("model").host = None;
+    let m = model(&a, &no_host, LaunchMode::Eager);
+    assert_eq!(m.step.step_s, m.time_s);
+    // Range-checked by name.
+    let mut bad = coeffs();
+    bad.host.as_mut().expect("host").eager_us = -1.0;
+    assert!(
+        bad.validate()
+            .expect_err("negative")
+            .contains("model.host.eager_us")
+    );
+}
+
+/// The JSON carries the step, the host term and the split-K reductions.
+#[test]
+fn the_json_carries_the_step_launches_and_split_k() {
+    let path = format!(
+        "{}/examples/llama3_8b_decode.fgraph",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |launch: &str| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fgraph"))
+            .args(["analyze", "--traffic-model", "hardware", "--format", "json"])
+            .args(["--launch", launch, &path])
+            .output()
+            .expect("run");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let j = run("eager");
+    let m = &j["cost"]["hardware_model"];
+    assert_eq!(m["launches"], 611);
+    assert_eq!(m["host_us"], 27.5);
+    assert!(
+        (m["step_us"].as_f64().expect("step") - 12826.0).abs() < 1.0,
+        "{m}"
+    );
+    assert!(m["host_bound_kernels"].as_u64().expect("count") > 0);
+    let split = m["kernels"]
+        .as_array()
+        .expect("kernels")
+        .iter()
+        .filter(|k| k["split_k"]["splits"] == 2)
+        .count();
+    assert_eq!(split, 160);
+    let j = run("graph");
+    let m = &j["cost"]["hardware_model"];
+    assert_eq!(m["step_us"], m["time_us"]);
+    assert!(m.get("host_us").is_none());
+}

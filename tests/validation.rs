@@ -1517,10 +1517,11 @@ fn h100_preset_carries_the_fitted_coefficients() {
         let model = Hardware::preset(name).and_then(|h| h.model);
         // The routing families are fitted by validation/gpu/h100-calib-h/fit_routing.py
         // (tests/routing.rs checks them), split-K by validation/gpu/h100-calib-e/
-        // fit_splitk.py (tests/decode.rs).
+        // fit_splitk.py and the host term is issue 24's (tests/decode.rs).
         let model = model.map(|m| HwModel {
             routing: None,
             split_k: None,
+            host: None,
             ..m
         });
         assert_eq!(

@@ -139,6 +139,10 @@ pub struct ModelReport {
     /// Kernels launched: one per kernel of the plan, and the reduction of each split-K GEMM
     /// ([`Prediction::launches`]).
     pub launches: usize,
+    /// The step's time ([`hwmodel::step_time`]): `time_s` under `--launch graph`; under
+    /// `--launch eager` with `model.host`, the host's time per kernel is its floor and the GPU
+    /// pays only its own launch gap (`launch_graph_us`) per kernel.
+    pub step: hwmodel::Step,
 }
 
 /// Adds the hardware model's view of the analysis's plan to `c`; an error (a sentence) when
@@ -154,6 +158,10 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         ));
     };
     let launch_s = hw.launch(c.launch);
+    let host_s = match (c.launch, &model.host) {
+        (LaunchMode::Eager, Some(h)) => Some(h.eager_us * 1e-6),
+        _ => None,
+    };
     let kernels: Vec<Prediction> = a
         .plan
         .groups
@@ -177,6 +185,7 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         source: model.source.clone(),
         copy_kernel: model.copy_kernel,
         launches: kernels.iter().map(Prediction::launches).sum(),
+        step: hwmodel::step_time(&kernels, host_s, hw.launch(LaunchMode::Graph)),
         kernels,
     });
     Ok(())

@@ -156,6 +156,61 @@ pub struct SplitKCoeffs {
     pub source: String,
 }
 
+/// What the host spends per kernel of a step PyTorch eager launches one by one (`model.host`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostCoeffs {
+    /// Host microseconds per kernel of the plan (Python, the dispatcher and the launch call;
+    /// a split-K GEMM's reduction comes from the same cuBLAS call and costs none).
+    pub eager_us: f64,
+    /// Where the figure comes from.
+    pub source: String,
+}
+
+/// A step's time on a GPU fed by a host ([`step_time`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Step {
+    /// The step's time: the end of its last kernel.
+    pub step_s: f64,
+    /// The host's time per kernel, where a host term applies (`--launch eager` with
+    /// `model.host`); `None`: the kernels' times and launches add up.
+    pub host_s: Option<f64>,
+    /// Kernels the GPU waited on the host for (it had finished the kernel before when the host
+    /// issued this one).
+    pub host_bound: usize,
+}
+
+/// The time of a step of `kernels` (the plan's, in order). Replayed from a CUDA graph (`host_s`
+/// none) the host is out of the loop: the sum of their times, launches included. Launched one
+/// by one from PyTorch eager, the host spends `host_s` on each kernel before the GPU can start
+/// it, and the GPU runs each for its `kernel_s` plus `gpu_launch_s` per launch (the GPU-side
+/// gap, a CUDA graph's launch cost): kernel `i` starts at `max(end of kernel i − 1, (i + 1) ·
+/// host_s)`. Kernels longer than the host's time hide it (prefill: the sum of the kernels);
+/// shorter ones wait on it (decode: `kernels · host_s`). Issue 24 measured eager Llama-3-8B
+/// decode without CUDA graphs host-bound at 25–30 µs a kernel.
+pub fn step_time(kernels: &[Prediction], host_s: Option<f64>, gpu_launch_s: f64) -> Step {
+    let Some(h) = host_s else {
+        return Step {
+            step_s: kernels.iter().map(|k| k.time_s).sum(),
+            host_s: None,
+            host_bound: 0,
+        };
+    };
+    let (mut host, mut gpu, mut waited) = (0.0f64, 0.0f64, 0usize);
+    for k in kernels {
+        host += h;
+        if host > gpu {
+            waited += 1;
+        }
+        gpu = gpu.max(host) + k.kernel_s + k.launches() as f64 * gpu_launch_s;
+    }
+    Step {
+        step_s: gpu,
+        host_s: Some(h),
+        host_bound: waited,
+    }
+}
+
 /// A GEMM run as split-K ([`HwModel::split_k`]): what the extra reduction kernel adds to its
 /// prediction (already counted in the prediction's reads, writes, kernel time and launches).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -306,6 +361,11 @@ pub struct HwModel {
     /// no GEMM is split.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split_k: Option<SplitKCoeffs>,
+    /// The host's time per kernel when PyTorch eager launches kernels one by one (no CUDA
+    /// graph, issue 24, [`HostCoeffs`]): the floor of a step whose kernels are shorter
+    /// ([`step_time`]); none: the step is the sum of the kernels' times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<HostCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
@@ -489,6 +549,8 @@ pub const RANGES: &[FieldRange] = &[
     range("tile_n", 1.0, 1e6, ""),
     range("max_tiles_fraction", 0.001, 100.0, ""),
     range("k_per_split", 1.0, 1e9, ""),
+    // The host's time per eager kernel (`model.host`, [`HostCoeffs`]).
+    range("eager_us", 0.0, 1e6, "µs"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as
@@ -595,6 +657,9 @@ impl HwModel {
         }
         if let Some(r) = &self.routing {
             r.validate()?;
+        }
+        if let Some(h) = &self.host {
+            check_range("eager_us", "model.host.eager_us", h.eager_us)?;
         }
         if let Some(k) = &self.split_k {
             for (key, v) in [

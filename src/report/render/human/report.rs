@@ -491,6 +491,17 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
             si(m.dram_written as f64),
             m.source
         );
+        if let Some(h) = m.step.host_s {
+            out += &format!(
+                "  hardware model, eager step: the host issues a kernel every {} and the GPU \
+                 waits on it before {} of {} kernels: {} (the line above adds each launch \
+                 serially)\n",
+                fmt_time(h),
+                m.step.host_bound,
+                m.kernels.len(),
+                fmt_time(m.step.step_s)
+            );
+        }
         if m.copy_kernel == crate::cost::CopyKernel::Generated {
             out += "    layout-only kernels: the compiler's generated copies (`copy_generated`)\n";
         }

@@ -175,6 +175,16 @@ pub struct ModelJson {
     pub time_us: f64,
     /// Kernels launched: the plan's and the split-K reductions.
     pub launches: usize,
+    /// The step's time: `time_us` under `--launch graph`; under `--launch eager` with the
+    /// model's host term, the kernels as the host issues them, `host_us` apart.
+    pub step_us: f64,
+    /// The host's µs per kernel of the eager step (absent under `--launch graph` or without
+    /// `model.host`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_us: Option<f64>,
+    /// Kernels the GPU waited on the host for (with `host_us`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_bound_kernels: Option<usize>,
     pub kernels: Vec<PredictionJson>,
 }
 
@@ -188,6 +198,9 @@ impl From<&crate::cost::ModelReport> for ModelJson {
             kernel_us: r4(m.kernel_s * 1e6),
             time_us: r4(m.time_s * 1e6),
             launches: m.launches,
+            step_us: r4(m.step.step_s * 1e6),
+            host_us: m.step.host_s.map(|h| r4(h * 1e6)),
+            host_bound_kernels: m.step.host_s.map(|_| m.step.host_bound),
             kernels: m
                 .kernels
                 .iter()
