@@ -169,67 +169,6 @@ impl HwModel {
         p
     }
 
-    /// The ways cuBLAS splits the K loop of GEMM `s` on a GPU of `sms` SMs (`model.split_k`,
-    /// [`super::SplitKCoeffs`]): `None` when it does not split (a batched GEMM, a short K
-    /// loop, or enough output tiles to fill the GPU).
-    pub fn split_k_ways(&self, s: &MatmulShape, sms: u32) -> Option<u64> {
-        let c = self.split_k.as_ref()?;
-        let sms = f64::from(sms.max(1));
-        let tiles = (s.m as f64 / c.tile_m.max(1.0)).ceil().max(1.0)
-            * (s.n as f64 / c.tile_n.max(1.0)).ceil().max(1.0);
-        let k = s.k as f64;
-        if s.batch != 1 || k < c.min_k || tiles >= c.max_tiles_fraction * sms {
-            return None;
-        }
-        let ways = (k / c.k_per_split.max(1.0))
-            .floor()
-            .min((sms / tiles).floor())
-            .max(2.0);
-        Some(ways as u64)
-    }
-
-    /// `p`, the prediction of GEMM `s` alone, with cuBLAS's split-K where it applies: the
-    /// GEMM also writes its partial products (f32), and a reduction kernel reads them and
-    /// writes the output (its time, a launch, the partials read and written added).
-    pub(super) fn with_split_k(
-        &self,
-        mut p: Prediction,
-        s: &MatmulShape,
-        hw: &crate::cost::Hardware,
-        launch_s: f64,
-    ) -> Prediction {
-        let (Some(c), Some(splits)) = (
-            self.split_k.as_ref(),
-            self.split_k_ways(s, hw.sms.unwrap_or(132)),
-        ) else {
-            return p;
-        };
-        let outputs = s.m as f64 * s.n as f64;
-        let partials = outputs * 4.0 * splits as f64;
-        let out_bytes = outputs * s.elem_bytes as f64;
-        // The GEMM writes the partials instead of the output.
-        let gemm_memory =
-            (partials - out_bytes).max(0.0) / (hw.bandwidth * self.mm_bandwidth_efficiency);
-        let r = c.reduce;
-        let reduce_s = ((partials + out_bytes) / (hw.bandwidth * r.bandwidth_efficiency))
-            .max(outputs / r.elements_per_s)
-            + r.overhead_us * 1e-6;
-        let partial_bytes = partials.round().min(u64::MAX as f64) as u64;
-        p.dram_read = p.dram_read.saturating_add(partial_bytes);
-        p.dram_written = p.dram_written.saturating_add(partial_bytes);
-        let start_up = p.kernel_s - p.compute_s.max(p.memory_s);
-        p.memory_s += gemm_memory;
-        p.kernel_s = p.compute_s.max(p.memory_s) + start_up + reduce_s;
-        p.launch_s += launch_s;
-        p.time_s = p.kernel_s + p.launch_s;
-        p.split_k = Some(super::SplitK {
-            splits,
-            partial_bytes,
-            reduce_s,
-        });
-        p
-    }
-
     /// A FlashAttention forward kernel: `batch` (batch × heads) products of `queries` ×
     /// `keys` scores of head dim `head_dim`, `flops` in all (the two matmuls), moving `read +
     /// written` bytes. `keys` is what each query block visits: the key count, or half of it

@@ -199,45 +199,6 @@ pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
     }
 }
 
-/// Whether op `o` is a permute that moves the innermost axis (a transpose).
-fn transposes(g: &Graph, o: OpId) -> bool {
-    let op = g.op(o);
-    let dims = op.list_attr("dims").unwrap_or(&[]);
-    op.kind == OpKind::Permute
-        && i64::try_from(dims.len())
-            .ok()
-            .is_some_and(|n| dims.last() != Some(&(n - 1)))
-}
-
-impl HwModel {
-    /// The coefficients of the kernel made of `ops` when it only copies a layout (every op a
-    /// layout op) and a copy family prices it; `None` otherwise (priced as before issue 24).
-    ///
-    /// - [`CopyKernel::Generated`] (a compiler's kernel): `families.copy_generated`.
-    /// - [`CopyKernel::Eager`] (or no `copy_generated`): a lone reshape or permute stays
-    ///   PyTorch's copy of contiguous runs or transpose ([`scalar_kernel`]: `scalar`,
-    ///   `layout_copy`, as fitted on batch g); several layout ops with a permute that moves
-    ///   the innermost axis are a transpose (`layout_copy`); any other (an expand: the
-    ///   broadcast copy of `repeat_kv`; a lone slice; a reshape of a non-transposing permute)
-    ///   is PyTorch's `direct_copy_kernel` (`copy_eager`).
-    pub(super) fn copy_family(&self, g: &Graph, ops: &[OpId]) -> Option<super::FamilyCoeffs> {
-        if ops.is_empty() || !ops.iter().all(|&o| g.op(o).kind.is_layout()) {
-            return None;
-        }
-        let f = &self.families;
-        if let (super::CopyKernel::Generated, Some(c)) = (self.copy_kernel, f.copy_generated) {
-            return Some(c);
-        }
-        if ops.len() == 1 && scalar_kernel(g, ops).is_some() {
-            return None;
-        }
-        if ops.iter().any(|&o| transposes(g, o)) {
-            return f.layout_copy;
-        }
-        f.copy_eager
-    }
-}
-
 /// The row length of the row-wise ops of `family` (softmax or norm) among `ops`: the
 /// largest one's extent along its axis.
 pub(super) fn row_cols(g: &Graph, ops: &[OpId], family: Family) -> Option<u64> {

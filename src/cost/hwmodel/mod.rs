@@ -24,11 +24,13 @@
 //! `h100-measured` presets (`src/cost/presets/*.json`, [`super::Hardware::preset`]).
 
 mod conv;
+mod decode;
 mod matmul;
 mod memory;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
+pub use decode::{CopyKernel, HostCoeffs, SplitK, SplitKCoeffs, Step, step_time};
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 
@@ -106,121 +108,6 @@ pub struct Families {
     /// [`CopyKernel::Generated`]. None: priced as under [`CopyKernel::Eager`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_generated: Option<FamilyCoeffs>,
-}
-
-/// Whose code runs a kernel that only copies a layout ([`HwModel::with_copy_kernel`]): PyTorch
-/// eager's copy kernels (`families.copy_eager`, the default) or a compiler's generated one
-/// (`families.copy_generated`: Inductor's Triton, XLA's or TVM's fusion). `--fuser inductor`,
-/// `xla` and `tvm` choose `Generated`; a runtime (`--runtime`) may choose for itself.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CopyKernel {
-    #[default]
-    Eager,
-    Generated,
-}
-
-impl CopyKernel {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CopyKernel::Eager => "eager",
-            CopyKernel::Generated => "generated",
-        }
-    }
-}
-
-/// When cuBLAS runs a GEMM as split-K and what its reduction costs (`model.split_k`, fitted
-/// by validation/gpu/h100-calib-e/fit_splitk.py). A GEMM that is not batched, with `K ≥
-/// min_k` and fewer than `max_tiles_fraction · sms` output tiles of `tile_m × tile_n`, splits its
-/// K loop `splits = max(2, min(⌊K / k_per_split⌋, ⌊sms / tiles⌋))` ways: the GEMM kernel
-/// writes `splits` partial products in f32 (`M·N·4·splits` bytes) and `splitKreduce_kernel`
-/// reads them and writes the output, priced as a memory-bound kernel with `reduce` (elements:
-/// the `M·N` outputs). Decode's skinny projections (M ≤ 64, K ≥ 4,096, N ≤ 4,096) split; a
-/// layer's gate and up projections (N = 14,336) and prefill's GEMMs do not.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SplitKCoeffs {
-    /// The shortest K loop cuBLAS splits.
-    pub min_k: f64,
-    /// The output tile the tile count is taken in: `tile_m` rows by `tile_n` columns (the
-    /// skinny tiles of cuBLAS's nvjet kernels for such shapes, 32 × 64 on an H100).
-    pub tile_m: f64,
-    pub tile_n: f64,
-    /// A GEMM splits when its output tiles are fewer than this fraction of the SMs.
-    pub max_tiles_fraction: f64,
-    /// The shortest K loop of one split.
-    pub k_per_split: f64,
-    /// The reduction kernel (`splitKreduce_kernel`).
-    pub reduce: FamilyCoeffs,
-    /// Where the coefficients come from.
-    pub source: String,
-}
-
-/// What the host spends per kernel of a step PyTorch eager launches one by one (`model.host`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HostCoeffs {
-    /// Host microseconds per kernel of the plan (Python, the dispatcher and the launch call;
-    /// a split-K GEMM's reduction comes from the same cuBLAS call and costs none).
-    pub eager_us: f64,
-    /// Where the figure comes from.
-    pub source: String,
-}
-
-/// A step's time on a GPU fed by a host ([`step_time`]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Step {
-    /// The step's time: the end of its last kernel.
-    pub step_s: f64,
-    /// The host's time per kernel, where a host term applies (`--launch eager` with
-    /// `model.host`); `None`: the kernels' times and launches add up.
-    pub host_s: Option<f64>,
-    /// Kernels the GPU waited on the host for (it had finished the kernel before when the host
-    /// issued this one).
-    pub host_bound: usize,
-}
-
-/// The time of a step of `kernels` (the plan's, in order). Replayed from a CUDA graph (`host_s`
-/// none) the host is out of the loop: the sum of their times, launches included. Launched one
-/// by one from PyTorch eager, the host spends `host_s` on each kernel before the GPU can start
-/// it, and the GPU runs each for its `kernel_s` plus `gpu_launch_s` per launch (the GPU-side
-/// gap, a CUDA graph's launch cost): kernel `i` starts at `max(end of kernel i − 1, (i + 1) ·
-/// host_s)`. Kernels longer than the host's time hide it (prefill: the sum of the kernels);
-/// shorter ones wait on it (decode: `kernels · host_s`). Issue 24 measured eager Llama-3-8B
-/// decode without CUDA graphs host-bound at 25–30 µs a kernel.
-pub fn step_time(kernels: &[Prediction], host_s: Option<f64>, gpu_launch_s: f64) -> Step {
-    let Some(h) = host_s else {
-        return Step {
-            step_s: kernels.iter().map(|k| k.time_s).sum(),
-            host_s: None,
-            host_bound: 0,
-        };
-    };
-    let (mut host, mut gpu, mut waited) = (0.0f64, 0.0f64, 0usize);
-    for k in kernels {
-        host += h;
-        if host > gpu {
-            waited += 1;
-        }
-        gpu = gpu.max(host) + k.kernel_s + k.launches() as f64 * gpu_launch_s;
-    }
-    Step {
-        step_s: gpu,
-        host_s: Some(h),
-        host_bound: waited,
-    }
-}
-
-/// A GEMM run as split-K ([`HwModel::split_k`]): what the extra reduction kernel adds to its
-/// prediction (already counted in the prediction's reads, writes, kernel time and launches).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct SplitK {
-    /// The ways K is split.
-    pub splits: u64,
-    /// The partial products' bytes, written by the GEMM and read by the reduction.
-    pub partial_bytes: u64,
-    /// The reduction kernel's own time, launch excluded.
-    pub reduce_s: f64,
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -445,13 +332,6 @@ pub struct Prediction {
     pub split_k: Option<SplitK>,
 }
 
-impl Prediction {
-    /// Kernels launched: one, and a split-K GEMM's reduction.
-    pub fn launches(&self) -> usize {
-        1 + usize::from(self.split_k.is_some())
-    }
-}
-
 /// The range one numeric field of a hardware file must lie in: `lo` to `hi` in `unit`
 /// (`lo` itself excluded where `lo_open`).
 pub struct FieldRange {
@@ -658,29 +538,7 @@ impl HwModel {
         if let Some(r) = &self.routing {
             r.validate()?;
         }
-        if let Some(h) = &self.host {
-            check_range("eager_us", "model.host.eager_us", h.eager_us)?;
-        }
-        if let Some(k) = &self.split_k {
-            for (key, v) in [
-                ("min_k", k.min_k),
-                ("tile_m", k.tile_m),
-                ("tile_n", k.tile_n),
-                ("max_tiles_fraction", k.max_tiles_fraction),
-                ("k_per_split", k.k_per_split),
-                ("bandwidth_efficiency", k.reduce.bandwidth_efficiency),
-                ("elements_per_s", k.reduce.elements_per_s),
-                ("overhead_us", k.reduce.overhead_us),
-            ] {
-                let shown = match key {
-                    "bandwidth_efficiency" | "elements_per_s" | "overhead_us" => {
-                        format!("model.split_k.reduce.{key}")
-                    }
-                    _ => format!("model.split_k.{key}"),
-                };
-                check_range(key, &shown, v)?;
-            }
-        }
+        self.validate_decode()?;
         let f = &self.families;
         let optional = [
             ("scalar", f.scalar),
@@ -744,16 +602,6 @@ impl HwModel {
         }
     }
 
-    /// This model with layout-only kernels run by `k`'s copy kernels: PyTorch eager's
-    /// (the default) or a compiler's generated ones. `--fuser inductor`, `xla` and `tvm` ask
-    /// for [`CopyKernel::Generated`].
-    pub fn with_copy_kernel(&self, k: CopyKernel) -> HwModel {
-        HwModel {
-            copy_kernel: k,
-            ..self.clone()
-        }
-    }
-
     fn family(&self, f: Family) -> FamilyCoeffs {
         match f {
             Family::Softmax => self.families.softmax,
@@ -783,23 +631,6 @@ impl HwModel {
             .or(self.families.copy_eager)
             .unwrap_or(self.families.elementwise),
         }
-    }
-}
-
-/// The elements op `o`'s loop visits: its output's, except an `update`, which writes only its
-/// new rows into the buffer (in place, the cache aliased): a KV-cache append of one token
-/// touches `B · heads · head_dim` elements, not the cache's `B · heads · T · head_dim`
-/// (issue 24: priced over the whole cache it took 7.6 µs at 4k context and 41.5 µs at 32k,
-/// against 2.7–4.7 µs measured).
-fn loop_elements(g: &Graph, o: OpId) -> u64 {
-    let op = g.op(o);
-    let t = g.tensor(op.output);
-    let whole = t.bytes / t.dtype.bytes().max(1);
-    match (op.kind, op.inputs.get(1)) {
-        (crate::types::OpKind::Update, Some(new)) => {
-            (g.use_bytes(new) / g.tensor(new.tensor).dtype.bytes().max(1)).min(whole)
-        }
-        _ => whole,
     }
 }
 
@@ -951,7 +782,7 @@ pub fn predict(
     }
     let elements = ops
         .iter()
-        .map(|&o| loop_elements(g, o))
+        .map(|&o| decode::loop_elements(g, o))
         .chain(traffic.reads.iter().map(|r| {
             let t = g.tensor(r.tensor);
             r.bytes / t.dtype.bytes().max(1)
@@ -986,20 +817,7 @@ pub fn predict(
         return p;
     }
     // A kernel that only copies a layout: its copy family, by whose code runs it.
-    if let Some(c) = model.copy_family(g, ops) {
-        let memory_s = traffic.bytes_read.saturating_add(traffic.bytes_written) as f64
-            / (hw.bandwidth * c.bandwidth_efficiency);
-        let compute_s = elements as f64 / c.elements_per_s;
-        let mut p = finish(
-            Family::Copy,
-            traffic.bytes_read as f64,
-            traffic.bytes_written,
-            compute_s,
-            memory_s,
-            launch_s,
-        );
-        p.kernel_s += c.overhead_us * 1e-6;
-        p.time_s = p.kernel_s + launch_s;
+    if let Some(p) = model.copy_kernel_prediction(g, ops, traffic, elements, hw, launch_s) {
         return p;
     }
     // One row-wise op with nothing else computed (views aside) is PyTorch's own kernel.
