@@ -494,7 +494,7 @@ fn cost_summary(g: &Graph, c: &CostReport, att: &AttentionReport) -> String {
         if let Some(h) = m.step.host_s {
             out += &format!(
                 "  hardware model, eager step: the host issues a kernel every {} and the GPU \
-                 waits on it before {} of {} kernels: {} (the line above adds each launch \
+                 waits on it before {} of {} kernels: {} (the fused total above adds each launch \
                  serially)\n",
                 fmt_time(h),
                 m.step.host_bound,
