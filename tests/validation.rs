@@ -1517,12 +1517,16 @@ fn h100_preset_carries_the_fitted_coefficients() {
         let model = Hardware::preset(name).and_then(|h| h.model);
         // The routing families are fitted by validation/gpu/h100-calib-h/fit_routing.py
         // (tests/routing.rs checks them); the scan family is fitted on batch i
-        // (validation/gpu/h100-calib-i/fit_scan_i.py, tests/scan.rs) and the low-precision
-        // GEMMs' coefficients (issue 23 item 6, src/cost/hwmodel/quant.rs), not by fit.py.
+        // (validation/gpu/h100-calib-i/fit_scan_i.py, tests/scan.rs), the low-precision
+        // GEMMs' coefficients (issue 23 item 6, src/cost/hwmodel/quant.rs), split-K by
+        // validation/gpu/h100-calib-e/fit_splitk.py and the host term is issue 24's
+        // (tests/decode.rs): none by fit.py.
         let model = model.map(|m| HwModel {
             routing: None,
             scan: None,
             quant: None,
+            split_k: None,
+            host: None,
             ..m
         });
         assert_eq!(

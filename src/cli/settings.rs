@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::cost::{self, Hardware};
 use crate::diagnostics::render::human;
 use crate::diagnostics::{Code, Severity};
+use crate::fusion::Fuser;
 use crate::report::ReportOptions;
 use std::path::{Path, PathBuf};
 
@@ -52,7 +53,14 @@ pub(super) fn for_cost(
         launch: cost.launch.or(cfg.launch),
         ..cost.clone()
     };
-    let hardware = hardware(&cost)?;
+    let mut hardware = hardware(&cost)?;
+    // A compiler's fuser runs layout-only kernels as its own generated copies (issue 24);
+    // `--runtime` may choose otherwise.
+    if let (Some(Fuser::Inductor | Fuser::Xla | Fuser::Tvm), Some(m)) =
+        (cost.fusion.fuser.or(cfg.fuser), &hardware.model)
+    {
+        hardware.model = Some(m.with_copy_kernel(cost::CopyKernel::Generated));
+    }
     Ok(Some(Settings {
         options,
         common,

@@ -20,7 +20,7 @@ pub mod hwmodel;
 
 pub use flops::{FlopSource, op_flops};
 pub use hardware::{DEFAULT_PRESET, Hardware, HardwareFile, LaunchMode, PRESET_NAMES, Unit};
-pub use hwmodel::{AttentionCoeffs, Family, HwModel, MatmulShape, Prediction};
+pub use hwmodel::{AttentionCoeffs, CopyKernel, Family, HwModel, MatmulShape, Prediction};
 
 use crate::analysis::Analysis;
 use crate::fusion::flash::{self, AttentionPattern, Miss};
@@ -134,6 +134,15 @@ pub struct ModelReport {
     pub time_s: f64,
     /// Where the coefficients come from.
     pub source: String,
+    /// Whose copy kernels run the layout-only kernels ([`HwModel::with_copy_kernel`]).
+    pub copy_kernel: CopyKernel,
+    /// Kernels launched: one per kernel of the plan, and the reduction of each split-K GEMM
+    /// ([`Prediction::launches`]).
+    pub launches: usize,
+    /// The step's time ([`hwmodel::step_time`]): `time_s` under `--launch graph`; under
+    /// `--launch eager` with `model.host`, the host's time per kernel is its floor and the GPU
+    /// pays only its own launch gap (`launch_graph_us`) per kernel.
+    pub step: hwmodel::Step,
 }
 
 /// Adds the hardware model's view of the analysis's plan to `c`; an error (a sentence) when
@@ -149,6 +158,10 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         ));
     };
     let launch_s = hw.launch(c.launch);
+    let host_s = match (c.launch, &model.host) {
+        (LaunchMode::Eager, Some(h)) => Some(h.eager_us * 1e-6),
+        _ => None,
+    };
     let kernels: Vec<Prediction> = a
         .plan
         .groups
@@ -170,6 +183,9 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         kernel_s: kernels.iter().map(|k| k.kernel_s).sum(),
         time_s: kernels.iter().map(|k| k.time_s).sum(),
         source: model.source.clone(),
+        copy_kernel: model.copy_kernel,
+        launches: kernels.iter().map(Prediction::launches).sum(),
+        step: hwmodel::step_time(&kernels, host_s, hw.launch(LaunchMode::Graph)),
         kernels,
     });
     Ok(())

@@ -14,9 +14,8 @@
 //!   vectorised `elementwise` family, not as PyTorch's non-vectorised kernel that a broadcast
 //!   or a widening cast picks in eager.
 //! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`), and
-//!   [`Pricing::cuda_kernels`]: how many CUDA kernels a priced kernel launches (1 each
-//!   today; a cuBLAS split-K GEMM and its reduction will be 2 once the hardware model prices
-//!   split-K).
+//!   [`Pricing::cuda_kernels`]: how many CUDA kernels a priced kernel launches (a cuBLAS
+//!   split-K GEMM and its reduction are 2: `hwmodel`'s `split_k`).
 
 use crate::cost::hwmodel::{self, Family, HwModel, Prediction};
 use crate::cost::{Hardware, LaunchMode};
@@ -82,9 +81,10 @@ impl<'m> Pricing<'m> {
         self.launch_s
     }
 
-    /// The CUDA kernels the kernel priced as `p` launches.
-    pub fn cuda_kernels(&self, _p: &Prediction) -> usize {
-        1
+    /// The CUDA kernels the kernel priced as `p` launches: 2 for a GEMM cuBLAS runs as
+    /// split-K (its reduction kernel, priced in `p`), else 1.
+    pub fn cuda_kernels(&self, p: &Prediction) -> usize {
+        1 + usize::from(p.split_k.is_some())
     }
 
     /// A layout copy kernel as `runner` runs it.

@@ -224,10 +224,11 @@ fn predict_plan_with(g: &Graph, plan: &FusionPlan, m: &HwModel) -> Vec<Pred> {
 }
 
 /// The model over fgraph's `--fuser inductor` plan of the graph at `path` (what `analyze`
-/// reports).
+/// reports: layout-only kernels are Inductor's generated copies).
 pub fn compiled_prediction(path: &Path) -> Vec<Pred> {
     let a = analyse(path, false, true);
-    predict_plan(&a.graph, &a.plan)
+    let m = model().0.with_copy_kernel(cost::CopyKernel::Generated);
+    predict_plan_with(&a.graph, &a.plan, &m)
 }
 
 /// The single kernel of case `c` (its graph under `dir`).

@@ -8,7 +8,9 @@
 //!   re-read `tiles_n / c` times and each B panel `tiles_m / r` times; a re-read hits L2 with
 //!   probability `1 / (1 + (ws / l2_effective_bytes)^l2_hit_exponent)`, `ws` being one batch's
 //!   operand bytes (a gradual curve, not a cut-off). A batched activation times one weight
-//!   (`[B, S, D] · [D, N]`) is one GEMM of `B · S` rows ([`matmul_shape`]).
+//!   (`[B, S, D] · [D, N]`) is one GEMM of `B · S` rows, and grouped-query attention whose
+//!   key/value heads are broadcast over their query heads (`[B·KVH, G, S, D] · [B·KVH, 1, D,
+//!   T]`) is `B·KVH` GEMMs of `G · S` rows, each head read once ([`matmul_shape`]).
 //! - Matmul time: `max(flops / (peak · e · wave_eff · K / (K + mm_k_half)), (reads + writes) /
 //!   (bandwidth · mm_bandwidth_efficiency)) + mm_overhead_us`, `wave_eff = (tiles / (waves ·
 //!   sms))^mm_wave_exponent` (wave quantization, softened: persistent kernels) of the
@@ -16,6 +18,10 @@
 //!   16 bytes (cuBLAS's `mma.sync` fallbacks). `tf32` operands run at the 16-bit peak times
 //!   `tf32_peak_fraction`; f32 ones (FFMA, TF32 off) at the f32 peak with
 //!   `mm_f32_efficiency · wave_eff` (no K term: there is no tensor-core pipeline to fill).
+//! - cuBLAS's split-K ([`HwModel::split_k_ways`], `model.split_k`): a GEMM that is not batched,
+//!   with a long K loop and too few output tiles to fill the GPU, writes f32 partial products
+//!   that a reduction kernel adds up: their bytes, the reduction's time and a second launch
+//!   join its prediction (decode's projections; issue 24).
 //! - A FlashAttention kernel (`--flash-attention`'s, [`crate::fusion::FlashKernel`]): its two
 //!   matmuls' FLOPs at `peak · attention.efficiency · wave_eff · L / (L + attention.kv_half) ·
 //!   D / (D + attention.head_dim_half)`, one tile per 128 queries of each batch and head, `L`
@@ -261,11 +267,23 @@ impl HwModel {
     }
 }
 
-/// The problem size of matmul op `o`, from its output and operands. A batched activation
-/// times one weight (`[B, S, D] · [D, N]`, the second operand without batch dimensions or
-/// with all of them 1) is one GEMM of `B · S` rows, as PyTorch runs it (validation/gpu/
-/// h100-heldout-d: the layers' projections read the weight once), not `B` products.
+/// The problem size of matmul op `o`, from its output and operands. Batch dimensions over
+/// which the second operand is broadcast (its extent 1, or absent, where the output's is
+/// larger), when they are the innermost batch dimensions, are rows of one GEMM per remaining
+/// batch: `[B, S, D] · [D, N]` (a batched activation times one weight) is one GEMM of `B · S`
+/// rows, as PyTorch runs it (validation/gpu/h100-heldout-d: the layers' projections read the
+/// weight once), not `B` products; and grouped-query attention written without a copy,
+/// `[B·KVH, G, S, D] · [B·KVH, 1, D, T]` (each key/value head broadcast over the `G` query
+/// heads of its group), is `B·KVH` products of `G·S` rows, each reading its key/value head
+/// once (issue 24: priced as `B·KVH·G` products, it read the KV cache `G` times).
 pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
+    shape_of(g, o, true)
+}
+
+/// [`matmul_shape`]; `fold_broadcast`: fold the second operand's broadcast batch dimensions
+/// into the rows (else only a second operand without batch dimensions, as before issue 24:
+/// the three-op attention pattern's FlashAttention kernels keep their tiles per head).
+fn shape_of(g: &Graph, o: OpId, fold_broadcast: bool) -> Option<MatmulShape> {
     let op = g.op(o);
     let a = op.inputs.first()?;
     let a_shape = g.use_shape(a);
@@ -273,25 +291,45 @@ pub fn matmul_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
     if out.len() < 2 || a_shape.len() < 2 {
         return None;
     }
-    let batch = out[..out.len() - 2]
-        .iter()
-        .try_fold(1u64, |acc, &d| acc.checked_mul(d))?;
+    let dims = &out[..out.len() - 2];
     let m = out[out.len() - 2];
-    let shared_weight = op.inputs.get(1).is_some_and(|b| {
-        let b_shape = g.use_shape(b);
-        b_shape.len() >= 2 && b_shape[..b_shape.len() - 2].iter().all(|&d| d == 1)
-    });
-    let (batch, m) = if shared_weight && batch > 1 {
-        (1, batch.checked_mul(m)?)
-    } else {
-        (batch, m)
+    // The second operand's batch dimensions, aligned to the output's from the right (1 where
+    // it has none).
+    let b_batch: Vec<u64> = match op.inputs.get(1).map(|b| g.use_shape(b)) {
+        Some(b) if b.len() >= 2 => {
+            let rank = b.len() - 2;
+            (0..dims.len())
+                .map(|i| {
+                    let from_right = dims.len() - 1 - i;
+                    rank.checked_sub(from_right + 1).map_or(1, |j| b[j])
+                })
+                .collect()
+        }
+        // No second matrix (a checked graph always has one): nothing to fold.
+        _ => vec![0; dims.len()],
     };
+    let folded = if fold_broadcast {
+        b_batch.iter().rev().take_while(|&&d| d == 1).count()
+    } else if b_batch.iter().all(|&d| d == 1) {
+        dims.len()
+    } else {
+        0
+    };
+    let (outer, inner) = dims.split_at(dims.len() - folded);
+    let product = |d: &[u64]| d.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x));
     Some(MatmulShape {
-        batch,
-        m,
+        batch: product(outer)?,
+        m: product(inner)?.checked_mul(m)?,
         k: a_shape[a_shape.len() - 1],
         n: out[out.len() - 1],
         elem_bytes: g.tensor(a.tensor).dtype.bytes(),
         tf32: g.tensor(a.tensor).dtype == crate::types::Dtype::Tf32,
     })
+}
+
+/// The problem size the three-op attention pattern's FlashAttention kernel is priced on:
+/// [`matmul_shape`] without folding a key/value head's broadcast over its query heads (the
+/// kernel's tiles are per query head, as its coefficients were fitted).
+pub(super) fn pattern_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
+    shape_of(g, o, false)
 }

@@ -588,6 +588,7 @@ impl HwModel {
                 kernel_s,
                 launch_s,
                 time_s: kernel_s + launch_s,
+                split_k: None,
             };
         }
         let pools = || {

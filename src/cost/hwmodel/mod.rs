@@ -27,6 +27,7 @@
 mod ranges;
 pub use ranges::{FieldRange, RANGES, check_range};
 mod conv;
+mod decode;
 mod matmul;
 mod memory;
 mod quant;
@@ -34,6 +35,7 @@ mod scan;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
+pub use decode::{CopyKernel, HostCoeffs, SplitK, SplitKCoeffs, Step, step_time};
 pub use matmul::{MatmulShape, matmul_shape};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
@@ -100,6 +102,19 @@ pub struct Families {
     /// `overhead_us` the fixed time of the three kernels; none: priced as `norm`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_norm: Option<FamilyCoeffs>,
+    /// A kernel that only copies a layout (every op a layout op: `repeat_kv`'s expand +
+    /// reshape, a head merge, a lone expand or slice) as PyTorch eager runs it
+    /// (`direct_copy_kernel` through the non-vectorized `elementwise_kernel`: issue 24
+    /// measured it ~1.8× slower than a vectorized elementwise kernel of the same bytes), under
+    /// [`CopyKernel::Eager`]; a lone reshape or permute keeps `scalar` and a transposing
+    /// permute `layout_copy`. None: priced as before (those two, else `elementwise`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_eager: Option<FamilyCoeffs>,
+    /// Every layout-only kernel as a compiler generates it (Inductor's Triton copy, issue 24:
+    /// ~1.4× faster than PyTorch's vectorized elementwise kernel), under
+    /// [`CopyKernel::Generated`]. None: priced as under [`CopyKernel::Eager`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_generated: Option<FamilyCoeffs>,
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -245,10 +260,23 @@ pub struct HwModel {
     /// a `quant_mm` is priced as a 16-bit matmul of its unpacked shape on its counted bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quant: Option<QuantCoeffs>,
+    /// cuBLAS's split-K GEMMs and their reduction kernel (issue 24, [`SplitKCoeffs`]); none:
+    /// no GEMM is split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_k: Option<SplitKCoeffs>,
+    /// The host's time per kernel when PyTorch eager launches kernels one by one (no CUDA
+    /// graph, issue 24, [`HostCoeffs`]): the floor of a step whose kernels are shorter
+    /// ([`step_time`]); none: the step is the sum of the kernels' times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<HostCoeffs>,
     /// Not a coefficient: `--causal-attention` says the FlashAttention kernels are causal
     /// (`is_causal`), which visit half the key blocks.
     #[serde(skip)]
     pub causal_attention: bool,
+    /// Not a coefficient: whose copy kernels run the layout-only kernels
+    /// ([`HwModel::with_copy_kernel`]).
+    #[serde(skip)]
+    pub copy_kernel: CopyKernel,
 }
 
 /// Which coefficients a kernel takes.
@@ -288,6 +316,8 @@ pub enum Family {
     /// A weight-only quantised GEMM (`quant_mm`: w4a16, w8a16).
     #[serde(rename = "quant_mm")]
     QuantMatmul,
+    /// A layout-only kernel priced by `families.copy_eager` or `copy_generated`.
+    Copy,
 }
 
 impl Family {
@@ -311,6 +341,7 @@ impl Family {
             Family::AssociativeScan => "associative_scan",
             Family::Gemm8 => "gemm8",
             Family::QuantMatmul => "quant_mm",
+            Family::Copy => "copy",
         }
     }
 }
@@ -328,6 +359,9 @@ pub struct Prediction {
     pub launch_s: f64,
     /// `kernel_s + launch_s`.
     pub time_s: f64,
+    /// The GEMM ran as split-K: its reduction kernel, counted in the figures above (its
+    /// launch in `launch_s`).
+    pub split_k: Option<SplitK>,
 }
 
 impl HwModel {
@@ -407,6 +441,7 @@ impl HwModel {
         if let Some(q) = &self.quant {
             q.validate()?;
         }
+        self.validate_decode()?;
         let f = &self.families;
         let optional = [
             ("scalar", f.scalar),
@@ -414,6 +449,8 @@ impl HwModel {
             ("pool", f.pool),
             ("pool_global_channels_last", f.pool_global_channels_last),
             ("group_norm", f.group_norm),
+            ("copy_eager", f.copy_eager),
+            ("copy_generated", f.copy_generated),
         ]
         .into_iter()
         .filter_map(|(k, c)| Some((k, c?)));
@@ -471,6 +508,12 @@ impl HwModel {
                 .scan
                 .as_ref()
                 .map_or(self.families.reduction, |s| s.associative),
+            Family::Copy => match self.copy_kernel {
+                CopyKernel::Generated => self.families.copy_generated,
+                CopyKernel::Eager => None,
+            }
+            .or(self.families.copy_eager)
+            .unwrap_or(self.families.elementwise),
         }
     }
 }
@@ -493,6 +536,7 @@ fn finish(
         kernel_s,
         launch_s,
         time_s: kernel_s + launch_s,
+        split_k: None,
     }
 }
 
@@ -512,7 +556,7 @@ pub fn predict(
     launch_s: f64,
 ) -> Prediction {
     if let Some(p) = flash
-        && let Some(s) = matmul_shape(g, p.qk)
+        && let Some(s) = matmul::pattern_shape(g, p.qk)
     {
         // Queries m, keys n, head dim k of Q·Kᵀ. A softmax that states its mask
         // (`causal = true`, `window = W`) gives the pairs the kernel computes: its matmul
@@ -628,14 +672,16 @@ pub fn predict(
             .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
         let other = traffic.bytes_read.saturating_sub(operands);
         let unit = super::op_unit(g, mm);
-        return model.matmul_on(&shape, unit, other, traffic.bytes_written, hw, launch_s);
+        let p = model.matmul_on(&shape, unit, other, traffic.bytes_written, hw, launch_s);
+        if unit.is_8bit() {
+            // cuBLASLt's 8-bit GEMMs ran as one kernel in batch i, at every M measured.
+            return p;
+        }
+        return model.with_split_k(p, &shape, hw, launch_s);
     }
     let elements = ops
         .iter()
-        .map(|&o| {
-            let t = g.tensor(g.op(o).output);
-            t.bytes / t.dtype.bytes().max(1)
-        })
+        .map(|&o| decode::loop_elements(g, o))
         .chain(traffic.reads.iter().map(|r| {
             let t = g.tensor(r.tensor);
             r.bytes / t.dtype.bytes().max(1)
@@ -667,6 +713,10 @@ pub fn predict(
         );
         p.kernel_s += model.mm_overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
+        return p;
+    }
+    // A kernel that only copies a layout: its copy family, by whose code runs it.
+    if let Some(p) = model.copy_kernel_prediction(g, ops, traffic, elements, hw, launch_s) {
         return p;
     }
     // One row-wise op with nothing else computed (views aside) is PyTorch's own kernel.

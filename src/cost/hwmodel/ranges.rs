@@ -106,6 +106,14 @@ pub const RANGES: &[FieldRange] = &[
     range("mm8_k_half", 0.0, 1e6, ""),
     range("dequant_per_s", 1e6, 1e17, "weights/s"),
     range("dequant_rows", 1.0, 1e6, "rows"),
+    // cuBLAS's split-K (`model.split_k`, [`super::SplitKCoeffs`]).
+    range("min_k", 1.0, 1e9, ""),
+    range("tile_m", 1.0, 1e6, ""),
+    range("tile_n", 1.0, 1e6, ""),
+    range("max_tiles_fraction", 0.001, 100.0, ""),
+    range("k_per_split", 1.0, 1e9, ""),
+    // The host's time per eager kernel (`model.host`, [`super::HostCoeffs`]).
+    range("eager_us", 0.0, 1e6, "µs"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as

@@ -73,7 +73,14 @@ fn model_line(p: &crate::cost::Prediction, counted_read: u64) -> String {
         fmt_time(p.memory_s),
         fmt_time(p.launch_s),
         fmt_time(p.time_s)
-    )
+    ) + &p.split_k.map_or(String::new(), |k| {
+        format!(
+            "; split-K {} ways: a reduction kernel of {} and {}B of partials included",
+            k.splits,
+            fmt_time(k.reduce_s),
+            si(k.partial_bytes as f64)
+        )
+    })
 }
 
 /// Ops, reads or writes listed per kernel in the human report (the JSON lists all).
@@ -521,6 +528,16 @@ fn cost_summary(
     if let Some(m) = &c.hardware_model {
         // The fused plan's total under `--traffic-model hardware`, and where its numbers come
         // from (the `model` lines above are per kernel).
+        let splits = m.launches.saturating_sub(m.kernels.len());
+        if splits > 0 {
+            out += &format!(
+                "  hardware model: {} kernels launched ({} and {} split-K reduction{})\n",
+                m.launches,
+                m.kernels.len(),
+                splits,
+                if splits == 1 { "" } else { "s" }
+            );
+        }
         out += &format!(
             "  hardware model: fused {} in kernels + {} of launches = {}, DRAM reads {}B, writes \
              {}B\n    coefficients: {}\n",
@@ -531,6 +548,20 @@ fn cost_summary(
             si(m.dram_written as f64),
             m.source
         );
+        if let Some(h) = m.step.host_s {
+            out += &format!(
+                "  hardware model, eager step: the host issues a kernel every {} and the GPU \
+                 waits on it before {} of {} kernels: {} (the fused total above adds each launch \
+                 serially)\n",
+                fmt_time(h),
+                m.step.host_bound,
+                m.kernels.len(),
+                fmt_time(m.step.step_s)
+            );
+        }
+        if m.copy_kernel == crate::cost::CopyKernel::Generated {
+            out += "    layout-only kernels: the compiler's generated copies (`copy_generated`)\n";
+        }
     }
     if let Some(e) = runtime {
         out += &super::runtime::estimates_row(c, e);

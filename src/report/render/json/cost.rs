@@ -273,16 +273,42 @@ pub struct PredictionJson {
     pub kernel_us: f64,
     pub launch_us: f64,
     pub time_us: f64,
+    /// A GEMM cuBLAS runs as split-K: the ways, the partial products' bytes and the
+    /// reduction kernel's µs (counted in the figures above; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split_k: Option<SplitKJson>,
+}
+
+#[derive(Serialize)]
+pub struct SplitKJson {
+    pub splits: u64,
+    pub partial_bytes: u64,
+    pub reduce_us: f64,
 }
 
 /// The fused plan under the hardware model: `kernels` in group order.
 #[derive(Serialize)]
 pub struct ModelJson {
     pub source: String,
+    /// Whose copy kernels run the layout-only kernels: `"eager"` (PyTorch's) or
+    /// `"generated"` (a compiler's: `--fuser inductor`, `xla`, `tvm`).
+    pub copy_kernel: crate::cost::CopyKernel,
     pub dram_read: u64,
     pub dram_written: u64,
     pub kernel_us: f64,
     pub time_us: f64,
+    /// Kernels launched: the plan's and the split-K reductions.
+    pub launches: usize,
+    /// The step's time: `time_us` under `--launch graph`; under `--launch eager` with the
+    /// model's host term, the kernels as the host issues them, `host_us` apart.
+    pub step_us: f64,
+    /// The host's µs per kernel of the eager step (absent under `--launch graph` or without
+    /// `model.host`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_us: Option<f64>,
+    /// Kernels the GPU waited on the host for (with `host_us`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_bound_kernels: Option<usize>,
     pub kernels: Vec<PredictionJson>,
 }
 
@@ -290,10 +316,15 @@ impl From<&crate::cost::ModelReport> for ModelJson {
     fn from(m: &crate::cost::ModelReport) -> Self {
         ModelJson {
             source: m.source.clone(),
+            copy_kernel: m.copy_kernel,
             dram_read: m.dram_read,
             dram_written: m.dram_written,
             kernel_us: r4(m.kernel_s * 1e6),
             time_us: r4(m.time_s * 1e6),
+            launches: m.launches,
+            step_us: r4(m.step.step_s * 1e6),
+            host_us: m.step.host_s.map(|h| r4(h * 1e6)),
+            host_bound_kernels: m.step.host_s.map(|_| m.step.host_bound),
             kernels: m
                 .kernels
                 .iter()
@@ -306,6 +337,11 @@ impl From<&crate::cost::ModelReport> for ModelJson {
                     kernel_us: r4(p.kernel_s * 1e6),
                     launch_us: r4(p.launch_s * 1e6),
                     time_us: r4(p.time_s * 1e6),
+                    split_k: p.split_k.map(|k| SplitKJson {
+                        splits: k.splits,
+                        partial_bytes: k.partial_bytes,
+                        reduce_us: r4(k.reduce_s * 1e6),
+                    }),
                 })
                 .collect(),
         }

@@ -1,0 +1,321 @@
+//! Decode priced as it runs (issue 24 item 2; part of [`super`]): layout-only kernels by whose
+//! copy kernel runs them ([`CopyKernel`]: PyTorch eager's or a compiler's generated one),
+//! cuBLAS's split-K GEMMs and their reduction kernel ([`SplitKCoeffs`]), and the host's time
+//! per kernel of an eager step ([`HostCoeffs`], [`step_time`]). The other two decode terms
+//! live here and with their kernels: an `update` loops over its rows ([`loop_elements`]),
+//! and a key/value head broadcast over its query heads is read once
+//! ([`super::matmul_shape`]).
+
+use super::{
+    Family, FamilyCoeffs, HwModel, MatmulShape, Prediction, check_range, finish, scalar_kernel,
+};
+use crate::graph::{Graph, OpId};
+use crate::traffic::GroupTraffic;
+use crate::types::OpKind;
+use serde::{Deserialize, Serialize};
+
+/// Whose code runs a kernel that only copies a layout ([`HwModel::with_copy_kernel`]): PyTorch
+/// eager's copy kernels (`families.copy_eager`, the default) or a compiler's generated one
+/// (`families.copy_generated`: Inductor's Triton, XLA's or TVM's fusion). `--fuser inductor`,
+/// `xla` and `tvm` choose `Generated`; a runtime (`--runtime`) may choose for itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CopyKernel {
+    #[default]
+    Eager,
+    Generated,
+}
+
+impl CopyKernel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CopyKernel::Eager => "eager",
+            CopyKernel::Generated => "generated",
+        }
+    }
+}
+
+/// When cuBLAS runs a GEMM as split-K and what its reduction costs (`model.split_k`, fitted
+/// by validation/gpu/h100-calib-e/fit_splitk.py). A GEMM that is not batched, with `K ≥
+/// min_k` and fewer than `max_tiles_fraction · sms` output tiles of `tile_m × tile_n`, splits its
+/// K loop `splits = max(2, min(⌊K / k_per_split⌋, ⌊sms / tiles⌋))` ways: the GEMM kernel
+/// writes `splits` partial products in f32 (`M·N·4·splits` bytes) and `splitKreduce_kernel`
+/// reads them and writes the output, priced as a memory-bound kernel with `reduce` (elements:
+/// the `M·N` outputs). Decode's skinny projections (M ≤ 64, K ≥ 4,096, N ≤ 4,096) split; a
+/// layer's gate and up projections (N = 14,336) and prefill's GEMMs do not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitKCoeffs {
+    /// The shortest K loop cuBLAS splits.
+    pub min_k: f64,
+    /// The output tile the tile count is taken in: `tile_m` rows by `tile_n` columns (the
+    /// skinny tiles of cuBLAS's nvjet kernels for such shapes, 32 × 64 on an H100).
+    pub tile_m: f64,
+    pub tile_n: f64,
+    /// A GEMM splits when its output tiles are fewer than this fraction of the SMs.
+    pub max_tiles_fraction: f64,
+    /// The shortest K loop of one split.
+    pub k_per_split: f64,
+    /// The reduction kernel (`splitKreduce_kernel`).
+    pub reduce: FamilyCoeffs,
+    /// Where the coefficients come from.
+    pub source: String,
+}
+
+/// What the host spends per kernel of a step PyTorch eager launches one by one (`model.host`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostCoeffs {
+    /// Host microseconds per kernel of the plan (Python, the dispatcher and the launch call;
+    /// a split-K GEMM's reduction comes from the same cuBLAS call and costs none).
+    pub eager_us: f64,
+    /// Where the figure comes from.
+    pub source: String,
+}
+
+/// A step's time on a GPU fed by a host ([`step_time`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Step {
+    /// The step's time: the end of its last kernel.
+    pub step_s: f64,
+    /// The host's time per kernel, where a host term applies (`--launch eager` with
+    /// `model.host`); `None`: the kernels' times and launches add up.
+    pub host_s: Option<f64>,
+    /// Kernels the GPU waited on the host for (it had finished the kernel before when the host
+    /// issued this one).
+    pub host_bound: usize,
+}
+
+/// The time of a step of `kernels` (the plan's, in order). Replayed from a CUDA graph (`host_s`
+/// none) the host is out of the loop: the sum of their times, launches included. Launched one
+/// by one from PyTorch eager, the host spends `host_s` on each kernel before the GPU can start
+/// it, and the GPU runs each for its `kernel_s` plus `gpu_launch_s` per launch (the GPU-side
+/// gap, a CUDA graph's launch cost): kernel `i` starts at `max(end of kernel i − 1, (i + 1) ·
+/// host_s)`. Kernels longer than the host's time hide it (prefill: the sum of the kernels);
+/// shorter ones wait on it (decode: `kernels · host_s`). Issue 24 measured eager Llama-3-8B
+/// decode without CUDA graphs host-bound at 25–30 µs a kernel.
+pub fn step_time(kernels: &[Prediction], host_s: Option<f64>, gpu_launch_s: f64) -> Step {
+    let Some(h) = host_s else {
+        return Step {
+            step_s: kernels.iter().map(|k| k.time_s).sum(),
+            host_s: None,
+            host_bound: 0,
+        };
+    };
+    let (mut host, mut gpu, mut waited) = (0.0f64, 0.0f64, 0usize);
+    for k in kernels {
+        host += h;
+        if host > gpu {
+            waited += 1;
+        }
+        gpu = gpu.max(host) + k.kernel_s + k.launches() as f64 * gpu_launch_s;
+    }
+    Step {
+        step_s: gpu,
+        host_s: Some(h),
+        host_bound: waited,
+    }
+}
+
+/// A GEMM run as split-K ([`HwModel::split_k`]): what the extra reduction kernel adds to its
+/// prediction (already counted in the prediction's reads, writes, kernel time and launches).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SplitK {
+    /// The ways K is split.
+    pub splits: u64,
+    /// The partial products' bytes, written by the GEMM and read by the reduction.
+    pub partial_bytes: u64,
+    /// The reduction kernel's own time, launch excluded.
+    pub reduce_s: f64,
+}
+
+/// Whether op `o` is a permute that moves the innermost axis (a transpose).
+fn transposes(g: &Graph, o: OpId) -> bool {
+    let op = g.op(o);
+    let dims = op.list_attr("dims").unwrap_or(&[]);
+    op.kind == OpKind::Permute
+        && i64::try_from(dims.len())
+            .ok()
+            .is_some_and(|n| dims.last() != Some(&(n - 1)))
+}
+
+impl HwModel {
+    /// This model with layout-only kernels run by `k`'s copy kernels: PyTorch eager's
+    /// (the default) or a compiler's generated ones. `--fuser inductor`, `xla` and `tvm` ask
+    /// for [`CopyKernel::Generated`].
+    pub fn with_copy_kernel(&self, k: CopyKernel) -> HwModel {
+        HwModel {
+            copy_kernel: k,
+            ..self.clone()
+        }
+    }
+
+    /// The coefficients of the kernel made of `ops` when it only copies a layout (every op a
+    /// layout op) and a copy family prices it; `None` otherwise (priced as before issue 24).
+    ///
+    /// - [`CopyKernel::Generated`] (a compiler's kernel): `families.copy_generated`.
+    /// - [`CopyKernel::Eager`] (or no `copy_generated`): a lone reshape or permute stays
+    ///   PyTorch's copy of contiguous runs or transpose ([`scalar_kernel`]: `scalar`,
+    ///   `layout_copy`, as fitted on batch g); several layout ops with a permute that moves
+    ///   the innermost axis are a transpose (`layout_copy`); any other (an expand: the
+    ///   broadcast copy of `repeat_kv`; a lone slice; a reshape of a non-transposing permute)
+    ///   is PyTorch's `direct_copy_kernel` (`copy_eager`).
+    pub(super) fn copy_family(&self, g: &Graph, ops: &[OpId]) -> Option<FamilyCoeffs> {
+        if ops.is_empty() || !ops.iter().all(|&o| g.op(o).kind.is_layout()) {
+            return None;
+        }
+        let f = &self.families;
+        if let (CopyKernel::Generated, Some(c)) = (self.copy_kernel, f.copy_generated) {
+            return Some(c);
+        }
+        if ops.len() == 1 && scalar_kernel(g, ops).is_some() {
+            return None;
+        }
+        if ops.iter().any(|&o| transposes(g, o)) {
+            return f.layout_copy;
+        }
+        f.copy_eager
+    }
+
+    /// The prediction for the kernel made of `ops` when it only copies a layout and a copy
+    /// family prices it ([`HwModel::copy_family`]): the memory-bound formula with that
+    /// family, `family` [`Family::Copy`]; `None` otherwise.
+    pub(super) fn copy_kernel_prediction(
+        &self,
+        g: &Graph,
+        ops: &[OpId],
+        traffic: &GroupTraffic,
+        elements: u64,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Option<Prediction> {
+        let c = self.copy_family(g, ops)?;
+        let memory_s = traffic.bytes_read.saturating_add(traffic.bytes_written) as f64
+            / (hw.bandwidth * c.bandwidth_efficiency);
+        let compute_s = elements as f64 / c.elements_per_s;
+        let mut p = finish(
+            Family::Copy,
+            traffic.bytes_read as f64,
+            traffic.bytes_written,
+            compute_s,
+            memory_s,
+            launch_s,
+        );
+        p.kernel_s += c.overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        Some(p)
+    }
+
+    /// Every coefficient of `split_k` and `host` in its range of [`super::RANGES`].
+    pub(super) fn validate_decode(&self) -> Result<(), String> {
+        if let Some(h) = &self.host {
+            check_range("eager_us", "model.host.eager_us", h.eager_us)?;
+        }
+        if let Some(k) = &self.split_k {
+            for (key, v) in [
+                ("min_k", k.min_k),
+                ("tile_m", k.tile_m),
+                ("tile_n", k.tile_n),
+                ("max_tiles_fraction", k.max_tiles_fraction),
+                ("k_per_split", k.k_per_split),
+                ("bandwidth_efficiency", k.reduce.bandwidth_efficiency),
+                ("elements_per_s", k.reduce.elements_per_s),
+                ("overhead_us", k.reduce.overhead_us),
+            ] {
+                let shown = match key {
+                    "bandwidth_efficiency" | "elements_per_s" | "overhead_us" => {
+                        format!("model.split_k.reduce.{key}")
+                    }
+                    _ => format!("model.split_k.{key}"),
+                };
+                check_range(key, &shown, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The ways cuBLAS splits the K loop of GEMM `s` on a GPU of `sms` SMs (`model.split_k`,
+    /// [`SplitKCoeffs`]): `None` when it does not split (a batched GEMM, a short K
+    /// loop, or enough output tiles to fill the GPU).
+    pub fn split_k_ways(&self, s: &MatmulShape, sms: u32) -> Option<u64> {
+        let c = self.split_k.as_ref()?;
+        let sms = f64::from(sms.max(1));
+        let tiles = (s.m as f64 / c.tile_m.max(1.0)).ceil().max(1.0)
+            * (s.n as f64 / c.tile_n.max(1.0)).ceil().max(1.0);
+        let k = s.k as f64;
+        if s.batch != 1 || k < c.min_k || tiles >= c.max_tiles_fraction * sms {
+            return None;
+        }
+        let ways = (k / c.k_per_split.max(1.0))
+            .floor()
+            .min((sms / tiles).floor())
+            .max(2.0);
+        Some(ways as u64)
+    }
+
+    /// `p`, the prediction of GEMM `s` alone, with cuBLAS's split-K where it applies: the
+    /// GEMM also writes its partial products (f32), and a reduction kernel reads them and
+    /// writes the output (its time, a launch, the partials read and written added).
+    pub(super) fn with_split_k(
+        &self,
+        mut p: Prediction,
+        s: &MatmulShape,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let (Some(c), Some(splits)) = (
+            self.split_k.as_ref(),
+            self.split_k_ways(s, hw.sms.unwrap_or(132)),
+        ) else {
+            return p;
+        };
+        let outputs = s.m as f64 * s.n as f64;
+        let partials = outputs * 4.0 * splits as f64;
+        let out_bytes = outputs * s.elem_bytes as f64;
+        // The GEMM writes the partials instead of the output.
+        let gemm_memory =
+            (partials - out_bytes).max(0.0) / (hw.bandwidth * self.mm_bandwidth_efficiency);
+        let r = c.reduce;
+        let reduce_s = ((partials + out_bytes) / (hw.bandwidth * r.bandwidth_efficiency))
+            .max(outputs / r.elements_per_s)
+            + r.overhead_us * 1e-6;
+        let partial_bytes = partials.round().min(u64::MAX as f64) as u64;
+        p.dram_read = p.dram_read.saturating_add(partial_bytes);
+        p.dram_written = p.dram_written.saturating_add(partial_bytes);
+        let start_up = p.kernel_s - p.compute_s.max(p.memory_s);
+        p.memory_s += gemm_memory;
+        p.kernel_s = p.compute_s.max(p.memory_s) + start_up + reduce_s;
+        p.launch_s += launch_s;
+        p.time_s = p.kernel_s + p.launch_s;
+        p.split_k = Some(SplitK {
+            splits,
+            partial_bytes,
+            reduce_s,
+        });
+        p
+    }
+}
+
+impl Prediction {
+    /// Kernels launched: one, and a split-K GEMM's reduction.
+    pub fn launches(&self) -> usize {
+        1 + usize::from(self.split_k.is_some())
+    }
+}
+
+/// The elements op `o`'s loop visits: its output's, except an `update`, which writes only its
+/// new rows into the buffer (in place, the cache aliased): a KV-cache append of one token
+/// touches `B · heads · head_dim` elements, not the cache's `B · heads · T · head_dim`
+/// (issue 24: priced over the whole cache it took 7.6 µs at 4k context and 41.5 µs at 32k,
+/// against 2.7–4.7 µs measured).
+pub(super) fn loop_elements(g: &Graph, o: OpId) -> u64 {
+    let op = g.op(o);
+    let t = g.tensor(op.output);
+    let whole = t.bytes / t.dtype.bytes().max(1);
+    match (op.kind, op.inputs.get(1)) {
+        (crate::types::OpKind::Update, Some(new)) => {
+            (g.use_bytes(new) / g.tensor(new.tensor).dtype.bytes().max(1)).min(whole)
+        }
+        _ => whole,
+    }
+}
