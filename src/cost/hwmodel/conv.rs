@@ -163,10 +163,13 @@ impl ConvCoeffs {
             check_range("direct_max_taps", "model.conv.direct_max_taps", v)?;
         }
         if let Some(v) = self.direct_max_out_channels {
-            check_range("direct_max_taps", "model.conv.direct_max_out_channels", v)?;
+            check_range(
+                "direct_max_out_channels",
+                "model.conv.direct_max_out_channels",
+               , v)?;
         }
         if let Some(v) = self.gemm_3d_efficiency {
-            check_range("gemm_efficiency", "model.conv.gemm_3d_efficiency", v)?;
+            check_range("gemm_3d_efficiency", "model.conv.gemm_3d_efficiency", v)?;
         }
         Ok(())
     }

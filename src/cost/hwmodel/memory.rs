@@ -317,8 +317,8 @@ impl RoutingCoeffs {
         if let Some(t) = self.topk_rows {
             for (k, v) in [
                 ("rows_per_s", t.rows_per_s),
-                ("overhead_us", t.sort_overhead_us),
-                ("elements_per_s", t.sort_elements_per_s),
+                ("sort_overhead_us", t.sort_overhead_us),
+                ("sort_elements_per_s", t.sort_elements_per_s),
             ] {
                 super::check_range(k, &format!("model.routing.topk_rows.{k}"), v)?;
             }

@@ -88,6 +88,11 @@ pub const RANGES: &[FieldRange] = &[
     range("taps_per_s", 1e6, 1e17, "taps/s"),
     range("flops_per_s", 1e6, 1e18, "FLOP/s"),
     range("direct_max_taps", 1.0, 1e9, "taps"),
+    range("direct_max_out_channels", 1.0, 1e9, "channels"),
+    fraction("gemm_3d_efficiency"),
+    range("sort_overhead_us", 0.0, 1e6, "µs"),
+    range("sort_elements_per_s", 1e6, 1e16, "elements/s"),
+    range("associative_row_flops_per_s", 1e3, 1e16, "FLOP/s"),
     range("rows_per_s", 1e3, 1e16, "rows/s"),
     // The routing families (`memory.rs`, [`RoutingCoeffs`]).
     range("repeat_miss_bytes", 1.0, 1e15, "bytes"),

@@ -65,7 +65,7 @@ impl ScanCoeffs {
         }
         if let Some(v) = self.associative_row_flops_per_s {
             super::check_range(
-                "elements_per_s",
+                "associative_row_flops_per_s",
                 "model.scan.associative_row_flops_per_s",
                 v,
             )?;
