@@ -166,7 +166,8 @@ impl ConvCoeffs {
             check_range(
                 "direct_max_out_channels",
                 "model.conv.direct_max_out_channels",
-               , v)?;
+                v,
+            )?;
         }
         if let Some(v) = self.gemm_3d_efficiency {
             check_range("gemm_3d_efficiency", "model.conv.gemm_3d_efficiency", v)?;
