@@ -264,6 +264,7 @@ fn analyze<'s>(
         }
     }
     s.flop_total(flops);
+    s.collective_groups();
     let outputs = match listed_outputs {
         Some(listed) => listed,
         None => s.implied_outputs(consumers_of),

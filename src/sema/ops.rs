@@ -20,6 +20,9 @@ mod routing;
 // The scans' rules (issue 23): a child too.
 #[path = "scan.rs"]
 mod scan;
+// The collectives' rules (issue 25): a child too.
+#[path = "collective.rs"]
+mod collective;
 
 /// An op's attributes, with its statement for the places to report at.
 pub(super) struct Attrs<'x, 's> {
@@ -341,7 +344,7 @@ impl Attrs<'_, '_> {
         let axes = match written.map(|w| &w.1) {
             None if self.written("axis").is_some() => return Err(()),
             None => return Ok(None),
-            Some(AttrValue::Float { .. }) => {
+            Some(AttrValue::Float { .. } | AttrValue::Name(_)) => {
                 let _ = self.int("axis", diags);
                 return Err(());
             }
@@ -551,6 +554,7 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
         OpKind::SelectiveScan | OpKind::AssociativeScan => {
             scan::infer(&shapes, attrs, names, diags)
         }
+        k if k.is_collective() => collective::infer(&shapes, attrs, names, diags),
         _ => Err(()),
     };
     r.ok()
