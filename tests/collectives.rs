@@ -338,3 +338,288 @@ fn a_collective_fuses_with_nothing_under_any_option() {
         }
     }
 }
+
+// ---- the interconnect and the communication model --------------------------------------------
+
+use fgraph::cost::{Bound, Hardware, LaunchMode, estimate};
+use fgraph::ops::collective::Algorithm;
+
+/// The estimate of `src` on preset `hw`.
+fn cost_on(src: &str, hw: &str) -> (Analysis, fgraph::cost::CostReport) {
+    let a = analysis(src);
+    let hw = Hardware::preset(hw).expect("preset");
+    let c = estimate(&a, &hw, LaunchMode::Graph).expect("estimate");
+    (a, c)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1e-12)
+}
+
+/// An all-reduce of a [1, 8192] bf16 tensor over 8 GPUs on the h100 preset, by hand
+/// (docs/cost-model.md §12): S = 16,384 B. Ring: 2·7/8·S = 28,672 B each way, latency
+/// 6.6 + 14 × 0.6 = 15 µs, 28,672 B / (450 GB/s × 0.789) = 0.080755 µs; tree 15.0923 µs,
+/// NVLS 23.0554 µs: the ring, 15.080755 µs, + 1.2 µs launch.
+#[test]
+fn an_all_reduce_over_8_gpus_by_hand() {
+    let (a, c) = cost_on(
+        &graph("  input x: [1, 8192]\n  op ar = all_reduce(x, group = tp, size = 8) -> y"),
+        "h100",
+    );
+    let k = &c.fused.kernels[0];
+    let comm = k.communication.as_ref().expect("priced");
+    assert_eq!(comm.algorithm, Algorithm::Ring);
+    assert!(!comm.named);
+    assert_eq!((comm.bytes_sent, comm.bytes_received), (28672, 28672));
+    assert_eq!((comm.steps, comm.network_steps), (14, 0));
+    assert_eq!((comm.span.nodes, comm.span.per_node), (1, 8));
+    assert!(close(comm.latency_s, 15.0e-6), "{}", comm.latency_s);
+    let bw = 28672.0 / (450e9 * 0.789);
+    assert!(close(comm.bandwidth_s, bw));
+    assert!(close(k.comm_s, 15.0e-6 + bw));
+    assert!(close(k.time_s, 15.0e-6 + bw + 1.2e-6), "{}", k.time_s);
+    assert_eq!(k.bound, Bound::Communication);
+    // Its local work: 16,384 B read and written, 7,168 adds.
+    assert_eq!((k.bytes, k.flops), (32768, 7168));
+    // The same kernel in the unfused plan (one op) takes the same time.
+    let u = c.unfused_kernel(0);
+    assert!(close(u.time_s, k.time_s) && u.bound == Bound::Communication);
+    // The report: one collective, the split sums to the step.
+    let r = c.communication.as_ref().expect("collectives");
+    assert_eq!(r.ops.len(), 1);
+    assert!(close(r.time_s, 15.0e-6 + bw));
+    assert!(close(r.split.total_s(), c.fused.time_s));
+    assert!(close(r.split.communication_s, 15.0e-6 + bw));
+    assert_eq!((r.bytes_sent, r.bytes_received), (28672, 28672));
+    let _ = a;
+}
+
+/// The other algorithms of the same all-reduce, named; and at 1 GiB NVLS wins by itself:
+/// 9/8 · 2^30 B / (450 GB/s × 0.74) + 23 µs = 3.6505 ms against the ring's 5.3073 ms.
+#[test]
+fn algorithms_named_and_chosen() {
+    let t = |alg: &str| {
+        let (_, c) = cost_on(
+            &graph(&format!(
+                "  input x: [1, 8192]\n  op ar = all_reduce(x, group = tp, size = 8, algorithm = {alg}) -> y"
+            )),
+            "h100",
+        );
+        c.fused.kernels[0].communication.clone().expect("priced")
+    };
+    let tree = t("tree");
+    assert_eq!((tree.algorithm, tree.named), (Algorithm::Tree, true));
+    assert_eq!(tree.bytes_sent, 32768);
+    assert!(close(tree.time_s, 15.0e-6 + 32768.0 / (450e9 * 0.789)));
+    let nvls = t("nvls");
+    assert_eq!((nvls.bytes_sent, nvls.bytes_received), (18432, 18432));
+    assert!(close(nvls.time_s, 23e-6 + 18432.0 / (450e9 * 0.74)));
+    let big =
+        graph("  input x: [32768, 16384]\n  op ar = all_reduce(x, group = tp, size = 8) -> y");
+    let (_, c) = cost_on(&big, "h100");
+    let comm = c.fused.kernels[0].communication.clone().expect("priced");
+    assert_eq!(comm.algorithm, Algorithm::Nvls);
+    let s = (1u64 << 30) as f64;
+    assert!(close(comm.time_s, 23e-6 + 9.0 / 8.0 * s / (450e9 * 0.74)));
+    assert!((comm.time_s * 1e3 - 3.6505).abs() < 1e-4);
+    // The A100 has no NVLS: the ring, 1.75 · 2^30 / (300 GB/s × 0.78) + 15 µs.
+    let (_, c) = cost_on(&big, "a100");
+    let comm = c.fused.kernels[0].communication.clone().expect("priced");
+    assert_eq!(comm.algorithm, Algorithm::Ring);
+    assert!(close(comm.time_s, 15e-6 + 1.75 * s / (300e9 * 0.78)));
+    // Named NVLS on the A100: priced as a ring, with a note.
+    let named = big.replace("size = 8)", "size = 8, algorithm = nvls)");
+    let (_, c) = cost_on(&named, "a100");
+    let comm = c.fused.kernels[0].communication.clone().expect("priced");
+    assert_eq!(comm.algorithm, Algorithm::Ring);
+    assert!(
+        comm.note
+            .as_deref()
+            .is_some_and(|n| n.contains("no NVLink SHARP"))
+    );
+}
+
+/// Gathers, scatters, all-to-all, broadcast and point-to-point by hand on the h100 (one
+/// node, rings and direct transfers named).
+#[test]
+fn every_kind_by_hand() {
+    // x: [64, 1024] bf16 = 131,072 B.
+    let (a, c) = cost_on(
+        &graph(
+            "  input x: [64, 1024]
+  op ag = all_gather(x, group = tp, size = 4, algorithm = ring) -> g
+  op rs = reduce_scatter(x, group = tp, size = 4, algorithm = ring) -> r
+  op ex = all_to_all(x, group = ep, size = 8) -> e
+  op bc = broadcast(x, group = dp, size = 4) -> b
+  op tx = send(x, group = pp, size = 2, peer = 1) -> t
+  op rx = recv(group = pp, size = 2, peer = 0) -> h: [64, 1024]
+  output g, r, e, b, t, h",
+        ),
+        "h100",
+    );
+    let s: u64 = 131_072;
+    let link = 450e9 * 0.789;
+    let by_op = |name: &str| {
+        let k = c
+            .fused
+            .kernels
+            .iter()
+            .find(|k| a.graph.op(k.ops[0]).name == name)
+            .expect("kernel");
+        k.communication.clone().expect("priced")
+    };
+    // All-gather: S is the gathered output, 4 · 131,072; (n−1)/n of it each way; 3 steps.
+    let ag = by_op("ag");
+    assert_eq!((ag.payload, ag.bytes_sent), (4 * s, 3 * s));
+    assert!(close(
+        ag.time_s,
+        (6.6 + 3.0 * 0.6) * 1e-6 + (3 * s) as f64 / link
+    ));
+    // Reduce-scatter: S is the whole input; 3/4 of it each way.
+    let rs = by_op("rs");
+    assert_eq!(
+        (rs.payload, rs.bytes_sent, rs.bytes_received),
+        (s, s / 4 * 3, s / 4 * 3)
+    );
+    // All-to-all over 8: 7/8 each way, 7 steps.
+    let ex = by_op("ex");
+    assert_eq!(
+        (ex.algorithm, ex.bytes_sent, ex.steps),
+        (Algorithm::Direct, s / 8 * 7, 7)
+    );
+    assert!(close(
+        ex.time_s,
+        (6.6 + 7.0 * 0.6) * 1e-6 + (s / 8 * 7) as f64 / link
+    ));
+    // Broadcast: S each way, 3 steps.
+    let bc = by_op("bc");
+    assert_eq!((bc.bytes_sent, bc.bytes_received, bc.steps), (s, s, 3));
+    // Send and recv: S one way, one step.
+    let (tx, rx) = (by_op("tx"), by_op("rx"));
+    assert_eq!((tx.bytes_sent, tx.bytes_received), (s, 0));
+    assert_eq!((rx.bytes_sent, rx.bytes_received), (0, s));
+    assert!(close(tx.time_s, (6.6 + 0.6) * 1e-6 + s as f64 / link));
+    let r = c.communication.as_ref().expect("report");
+    assert_eq!(r.ops.len(), 6);
+}
+
+/// Across nodes (h100-2x8): a data-parallel pair one node apart goes through one NIC; a
+/// 16-GPU group is bound by NVLink; NVLS is within a node only.
+#[test]
+fn across_two_nodes() {
+    let src = graph(
+        "  input x: [1024, 1024]
+  op dp = all_reduce(x, group = dp, size = 2, stride = 8) -> a
+  op wide = all_reduce(a, group = world, size = 16) -> b
+  op tx = send(b, group = pp, size = 2, stride = 8) -> t
+  output t",
+    );
+    let (a, c) = cost_on(&src, "h100-2x8");
+    let s = (1024 * 1024 * 2) as f64;
+    let comm: Vec<_> = c
+        .communication
+        .as_ref()
+        .expect("report")
+        .ops
+        .iter()
+        .map(|(_, o, cc)| (a.graph.op(*o).name.to_string(), cc.clone().expect("priced")))
+        .collect();
+    let dp = &comm[0].1;
+    assert_eq!((dp.span.nodes, dp.span.per_node), (2, 1));
+    assert!(close(dp.bus_bandwidth, 50e9 * 0.9));
+    // A ring of 2: 2 steps, both across (2.7 µs each); S each way.
+    assert_eq!(
+        (dp.algorithm, dp.steps, dp.network_steps),
+        (Algorithm::Ring, 0, 2)
+    );
+    assert!(close(
+        dp.time_s,
+        (6.6 + 2.0 * 2.7) * 1e-6 + s / (50e9 * 0.9)
+    ));
+    assert!(dp.note.is_none(), "two nodes fit h100-2x8");
+    let wide = &comm[1].1;
+    assert_eq!((wide.span.nodes, wide.span.per_node), (2, 8));
+    assert!(close(wide.bus_bandwidth, 450e9 * 0.789));
+    assert_ne!(wide.algorithm, Algorithm::Nvls);
+    let tx = &comm[2].1;
+    assert_eq!((tx.steps, tx.network_steps), (0, 1));
+    assert!(close(tx.time_s, (6.6 + 2.7) * 1e-6 + s / (50e9 * 0.9)));
+    // On the one-node h100 the same pair is priced on two nodes, with a note.
+    let (_, c) = cost_on(&src, "h100");
+    let r = c.communication.as_ref().expect("report");
+    let note = r.ops[0]
+        .2
+        .as_ref()
+        .and_then(|c| c.note.clone())
+        .expect("note");
+    assert!(
+        note.contains("spans 2 nodes, the hardware describes 1"),
+        "{note}"
+    );
+}
+
+/// A PCIe host described in a hardware file: no NVLS, the link its x16's bandwidth.
+#[test]
+fn a_pcie_host_from_a_hardware_file() {
+    let hw = Hardware::from_json(
+        r#"{"name": "l40s-x4", "peak_tflops_f16": 362, "peak_tflops_f32": 91.6,
+            "bandwidth_tb_s": 0.864,
+            "interconnect": {"topology": "pcie", "gpus_per_node": 4, "link_gb_s": 25,
+              "link_efficiency": 0.8, "link_latency_us": 1.0, "base_latency_us": 8.0,
+              "network_gb_s": 12.5, "network_efficiency": 0.9, "network_latency_us": 5.0}}"#,
+    )
+    .expect("valid");
+    let a = analysis(&graph(
+        "  input x: [1024, 1024]\n  op ar = all_reduce(x, group = tp, size = 4) -> y",
+    ));
+    let c = estimate(&a, &hw, LaunchMode::Graph).expect("estimate");
+    let comm = c.fused.kernels[0].communication.clone().expect("priced");
+    let s = (1024 * 1024 * 2) as f64;
+    assert_eq!(comm.algorithm, Algorithm::Ring);
+    assert!(close(
+        comm.time_s,
+        (8.0 + 6.0 * 1.0) * 1e-6 + 1.5 * s / (25e9 * 0.8)
+    ));
+    // NVLS on PCIe, or without its coefficients, is refused.
+    for bad in [
+        r#""topology": "pcie", "nvls": true, "nvls_efficiency": 0.7, "nvls_latency_us": 20"#,
+        r#""topology": "nvswitch", "nvls": true"#,
+    ] {
+        let text = format!(
+            r#"{{"name": "x", "peak_tflops_f16": 1, "peak_tflops_f32": 1, "bandwidth_tb_s": 1,
+                "interconnect": {{{bad}, "gpus_per_node": 4, "link_gb_s": 25,
+                "link_efficiency": 0.8, "link_latency_us": 1.0, "base_latency_us": 8.0,
+                "network_gb_s": 12.5, "network_efficiency": 0.9, "network_latency_us": 5.0}}}}"#
+        );
+        let e = Hardware::from_json(&text).expect_err(bad);
+        assert!(e.contains("nvls"), "{e}");
+    }
+    // A field out of its range is named.
+    let e = Hardware::from_json(
+        r#"{"name": "x", "peak_tflops_f16": 1, "peak_tflops_f32": 1, "bandwidth_tb_s": 1,
+            "interconnect": {"topology": "pcie", "gpus_per_node": 4, "link_gb_s": 25,
+            "link_efficiency": 1.5, "link_latency_us": 1.0, "base_latency_us": 8.0,
+            "network_gb_s": 12.5, "network_efficiency": 0.9, "network_latency_us": 5.0}}"#,
+    )
+    .expect_err("efficiency");
+    assert_eq!(
+        e,
+        "`interconnect.link_efficiency` is 1.5; it must be more than 0 and at most 1"
+    );
+}
+
+/// A graph without collectives has no communication report.
+#[test]
+fn no_collectives_no_communication() {
+    let (_, c) = cost_on(
+        &graph("  input x: [4, 4]\n  op r = elementwise.relu(x) -> y"),
+        "h100",
+    );
+    assert!(c.communication.is_none());
+    assert!(
+        c.fused
+            .kernels
+            .iter()
+            .all(|k| k.communication.is_none() && k.comm_s == 0.0)
+    );
+}

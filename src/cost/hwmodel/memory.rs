@@ -588,6 +588,7 @@ impl HwModel {
                 kernel_s,
                 launch_s,
                 time_s: kernel_s + launch_s,
+                comm_s: 0.0,
             };
         }
         let pools = || {

@@ -106,6 +106,18 @@ pub const RANGES: &[FieldRange] = &[
     range("mm8_k_half", 0.0, 1e6, ""),
     range("dequant_per_s", 1e6, 1e17, "weights/s"),
     range("dequant_rows", 1.0, 1e6, "rows"),
+    // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
+    range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
+    range("nodes", 1.0, 100_000.0, "nodes"),
+    range("link_gb_s", 0.01, 100_000.0, "GB/s"),
+    fraction("link_efficiency"),
+    range("link_latency_us", 0.0, 1e6, "µs"),
+    range("base_latency_us", 0.0, 1e6, "µs"),
+    range("network_gb_s", 0.01, 100_000.0, "GB/s"),
+    fraction("network_efficiency"),
+    range("network_latency_us", 0.0, 1e6, "µs"),
+    fraction("nvls_efficiency"),
+    range("nvls_latency_us", 0.0, 1e6, "µs"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as

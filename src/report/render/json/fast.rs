@@ -382,6 +382,7 @@ impl<'w> JsonOut<'w> {
                 out.raw(match bound {
                     Bound::Memory => b",\"bound\":\"memory\",\"time_us\":",
                     Bound::Compute => b",\"bound\":\"compute\",\"time_us\":",
+                    Bound::Communication => b",\"bound\":\"communication\",\"time_us\":",
                 });
                 let t = r4(time_s * 1e6);
                 match &last {
