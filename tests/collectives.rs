@@ -1,6 +1,8 @@
 //! The collectives (issue 25): shape rules, FLOPs and bytes by hand, fusion (a kernel of its
 //! own), name attributes in blocks and the library API, `fmt`.
 
+mod common;
+
 use fgraph::cost::op_flops;
 use fgraph::{Analysis, Code, Options, check_file};
 
@@ -622,4 +624,178 @@ fn no_collectives_no_communication() {
             .iter()
             .all(|k| k.communication.is_none() && k.comm_s == 0.0)
     );
+}
+
+/// examples/allreduce_tp.fgraph, Llama-3-70B's MLP on one GPU of a TP-8 group, by hand (its
+/// header): five kernels, the all-reduce 17.4921 µs of which 16.2921 µs communication.
+#[test]
+fn the_tp8_mlp_example_by_hand() {
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/allreduce_tp.fgraph"),
+    )
+    .expect("example");
+    let (a, c) = cost_on(&src, "h100");
+    assert_eq!(
+        groups(&a),
+        [
+            vec!["up"],
+            vec!["gate", "act", "prod"],
+            vec!["down"],
+            vec!["ar"],
+            vec!["res"]
+        ]
+    );
+    // Weights: 3 · 8192 · 3584 · 2 B, an eighth of the MLP's.
+    let weights: u64 = a
+        .graph
+        .tensors
+        .iter()
+        .filter(|t| t.origin == fgraph::graph::Origin::Weight)
+        .map(|t| t.bytes)
+        .sum();
+    assert_eq!(weights, 3 * 8192 * 3584 * 2);
+    let k = &c.fused.kernels[3];
+    let comm = k.communication.as_ref().expect("priced");
+    assert_eq!(comm.payload, 262_144);
+    assert_eq!(
+        (comm.bytes_sent, comm.algorithm),
+        (458_752, Algorithm::Ring)
+    );
+    let bw: f64 = 458_752.0 / (450e9 * 0.789);
+    assert!((bw * 1e6 - 1.2921).abs() < 1e-4);
+    assert!(close(k.comm_s, 15e-6 + bw));
+    assert!(close(k.time_s, 15e-6 + bw + 1.2e-6));
+    assert!((k.time_s * 1e6 - 17.4921).abs() < 1e-4);
+    assert!((k.memory_s * 1e6 - 0.1565).abs() < 1e-4);
+    assert_eq!(k.flops, 114_688);
+    // The step: Σ kernels, split; the split's communication is the all-reduce's.
+    let r = c.communication.as_ref().expect("report");
+    assert!(close(r.split.total_s(), c.fused.time_s));
+    assert!(close(r.split.communication_s, 15e-6 + bw));
+    assert!(close(r.split.launch_s, 5.0 * 1.2e-6));
+    // The other algorithms, named, as the header gives them.
+    for (alg, us) in [("tree", 16.4767), ("nvls", 23.8856)] {
+        let named = src.replace("size = TP)", &format!("size = TP, algorithm = {alg})"));
+        let (_, c) = cost_on(&named, "h100");
+        let t = c.fused.kernels[3].comm_s * 1e6;
+        assert!((t - us).abs() < 1e-4, "{alg}: {t}");
+    }
+}
+
+// ---- the reports ------------------------------------------------------------------------------
+
+const EXAMPLE: &str = "examples/allreduce_tp.fgraph";
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let o = common::fgraph(args);
+    assert_eq!(common::code(&o), 0, "{}", common::stderr(&o));
+    serde_json::from_str(&common::stdout(&o)).expect("json")
+}
+
+/// `cost.communication` under both traffic models, `groups[].cost.communication` for the
+/// collective's kernel only, the split summing to the step.
+#[test]
+fn json_reports_the_communication_under_every_traffic_model() {
+    for model in ["compulsory", "hardware"] {
+        let j = json_of(&[
+            "analyze",
+            "--format",
+            "json",
+            "--traffic-model",
+            model,
+            EXAMPLE,
+        ]);
+        let comm = &j["cost"]["communication"];
+        assert_eq!(comm["collectives"], 1, "{model}");
+        assert_eq!(comm["overlap"], "none");
+        assert_eq!(comm["time_us"], 16.2921);
+        let op = &comm["by_op"][0];
+        assert_eq!(op["op"], "ar");
+        assert_eq!(op["kernel"], 3);
+        assert_eq!(op["algorithm"], "ring");
+        assert_eq!(op["chosen"], "fastest");
+        assert_eq!(op["bytes_sent"], 458_752);
+        assert_eq!(op["steps"], 14);
+        let split = &comm["split"];
+        let sum: f64 = ["compute_us", "memory_us", "communication_us", "launch_us"]
+            .iter()
+            .map(|k| split[*k].as_f64().expect("number"))
+            .sum();
+        let fused = j["cost"]["fused"]["time_us"].as_f64().expect("time");
+        assert!((sum - fused).abs() < 1e-3, "{sum} {fused}");
+        let groups = j["groups"].as_array().expect("groups");
+        for (k, g) in groups.iter().enumerate() {
+            assert_eq!(
+                g["cost"].get("communication").is_some(),
+                k == 3,
+                "kernel {k}"
+            );
+        }
+        assert_eq!(groups[3]["cost"]["bound"], "communication");
+        assert_eq!(groups[3]["cost"]["communication"]["time_us"], 16.2921);
+        if model == "hardware" {
+            let k = &j["cost"]["hardware_model"]["kernels"][3];
+            assert_eq!(k["family"], "collective");
+            assert_eq!(k["communication_us"], 16.2921);
+            assert!(comm["hardware_model_split"]["communication_us"].as_f64() == Some(16.2921));
+        } else {
+            assert!(comm.get("hardware_model_split").is_none());
+        }
+    }
+    // The text shows the transfer under its kernel and the split under the plans.
+    let o = common::fgraph(&["analyze", EXAMPLE]);
+    let text = common::stdout(&o);
+    assert!(
+        text.contains("          comm   all_reduce over `tp` (8 GPUs, 1 node), ring"),
+        "{text}"
+    );
+    assert!(text.contains("  fused step: compute "), "{text}");
+}
+
+/// A graph without collectives has no communication key; a GPU without an interconnect
+/// cannot price one (exit 2, naming the GPU).
+#[test]
+fn no_collective_no_key_and_no_interconnect_no_price() {
+    let j = json_of(&["analyze", "--format", "json", "examples/seed_mlp.fgraph"]);
+    assert!(j["cost"].get("communication").is_none());
+    assert!(!j.to_string().contains("communication"));
+    let f = common::temp_file_in(
+        "coll",
+        "bare.json",
+        r#"{"name": "bare", "peak_tflops_f16": 400, "peak_tflops_f32": 50, "bandwidth_tb_s": 2}"#,
+    );
+    let o = common::fgraph(&[
+        "analyze",
+        "--hardware-file",
+        f.to_str().expect("utf-8"),
+        EXAMPLE,
+    ]);
+    assert_eq!(common::code(&o), 2);
+    assert!(
+        common::stderr(&o).contains("GPU `bare` describes no interconnect"),
+        "{}",
+        common::stderr(&o)
+    );
+    // The same file prices a graph without collectives as before.
+    let o = common::fgraph(&[
+        "analyze",
+        "--hardware-file",
+        f.to_str().expect("utf-8"),
+        "examples/seed_mlp.fgraph",
+    ]);
+    assert_eq!(common::code(&o), 0);
+}
+
+/// `fgraph hardware` prints each preset's interconnect, and its JSON template round-trips.
+#[test]
+fn fgraph_hardware_shows_the_interconnect() {
+    let o = common::fgraph(&["hardware", "h100-2x8"]);
+    let text = common::stdout(&o);
+    assert!(
+        text.contains("8 GPUs a node, 2 nodes; NVLink 450.0 GB/s each way"),
+        "{text}"
+    );
+    let o = common::fgraph(&["hardware", "h100", "--format", "json"]);
+    let hw = fgraph::cost::Hardware::from_json(&common::stdout(&o)).expect("template");
+    assert_eq!(hw.interconnect.expect("interconnect").gpus_per_node, 8);
 }

@@ -238,6 +238,47 @@ pub struct CommCost {
     pub note: Option<String>,
 }
 
+impl CommCost {
+    /// The collective in words, for the reports and the language server: "all_reduce over
+    /// `tp` (8 GPUs, 1 node), ring (the fastest here): 28.7 kB sent and 28.7 kB received per
+    /// GPU, 14 steps; 15.00 µs latency + 0.08 µs at 355.1 GB/s = 15.08 µs".
+    pub fn sentence(&self) -> String {
+        use crate::units::{fmt_num, fmt_time, with_unit};
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let how = if self.named {
+            "as named"
+        } else {
+            "the fastest here"
+        };
+        let steps = match (self.algorithm, self.steps, self.network_steps) {
+            (Algorithm::Nvls, ..) => "one NVLS operation".to_string(),
+            (_, s, 0) => plural(s, "step", "steps"),
+            (_, 0, n) => format!("{} across nodes", plural(n, "step", "steps")),
+            (_, s, n) => format!("{} ({n} across nodes)", plural(s + n, "step", "steps")),
+        };
+        let mut out = format!(
+            "{} over `{}` ({}, {}), {} ({how}): {} sent and {} received per GPU, {steps}; {} \
+             latency + {} at {} GB/s = {}",
+            self.kind,
+            self.group,
+            plural(self.size, "GPU", "GPUs"),
+            plural(self.span.nodes, "node", "nodes"),
+            self.algorithm,
+            with_unit(self.bytes_sent, "B"),
+            with_unit(self.bytes_received, "B"),
+            fmt_time(self.latency_s),
+            fmt_time(self.bandwidth_s),
+            fmt_num(self.bus_bandwidth / 1e9),
+            fmt_time(self.time_s)
+        );
+        if let Some(n) = &self.note {
+            out += &format!(" ({n})");
+        }
+        out
+    }
+}
+
 /// The bytes each GPU sends and receives for `kind` under `alg` over `n` GPUs, for a payload
 /// of `s` bytes (saturating: a checked graph's sizes fit 64 bits, and twice them 65).
 pub fn wire_bytes(kind: OpKind, alg: Algorithm, n: u64, s: u64) -> (u64, u64) {

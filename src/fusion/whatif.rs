@@ -552,9 +552,9 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
             }
         }
         Reason::ReductionAfterMatmul => "matmul epilogues are elementwise or reshape only".into(),
-        Reason::Collective => "a collective is an NCCL kernel of its own: no option fuses it \
-                               with its neighbours"
-            .into(),
+        Reason::Collective => {
+            "a collective is an NCCL kernel of its own, never fused with its neighbours".into()
+        }
         Reason::SecondMatmul => "a kernel holds at most one matmul".into(),
         Reason::WouldCreateCycle => "one kernel for both would depend on itself".into(),
         Reason::BudgetExceeded => match b.budget {

@@ -462,6 +462,10 @@ impl<'w> JsonOut<'w> {
                     self.raw(b",\"hardware_model\":");
                     self.serde(m)?;
                 }
+                if let Some(cm) = &c.communication {
+                    self.raw(b",\"communication\":");
+                    self.serde(cm)?;
+                }
                 self.buf.push(b'}');
             }
             None => self.raw(b"null"),
