@@ -1,17 +1,20 @@
-//! Shape rules of the collectives (issue 25, `crate::ops::collective`). A child of `ops`,
-//! whose attribute readers it uses. A graph is one GPU's view: `all_gather` multiplies the
+//! Shape rules of the collectives (issue 25, `crate::ops::collective`), with `ops`'s attribute
+//! readers. A graph is one GPU's view: `all_gather` multiplies the
 //! gathered axis by the group size n, `reduce_scatter` divides it (n must divide it:
 //! `shape-mismatch`), `all_to_all` divides its split axis and multiplies its concat axis (the
 //! same shape when they are the same axis, the default), the others keep the shape; `recv`'s
 //! is declared (`infer`). `Err` means the output is unknown (an error was reported, or an
 //! input is unknown).
 
-use super::super::fmt_shape;
-use super::super::shape::ArgNames;
-use super::{Attrs, Fail};
+use super::fmt_shape;
+use super::ops::Attrs;
+use super::shape::ArgNames;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ops::collective::{AXIS, CONCAT_AXIS, PEER, ROOT, SIZE, SPLIT_AXIS, STRIDE};
 use crate::types::OpKind;
+
+/// An error already reported (or an unknown value): the output is unknown.
+type Fail = ();
 
 /// The output shape of a collective, from its input's shape.
 pub(in crate::sema) fn infer(
@@ -138,7 +141,7 @@ fn divides(
     Err(())
 }
 
-impl super::super::Sema<'_, '_> {
+impl super::Sema<'_, '_> {
     /// Every collective over one group gives it the same `size` and `stride`: a group is one
     /// set of GPUs (`bad-attribute` at each op that disagrees with the group's first).
     pub(in crate::sema) fn collective_groups(&mut self) {
@@ -173,8 +176,8 @@ impl super::super::Sema<'_, '_> {
                 continue;
             };
             let (stmt, stmt0) = (
-                super::super::op_stmt(self.ast, self.ops[*o].stmt),
-                super::super::op_stmt(self.ast, self.ops[*o0].stmt),
+                super::op_stmt(self.ast, self.ops[*o].stmt),
+                super::op_stmt(self.ast, self.ops[*o0].stmt),
             );
             let at = |st: &crate::syntax::ast::OpStmt<'_>| {
                 st.args

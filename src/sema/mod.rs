@@ -26,6 +26,7 @@
 
 mod attention;
 mod bindings;
+mod collective;
 pub use bindings::{Binding, BindingKind, Bindings, InstanceOps};
 mod build;
 mod conv;

@@ -20,9 +20,6 @@ mod routing;
 // The scans' rules (issue 23): a child too.
 #[path = "scan.rs"]
 mod scan;
-// The collectives' rules (issue 25): a child too.
-#[path = "collective.rs"]
-mod collective;
 
 /// An op's attributes, with its statement for the places to report at.
 pub(super) struct Attrs<'x, 's> {
@@ -487,7 +484,7 @@ impl Attrs<'_, '_> {
 
     /// Axis attribute `name` (negative counts from the end) as an index into a shape of
     /// `rank`; `default` when not written, if the op has one.
-    fn axis(
+    pub(super) fn axis(
         &self,
         name: &str,
         default: Option<i64>,
@@ -554,7 +551,7 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
         OpKind::SelectiveScan | OpKind::AssociativeScan => {
             scan::infer(&shapes, attrs, names, diags)
         }
-        k if k.is_collective() => collective::infer(&shapes, attrs, names, diags),
+        k if k.is_collective() => super::collective::infer(&shapes, attrs, names, diags),
         _ => Err(()),
     };
     r.ok()
