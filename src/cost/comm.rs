@@ -286,19 +286,23 @@ pub fn wire_bytes(kind: OpKind, alg: Algorithm, n: u64, s: u64) -> (u64, u64) {
     if n == 1 {
         return (0, 0);
     }
-    // ⌈s·a/b⌉ in 128 bits.
-    let part = |a: u64, b: u64| {
-        u64::try_from((u128::from(s) * u128::from(a)).div_ceil(u128::from(b))).unwrap_or(u64::MAX)
+    // ⌈s·a/b⌉ in 128 bits, saturating.
+    let part = |a: u128, b: u64| {
+        u128::from(s)
+            .checked_mul(a)
+            .and_then(|x| u64::try_from(x.div_ceil(u128::from(b))).ok())
+            .unwrap_or(u64::MAX)
     };
+    let (n1, m1) = (u128::from(n), u128::from(n - 1));
     match (kind, alg) {
         (OpKind::AllReduce, Algorithm::Tree) if n > 2 => (s.saturating_mul(2), s.saturating_mul(2)),
         (OpKind::AllReduce, Algorithm::Tree) => (s, s),
-        (OpKind::AllReduce, Algorithm::Nvls) => (part(n + 1, n), part(n + 1, n)),
-        (OpKind::AllReduce, _) => (part(2 * (n - 1), n), part(2 * (n - 1), n)),
-        (OpKind::AllGather, Algorithm::Nvls) => (part(1, n), part(n - 1, n)),
-        (OpKind::ReduceScatter, Algorithm::Nvls) => (part(n - 1, n), part(1, n)),
+        (OpKind::AllReduce, Algorithm::Nvls) => (part(n1 + 1, n), part(n1 + 1, n)),
+        (OpKind::AllReduce, _) => (part(2 * m1, n), part(2 * m1, n)),
+        (OpKind::AllGather, Algorithm::Nvls) => (part(1, n), part(m1, n)),
+        (OpKind::ReduceScatter, Algorithm::Nvls) => (part(m1, n), part(1, n)),
         (OpKind::AllGather | OpKind::ReduceScatter | OpKind::AllToAll, _) => {
-            (part(n - 1, n), part(n - 1, n))
+            (part(m1, n), part(m1, n))
         }
         (OpKind::Broadcast, _) => (s, s),
         (OpKind::Send, _) => (s, 0),
@@ -319,10 +323,19 @@ pub fn steps(kind: OpKind, alg: Algorithm, n: u64, span: Span) -> (u64, u64) {
     let (total, inter) = match (kind, alg) {
         (_, Algorithm::Nvls) => return (0, 0),
         (OpKind::AllReduce, Algorithm::Tree) => {
-            let log2m = u64::from(m.next_power_of_two().trailing_zeros());
-            return (2 * (span.per_node - 1), 2 * log2m);
+            // ⌈log2 m⌉ (64 past 2^63).
+            let log2m = m
+                .checked_next_power_of_two()
+                .map_or(64, u64::trailing_zeros);
+            return (
+                span.per_node.saturating_sub(1).saturating_mul(2),
+                2 * u64::from(log2m),
+            );
         }
-        (OpKind::AllReduce, _) => (2 * (n - 1), if crossing { 2 * m } else { 0 }),
+        (OpKind::AllReduce, _) => (
+            (n - 1).saturating_mul(2),
+            if crossing { m.saturating_mul(2) } else { 0 },
+        ),
         (OpKind::AllGather | OpKind::ReduceScatter | OpKind::Broadcast, _) => (n - 1, m - 1),
         // All-to-all: a transfer with each other member; those on other nodes cross.
         (OpKind::AllToAll, _) => (n - 1, n - span.per_node.min(n)),
@@ -576,6 +589,12 @@ mod tests {
         assert_eq!(steps(OpKind::AllReduce, Ring, 2, span(2, 8, 8)), (0, 2));
         assert_eq!(steps(OpKind::AllToAll, Direct, 16, two), (7, 8));
         assert_eq!(steps(OpKind::Send, Direct, 2, span(2, 8, 8)), (0, 1));
+        // Any sizes a library caller gives: saturating, never a panic.
+        let huge = span(u64::MAX, u64::MAX, 8);
+        assert_eq!(huge.nodes, u64::MAX);
+        let _ = steps(OpKind::AllReduce, Tree, u64::MAX, huge);
+        let _ = steps(OpKind::AllReduce, Ring, u64::MAX, huge);
+        let _ = wire_bytes(OpKind::AllReduce, Nvls, u64::MAX, u64::MAX);
     }
 
     /// The preset reproduces the measured bus bandwidth it starts from: a 1 GiB all-reduce
