@@ -43,7 +43,7 @@ fn cost_line(k: &KernelCost) -> String {
         Some(_) => format!(", {} communication", fmt_time(k.comm_s)),
         None => String::new(),
     };
-    let line = format!(
+    format!(
         "{}, {} → {intensity} (ridge {}): {}-bound, {} ({} compute, {} memory{comm}, {} launch)",
         flops(k.flops),
         crate::units::with_unit(k.bytes, "B"),
@@ -53,8 +53,7 @@ fn cost_line(k: &KernelCost) -> String {
         fmt_time(k.compute_s),
         fmt_time(k.memory_s),
         fmt_time(k.launch_s)
-    );
-    line
+    )
 }
 
 /// A kernel under the hardware model, beside its compulsory reads.
