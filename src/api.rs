@@ -29,6 +29,8 @@ pub struct Op {
     pub attrs: Vec<(String, i64)>,
     /// List attributes (`dims = [0, 2, 1, 3]`).
     pub list_attrs: Vec<(String, Vec<i64>)>,
+    /// Name attributes (`group = tp`, issue 25): an identifier as written.
+    pub name_attrs: Vec<(String, String)>,
 }
 
 impl Op {
@@ -51,6 +53,7 @@ impl Op {
             dtype: None,
             attrs: Vec::new(),
             list_attrs: Vec::new(),
+            name_attrs: Vec::new(),
         }
     }
     /// Adds an integer attribute: `.attr("axis", -1)`.
@@ -61,6 +64,11 @@ impl Op {
     /// Adds a list attribute: `.list_attr("dims", &[0, 2, 1, 3])`.
     pub fn list_attr(mut self, name: &str, values: &[i64]) -> Op {
         self.list_attrs.push((name.to_string(), values.to_vec()));
+        self
+    }
+    /// Adds a name attribute: `.name_attr("group", "tp")` (a collective's group, issue 25).
+    pub fn name_attr(mut self, name: &str, value: &str) -> Op {
+        self.name_attrs.push((name.to_string(), value.to_string()));
         self
     }
     pub fn func(mut self, func: &str) -> Op {
@@ -272,6 +280,10 @@ pub fn build_graph_with_outputs(
             })
             .chain(attrs)
             .chain(lists)
+            .chain(op.name_attrs.iter().map(|(name, v)| Arg::Attr {
+                name: ident(name),
+                value: Expr::Name(ident(v)),
+            }))
             .collect();
         stmts.push(stmt(StmtKind::Op(OpStmt {
             name: ident(&op.name),

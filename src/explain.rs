@@ -48,6 +48,7 @@ texts!(
     "budget-exceeded",
     "matmul-epilogue",
     "search-stopped",
+    "collective",
     "flash-attention",
     "reduction-epilogue",
     "recompute",

@@ -153,6 +153,9 @@ pub enum AttrValue {
     Float { value: f64, text: CompactString },
     /// `dims = [0, 2, 1, 3]`.
     List(Vec<i64>),
+    /// `group = tp`: a bare identifier, for an attribute that takes one (issue 25,
+    /// `crate::ops::funcs::AttrType::Name`).
+    Name(CompactString),
 }
 
 /// The parts of an op beyond tensors and integer attributes.
@@ -178,6 +181,17 @@ impl OpNode {
             .iter()
             .find_map(|(n, v)| match v {
                 AttrValue::List(l) if n == name => Some(l.as_slice()),
+                _ => None,
+            })
+    }
+    /// Name attribute `name` (`group = tp`), if given.
+    pub fn name_attr(&self, name: &str) -> Option<&str> {
+        self.extra
+            .as_ref()?
+            .attrs
+            .iter()
+            .find_map(|(n, v)| match v {
+                AttrValue::Name(s) if n == name => Some(s.as_str()),
                 _ => None,
             })
     }

@@ -130,6 +130,25 @@ pub enum OpKind {
     /// GEMM (w4a16, w8a16) on packed integer weights with group scales.
     #[serde(rename = "quant_mm")]
     QuantMm,
+    // Collectives (issue 25, `crate::ops::collective`): each over a named group of GPUs.
+    /// `all_reduce(x, group = tp, size = 8)`: every member's `x` summed, on every member.
+    #[serde(rename = "all_reduce")]
+    AllReduce,
+    /// `all_gather(x, group = tp, size = 8, axis = 0)`: the members' shards joined along `axis`.
+    #[serde(rename = "all_gather")]
+    AllGather,
+    /// `reduce_scatter(x, group = tp, size = 8, axis = 0)`: the sum, split along `axis`.
+    #[serde(rename = "reduce_scatter")]
+    ReduceScatter,
+    /// `all_to_all(x, group = ep, size = 8)`: each member's `x` split and exchanged.
+    #[serde(rename = "all_to_all")]
+    AllToAll,
+    /// `broadcast(x, group = dp, size = 8, root = 0)`: the root's `x` on every member.
+    Broadcast,
+    /// `send(x, group = pp, size = 2, peer = 1)`: `x` to another pipeline stage.
+    Send,
+    /// `recv(group = pp, size = 2, peer = 0) -> x: [..]`: a tensor from another stage.
+    Recv,
 }
 
 impl OpKind {
@@ -162,6 +181,13 @@ impl OpKind {
         OpKind::AssociativeScan,
         OpKind::ScaledMm,
         OpKind::QuantMm,
+        OpKind::AllReduce,
+        OpKind::AllGather,
+        OpKind::ReduceScatter,
+        OpKind::AllToAll,
+        OpKind::Broadcast,
+        OpKind::Send,
+        OpKind::Recv,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -193,6 +219,13 @@ impl OpKind {
             OpKind::AssociativeScan => "associative_scan",
             OpKind::ScaledMm => "scaled_mm",
             OpKind::QuantMm => "quant_mm",
+            OpKind::AllReduce => "all_reduce",
+            OpKind::AllGather => "all_gather",
+            OpKind::ReduceScatter => "reduce_scatter",
+            OpKind::AllToAll => "all_to_all",
+            OpKind::Broadcast => "broadcast",
+            OpKind::Send => "send",
+            OpKind::Recv => "recv",
         }
     }
     pub fn from_name(name: &str) -> Option<OpKind> {

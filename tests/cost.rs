@@ -98,6 +98,8 @@ fn presets_carry_the_issue_figures_and_their_sources() {
         ("h100", 989.0, 67.0, 3.35, 50, 132),
         ("h200", 989.0, 67.0, 4.8, 50, 132),
         ("h100-measured", 790.0, 67.0, 3.0, 50, 132),
+        // Issue 25: the h100 on two nodes of 8 (its interconnect differs).
+        ("h100-2x8", 989.0, 67.0, 3.35, 50, 132),
     ];
     for (name, f16, f32, bw, l2_mib, sms) in want {
         let hw = Hardware::preset(name).expect(name);
@@ -110,7 +112,7 @@ fn presets_carry_the_issue_figures_and_their_sources() {
         assert_close!(hw.launch(LaunchMode::Eager), 11e-6);
         assert!(!hw.source.is_empty() && !hw.description.is_empty());
     }
-    assert_eq!(Hardware::presets().len(), 4);
+    assert_eq!(Hardware::presets().len(), 5);
     assert!(Hardware::preset("H100").is_some(), "case-insensitive");
     assert!(Hardware::preset("b200").is_none());
 }

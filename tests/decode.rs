@@ -481,6 +481,7 @@ fn kernel(us_: f64) -> Prediction {
         launch_s: 11e-6,
         time_s: (us_ + 11.0) * 1e-6,
         split_k: None,
+        comm_s: 0.0,
     }
 }
 

@@ -280,6 +280,9 @@ enum KindSel {
     /// mostly dtype and shape errors, the output shape left to inference.
     ScaledMm,
     QuantMm,
+    /// `all_reduce(x, group = tp, size = 2)`, `broadcast(x, group = dp, size = 4, stride =
+    /// 8)` (issue 25): a collective of the first operand's shape, a kernel of its own.
+    Collective,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -545,6 +548,8 @@ impl GraphRender {
             KindSel::Scan => ("associative_scan", "add"),
             KindSel::ScaledMm => ("scaled_mm", ""),
             KindSel::QuantMm => ("quant_mm", ""),
+            KindSel::Collective if op.out % 2 == 0 => ("all_reduce", ""),
+            KindSel::Collective => ("broadcast", ""),
         };
         let func = match op.func {
             FuncSel::None => default_func,
@@ -571,7 +576,14 @@ impl GraphRender {
         self.ops += 1;
         let head = if matches!(
             kind,
-            "matmul" | "reshape" | "conv" | "max_pool" | "scaled_mm" | "quant_mm"
+            "matmul"
+                | "reshape"
+                | "conv"
+                | "max_pool"
+                | "scaled_mm"
+                | "quant_mm"
+                | "all_reduce"
+                | "broadcast"
         ) {
             format!("{name} = {kind}")
         } else {
@@ -589,6 +601,7 @@ impl GraphRender {
                 KindSel::Pool => self.pool_args(op),
                 KindSel::Scan => self.scan_args(op, func == "linear"),
                 KindSel::ScaledMm | KindSel::QuantMm => self.low_precision_args(op),
+                KindSel::Collective => self.collective_args(op),
             }
         };
         let mut line = format!("  op {head}({}", args.join(", "));
@@ -862,6 +875,17 @@ impl GraphRender {
     fn pool_args(&self, op: &OpDesc) -> (Vec<String>, Option<(bool, Vec<String>)>) {
         let (first, shape) = self.first_arg(op.args[0]);
         (vec![first, "kernel = 1".to_string()], Some((false, shape)))
+    }
+
+    /// A collective's operand and its group (issue 25); the output has its shape.
+    fn collective_args(&self, op: &OpDesc) -> (Vec<String>, Option<(bool, Vec<String>)>) {
+        let (first, shape) = self.first_arg(op.args[0]);
+        let group = if op.out % 2 == 0 {
+            "group = tp, size = 2"
+        } else {
+            "group = dp, size = 4, stride = 8"
+        };
+        (vec![first, group.to_string()], Some((op.out % 4 < 2, shape)))
     }
 
     /// An associative scan's operand (twice for `linear`); the output has its shape.

@@ -81,6 +81,19 @@ pub(super) fn render_analysis(
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
+    // Collectives are priced on the GPU's interconnect (issue 25): a GPU without one cannot.
+    let collectives = graph
+        .and_then(|g| g.analysis.as_ref())
+        .is_some_and(|a| a.graph.ops.iter().any(|o| o.kind.is_collective()));
+    if collectives && s.hardware.interconnect.is_none() {
+        return Err(Usage(format!(
+            "GPU `{}` describes no interconnect (`interconnect` in a hardware file), so the \
+             graph's collectives cannot be priced; describe it (docs/cost-model.md, \
+             \"Communication\"; template: `fgraph hardware h100 --format json`) or use a preset \
+             (h100, h200, a100, h100-2x8)",
+            s.hardware.name
+        )));
+    }
     let format = s.common.format;
     let options = settings::report_options(&s.cost);
     let mut head_written = false;

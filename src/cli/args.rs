@@ -107,7 +107,8 @@ impl FusionArgs {
 /// The cost model's options (`analyze`, `transformer`), and what the report shows.
 #[derive(Args, Debug, Clone, Default)]
 pub struct CostArgs {
-    /// GPU for time estimates: a100, h100 (default), h200 or h100-measured.
+    /// GPU for time estimates: a100, h100 (default), h200, h100-measured or h100-2x8 (two
+    /// nodes of 8, for collectives that cross nodes).
     #[arg(long, value_name = "NAME", conflicts_with = "hardware_file")]
     pub hardware: Option<String>,
     /// Read the GPU from a JSON file instead (template: `fgraph hardware h100 --format json`).

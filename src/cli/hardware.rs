@@ -67,6 +67,47 @@ pub(super) fn hardware_cmd(
                     fmt_num(hw.launch_graph * 1e6),
                     fmt_num(hw.launch_eager * 1e6)
                 );
+                if let Some(ic) = &hw.interconnect {
+                    let _ = writeln!(
+                        io.out,
+                        "  interconnect: {}",
+                        ic.description.as_deref().unwrap_or(ic.topology.as_str())
+                    );
+                    let _ = writeln!(
+                        io.out,
+                        "    {} GPUs a node, {} node{}; {} {} GB/s each way per GPU (bus {} GB/s), \
+                         {} µs a step, {} µs a collective",
+                        ic.gpus_per_node,
+                        ic.nodes,
+                        if ic.nodes == 1 { "" } else { "s" },
+                        match ic.topology {
+                            cost::comm::Topology::Nvswitch => "NVLink",
+                            cost::comm::Topology::Pcie => "PCIe",
+                        },
+                        fmt_num(ic.link_gb_s),
+                        fmt_num(ic.link_gb_s * ic.link_efficiency),
+                        fmt_num(ic.link_latency_us),
+                        fmt_num(ic.base_latency_us)
+                    );
+                    let nvls = match (ic.nvls, ic.nvls_efficiency, ic.nvls_latency_us) {
+                        (true, Some(e), Some(l)) => format!(
+                            "NVLink SHARP {} GB/s, {} µs",
+                            fmt_num(ic.link_gb_s * e),
+                            fmt_num(l)
+                        ),
+                        _ => "no NVLink SHARP".to_string(),
+                    };
+                    let _ = writeln!(
+                        io.out,
+                        "    network {} GB/s each way per GPU (bus {} GB/s), {} µs a step; {nvls}",
+                        fmt_num(ic.network_gb_s),
+                        fmt_num(ic.network_gb_s * ic.network_efficiency),
+                        fmt_num(ic.network_latency_us)
+                    );
+                    if let Some(src) = &ic.source {
+                        let _ = writeln!(io.out, "    source: {src}");
+                    }
+                }
                 let _ = writeln!(io.out, "  source: {}\n", hw.source);
             }
         }

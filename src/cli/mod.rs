@@ -110,7 +110,7 @@ pub enum Command {
     },
     /// List the GPUs the cost model knows, or print one as a --hardware-file template.
     Hardware {
-        /// A preset (a100, h100, h200, h100-measured).
+        /// A preset (a100, h100, h200, h100-measured, h100-2x8).
         #[arg(value_name = "NAME")]
         name: Option<String>,
         /// Output format (json prints hardware-file JSON).

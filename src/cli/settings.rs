@@ -139,7 +139,8 @@ pub(super) fn hardware(args: &CostArgs) -> Result<Hardware, Usage> {
     if args.traffic_model == cost::TrafficModel::Hardware && hw.model.is_none() {
         return Err(Usage(format!(
             "--traffic-model hardware: GPU `{}` has no hardware-model coefficients (`model` in \
-             a hardware file; calibrated presets: h100, h100-measured); see docs/VALIDATION.md, \
+             a hardware file; calibrated presets: h100, h100-measured, h100-2x8); see \
+             docs/VALIDATION.md, \
              \"Calibrating another GPU\"",
             hw.name
         )));

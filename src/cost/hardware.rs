@@ -105,6 +105,9 @@ pub struct Hardware {
     /// The hardware model's coefficients (`--traffic-model hardware`), where this GPU has
     /// been calibrated.
     pub model: Option<HwModel>,
+    /// How this GPU reaches the others (issue 25, [`super::comm`]): NVLink or PCIe within its
+    /// node, the network across nodes; `None`: collectives cannot be priced.
+    pub interconnect: Option<super::comm::Interconnect>,
 }
 
 /// Launch costs measured on an H100 (../shared/gpu/README.md): ~1.2 µs per kernel replayed
@@ -120,11 +123,12 @@ const MIB: u64 = 1024 * 1024;
 /// what `fgraph hardware NAME --format json` prints, datasheet figures and hardware-model
 /// coefficients with their sources; the tests in this module parse and check every one, so
 /// reading a preset cannot fail in a build that passed them.
-const PRESETS: [(&str, &str); 4] = [
+const PRESETS: [(&str, &str); 5] = [
     ("a100", include_str!("presets/a100.json")),
     ("h100", include_str!("presets/h100.json")),
     ("h200", include_str!("presets/h200.json")),
     ("h100-measured", include_str!("presets/h100-measured.json")),
+    ("h100-2x8", include_str!("presets/h100-2x8.json")),
 ];
 
 /// Each preset, parsed the first time it is asked for.
@@ -217,6 +221,7 @@ impl Hardware {
             launch_graph_us: Some(self.launch_graph * 1e6),
             launch_eager_us: Some(self.launch_eager * 1e6),
             model: self.model.clone(),
+            interconnect: self.interconnect.clone(),
         }
     }
 }
@@ -267,6 +272,10 @@ pub struct HardwareFile {
     /// without them can still be analysed with `--traffic-model compulsory`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<HwModel>,
+    /// The interconnect (docs/cost-model.md, "Communication"): what the graph's collectives
+    /// are priced on; a GPU without one cannot price them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interconnect: Option<super::comm::Interconnect>,
 }
 
 impl HardwareFile {
@@ -313,6 +322,9 @@ impl HardwareFile {
         if let Some(m) = &self.model {
             m.validate()?;
         }
+        if let Some(ic) = &self.interconnect {
+            ic.validate()?;
+        }
         Ok(Hardware {
             description: self.description.unwrap_or_else(|| self.name.clone()),
             source: self.source.unwrap_or_else(|| "hardware file".into()),
@@ -326,6 +338,7 @@ impl HardwareFile {
             launch_graph,
             launch_eager,
             model: self.model,
+            interconnect: self.interconnect,
             name: self.name,
         })
     }
@@ -359,7 +372,10 @@ mod tests {
             let printed = serde_json::to_string_pretty(&hw.to_file()).expect("json") + "\n";
             assert_eq!(printed, text, "src/cost/presets/{name}.json");
         }
-        assert_eq!(PRESET_NAMES, ["a100", "h100", "h200", "h100-measured"]);
+        assert_eq!(
+            PRESET_NAMES,
+            ["a100", "h100", "h200", "h100-measured", "h100-2x8"]
+        );
         assert!(Hardware::preset(DEFAULT_PRESET).is_some());
     }
 
@@ -381,7 +397,36 @@ mod tests {
             .filter(|h| h.model.is_some())
             .map(|h| h.name)
             .collect();
-        assert_eq!(calibrated, ["h100", "h100-measured"]);
+        assert_eq!(calibrated, ["h100", "h100-measured", "h100-2x8"]);
+    }
+
+    /// `h100-2x8` is the `h100` preset on two nodes (issue 25): the same GPU and coefficients,
+    /// so a refit of the h100's must be copied there too.
+    #[test]
+    fn the_two_node_preset_is_the_h100_on_two_nodes() {
+        let (one, two) = (
+            Hardware::preset("h100").expect("h100"),
+            Hardware::preset("h100-2x8").expect("h100-2x8"),
+        );
+        let (a, b) = (
+            one.interconnect.clone().expect("node"),
+            two.interconnect.clone().expect("nodes"),
+        );
+        assert_eq!((a.nodes, b.nodes), (1, 2));
+        let same = Hardware {
+            name: one.name.clone(),
+            description: one.description.clone(),
+            interconnect: Some(super::super::comm::Interconnect {
+                nodes: 1,
+                description: a.description.clone(),
+                ..b
+            }),
+            ..two
+        };
+        assert_eq!(same, one);
+        for h in Hardware::presets() {
+            assert!(h.interconnect.is_some(), "{}", h.name);
+        }
     }
     /// Each numeric leaf of a hardware file's JSON: its [`RANGES`] key, the name a message
     /// shows, its JSON path (object keys and array indices) and its value.
@@ -428,6 +473,9 @@ mod tests {
         out
     }
 
+    /// The integer fields of a hardware file.
+    const INTEGER_KEYS: &[&str] = &["sms", "gpus_per_node", "nodes"];
+
     fn range_of(key: &str) -> &'static crate::cost::hwmodel::FieldRange {
         RANGES
             .iter()
@@ -446,7 +494,8 @@ mod tests {
             for (key, shown, _, x) in numeric_leaves(&v) {
                 let r = range_of(&key);
                 used.insert(r.key);
-                let low_ok = if r.lo > 0.0 {
+                // Counts (GPUs per node, nodes) may be as small as their lower bound.
+                let low_ok = if r.lo > 0.0 && !INTEGER_KEYS.contains(&key.as_str()) {
                     x >= 10.0 * r.lo
                 } else {
                     x >= r.lo
@@ -492,7 +541,7 @@ mod tests {
                         other => &mut other[p.as_str()],
                     };
                 }
-                *at = if key == "sms" {
+                *at = if INTEGER_KEYS.contains(&key.as_str()) {
                     // An integer field: only integers parse.
                     if bad < r.lo {
                         0.into()

@@ -14,6 +14,7 @@
 //! Per graph: the sum over kernels, for the unfused plan (one kernel per op) and the fused
 //! plan; `speedup` = unfused time / fused time. `docs/cost-model.md` gives every source.
 
+pub mod comm;
 pub mod flops;
 pub mod hardware;
 pub mod hwmodel;
@@ -40,6 +41,8 @@ pub enum Bound {
     Memory,
     /// Its arithmetic takes longer than moving its bytes.
     Compute,
+    /// A collective whose transfer between GPUs takes longer than its local work (issue 25).
+    Communication,
 }
 
 impl Bound {
@@ -47,6 +50,7 @@ impl Bound {
         match self {
             Bound::Memory => "memory",
             Bound::Compute => "compute",
+            Bound::Communication => "communication",
         }
     }
 }
@@ -64,15 +68,20 @@ pub struct KernelCost {
     pub bound: Bound,
     pub compute_s: f64,
     pub memory_s: f64,
+    /// A collective's transfer between GPUs ([`comm`]); 0 for other kernels.
+    pub comm_s: f64,
     pub launch_s: f64,
-    /// `max(compute_s, memory_s) + launch_s`.
+    /// `max(compute_s, memory_s, comm_s) + launch_s`.
     pub time_s: f64,
+    /// A collective's communication (the fused plan's kernels; `None` for other kernels,
+    /// for the unfused plan's, and on a GPU without an interconnect).
+    pub communication: Option<comm::CommCost>,
 }
 
 impl KernelCost {
-    /// The roofline term alone: `max(compute_s, memory_s)`.
+    /// The roofline term alone: `max(compute_s, memory_s, comm_s)`.
     pub fn roofline_s(&self) -> f64 {
-        self.compute_s.max(self.memory_s)
+        self.compute_s.max(self.memory_s).max(self.comm_s)
     }
     /// FLOP/s the estimate implies, launch included (what a roofline plot shows).
     pub fn achieved(&self) -> f64 {
@@ -108,6 +117,54 @@ pub struct CostReport {
     /// The fused plan under the hardware model, when asked for
     /// ([`TrafficModel::Hardware`], [`with_hardware_model`]); `None` under the default.
     pub hardware_model: Option<ModelReport>,
+    /// The fused plan's collectives and the step's time split (issue 25); `None` for a graph
+    /// without collectives.
+    pub communication: Option<CommReport>,
+}
+
+/// A plan's time, split by what limits each kernel: each kernel's larger term goes to
+/// compute, memory or communication, its launch to `launch_s`. The four sum to the plan's
+/// time: communication is not assumed to overlap computation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct TimeSplit {
+    pub compute_s: f64,
+    pub memory_s: f64,
+    pub communication_s: f64,
+    pub launch_s: f64,
+}
+
+impl TimeSplit {
+    fn add(&mut self, bound: Bound, term_s: f64, launch_s: f64) {
+        match bound {
+            Bound::Compute => self.compute_s += term_s,
+            Bound::Memory => self.memory_s += term_s,
+            Bound::Communication => self.communication_s += term_s,
+        }
+        self.launch_s += launch_s;
+    }
+    /// The sum of the four.
+    pub fn total_s(&self) -> f64 {
+        self.compute_s + self.memory_s + self.communication_s + self.launch_s
+    }
+}
+
+/// The collectives of the fused plan (issue 25).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommReport {
+    /// One per collective, in kernel order: its kernel, its op and its cost (`None` on a GPU
+    /// without an interconnect).
+    pub ops: Vec<(usize, OpId, Option<comm::CommCost>)>,
+    /// Σ the collectives' communication time (latency and bandwidth terms).
+    pub time_s: f64,
+    /// Σ bytes each GPU sends and receives.
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    /// The fused plan's time, split (compulsory model).
+    pub split: TimeSplit,
+    /// The same under the hardware model, with `--traffic-model hardware`.
+    pub hardware_split: Option<TimeSplit>,
+    /// The interconnect the collectives were priced on (`None`: not priced).
+    pub interconnect: Option<comm::Interconnect>,
 }
 
 /// Which traffic and time model the numbers come from (`--traffic-model`).
@@ -173,6 +230,18 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
             hwmodel::predict(model, &a.graph, &grp.ops, tr, flash, hw, launch_s)
         })
         .collect();
+    if let Some(r) = &mut c.communication {
+        let mut split = TimeSplit::default();
+        for p in &kernels {
+            let bound = if p.comm_s > p.compute_s.max(p.memory_s) {
+                Bound::Communication
+            } else {
+                bound(p.compute_s, p.memory_s)
+            };
+            split.add(bound, p.kernel_s, p.launch_s);
+        }
+        r.hardware_split = Some(split);
+    }
     c.hardware_model = Some(ModelReport {
         dram_read: kernels
             .iter()
@@ -263,7 +332,29 @@ fn kernel_cost_of(
         flops = flops.saturating_add(f);
         compute_s += f as f64 / hw.peak(u);
     }
-    finish(ops.to_vec(), flops, compute_s, unit, bytes, hw, launch)
+    // A collective is a kernel alone (issue 25): its transfer, on the GPU's interconnect.
+    let communication = match (&hw.interconnect, ops) {
+        (Some(ic), &[o]) => comm::op_comm(g, g.op(o), ic),
+        _ => None,
+    };
+    let mut k = finish(ops.to_vec(), flops, compute_s, unit, bytes, hw, launch);
+    if let Some(c) = communication {
+        k.with_comm(c.time_s);
+        k.communication = Some(c);
+    }
+    k
+}
+
+impl KernelCost {
+    /// Adds a collective's transfer time to the kernel: it runs beside the kernel's own
+    /// reads and writes, so the larger of the terms counts.
+    fn with_comm(&mut self, comm_s: f64) {
+        self.comm_s = comm_s;
+        if comm_s > self.compute_s.max(self.memory_s) {
+            self.bound = Bound::Communication;
+        }
+        self.time_s = self.roofline_s() + self.launch_s;
+    }
 }
 
 /// A kernel's estimate from its FLOPs, compute time, unit (its matmuls', else f32) and bytes.
@@ -292,8 +383,10 @@ fn finish(
         bound: bound(compute_s, memory_s),
         compute_s,
         memory_s,
+        comm_s: 0.0,
         launch_s,
         time_s: compute_s.max(memory_s) + launch_s,
+        communication: None,
     }
 }
 
@@ -306,8 +399,8 @@ fn bound(compute_s: f64, memory_s: f64) -> Bound {
 }
 
 /// One kernel of the unfused plan, an op alone: the figures its estimate derives from
-/// (24 bytes, no allocation: a graph may have a million of them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// (32 bytes, no allocation: a graph may have a million of them).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OpCost {
     pub op: OpId,
     /// The unit its arithmetic runs on ([`op_unit`]).
@@ -315,6 +408,8 @@ pub struct OpCost {
     pub flops: u64,
     /// Bytes it reads and writes run alone.
     pub bytes: u64,
+    /// A collective's transfer time ([`comm`]); 0 for every other op.
+    pub comm_s: f64,
 }
 
 impl OpCost {
@@ -331,16 +426,17 @@ impl OpCost {
     pub fn bound_and_time(&self, hw: &Hardware, launch: LaunchMode) -> (Bound, f64) {
         let compute_s = self.compute_s(hw);
         let memory_s = self.bytes as f64 / hw.bandwidth;
-        (
-            bound(compute_s, memory_s),
-            compute_s.max(memory_s) + hw.launch(launch),
-        )
+        let roofline = compute_s.max(memory_s);
+        if self.comm_s > roofline {
+            return (Bound::Communication, self.comm_s + hw.launch(launch));
+        }
+        (bound(compute_s, memory_s), roofline + hw.launch(launch))
     }
 
     /// Its full estimate, as [`kernel_cost`] gives it for the kernel `[op]`.
     pub fn kernel(&self, hw: &Hardware, launch: LaunchMode) -> KernelCost {
         let compute_s = self.compute_s(hw);
-        finish(
+        let mut k = finish(
             vec![self.op],
             self.flops,
             compute_s,
@@ -348,7 +444,11 @@ impl OpCost {
             self.bytes,
             hw,
             launch,
-        )
+        );
+        if self.comm_s > 0.0 {
+            k.with_comm(self.comm_s);
+        }
+        k
     }
 }
 
@@ -431,6 +531,7 @@ pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostR
     let g = &a.graph;
     let unfused = unfused_cost(g, hw, launch)?;
     let fused = plan_cost(g, &a.plan, &a.traffic.groups, hw, launch);
+    let communication = communication(g, &a.plan, &fused, hw);
     Ok(CostReport {
         hardware: hw.clone(),
         launch,
@@ -438,6 +539,46 @@ pub fn estimate(a: &Analysis, hw: &Hardware, launch: LaunchMode) -> Result<CostR
         unfused,
         fused,
         hardware_model: None,
+        communication,
+    })
+}
+
+/// The collectives of `plan`, whose estimate is `fused`, and its time split; `None` when it
+/// has none.
+fn communication(
+    g: &Graph,
+    plan: &FusionPlan,
+    fused: &PlanCost,
+    hw: &Hardware,
+) -> Option<CommReport> {
+    let ops: Vec<(usize, OpId, Option<comm::CommCost>)> = plan
+        .groups
+        .iter()
+        .enumerate()
+        .flat_map(|(k, grp)| {
+            grp.ops
+                .iter()
+                .filter(|&&o| g.op(o).kind.is_collective())
+                .map(move |&o| (k, o))
+        })
+        .map(|(k, o)| (k, o, fused.kernels[k].communication.clone()))
+        .collect();
+    if ops.is_empty() {
+        return None;
+    }
+    let mut split = TimeSplit::default();
+    for k in &fused.kernels {
+        split.add(k.bound, k.roofline_s(), k.launch_s);
+    }
+    let priced = || ops.iter().filter_map(|(_, _, c)| c.as_ref());
+    Some(CommReport {
+        time_s: priced().map(|c| c.time_s).sum(),
+        bytes_sent: priced().fold(0u64, |a, c| a.saturating_add(c.bytes_sent)),
+        bytes_received: priced().fold(0u64, |a, c| a.saturating_add(c.bytes_received)),
+        split,
+        hardware_split: None,
+        interconnect: hw.interconnect.clone(),
+        ops,
     })
 }
 
@@ -449,11 +590,19 @@ pub fn unfused_cost(g: &Graph, hw: &Hardware, launch: LaunchMode) -> Result<Unfu
     let (mut flops, mut bytes, mut time_s) = (0u64, 0u64, -0.0);
     for &o in &g.topo {
         let (read, written) = alone_bytes(g, o, &mut scratch)?;
+        let op = g.op(o);
+        let comm_s = match &hw.interconnect {
+            Some(ic) if op.kind.is_collective() => {
+                comm::op_comm(g, op, ic).map_or(0.0, |c| c.time_s)
+            }
+            _ => 0.0,
+        };
         let k = OpCost {
             op: o,
             unit: op_unit(g, o),
             flops: op_flops(g, o).0,
             bytes: read.saturating_add(written),
+            comm_s,
         };
         flops = flops.saturating_add(k.flops);
         bytes = bytes.saturating_add(k.bytes);

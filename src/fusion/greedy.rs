@@ -454,6 +454,14 @@ fn greedy_once(
         list.dedup();
         groups[k].recomputed = list;
     }
+    // An edge into or out of a collective (issue 25) breaks rules 1 and 2 as the rules are
+    // written for it; its reason is its own.
+    for b in &mut boundaries {
+        let (p, c) = b.via.unwrap_or((b.producer, b.consumer));
+        if rules::collective_edge(g, p, c) {
+            b.reason = Reason::Collective;
+        }
+    }
     // A copy that ended in the kernel of its original (a later merge joined them) is none.
     recomputes.retain(|e| group_of[e.producer.index()] != group_of[e.consumer.index()]);
     let plan = FusionPlan {

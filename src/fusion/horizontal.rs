@@ -121,7 +121,14 @@ pub(crate) fn merge(
             })
         })
         .collect();
+    // A collective is an NCCL kernel of its own (issue 25): it shares no launch.
+    let collective: Vec<bool> = plan
+        .groups
+        .iter()
+        .map(|grp| grp.ops.iter().any(|&o| g.op(o).kind.is_collective()))
+        .collect();
     let eligible = |a: usize, b: usize| match mode {
+        _ if collective[a] || collective[b] => false,
         Horizontal::Off => false,
         Horizontal::Pointwise => !matmuls[a] && !matmuls[b] && domain[a] == domain[b],
         Horizontal::GroupedGemm => {

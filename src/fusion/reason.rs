@@ -30,6 +30,9 @@ pub enum Reason {
     /// Not a rule of SPEC §2: the plan search had spent its work bound (`super::work`) before
     /// it could check this merge, which is therefore not made. Ranks last.
     SearchStopped,
+    /// Not a rule of SPEC §2 (issue 25): the producer or the consumer is a collective, an
+    /// NCCL kernel of its own that no option fuses.
+    Collective,
 }
 
 impl Reason {
@@ -43,6 +46,7 @@ impl Reason {
         Reason::BudgetExceeded,
         Reason::MatmulEpilogue,
         Reason::SearchStopped,
+        Reason::Collective,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -55,6 +59,7 @@ impl Reason {
             Reason::BudgetExceeded => "budget-exceeded",
             Reason::MatmulEpilogue => "matmul-epilogue",
             Reason::SearchStopped => "search-stopped",
+            Reason::Collective => "collective",
         }
     }
     pub fn from_name(name: &str) -> Option<Reason> {
@@ -124,6 +129,11 @@ impl Reason {
                 f,
                 "the plan search had reached its work bound before it could check one kernel \
                  for `{producer}` and `{consumer}`"
+            ),
+            Reason::Collective => write!(
+                f,
+                "the edge `{producer}` → `{consumer}` enters or leaves a collective, an NCCL \
+                 kernel of its own that fuses with nothing"
             ),
         }
     }

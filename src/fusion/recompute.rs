@@ -86,7 +86,7 @@ fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue) -> bool {
         return false;
     }
     match g.op(q).kind.class() {
-        FuseClass::Reduction => false,
+        FuseClass::Reduction | FuseClass::Collective => false,
         FuseClass::Contraction => match epilogue {
             MatmulEpilogue::Elementwise => true,
             MatmulEpilogue::Bias => super::policy::is_bias_add(g, q, p),

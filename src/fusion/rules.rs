@@ -17,14 +17,24 @@
 use super::{Reason, epilogue};
 use crate::graph::{Graph, OpId};
 
-/// Rule 1: a matmul starts its kernel.
+/// Rule 1: a matmul starts its kernel. So does a collective (issue 25), which is a kernel of
+/// its own: with [`after_reduction`] holding for it too, no pass merges it with anything (the
+/// plan names such boundaries `collective`, [`collective_edge`]).
 pub(crate) fn matmul_starts_group(g: &Graph, c: OpId) -> bool {
-    g.op(c).kind.is_contraction()
+    g.op(c).kind.is_contraction() || g.op(c).kind.is_collective()
 }
 
-/// Rule 2: a reduction ends its kernel, unless `c` may be its epilogue.
+/// Rule 2: a reduction ends its kernel, unless `c` may be its epilogue. A collective ends its
+/// kernel always.
 pub(crate) fn after_reduction(g: &Graph, p: OpId, c: OpId, reduction_epilogue: bool) -> bool {
-    g.op(p).kind.is_reduction() && !(reduction_epilogue && epilogue::fits(g, p, c))
+    g.op(p).kind.is_collective()
+        || (g.op(p).kind.is_reduction() && !(reduction_epilogue && epilogue::fits(g, p, c)))
+}
+
+/// Whether the edge `p → c` touches a collective (issue 25): a boundary whatever the options,
+/// whose reason is `collective`.
+pub(crate) fn collective_edge(g: &Graph, p: OpId, c: OpId) -> bool {
+    g.op(p).kind.is_collective() || g.op(c).kind.is_collective()
 }
 
 /// Rule 3: no reduction in a kernel that holds a matmul.

@@ -392,7 +392,8 @@ pub fn values(g: &Graph, plan: &FusionPlan, b: &Boundary) -> Values {
         Reason::MatmulStartsGroup
         | Reason::WouldCreateCycle
         | Reason::BudgetExceeded
-        | Reason::SearchStopped => {}
+        | Reason::SearchStopped
+        | Reason::Collective => {}
     }
     v
 }
@@ -497,6 +498,15 @@ pub fn values_sentence(g: &Graph, b: &Boundary, v: &Values) -> String {
             "the plan search reached its work bound before it checked one kernel for `{p}` and \
              `{c}`"
         ),
+        Reason::Collective => {
+            let which = if g.op(vp).kind.is_collective() { p } else { c };
+            let kind = if g.op(vp).kind.is_collective() {
+                &v.producer_kind
+            } else {
+                &v.consumer_kind
+            };
+            format!("`{which}` is {kind}, a collective")
+        }
     };
     through + &body
 }
@@ -542,6 +552,9 @@ fn no_fix(g: &Graph, b: &Boundary, still: Option<(&'static str, Reason)>) -> Str
             }
         }
         Reason::ReductionAfterMatmul => "matmul epilogues are elementwise or reshape only".into(),
+        Reason::Collective => {
+            "a collective is an NCCL kernel of its own, never fused with its neighbours".into()
+        }
         Reason::SecondMatmul => "a kernel holds at most one matmul".into(),
         Reason::WouldCreateCycle => "one kernel for both would depend on itself".into(),
         Reason::BudgetExceeded => match b.budget {

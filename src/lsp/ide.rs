@@ -466,6 +466,15 @@ impl FileModel {
             crate::units::fmt_time(kc.time_s),
             self.hardware.name
         );
+        // A collective's bytes on the wire and time (issue 25).
+        if let Some(c) = &kc.communication {
+            out += &format!("\n\n**communication**: {}", c.sentence());
+        } else if op.kind.is_collective() {
+            out += &format!(
+                "\n\n**communication**: not priced: {} describes no interconnect",
+                self.hardware.name
+            );
+        }
         out
     }
 
@@ -664,6 +673,31 @@ mod tests {
         // The repeat hovers with its instances and kernels.
         let (_, h) = m.hover(src.find("layers").expect("repeat")).expect("hover");
         assert!(h.contains("2 instances of block `mlp`"), "{h}");
+    }
+
+    /// A collective's hover gives its bytes on the wire and its time (issue 25): the
+    /// all-reduce of [1, 8192] bf16 over 8 GPUs of docs/cost-model.md §12.
+    #[test]
+    fn a_collective_hovers_with_its_bytes_and_time() {
+        let src = "graph g {\n  dtype bf16\n  input x: [1, 8192]\n  op ar = all_reduce(x, group = tp, size = 8) -> y\n}\n";
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, Options::default(), hw);
+        let (_, h) = m.hover(src.find("op ar").expect("op") + 3).expect("hover");
+        assert!(
+            h.contains("7,168 FLOPs") && h.contains("communication-bound"),
+            "{h}"
+        );
+        assert!(
+            h.contains(
+                "**communication**: all_reduce over `tp` (8 GPUs, 1 node), ring (the fastest \
+                 here): 28.7 kB sent and 28.7 kB received per GPU, 14 steps; 15.00 µs latency \
+                 + 0.08 µs at 355.1 GB/s = 15.08 µs"
+            ),
+            "{h}"
+        );
+        // The group is a name, not a param: no hover as one.
+        let (_, h) = m.hover(src.find("tp").expect("group")).unwrap_or_default();
+        assert!(!h.contains("**param**"), "{h}");
     }
 
     #[test]

@@ -275,6 +275,9 @@ impl Index {
                         );
                         for a in &op.args {
                             match a {
+                                // A name attribute (`group = tp`) names no param.
+                                Arg::Attr { name, .. }
+                                    if crate::ops::is_name_attr(op.kind.name, name.name) => {}
                                 Arg::Attr { value, .. } => expr_names(value, &mut names),
                                 Arg::ListAttr { items, .. } => {
                                     for e in items {

@@ -65,6 +65,11 @@ pub enum AttrType {
     },
     /// `0` or `1` (`true`/`false` where the language has them).
     Bool,
+    /// A bare identifier (issue 25): `group = tp`, `algorithm = ring`. Any name when `values`
+    /// is empty, else one of `values`. The identifier is the value as written: it is never a
+    /// param (a param of the same name does not change it) and block expansion does not
+    /// rename it ([`crate::ops::is_name_attr`]).
+    Name { values: &'static [&'static str] },
 }
 
 /// One attribute a function (or an op kind) takes.

@@ -17,6 +17,7 @@
 //! | [`attention`] | `attention` | contraction (a FlashAttention kernel) |
 //! | [`scan`] | `selective_scan`, `associative_scan` | reduction |
 //! | [`quant`] | `scaled_mm`, `quant_mm` | contraction (low-precision GEMMs) |
+//! | [`collective`] | `all_reduce`, `all_gather`, `reduce_scatter`, `all_to_all`, `broadcast`, `send`, `recv` | collective (a kernel of its own) |
 //!
 //! [`funcs`] is the registry beside it: every function name (`gelu`, `softmax`, `rmsnorm`)
 //! with its FLOPs per element and cost family, matched case-insensitively everywhere.
@@ -27,6 +28,7 @@
 //! `tests/fixtures/emit/every_op.fgraph` needs an op of it).
 
 pub mod attention;
+pub mod collective;
 pub mod contraction;
 pub mod conv;
 pub mod elementwise;
@@ -55,6 +57,10 @@ pub enum FuseClass {
     Reduction,
     /// A matmul: starts its kernel (rule 1), one per kernel (rule 5).
     Contraction,
+    /// A collective or point-to-point transfer between GPUs (issue 25, [`collective`]): an
+    /// NCCL kernel of its own, never fused with a neighbour (the boundary's reason is
+    /// `collective`).
+    Collective,
 }
 
 /// Where an op's arithmetic runs.
@@ -189,6 +195,13 @@ pub fn spec(kind: OpKind) -> &'static OpSpec {
         OpKind::AssociativeScan => &scan::ASSOCIATIVE_SCAN,
         OpKind::ScaledMm => &quant::SCALED_MM,
         OpKind::QuantMm => &quant::QUANT_MM,
+        OpKind::AllReduce => &collective::ALL_REDUCE,
+        OpKind::AllGather => &collective::ALL_GATHER,
+        OpKind::ReduceScatter => &collective::REDUCE_SCATTER,
+        OpKind::AllToAll => &collective::ALL_TO_ALL,
+        OpKind::Broadcast => &collective::BROADCAST,
+        OpKind::Send => &collective::SEND,
+        OpKind::Recv => &collective::RECV,
     }
 }
 
@@ -209,6 +222,22 @@ impl OpKind {
     pub fn is_layout(self) -> bool {
         self.class() == FuseClass::Layout
     }
+    /// A collective or point-to-point transfer (issue 25): a kernel of its own.
+    pub fn is_collective(self) -> bool {
+        self.class() == FuseClass::Collective
+    }
+}
+
+/// Whether attribute `attr` of an op of kind `kind` (as written) takes a bare identifier
+/// ([`funcs::AttrType::Name`]: `group = tp`): its value is kept as written, never read as a
+/// param nor renamed by block expansion.
+pub fn is_name_attr(kind: &str, attr: &str) -> bool {
+    OpKind::from_name(kind).is_some_and(|k| {
+        spec(k)
+            .attrs
+            .iter()
+            .any(|a| a.name == attr && matches!(a.ty, funcs::AttrType::Name { .. }))
+    })
 }
 
 /// The FLOPs of an op of `kind`: `per_element · elements(output)` when it has a `flops = N`

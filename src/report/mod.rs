@@ -316,4 +316,6 @@ pub fn same_estimate(a: &KernelCost, b: &KernelCost) -> bool {
         && a.memory_s.to_bits() == b.memory_s.to_bits()
         && a.launch_s.to_bits() == b.launch_s.to_bits()
         && a.time_s.to_bits() == b.time_s.to_bits()
+        && a.comm_s.to_bits() == b.comm_s.to_bits()
+        && a.communication == b.communication
 }

@@ -185,7 +185,7 @@ impl<'a, 's> Sema<'a, 's> {
                     self.outputs.extend(names.iter().copied());
                 }
                 // Statements are at most `MAX_STATEMENTS` (2^24): indices fit in u32.
-                StmtKind::Op(op) => self.declare_op(op, i as u32, st.span),
+                StmtKind::Op(op) => self.declare_op(op, i as u32, st.span, default_dtype),
                 // Expanded into its instances' statements before this pass (syntax::expand).
                 StmtKind::Repeat(_) => {}
                 // Checked against the fusion plan once the graph is built (crate::analysis::assertions).
@@ -206,7 +206,7 @@ impl<'a, 's> Sema<'a, 's> {
     /// Declares op statement `op` (statement `stmt` of the graph): its kind, attributes,
     /// declared type, arguments and output tensor. Ops with arguments left to resolve or the
     /// wrong number of them are left `pending` for `resolve_inputs`.
-    fn declare_op(&mut self, op: &OpStmt<'s>, stmt: u32, span: Span) {
+    fn declare_op(&mut self, op: &OpStmt<'s>, stmt: u32, span: Span, default_dtype: Option<Dtype>) {
         let id = OpId(self.ops.len() as u32);
         let kind = OpKind::from_name(op.kind.name);
         if kind.is_none() {
@@ -226,6 +226,11 @@ impl<'a, 's> Sema<'a, 's> {
                 ty.dtype.as_ref().map(|d| self.dtype(d)),
             ),
             None => (None, None),
+        };
+        // A recv takes no tensor to take a dtype from: the default dtype (issue 25).
+        let declared_dtype = match (kind, declared_dtype) {
+            (Some(OpKind::Recv), None) => Some(default_dtype),
+            (_, d) => d,
         };
         let use_start = self.uses.len();
         let deferred = self.tensor_uses(op);
@@ -323,6 +328,13 @@ impl<'a, 's> Sema<'a, 's> {
                 first_attr = Some(name);
             }
             match a {
+                // `group = tp` (issue 25): a bare name, kept as written, never a param.
+                Arg::Attr {
+                    value: Expr::Name(id),
+                    ..
+                } if crate::ops::is_name_attr(op.kind.name, name.name) => extra
+                    .attrs
+                    .push((name.name.into(), AttrValue::Name(id.name.into()))),
                 // `causal = true`: 1 or 0, as `keepdim = 1` (`funcs` checks where it belongs).
                 Arg::Attr {
                     value: Expr::Bool { value, .. },

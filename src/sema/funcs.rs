@@ -60,7 +60,8 @@ impl<'a, 's> Sema<'a, 's> {
         extra: &OpExtra,
     ) {
         // Attention's attributes are typed as a function's are, and checked the same way below.
-        let typed = matches!(kind, OpKind::Attention | OpKind::QuantMm);
+        let typed = matches!(kind, OpKind::Attention | OpKind::QuantMm)
+            || crate::ops::collective::KINDS.contains(&kind);
         if !typed {
             self.misplaced_bools(op, kind);
         }
@@ -376,6 +377,35 @@ impl<'a, 's> Sema<'a, 's> {
             _ => None,
         };
         let problem: Option<(String, String)> = match (spec.ty, arg) {
+            // A name (issue 25): a bare identifier, one of `values` where they are listed.
+            (
+                AttrType::Name { values },
+                Arg::Attr {
+                    value: Expr::Name(id),
+                    ..
+                },
+            ) => (!values.is_empty() && !values.contains(&id.name)).then(|| {
+                let listed: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
+                let mean = match did_you_mean(id.name, values.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`? "),
+                    None => String::new(),
+                };
+                (
+                    format!("must be one of {}, found `{}`", listed.join(", "), id.name),
+                    format!("{mean}{}", spec.doc),
+                )
+            }),
+            (AttrType::Name { values }, _) => {
+                let example = values.first().copied().unwrap_or("tp");
+                let found = match boolean {
+                    Some(b) => format!(", found `{b}`"),
+                    None => String::new(),
+                };
+                Some((
+                    format!("must be a name{found}"),
+                    format!("write a bare name, `{name} = {example}`: {}", spec.doc),
+                ))
+            }
             // `true`/`false` are booleans only: an axis, a count or a number is not one.
             (AttrType::Bool, _) if boolean.is_some() => None,
             (AttrType::Float { .. }, _) if boolean.is_some() => Some((

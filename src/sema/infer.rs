@@ -202,6 +202,8 @@ impl<'a, 's> Sema<'a, 's> {
             let unknowable = match (kind, &reduced) {
                 (_, Some(Reduced::Declared(why))) => Some(Some(*why)),
                 (OpKind::Reshape | OpKind::Expand, _) => Some(None),
+                // A recv takes no tensor: its output is declared (issue 25).
+                (OpKind::Recv, _) => Some(None),
                 _ => None,
             };
             // A second shape a declaration may take (a reduced axis kept as 1), and what the

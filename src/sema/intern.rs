@@ -56,6 +56,7 @@ impl Interner {
                 match v {
                     AttrValue::Float { value, text } => (0u8, value.to_bits(), text).hash(&mut s),
                     AttrValue::List(l) => (1u8, l).hash(&mut s),
+                    AttrValue::Name(n) => (2u8, n).hash(&mut s),
                 }
             }
             s.finish()
@@ -86,6 +87,7 @@ fn identical(a: &OpExtra, b: &OpExtra) -> bool {
                         AttrValue::Float { value: y, text: t },
                     ) => x.to_bits() == y.to_bits() && s == t,
                     (AttrValue::List(x), AttrValue::List(y)) => x == y,
+                    (AttrValue::Name(x), AttrValue::Name(y)) => x == y,
                     _ => false,
                 }
         })

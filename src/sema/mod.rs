@@ -26,6 +26,7 @@
 
 mod attention;
 mod bindings;
+mod collective;
 pub use bindings::{Binding, BindingKind, Bindings, InstanceOps};
 mod build;
 mod conv;
@@ -264,6 +265,7 @@ fn analyze<'s>(
         }
     }
     s.flop_total(flops);
+    s.collective_groups();
     let outputs = match listed_outputs {
         Some(listed) => listed,
         None => s.implied_outputs(consumers_of),

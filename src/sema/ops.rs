@@ -341,7 +341,7 @@ impl Attrs<'_, '_> {
         let axes = match written.map(|w| &w.1) {
             None if self.written("axis").is_some() => return Err(()),
             None => return Ok(None),
-            Some(AttrValue::Float { .. }) => {
+            Some(AttrValue::Float { .. } | AttrValue::Name(_)) => {
                 let _ = self.int("axis", diags);
                 return Err(());
             }
@@ -484,7 +484,7 @@ impl Attrs<'_, '_> {
 
     /// Axis attribute `name` (negative counts from the end) as an index into a shape of
     /// `rank`; `default` when not written, if the op has one.
-    fn axis(
+    pub(super) fn axis(
         &self,
         name: &str,
         default: Option<i64>,
@@ -551,6 +551,7 @@ pub(super) fn infer<A: Deref<Target = [u64]>>(
         OpKind::SelectiveScan | OpKind::AssociativeScan => {
             scan::infer(&shapes, attrs, names, diags)
         }
+        k if k.is_collective() => super::collective::infer(&shapes, attrs, names, diags),
         _ => Err(()),
     };
     r.ok()

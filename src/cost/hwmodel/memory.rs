@@ -589,6 +589,7 @@ impl HwModel {
                 launch_s,
                 time_s: kernel_s + launch_s,
                 split_k: None,
+                comm_s: 0.0,
             };
         }
         let pools = || {

@@ -318,6 +318,8 @@ pub enum Family {
     QuantMatmul,
     /// A layout-only kernel priced by `families.copy_eager` or `copy_generated`.
     Copy,
+    /// A collective (issue 25): its transfer on the interconnect (`crate::cost::comm`).
+    Collective,
 }
 
 impl Family {
@@ -342,6 +344,7 @@ impl Family {
             Family::Gemm8 => "gemm8",
             Family::QuantMatmul => "quant_mm",
             Family::Copy => "copy",
+            Family::Collective => "collective",
         }
     }
 }
@@ -362,6 +365,10 @@ pub struct Prediction {
     /// The GEMM ran as split-K: its reduction kernel, counted in the figures above (its
     /// launch in `launch_s`).
     pub split_k: Option<SplitK>,
+    /// A collective's transfer between GPUs (issue 25, `crate::cost::comm`), inside
+    /// `kernel_s`; 0 for every other kernel.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub comm_s: f64,
 }
 
 impl HwModel {
@@ -484,7 +491,8 @@ impl HwModel {
             | Family::Attention
             | Family::Conv
             | Family::Gemm8
-            | Family::QuantMatmul => self.families.elementwise,
+            | Family::QuantMatmul
+            | Family::Collective => self.families.elementwise,
             Family::TopK | Family::Sort | Family::Gather | Family::IndexAdd | Family::Scan => {
                 let r = self.routing.as_ref();
                 match f {
@@ -537,6 +545,7 @@ fn finish(
         launch_s,
         time_s: kernel_s + launch_s,
         split_k: None,
+        comm_s: 0.0,
     }
 }
 
@@ -555,6 +564,27 @@ pub fn predict(
     hw: &super::Hardware,
     launch_s: f64,
 ) -> Prediction {
+    // A collective (issue 25): its local reads and writes at the elementwise family's
+    // bandwidth, beside its transfer on the interconnect.
+    if let (&[o], Some(ic)) = (ops, &hw.interconnect)
+        && let Some(c) = super::comm::op_comm(g, g.op(o), ic)
+    {
+        let f = model.families.elementwise;
+        let memory_s = traffic.bytes_read.saturating_add(traffic.bytes_written) as f64
+            / (hw.bandwidth * f.bandwidth_efficiency);
+        let mut p = finish(
+            Family::Collective,
+            traffic.bytes_read as f64,
+            traffic.bytes_written,
+            0.0,
+            memory_s,
+            launch_s,
+        );
+        p.comm_s = c.time_s;
+        p.kernel_s = p.memory_s.max(c.time_s);
+        p.time_s = p.kernel_s + launch_s;
+        return p;
+    }
     if let Some(p) = flash
         && let Some(s) = matmul::pattern_shape(g, p.qk)
     {

@@ -114,6 +114,18 @@ pub const RANGES: &[FieldRange] = &[
     range("k_per_split", 1.0, 1e9, ""),
     // The host's time per eager kernel (`model.host`, [`super::HostCoeffs`]).
     range("eager_us", 0.0, 1e6, "µs"),
+    // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
+    range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
+    range("nodes", 1.0, 100_000.0, "nodes"),
+    range("link_gb_s", 0.01, 100_000.0, "GB/s"),
+    fraction("link_efficiency"),
+    range("link_latency_us", 0.0, 1e6, "µs"),
+    range("base_latency_us", 0.0, 1e6, "µs"),
+    range("network_gb_s", 0.01, 100_000.0, "GB/s"),
+    fraction("network_efficiency"),
+    range("network_latency_us", 0.0, 1e6, "µs"),
+    fraction("nvls_efficiency"),
+    range("nvls_latency_us", 0.0, 1e6, "µs"),
 ];
 
 /// `v` when it lies in the [`RANGES`] entry `key`; otherwise a message naming the field as

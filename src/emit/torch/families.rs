@@ -1,5 +1,7 @@
-//! The PyTorch of issue 23's later op families: the scans (`selective_scan`,
-//! `associative_scan`) and the low-precision GEMMs (`scaled_mm`, `quant_mm`). PyTorch has no
+//! The PyTorch of the later op families: the scans (`selective_scan`, `associative_scan`)
+//! and the low-precision GEMMs (`scaled_mm`, `quant_mm`) of issue 23, and the collectives of
+//! issue 25 (`_collective`: torch.distributed when a process group is up, else a
+//! single-process stand-in of the right shape). PyTorch has no
 //! single call for a selective scan, a linear recurrence or a packed int4 GEMM, so these call
 //! the module's helpers (`_selective_scan`, `_linear_scan`, `_dequant` in `HELPERS`), each
 //! with a note saying what runs instead of the fused kernel fgraph prices.
@@ -143,6 +145,36 @@ impl Emitter<'_> {
                 x.expr, w.expr, scales.expr
             ),
             x.dtype,
+        ))
+    }
+
+    /// A collective: the module's `_collective` (torch.distributed's call when a process
+    /// group is initialised; in one process, a stand-in with the output's shape).
+    pub(super) fn collective(
+        &mut self,
+        op: &OpNode,
+        notes: &mut Vec<String>,
+    ) -> Result<Stmt, EmitError> {
+        let out = self.g.tensor(op.output);
+        let x = match op.inputs.first() {
+            Some(u) => self.arg(u).expr,
+            None => "None".to_string(),
+        };
+        let size = op.int_attr("size").unwrap_or(1);
+        let axis = op.int_attr("axis").unwrap_or(0);
+        notes.push(format!(
+            "{}: torch.distributed when a process group is initialised (launch with torchrun); \
+             in one process a stand-in of the output's shape, no communication",
+            op.kind
+        ));
+        Ok(Stmt::call(
+            format!(
+                "_collective(\"{}\", {x}, {size}, {axis}, {}, {})",
+                op.kind,
+                super::py_shape(&out.shape),
+                torch_name(out.dtype)
+            ),
+            out.dtype,
         ))
     }
 }

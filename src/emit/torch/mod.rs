@@ -617,6 +617,7 @@ fn written(g: &Graph, o: OpId) -> String {
                     "{name} = [{}]",
                     l.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
                 ),
+                crate::graph::AttrValue::Name(n) => format!("{name} = {n}"),
             });
         }
     }

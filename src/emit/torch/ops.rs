@@ -361,6 +361,13 @@ impl Emitter<'_> {
             OpKind::AssociativeScan => self.associative_scan(op, &mut notes)?,
             OpKind::ScaledMm => self.scaled_mm(op, &mut notes)?,
             OpKind::QuantMm => self.quant_mm(op, &mut notes)?,
+            OpKind::AllReduce
+            | OpKind::AllGather
+            | OpKind::ReduceScatter
+            | OpKind::AllToAll
+            | OpKind::Broadcast
+            | OpKind::Send
+            | OpKind::Recv => self.collective(op, &mut notes)?,
         };
         stmt.notes.splice(0..0, notes);
         Ok(stmt)

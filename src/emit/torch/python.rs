@@ -106,6 +106,42 @@ def _dequant(w, scales, zeros, bits, group, k):
     return ((q - zp) * s).to(scales.dtype)
 
 
+def _collective(kind, x, size, axis, shape, dtype):
+    """A collective over `size` GPUs: torch.distributed's call when a process group is up
+    (this process one rank of it), else a stand-in of the output's shape (no communication)."""
+    import torch.distributed as dist
+    if dist.is_available() and dist.is_initialized():
+        if kind == "all_reduce":
+            y = x.clone()
+            dist.all_reduce(y)
+            return y
+        if kind == "all_gather":
+            parts = [torch.empty_like(x) for _ in range(dist.get_world_size())]
+            dist.all_gather(parts, x.contiguous())
+            return torch.cat(parts, dim=axis)
+        if kind == "reduce_scatter":
+            parts = list(x.contiguous().chunk(dist.get_world_size(), dim=axis))
+            y = torch.empty_like(parts[0])
+            dist.reduce_scatter(y, [p.contiguous() for p in parts])
+            return y
+        if kind == "all_to_all":
+            y = torch.empty_like(x)
+            dist.all_to_all_single(y, x.contiguous())
+            return y
+        if kind == "broadcast":
+            y = x.clone()
+            dist.broadcast(y, src=0)
+            return y
+    if kind == "all_gather":
+        return torch.cat([x] * size, dim=axis)
+    if kind == "reduce_scatter":
+        return x.chunk(size, dim=axis)[0].contiguous()
+    if kind == "recv" or x is None:
+        device = x.device if x is not None else "cpu"
+        return torch.zeros(shape, dtype=dtype, device=device)
+    return x.clone()
+
+
 def make_inputs(device="cpu", seed=1):
     """Random inputs of the declared shapes and dtypes, in forward()'s order."""
     gen = torch.Generator(device=device).manual_seed(seed)

@@ -228,7 +228,21 @@ impl<'s, N: Namer<'s>> Rename<N> {
             name: self.ident(&op.name),
             kind: self.kept(&op.kind),
             func: op.func.map(|f| self.kept(&f)),
-            args: op.args.iter().map(|a| self.arg(a)).collect(),
+            args: op
+                .args
+                .iter()
+                .map(|a| match a {
+                    // A name attribute (`group = tp`, issue 25) is kept as written.
+                    Arg::Attr {
+                        name,
+                        value: Expr::Name(id),
+                    } if crate::ops::is_name_attr(op.kind.name, name.name) => Arg::Attr {
+                        name: self.kept(name),
+                        value: Expr::Name(self.kept(id)),
+                    },
+                    _ => self.arg(a),
+                })
+                .collect(),
             output: self.ident(&op.output),
             ty: op.ty.as_ref().map(|t| Box::new(self.ty(t))),
         }

@@ -108,7 +108,11 @@ fn uses<'s>(block: &BlockAst<'s>) -> Vec<(&'s str, Use, Span)> {
             expr(d, out);
         }
     }
-    fn args<'s>(args: &[Arg<'s>], whole: Use, out: &mut Vec<(&'s str, Use, Span)>) {
+    fn args<'a, 's: 'a>(
+        args: impl IntoIterator<Item = &'a Arg<'s>>,
+        whole: Use,
+        out: &mut Vec<(&'s str, Use, Span)>,
+    ) {
         for a in args {
             match a {
                 Arg::Attr {
@@ -144,11 +148,16 @@ fn uses<'s>(block: &BlockAst<'s>) -> Vec<(&'s str, Use, Span)> {
             StmtKind::Decl { ty: t, .. } => ty(t, &mut out),
             StmtKind::Op(op) => {
                 let instance = op.func.is_none() && OpKind::from_name(op.kind.name).is_none();
-                args(
-                    &op.args,
-                    if instance { Use::Pass } else { Use::Attr },
-                    &mut out,
-                );
+                // A name attribute (`group = tp`, issue 25) uses no param.
+                let kept: Vec<&Arg<'s>> = op
+                    .args
+                    .iter()
+                    .filter(|a| {
+                        !a.attr_name()
+                            .is_some_and(|n| crate::ops::is_name_attr(op.kind.name, n.name))
+                    })
+                    .collect();
+                args(kept, if instance { Use::Pass } else { Use::Attr }, &mut out);
                 if let Some(t) = &op.ty {
                     ty(t, &mut out);
                 }

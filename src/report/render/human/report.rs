@@ -39,8 +39,13 @@ fn cost_line(k: &KernelCost) -> String {
     let intensity = k
         .intensity
         .map_or("no bytes".to_string(), |i| format!("{} FLOP/B", fmt_num(i)));
+    // A collective's transfer (issue 25), beside its local work; no other kernel has one.
+    let comm = match &k.communication {
+        Some(_) => format!(", {} communication", fmt_time(k.comm_s)),
+        None => String::new(),
+    };
     format!(
-        "{}, {} → {intensity} (ridge {}): {}-bound, {} ({} compute, {} memory, {} launch)",
+        "{}, {} → {intensity} (ridge {}): {}-bound, {} ({} compute, {} memory{comm}, {} launch)",
         flops(k.flops),
         crate::units::with_unit(k.bytes, "B"),
         fmt_num(k.ridge_point),
@@ -62,9 +67,15 @@ fn model_line(p: &crate::cost::Prediction, counted_read: u64) -> String {
     } else {
         String::new()
     };
+    // A collective's transfer (issue 25); no other kernel has one.
+    let comm = if p.comm_s > 0.0 {
+        format!(", {} communication", fmt_time(p.comm_s))
+    } else {
+        String::new()
+    };
     format!(
         "hardware model ({}): DRAM reads {}B{ratio}, writes {}B; kernel {} ({} compute, {} \
-         memory) + {} launch = {}",
+         memory{comm}) + {} launch = {}",
         p.family.as_str(),
         si(p.dram_read as f64),
         si(p.dram_written as f64),
@@ -267,6 +278,13 @@ pub fn human_report_with(
             out.push_str("cost   ");
             out.push_str(line);
             out.push('\n');
+            // A collective's transfer (issue 25).
+            if let Some(c) = &kc.communication {
+                out.push_str(&pad);
+                out.push_str("comm   ");
+                out.push_str(&c.sentence());
+                out.push('\n');
+            }
         }
         if let Some(p) = cost.and_then(|(c, _)| c.hardware_model.as_ref()?.kernels.get(k)) {
             out.push_str(&pad);
@@ -460,6 +478,41 @@ pub fn human_summary_with(
     out
 }
 
+/// The collectives of a plan and its time split (issue 25).
+fn comm_summary(r: &crate::cost::CommReport, c: &CostReport) -> String {
+    let n = r.ops.len();
+    let what = format!("{n} collective{}", if n == 1 { "" } else { "s" });
+    let mut out = if r.interconnect.is_none() {
+        format!(
+            "  communication: {what}, not priced: {} describes no interconnect\n",
+            c.hardware.name
+        )
+    } else {
+        format!(
+            "  communication: {what}, {} on the interconnect, {} sent and {} received per GPU; \
+             not assumed to overlap computation\n",
+            fmt_time(r.time_s),
+            crate::units::with_unit(r.bytes_sent, "B"),
+            crate::units::with_unit(r.bytes_received, "B"),
+        )
+    };
+    let split = |label: &str, s: &crate::cost::TimeSplit| {
+        format!(
+            "  {label}: compute {}, memory {}, communication {}, launch {} = {}\n",
+            fmt_time(s.compute_s),
+            fmt_time(s.memory_s),
+            fmt_time(s.communication_s),
+            fmt_time(s.launch_s),
+            fmt_time(s.total_s())
+        )
+    };
+    out += &split("fused step", &r.split);
+    if let Some(h) = &r.hardware_split {
+        out += &split("hardware model step", h);
+    }
+    out
+}
+
 fn cost_summary(
     g: &Graph,
     c: &CostReport,
@@ -525,6 +578,10 @@ fn cost_summary(
         fmt_time(c.fused.time_s),
         c.speedup
     );
+    // The collectives (issue 25): their time, and the step split by what limits each kernel.
+    if let Some(r) = &c.communication {
+        out += &comm_summary(r, c);
+    }
     if let Some(m) = &c.hardware_model {
         // The fused plan's total under `--traffic-model hardware`, and where its numbers come
         // from (the `model` lines above are per kernel).

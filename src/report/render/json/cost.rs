@@ -23,6 +23,136 @@ pub struct KernelCostJson {
     pub memory_us: f64,
     pub launch_us: f64,
     pub time_us: f64,
+    /// A collective's transfer (issue 25); absent for every other kernel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub communication: Option<CommJson>,
+}
+
+/// One collective under the communication model (issue 25). Times in microseconds, bytes
+/// per GPU.
+#[derive(Serialize)]
+pub struct CommJson {
+    pub kind: crate::types::OpKind,
+    pub group: String,
+    pub size: u64,
+    /// Nodes the group spans, and its GPUs on one node.
+    pub nodes: u64,
+    pub gpus_per_node: u64,
+    pub algorithm: crate::ops::collective::Algorithm,
+    /// `"named"` (the op's `algorithm`) or `"fastest"` (the model's choice).
+    pub chosen: &'static str,
+    /// NCCL-tests' S, bytes.
+    pub payload_bytes: u64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    pub steps: u64,
+    pub network_steps: u64,
+    pub latency_us: f64,
+    pub bandwidth_us: f64,
+    pub bus_bandwidth_gb_s: f64,
+    pub time_us: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl From<&crate::cost::comm::CommCost> for CommJson {
+    fn from(c: &crate::cost::comm::CommCost) -> Self {
+        CommJson {
+            kind: c.kind,
+            group: c.group.clone(),
+            size: c.size,
+            nodes: c.span.nodes,
+            gpus_per_node: c.span.per_node,
+            algorithm: c.algorithm,
+            chosen: if c.named { "named" } else { "fastest" },
+            payload_bytes: c.payload,
+            bytes_sent: c.bytes_sent,
+            bytes_received: c.bytes_received,
+            steps: c.steps,
+            network_steps: c.network_steps,
+            latency_us: r4(c.latency_s * 1e6),
+            bandwidth_us: r4(c.bandwidth_s * 1e6),
+            bus_bandwidth_gb_s: sig6(c.bus_bandwidth / 1e9),
+            time_us: r4(c.time_s * 1e6),
+            note: c.note.clone(),
+        }
+    }
+}
+
+/// A plan's time split (issue 25), microseconds.
+#[derive(Serialize)]
+pub struct SplitJson {
+    pub compute_us: f64,
+    pub memory_us: f64,
+    pub communication_us: f64,
+    pub launch_us: f64,
+}
+
+impl From<&crate::cost::TimeSplit> for SplitJson {
+    fn from(s: &crate::cost::TimeSplit) -> Self {
+        SplitJson {
+            compute_us: r4(s.compute_s * 1e6),
+            memory_us: r4(s.memory_s * 1e6),
+            communication_us: r4(s.communication_s * 1e6),
+            launch_us: r4(s.launch_s * 1e6),
+        }
+    }
+}
+
+/// One collective of the plan: its op and kernel, and its cost (absent when the GPU has no
+/// interconnect).
+#[derive(Serialize)]
+pub struct CommOpJson {
+    pub op: String,
+    /// Index into `groups`, from 0.
+    pub kernel: usize,
+    #[serde(flatten)]
+    pub cost: Option<CommJson>,
+}
+
+/// `cost.communication` (issue 25): the plan's collectives and its time split; the key is
+/// absent for a graph without collectives.
+#[derive(Serialize)]
+pub struct CommReportJson {
+    /// Σ the collectives' communication time.
+    pub time_us: f64,
+    pub collectives: usize,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    /// Communication is not assumed to overlap computation: the plan's time is the sum.
+    pub overlap: &'static str,
+    /// The fused plan's time by what limits each kernel; sums to `fused.time_us`.
+    pub split: SplitJson,
+    /// The same under `--traffic-model hardware`; sums to `hardware_model.time_us`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardware_model_split: Option<SplitJson>,
+    /// The interconnect the collectives were priced on (null: not priced).
+    pub interconnect: Option<crate::cost::comm::Interconnect>,
+    pub by_op: Vec<CommOpJson>,
+}
+
+impl CommReportJson {
+    pub fn new(g: &Graph, r: &crate::cost::CommReport) -> Self {
+        CommReportJson {
+            time_us: r4(r.time_s * 1e6),
+            collectives: r.ops.len(),
+            bytes_sent: r.bytes_sent,
+            bytes_received: r.bytes_received,
+            overlap: "none",
+            split: (&r.split).into(),
+            hardware_model_split: r.hardware_split.as_ref().map(Into::into),
+            interconnect: r.interconnect.clone(),
+            by_op: r
+                .ops
+                .iter()
+                .map(|(k, o, c)| CommOpJson {
+                    op: g.op(*o).name.to_string(),
+                    kernel: *k,
+                    cost: c.as_ref().map(Into::into),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Rounds an estimate for JSON: 4 decimals (0.1 ns for times) is far below the model's
@@ -54,6 +184,7 @@ impl From<&KernelCost> for KernelCostJson {
             memory_us: r4(k.memory_s * 1e6),
             launch_us: r4(k.launch_s * 1e6),
             time_us: r4(k.time_s * 1e6),
+            communication: k.communication.as_ref().map(Into::into),
         }
     }
 }
@@ -142,6 +273,9 @@ pub struct CostJson<'a> {
     /// `--runtime`: the step as the runtime runs the file (absent without `--runtime`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime: Option<RuntimeJson<'a>>,
+    /// The collectives (issue 25): absent for a graph without them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub communication: Option<CommReportJson>,
 }
 
 /// The step as a runtime runs it (`cost.runtime`). Times in microseconds.
@@ -277,6 +411,9 @@ pub struct PredictionJson {
     /// reduction kernel's µs (counted in the figures above; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split_k: Option<SplitKJson>,
+    /// A collective's transfer (issue 25), inside `kernel_us`; absent for other kernels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub communication_us: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -342,6 +479,7 @@ impl From<&crate::cost::ModelReport> for ModelJson {
                         partial_bytes: k.partial_bytes,
                         reduce_us: r4(k.reduce_s * 1e6),
                     }),
+                    communication_us: (p.comm_s > 0.0).then(|| r4(p.comm_s * 1e6)),
                 })
                 .collect(),
         }
@@ -447,6 +585,10 @@ impl<'a> CostJson<'a> {
             traffic_model: cost.hardware_model.as_ref().map(|_| "hardware"),
             hardware_model: cost.hardware_model.as_ref().map(ModelJson::from),
             runtime: None,
+            communication: cost
+                .communication
+                .as_ref()
+                .map(|r| CommReportJson::new(g, r)),
         }
     }
 }

@@ -382,6 +382,7 @@ impl<'w> JsonOut<'w> {
                 out.raw(match bound {
                     Bound::Memory => b",\"bound\":\"memory\",\"time_us\":",
                     Bound::Compute => b",\"bound\":\"compute\",\"time_us\":",
+                    Bound::Communication => b",\"bound\":\"communication\",\"time_us\":",
                 });
                 let t = r4(time_s * 1e6);
                 match &last {
@@ -464,6 +465,10 @@ impl<'w> JsonOut<'w> {
                 if let Some(r) = &c.runtime {
                     self.raw(b",\"runtime\":");
                     self.serde(r)?;
+                }
+                if let Some(cm) = &c.communication {
+                    self.raw(b",\"communication\":");
+                    self.serde(cm)?;
                 }
                 self.buf.push(b'}');
             }
