@@ -885,7 +885,10 @@ impl GraphRender {
         } else {
             "group = dp, size = 4, stride = 8"
         };
-        (vec![first, group.to_string()], Some((op.out % 4 < 2, shape)))
+        (
+            vec![first, group.to_string()],
+            Some((op.out % 4 < 2, shape)),
+        )
     }
 
     /// An associative scan's operand (twice for `linear`); the output has its shape.
