@@ -14,6 +14,21 @@
 //!   GEMM launch for the Q/K/V or gate/up projections of one input, any sizes);
 //! - the merged launch stays within the budgets in force ([`super::budget`]).
 //!
+//! Under `grouped-gemm` one dependent pair merges too, as serving stacks run a SwiGLU MLP
+//! (vLLM's merged `gate_up_proj`, CUTLASS's dual GEMM): a **dual GEMM**. Two kernels that
+//! read the same tensor `x` merge although one reads what the other writes when
+//! - the producer kernel is one contraction alone (`up = x @ w_up`), nothing recomputed;
+//! - the consumer kernel starts with a contraction of the same kind with the same first
+//!   operand `x` and an output of the same shape and dtype (`gate = x @ w_gate`), holds no
+//!   other contraction and nothing recomputed, and every op of it that reads the producer's
+//!   output is pointwise with an output of that shape (the SiLU·mul epilogue reads `up` at
+//!   the place it writes);
+//! - the consumer is reached from the producer only by those direct edges (no path through
+//!   a third kernel: the launch could not wait for it), and budgets hold.
+//!
+//! The merged kernel reads `x` once and both weights, and writes the epilogue's output only
+//! (the producer's output is still written when another kernel reads it).
+//!
 //! The work is bounded: at most [`MAX_TRIES`] merges are tried, each search visits at most
 //! [`MAX_SEARCH`] kernels (past that the merge is refused), and every try, every kernel a
 //! search visits and every edge out of it spends a unit of the plan search's meter
@@ -170,6 +185,19 @@ pub(crate) fn merge(
                 if tries > MAX_TRIES || !meter.spend(Pass::Horizontal, 1) {
                     return rebuild(g, plan, &mut parent, &parts);
                 }
+                // A dual GEMM: `from` may feed `to` directly (the producer of the pair).
+                let dual = if mode != Horizontal::GroupedGemm
+                    || parts[a].len() != 1
+                    || parts[b].len() != 1
+                {
+                    None
+                } else if dual_gemm(g, &plan.groups[a], &plan.groups[b]) {
+                    Some(a)
+                } else if dual_gemm(g, &plan.groups[b], &plan.groups[a]) {
+                    Some(b)
+                } else {
+                    None
+                };
                 epoch = epoch.wrapping_add(1).max(1);
                 for (from, to) in [(a, b), (b, a)] {
                     match reaches(
@@ -180,6 +208,7 @@ pub(crate) fn merge(
                         epoch,
                         from,
                         to,
+                        dual == Some(from),
                         meter,
                     ) {
                         Some(false) => {}
@@ -213,8 +242,58 @@ fn root(parent: &mut [usize], mut x: usize) -> usize {
     x
 }
 
+/// Whether kernel `prod` may be the producer of a dual GEMM with kernel `cons` (see the
+/// module's notes): `prod` is one contraction reading `x`, `cons` starts with a contraction
+/// of the same kind reading `x` into an output of the same shape and dtype, holds no other
+/// contraction, and reads `prod`'s output only in pointwise ops of that shape.
+fn dual_gemm(g: &Graph, prod: &FusionGroup, cons: &FusionGroup) -> bool {
+    let ([p], Some(&c)) = (prod.ops.as_slice(), cons.ops.first()) else {
+        return false;
+    };
+    if !prod.recomputed.is_empty() || !cons.recomputed.is_empty() {
+        return false;
+    }
+    let (po, co) = (g.op(*p), g.op(c));
+    if !po.kind.is_contraction() || po.kind != co.kind {
+        return false;
+    }
+    match (po.inputs.first(), co.inputs.first()) {
+        (Some(x), Some(y))
+            if x.tensor == y.tensor && x.index == y.index && x.transpose == y.transpose => {}
+        _ => return false,
+    }
+    let (pt, ct) = (g.tensor(po.output), g.tensor(co.output));
+    if pt.shape != ct.shape || pt.dtype != ct.dtype {
+        return false;
+    }
+    let mut reads = false;
+    for (i, &o) in cons.ops.iter().enumerate() {
+        let op = g.op(o);
+        if i > 0 && op.kind.is_contraction() {
+            return false;
+        }
+        let mut uses = op
+            .inputs
+            .iter()
+            .filter(|u| u.tensor == po.output)
+            .peekable();
+        if uses.peek().is_some() {
+            if op.kind.class() != crate::ops::FuseClass::Pointwise
+                || uses.any(|u| u.index.is_some() || u.transpose)
+                || g.tensor(op.output).shape != pt.shape
+            {
+                return false;
+            }
+            reads = true;
+        }
+    }
+    reads
+}
+
 /// Whether any kernel of the merged kernel rooted at `to` is reachable from the one rooted
-/// at `from` (iterative; every kernel of a merged root counts as one node). A search past
+/// at `from` (iterative; every kernel of a merged root counts as one node). With `direct`,
+/// an edge from a kernel of `from` straight into `to` does not count (a dual GEMM's producer
+/// feeding its consumer): only a path through another kernel does. A search past
 /// [`MAX_SEARCH`] kernels says yes: the merge is refused rather than the run slowed. Each
 /// kernel visited spends a unit of `meter` and one per edge out of it: `None` when that
 /// passes its bound.
@@ -227,6 +306,7 @@ fn reaches(
     epoch: u32,
     from: usize,
     to: usize,
+    direct: bool,
     meter: &mut Meter,
 ) -> Option<bool> {
     let mut stack: Vec<usize> = parts[from].clone();
@@ -242,9 +322,13 @@ fn reaches(
         if !meter.spend(Pass::Horizontal, 1 + succ[x].len() as u64) {
             return None;
         }
+        let in_from = direct && root(parent, x) == from;
         for &s in &succ[x] {
             let r = root(parent, s);
             if r == to {
+                if in_from {
+                    continue;
+                }
                 return Some(true);
             }
             if r == from {
