@@ -219,14 +219,22 @@ pub(crate) mod tests {
         }
         assert_eq!(done, kk, "{ctx}: a kernel depends on itself");
         let ops_limit = opts.effective_budgets().ops_limit();
-        for grp in &plan.groups {
+        for (gi, grp) in plan.groups.iter().enumerate() {
             let inside = |o: OpId| grp.ops.contains(&o);
-            let matmuls = grp
-                .ops
-                .iter()
-                .filter(|&&o| g.op(o).kind.is_contraction())
-                .count();
-            assert!(matmuls <= 1, "{ctx}: two matmuls in a kernel");
+            let count = |ops: &[OpId]| {
+                ops.iter()
+                    .filter(|&&o| g.op(o).kind.is_contraction())
+                    .count()
+            };
+            let matmuls = count(&grp.ops);
+            // A horizontal merge (a grouped or dual GEMM) holds one matmul per part.
+            match plan.horizontal.iter().find(|m| m.group == gi) {
+                Some(m) => assert!(
+                    m.parts.iter().all(|p| count(p) <= 1),
+                    "{ctx}: two matmuls in a part of a launch"
+                ),
+                None => assert!(matmuls <= 1, "{ctx}: two matmuls in a kernel"),
+            }
             if let Some(limit) = ops_limit {
                 assert!(
                     grp.ops.len() <= limit as usize,
