@@ -22,7 +22,6 @@ impl Emitter<'_> {
         let g = self.g;
         let op = g.op(o);
         let out = g.tensor(op.output);
-        let out_rank = out.shape.len();
         let mut notes = Vec::new();
         let mut stmt = match op.kind {
             OpKind::Elementwise => {
@@ -57,15 +56,7 @@ impl Emitter<'_> {
                 // A view when the strides allow it (a contiguous tensor), else a copy: as
                 // PyTorch's eager `reshape` decides.
                 let x = self.input(op, 0)?;
-                let dims = match out_rank {
-                    0 => "()".to_string(),
-                    _ => out
-                        .shape
-                        .iter()
-                        .map(u64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                };
+                let dims = size_args(&out.shape);
                 Stmt::call(format!("{}.reshape({dims})", x.expr), x.dtype)
             }
             OpKind::Slice => {
@@ -101,15 +92,7 @@ impl Emitter<'_> {
             }
             OpKind::Expand => {
                 let x = self.input(op, 0)?;
-                let dims = match out_rank {
-                    0 => "()".to_string(),
-                    _ => out
-                        .shape
-                        .iter()
-                        .map(u64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                };
+                let dims = size_args(&out.shape);
                 Stmt::call(format!("{}.expand({dims})", x.expr), x.dtype)
             }
             OpKind::Gather => {
@@ -515,4 +498,16 @@ impl Emitter<'_> {
             out.dtype,
         ))
     }
+}
+
+/// A shape as the arguments of `reshape`/`expand`: `2, 3` (`()` for a scalar).
+fn size_args(shape: &[u64]) -> String {
+    if shape.is_empty() {
+        return "()".to_string();
+    }
+    shape
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
