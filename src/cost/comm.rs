@@ -111,6 +111,18 @@ pub struct Interconnect {
     pub link_gb_s: f64,
     /// The fraction of `link_gb_s` a large ring collective reaches (its bus bandwidth).
     pub link_efficiency: f64,
+    /// Measured bus efficiencies per collective (issue 26): a collective named here moves its
+    /// bytes within a node at `link_gb_s · efficiency · (1 − group_loss / n)` instead of
+    /// `link_gb_s · link_efficiency`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collectives: Option<CollectiveFits>,
+    /// With `small_message_exponent`: messages of S bytes move within a node at the bus
+    /// bandwidth divided by `1 + (small_message_bytes / S)^small_message_exponent` (NCCL's
+    /// protocols and channel counts reach the full bandwidth only for large messages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small_message_bytes: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small_message_exponent: Option<f64>,
     /// Microseconds per algorithm step within a node.
     pub link_latency_us: f64,
     /// Microseconds per collective, beyond the steps (not NVLS).
@@ -136,11 +148,100 @@ pub struct Interconnect {
     pub source: Option<String>,
 }
 
+/// One collective's measured bus efficiency within a node: `efficiency · (1 − group_loss / n)`
+/// of `link_gb_s` over a group of n (fitted coefficients, not physical fractions: the
+/// efficiency may pass 1 where the small-message term is also given).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectiveFit {
+    pub efficiency: f64,
+    pub group_loss: f64,
+}
+
+/// [`CollectiveFit`]s by collective (`send` also prices `recv`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectiveFits {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_gather: Option<CollectiveFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_reduce: Option<CollectiveFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_to_all: Option<CollectiveFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broadcast: Option<CollectiveFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduce_scatter: Option<CollectiveFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send: Option<CollectiveFit>,
+}
+
+impl CollectiveFits {
+    /// The fit of `kind`, if any.
+    pub fn of(&self, kind: OpKind) -> Option<CollectiveFit> {
+        match kind {
+            OpKind::AllGather => self.all_gather,
+            OpKind::AllReduce => self.all_reduce,
+            OpKind::AllToAll => self.all_to_all,
+            OpKind::Broadcast => self.broadcast,
+            OpKind::ReduceScatter => self.reduce_scatter,
+            OpKind::Send | OpKind::Recv => self.send,
+            _ => None,
+        }
+    }
+
+    fn named(&self) -> [(&'static str, Option<CollectiveFit>); 6] {
+        [
+            ("all_gather", self.all_gather),
+            ("all_reduce", self.all_reduce),
+            ("all_to_all", self.all_to_all),
+            ("broadcast", self.broadcast),
+            ("reduce_scatter", self.reduce_scatter),
+            ("send", self.send),
+        ]
+    }
+}
+
 impl Interconnect {
+    /// The bus bandwidth (bytes/s) within one node of a collective of `kind` over `n` GPUs
+    /// moving a message of `size` bytes (nccl-tests' size), ring or direct (not NVLS).
+    pub fn link_bus(&self, kind: OpKind, n: u64, size: u64) -> f64 {
+        let eff = match self.collectives.as_ref().and_then(|f| f.of(kind)) {
+            Some(f) => f.efficiency * (1.0 - f.group_loss / n.max(2) as f64),
+            None => self.link_efficiency,
+        };
+        let small = match (self.small_message_bytes, self.small_message_exponent) {
+            (Some(s0), Some(p)) if size > 0 => 1.0 + (s0 / size as f64).powf(p),
+            _ => 1.0,
+        };
+        self.link_gb_s * 1e9 * eff / small
+    }
+
     /// Checks every number lies in its range of `RANGES` and that NVLS has its
     /// coefficients and an NVSwitch.
     pub fn validate(&self) -> Result<(), String> {
         let check = |key: &str, v: f64| check_range(key, &format!("interconnect.{key}"), v);
+        if let Some(fits) = &self.collectives {
+            for (name, fit) in fits.named() {
+                if let Some(f) = fit {
+                    let at = |k: &str| format!("interconnect.collectives.{name}.{k}");
+                    check_range("collective_efficiency", &at("efficiency"), f.efficiency)?;
+                    check_range("group_loss", &at("group_loss"), f.group_loss)?;
+                }
+            }
+        }
+        match (self.small_message_bytes, self.small_message_exponent) {
+            (Some(b), Some(p)) => {
+                check("small_message_bytes", b)?;
+                check("small_message_exponent", p)?;
+            }
+            (None, None) => {}
+            _ => {
+                return Err("`interconnect.small_message_bytes` and \
+                            `interconnect.small_message_exponent` go together"
+                    .into());
+            }
+        }
         check("gpus_per_node", f64::from(self.gpus_per_node))?;
         check("nodes", f64::from(self.nodes))?;
         check("link_gb_s", self.link_gb_s)?;
@@ -351,7 +452,7 @@ fn price_with(ic: &Interconnect, c: &Collective<'_>, alg: Algorithm, span: Span)
     let n = c.size.max(1);
     let (sent, received) = wire_bytes(c.kind, alg, n, c.payload);
     let (intra, inter) = steps(c.kind, alg, n, span);
-    let link = ic.link_gb_s * 1e9 * ic.link_efficiency;
+    let link = ic.link_bus(c.kind, n, c.payload);
     let network = ic.network_gb_s * 1e9 * ic.network_efficiency;
     let (latency_s, bus) = if n == 1 {
         (0.0, link)

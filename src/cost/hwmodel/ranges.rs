@@ -119,6 +119,11 @@ pub const RANGES: &[FieldRange] = &[
     range("nodes", 1.0, 100_000.0, "nodes"),
     range("link_gb_s", 0.01, 100_000.0, "GB/s"),
     fraction("link_efficiency"),
+    // `interconnect.collectives.*` and the small-message term (issue 26's fit).
+    range("collective_efficiency", 0.01, 2.0, ""),
+    range("group_loss", -1.0, 1.0, ""),
+    range("small_message_bytes", 0.0, 1e12, "bytes"),
+    range("small_message_exponent", 0.01, 2.0, ""),
     range("link_latency_us", 0.0, 1e6, "µs"),
     range("base_latency_us", 0.0, 1e6, "µs"),
     range("network_gb_s", 0.01, 100_000.0, "GB/s"),
