@@ -698,8 +698,9 @@ mod tests {
         let _ = wire_bytes(OpKind::AllReduce, Nvls, u64::MAX, u64::MAX);
     }
 
-    /// The preset reproduces the measured bus bandwidth it starts from: a 1 GiB all-reduce
-    /// over 4 GPUs as a ring moves at 355 GB/s of bus bandwidth, within its latency.
+    /// The preset reproduces what it was fitted on (issue 26): a 1 GiB all-reduce over 4 GPUs
+    /// as a ring took 4,522 µs on this workplace's H100s (355 GB/s of bus bandwidth); the
+    /// fit gives it within 10% (its worst point over 64 MiB).
     #[test]
     fn the_h100_ring_reproduces_the_measured_bus_bandwidth() {
         let ic = h100();
@@ -711,11 +712,10 @@ mod tests {
         let p = price(&ic, &c);
         assert_eq!(p.algorithm, Algorithm::Ring);
         assert_eq!(p.steps, 6);
-        let busbw = s as f64 / p.time_s * 2.0 * 3.0 / 4.0;
-        assert!((busbw / 355e9 - 1.0).abs() < 0.01, "{busbw}");
-        // Small messages pay the latency: 6.6 + 6 · 0.6 µs.
+        assert!((p.time_s / 4522.2e-6 - 1.0).abs() < 0.10, "{}", p.time_s);
+        // Small messages pay the latency: 11.47 + 6 · 1.226 µs.
         let small = price(&ic, &coll(OpKind::AllReduce, 4, 1, 1024));
-        assert!((small.latency_s - 10.2e-6).abs() < 1e-12, "{small:?}");
+        assert!((small.latency_s - 18.826e-6).abs() < 1e-12, "{small:?}");
         // Large ones within a node take NVLS where the hardware has it.
         let big = price(&ic, &coll(OpKind::AllReduce, 8, 1, s));
         assert_eq!(big.algorithm, Algorithm::Nvls);
@@ -731,7 +731,8 @@ mod tests {
         assert_eq!(dp.span.nodes, 2);
         assert!((dp.bus_bandwidth - 50e9 * ic.network_efficiency).abs() < 1.0);
         assert!(dp.note.as_deref().is_some_and(|n| n.contains("2 nodes")));
-        // 16 GPUs, 8 per node: eight NICs carry the rings; NVLink is the bound.
+        // 16 GPUs, 8 per node: eight NICs carry the rings, 8 · 45 = 360 GB/s, below what
+        // NVLink moves a 1 GiB all-reduce at (437 GB/s by the fit): the network is the bound.
         let tp16 = price(
             &ic,
             &Collective {
@@ -739,7 +740,9 @@ mod tests {
                 ..coll(OpKind::AllReduce, 16, 1, s)
             },
         );
-        assert!((tp16.bus_bandwidth - 450e9 * ic.link_efficiency).abs() < 1.0);
+        let nvlink = ic.link_bus(OpKind::AllReduce, 16, s);
+        assert!(nvlink > 360e9, "{nvlink}");
+        assert!((tp16.bus_bandwidth - 8.0 * 50e9 * ic.network_efficiency).abs() < 1.0);
         // NVLS across nodes is not offered: a ring, with a note.
         let nv = price(
             &ic,
