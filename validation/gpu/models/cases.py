@@ -1,0 +1,134 @@
+"""Whole models through `fgraph emit torch` -> H100 measurement -> comparison with `--runtime`
+(issue 24 items 3 and 4). No torch needed here.
+
+    cargo build
+    python3 validation/gpu/models/cases.py --emit DIR     # DIR/CASE.fgraph and DIR/CASE.py per case
+    python3 validation/gpu/models/cases.py --predict      # predictions_models.json (commit it BEFORE measuring)
+    # device (nvidia-h100-x1), one call or several (--only a,b):
+    python3 validation/gpu/models/cases.py --emit /tmp/m && python3 validation/gpu/models/measure.py /tmp/m $OUT
+    python3 validation/gpu/models/compare.py DATA_DIR     # the table (VALIDATION.md §21)
+
+A case is a shipped example at stated params (`--set`), its repeat count replaced by a depth
+where the whole model would take too long to compile (a per-layer slope from two depths); the
+`.fgraph` written is what both fgraph and PyTorch see. Each case is measured four ways: eager
+and `torch.compile` (default mode), each by CUDA-graph replay and by plain launches, with the
+kernels of one step counted by the profiler; fgraph predicts each with `analyze --runtime
+eager|compile --launch graph|eager --traffic-model hardware --hardware h100` (`cost.runtime`).
+
+Which models: none of them was used to fit a coefficient of the runtime model (fitted on
+Llama-3-8B's layers and the calibration batches of single kernels): GPT-2 small (f16,
+1,024 tokens), Whisper-tiny's encoder (f16, batch 8), ResNet-50 (bf16, batch 32,
+channels-last), a Mixtral-8x7B MoE layer (bf16, 4,096 tokens, balanced routing), and
+Mistral-7B's sizes (Llama-3-8B's architecture with a 32,000-token vocabulary: hidden 4096,
+32/8 heads, MLP 14336) at prefill of 2,048 tokens and at decode of batch 1 and 16 against a
+4,095-token cache, at 4 and 8 layers.
+"""
+import argparse, json, os, re, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+BIN = os.path.join(ROOT, "target", "debug", "fgraph")
+
+# name: (example, {param: value}, (repeat count in the file, depth) or None)
+CASES = {
+    "gpt2_small_s1024": ("examples/gpt2_small.fgraph", {"S": 1024}, None),
+    "whisper_tiny_enc_b8": ("examples/whisper_tiny_encoder.fgraph", {"B": 8}, None),
+    "resnet50_b32": ("examples/resnet50.fgraph", {}, None),
+    "mixtral_moe_s4096": ("examples/mixtral_moe.fgraph", {"S": 4096}, None),
+    "mistral7b_prefill_s2048_l4": ("examples/llama3_8b.fgraph", {"S": 2048, "V": 32000}, (32, 4)),
+    "mistral7b_prefill_s2048_l8": ("examples/llama3_8b.fgraph", {"S": 2048, "V": 32000}, (32, 8)),
+    "mistral7b_decode_b1_l4": ("examples/llama3_8b_decode.fgraph", {"B": 1, "T": 4095, "V": 32000}, (32, 4)),
+    "mistral7b_decode_b1_l8": ("examples/llama3_8b_decode.fgraph", {"B": 1, "T": 4095, "V": 32000}, (32, 8)),
+    "mistral7b_decode_b16_l4": ("examples/llama3_8b_decode.fgraph", {"B": 16, "T": 4095, "V": 32000}, (32, 4)),
+    "mistral7b_decode_b16_l8": ("examples/llama3_8b_decode.fgraph", {"B": 16, "T": 4095, "V": 32000}, (32, 8)),
+}
+MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
+
+
+def source(name):
+    """The case's `.fgraph`: the example with its imports resolvable from examples/ and its
+    depth replaced; written next to the example's folder so `import "lib/..."` resolves."""
+    ex, _, depth = CASES[name]
+    text = open(os.path.join(ROOT, ex)).read()
+    if depth:
+        old, new = depth
+        text, n = re.subn(rf"\brepeat {old} ", f"repeat {new} ", text)
+        assert n == 1, (name, n)
+    return text
+
+
+def case_path(name, folder=None):
+    """Where the case's `.fgraph` lives: beside the examples (imports of lib/ resolve)."""
+    return os.path.join(folder or os.path.join(ROOT, "examples"), f".case_{name}.fgraph")
+
+
+def sets(name):
+    out = []
+    for k, v in CASES[name][1].items():
+        out += ["--set", f"{k}={v}"]
+    return out
+
+
+def write_case(name):
+    p = case_path(name)
+    with open(p, "w") as fh:
+        fh.write(source(name))
+    return p
+
+
+def emit(folder, only):
+    os.makedirs(folder, exist_ok=True)
+    for name in only:
+        p = write_case(name)
+        try:
+            with open(os.path.join(folder, name + ".fgraph"), "w") as fh:
+                fh.write(source(name))
+            r = subprocess.run([BIN, "emit", "torch", p, "-o", os.path.join(folder, name + ".py")] + sets(name),
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit(f"{name}: emit failed\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+        finally:
+            os.unlink(p)
+        print("emitted", name)
+
+
+def predict(only):
+    out = []
+    for name in only:
+        p = write_case(name)
+        try:
+            for runtime, launch in MODES:
+                r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--hardware",
+                                    "h100", "--runtime", runtime, "--launch", launch, p] + sets(name),
+                                   capture_output=True, text=True)
+                if r.returncode not in (0, 1):
+                    sys.exit(f"{name}: analyze failed\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+                rt = json.loads(r.stdout)["cost"]["runtime"]
+                out.append(dict(case=name, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
+                                kernels=rt["kernels"]))
+                print(out[-1])
+        finally:
+            os.unlink(p)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--emit", metavar="DIR")
+    ap.add_argument("--predict", action="store_true")
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    only = [c for c in CASES if not a.only or c in a.only.split(",")]
+    if a.emit:
+        emit(a.emit, only)
+    if a.predict:
+        preds = predict(only)
+        with open(os.path.join(HERE, "predictions_models.json"), "w") as fh:
+            json.dump(dict(what="fgraph's --runtime predictions (traffic model hardware, h100 preset) for the cases of "
+                                "cases.py, made before they are measured", made_by="validation/gpu/models/cases.py "
+                                "--predict", predictions=preds), fh, indent=1)
+            fh.write("\n")
+
+
+if __name__ == "__main__":
+    main()

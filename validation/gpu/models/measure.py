@@ -1,0 +1,129 @@
+"""Measures the emitted cases on the GPU (issue 24 item 4): `python3 measure.py DIR OUT [--only a,b]`.
+
+For each DIR/CASE.py (written by `fgraph emit torch`, cases.py --emit): the module's seeded
+random weights and inputs on cuda, under torch.inference_mode, then
+- eager, plain launches: 3 warm-up steps, 3 runs of REPS steps between CUDA events (the mean
+  per step of each run; time_us is the median run, best_us the fastest);
+- eager, CUDA graph: the step captured once (after warm-up on a side stream), replayed the same
+  way;
+- compile: `torch.compile(model)` (default mode: TorchInductor, no CUDA graphs of its own),
+  warmed until compiled, then plain launches and a manual CUDA-graph capture of the compiled
+  call, timed as above;
+- kernels: one step under torch.profiler, counting CUDA kernels (memcpy/memset apart).
+Rows go to OUT/measured_models.csv as they are measured (a case cut short keeps its rows).
+"""
+import csv, importlib.util, os, statistics, sys, time, traceback
+
+import torch
+
+REPS, RUNS, WARM = 20, 3, 3
+COLS = ["case", "runtime", "launch", "time_us", "best_us", "kernels", "memcpy", "status", "seconds"]
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+def timed(fn):
+    for _ in range(WARM):
+        fn()
+    torch.cuda.synchronize()
+    runs = []
+    for _ in range(RUNS):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(REPS):
+            fn()
+        b.record()
+        torch.cuda.synchronize()
+        runs.append(a.elapsed_time(b) * 1000.0 / REPS)
+    return statistics.median(runs), min(runs)
+
+
+def graphed(fn):
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        fn()
+    return g.replay
+
+
+def kernels(fn):
+    from torch.profiler import profile, ProfilerActivity
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    k = m = 0
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA:
+            n = e.name.lower()
+            if "memcpy" in n or "memset" in n:
+                m += 1
+            else:
+                k += 1
+    return k, m
+
+
+def main():
+    folder, out = sys.argv[1], sys.argv[2]
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "measured_models.csv")
+    new = not os.path.exists(path)
+    fh = open(path, "a", newline="")
+    w = csv.DictWriter(fh, COLS)
+    if new:
+        w.writeheader()
+    print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
+    names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py"))
+    for name in names:
+        if only and name not in only:
+            continue
+        t0 = time.time()
+        try:
+            mod = load(os.path.join(folder, name + ".py"))
+            with torch.inference_mode():
+                model = mod.Graph(device="cuda")
+                inputs = mod.make_inputs("cuda")
+                for runtime in ("eager", "compile"):
+                    fn0 = model if runtime == "eager" else torch.compile(model)
+                    step = lambda: fn0(*inputs)
+                    c0 = time.time()
+                    step()  # compiles
+                    torch.cuda.synchronize()
+                    k, m = kernels(step)
+                    for launch in ("eager", "graph"):
+                        s0 = time.time()
+                        try:
+                            fn = step if launch == "eager" else graphed(step)
+                            t, best = timed(fn)
+                            row = dict(case=name, runtime=runtime, launch=launch, time_us=round(t, 3),
+                                       best_us=round(best, 3), kernels=k, memcpy=m, status="ok")
+                        except Exception as e:  # noqa: BLE001
+                            row = dict(case=name, runtime=runtime, launch=launch, status="error: " + repr(e)[:200])
+                            traceback.print_exc()
+                        row["seconds"] = round(time.time() - (c0 if launch == "eager" else s0), 1)
+                        w.writerow(row)
+                        fh.flush()
+                        print(row, flush=True)
+            del model, inputs
+            torch.cuda.empty_cache()
+            torch._dynamo.reset()
+        except Exception as e:  # noqa: BLE001
+            traceback.print_exc()
+            w.writerow(dict(case=name, status="error: " + repr(e)[:200], seconds=round(time.time() - t0, 1)))
+            fh.flush()
+
+
+if __name__ == "__main__":
+    main()
