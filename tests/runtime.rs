@@ -206,10 +206,11 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
     assert_eq!(compile_d.kernels.len(), 578);
     assert_eq!(tally(&compile_d), (514, 64, 0, 0));
 
-    // Plain launches add the difference of the launch costs per CUDA kernel (a split-K GEMM
-    // launches its reduction too), nothing else.
+    // Plain launches: the GPU runs the same kernels as under CUDA graphs, fed by a host that
+    // issues one every `model.host.runtime_eager_us` (14.1 µs) or `runtime_compile_us` (15.5
+    // µs), fitted on validation/gpu/models' first batch: the step is the pipeline of
+    // `step_time`, never less than the CUDA-graph step nor than the host's issue time.
     let hw = Hardware::preset("h100").expect("h100");
-    let per = hw.launch(LaunchMode::Eager) - hw.launch(LaunchMode::Graph);
     for (a, e) in [
         (&a, &eager),
         (&a, &compile),
@@ -218,8 +219,20 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
     ] {
         let plain = est(a, e.runtime, LaunchMode::Eager);
         assert_eq!(plain.kernels.len(), e.kernels.len());
-        let expected = e.time_s + per * e.cuda_kernels() as f64;
+        let host_us = match e.runtime {
+            Runtime::Eager => 14.1,
+            Runtime::Compile => 15.5,
+        };
+        let preds: Vec<_> = e.kernels.iter().map(|k| k.prediction.clone()).collect();
+        let expected = fgraph::cost::hwmodel::step_time(
+            &preds,
+            Some(host_us * 1e-6),
+            hw.launch(LaunchMode::Graph),
+        )
+        .step_s;
         assert!((plain.time_s - expected).abs() < 1e-9, "{}", e.label());
+        assert!(plain.time_s >= e.time_s - 1e-12);
+        assert!(plain.time_s >= host_us * 1e-6 * e.kernels.len() as f64);
         println!(
             "{:28} {:>4} kernels: {:8.3} ms with CUDA graphs, {:8.3} ms with plain launches",
             format!("{} {}", a.graph.name, e.name()),
@@ -230,12 +243,14 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
     }
     // The predicted times when this test was written (hardware model of the h100 preset,
     // before issue 24 item 2's decode pricing; each moves when that pricing does): prefill
-    // eager 78.5 ms, compile 63.8 ms; decode eager 66.7 ms, compile 27.2 ms (CUDA graphs).
+    // eager 78.5 ms, compile 63.8 ms; decode eager 66.7 ms, compile 27.2 ms (CUDA graphs);
+    // decode compile 53.1 ms since Inductor's transposing copy of Kᵀ is priced as PyTorch's
+    // (measured as slow: validation/gpu/models, docs/VALIDATION.md §21).
     for (e, lo, hi) in [
         (&eager, 60e-3, 100e-3),
         (&compile, 45e-3, 80e-3),
         (&eager_d, 20e-3, 90e-3),
-        (&compile_d, 10e-3, 40e-3),
+        (&compile_d, 40e-3, 70e-3),
     ] {
         assert!((lo..hi).contains(&e.time_s), "{} {}", e.label(), e.time_s);
     }

@@ -217,16 +217,39 @@ pub fn estimate(
     let Some(model) = &hw.model else {
         return Err(no_model(hw));
     };
-    let pricing = seam::Pricing::new(model, hw, launch);
+    // Plain launches with a measured host time per kernel: the GPU runs each kernel as
+    // under a CUDA graph, fed by a host that issues one every `host_us`
+    // (`crate::cost::hwmodel::step_time`); without one, `launch_eager_us` per kernel.
+    let host_s = match (launch, model.host.as_ref()) {
+        (LaunchMode::Eager, Some(h)) => match runtime {
+            Runtime::Eager => h.runtime_eager_us,
+            Runtime::Compile => h.runtime_compile_us,
+        }
+        .map(|us| us * 1e-6),
+        _ => None,
+    };
+    let priced_as = if host_s.is_some() {
+        LaunchMode::Graph
+    } else {
+        launch
+    };
+    let pricing = seam::Pricing::new(model, hw, priced_as);
     let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
     for k in &mut parts.kernels {
         k.launches = pricing.cuda_kernels(&k.prediction);
     }
+    let time_s = match host_s {
+        Some(h) => {
+            let kernels: Vec<_> = parts.kernels.iter().map(|k| k.prediction.clone()).collect();
+            crate::cost::hwmodel::step_time(&kernels, Some(h), hw.launch(LaunchMode::Graph)).step_s
+        }
+        None => parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
+    };
     Ok(RuntimeEstimate {
         runtime,
         launch,
         kernel_s: parts.kernels.iter().map(|k| k.prediction.kernel_s).sum(),
-        time_s: parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
+        time_s,
         kernels: parts.kernels,
         views: parts.views,
         sdpa: parts.sdpa,

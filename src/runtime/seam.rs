@@ -91,8 +91,10 @@ impl<'m> Pricing<'m> {
     pub fn layout_copy(&self, c: &CopyShape, runner: Runner) -> Prediction {
         let m = match (runner, c.transpose) {
             (Runner::Eager, false) => &self.eager_runs,
-            (Runner::Eager, true) => &self.eager_transpose,
-            (Runner::Triton, _) => self.model,
+            // A transposing copy is as slow for Triton as for PyTorch's own kernel (measured:
+            // Inductor's broadcast copy of a decode step's Kᵀ, validation/gpu/models).
+            (_, true) => &self.eager_transpose,
+            (Runner::Triton, false) => self.model,
         };
         m.memory(
             Family::Elementwise,

@@ -69,6 +69,15 @@ pub struct HostCoeffs {
     /// Host microseconds per kernel of the plan (Python, the dispatcher and the launch call;
     /// a split-K GEMM's reduction comes from the same cuBLAS call and costs none).
     pub eager_us: f64,
+    /// `--runtime eager --launch eager`: host microseconds per kernel of the runtime's plan
+    /// as `fgraph emit torch` writes it (one functional PyTorch call per op; issue 24's
+    /// whole-model harness). Absent: that runtime adds `launch_eager_us` per kernel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_eager_us: Option<f64>,
+    /// `--runtime compile --launch eager`: host microseconds per kernel of the code
+    /// TorchInductor generates (its Python wrapper and Triton's launcher).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_compile_us: Option<f64>,
     /// Where the figure comes from.
     pub source: String,
 }
@@ -210,6 +219,12 @@ impl HwModel {
     pub(super) fn validate_decode(&self) -> Result<(), String> {
         if let Some(h) = &self.host {
             check_range("eager_us", "model.host.eager_us", h.eager_us)?;
+            if let Some(v) = h.runtime_eager_us {
+                check_range("runtime_eager_us", "model.host.runtime_eager_us", v)?;
+            }
+            if let Some(v) = h.runtime_compile_us {
+                check_range("runtime_compile_us", "model.host.runtime_compile_us", v)?;
+            }
         }
         if let Some(k) = &self.split_k {
             for (key, v) in [

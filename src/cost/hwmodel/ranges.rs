@@ -114,6 +114,8 @@ pub const RANGES: &[FieldRange] = &[
     range("k_per_split", 1.0, 1e9, ""),
     // The host's time per eager kernel (`model.host`, [`super::HostCoeffs`]).
     range("eager_us", 0.0, 1e6, "µs"),
+    range("runtime_eager_us", 0.0, 1e6, "µs"),
+    range("runtime_compile_us", 0.0, 1e6, "µs"),
     // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
     range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
     range("nodes", 1.0, 100_000.0, "nodes"),

@@ -2,8 +2,8 @@
 (issue 24 items 3 and 4). No torch needed here.
 
     cargo build
-    python3 validation/gpu/models/cases.py --emit DIR     # DIR/CASE.fgraph and DIR/CASE.py per case
-    python3 validation/gpu/models/cases.py --predict      # predictions_models.json (commit it BEFORE measuring)
+    python3 validation/gpu/models/cases.py --emit DIR     # DIR/CASE.py per case
+    python3 validation/gpu/models/cases.py --predict [--batch 2]  # predictions_models[_2].json (commit BEFORE measuring)
     # device (nvidia-h100-x1), one call or several (--only a,b):
     python3 validation/gpu/models/cases.py --emit /tmp/m && python3 validation/gpu/models/measure.py /tmp/m $OUT
     python3 validation/gpu/models/compare.py DATA_DIR     # the table (VALIDATION.md §21)
@@ -42,13 +42,32 @@ CASES = {
     "mistral7b_decode_b16_l4": ("examples/llama3_8b_decode.fgraph", {"B": 16, "T": 4095, "V": 32000}, (32, 4)),
     "mistral7b_decode_b16_l8": ("examples/llama3_8b_decode.fgraph", {"B": 16, "T": 4095, "V": 32000}, (32, 8)),
 }
+# Batch 2: the held-out check of the refit on batch 1 (fit_host.py, the Triton transposing copy):
+# models and sizes batch 1 did not have. Predictions in predictions_models_2.json.
+CASES2 = {
+    "vit_b16_block_b32": ("examples/vit_block.fgraph", {"B": 32}, None),
+    "convnext_block_b32": ("examples/convnext_block.fgraph", {"B": 32}, None),
+    "deepseek_v2_lite_moe_s2048": ("examples/deepseek_v2_lite_moe.fgraph", {"S": 2048}, None),
+    "sd15_unet_down_b2": ("examples/sd15_unet_down_block.fgraph", {"B": 2}, None),
+    "whisper_tiny_enc_b16": ("examples/whisper_tiny_encoder.fgraph", {"B": 16}, None),
+    "mixtral_moe_s1024": ("examples/mixtral_moe.fgraph", {"S": 1024}, None),
+    "llama3_8b_decode_b4_t8191_l4": ("examples/llama3_8b_decode.fgraph", {"B": 4, "T": 8191}, (32, 4)),
+    "llama3_8b_decode_b4_t8191_l8": ("examples/llama3_8b_decode.fgraph", {"B": 4, "T": 8191}, (32, 8)),
+    "llama3_8b_prefill_s1024_l4": ("examples/llama3_8b.fgraph", {"S": 1024}, (32, 4)),
+    "llama3_8b_prefill_s1024_l8": ("examples/llama3_8b.fgraph", {"S": 1024}, (32, 8)),
+}
+BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_models_2.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
+
+
+def spec(name):
+    return CASES[name] if name in CASES else CASES2[name]
 
 
 def source(name):
     """The case's `.fgraph`: the example with its imports resolvable from examples/ and its
     depth replaced; written next to the example's folder so `import "lib/..."` resolves."""
-    ex, _, depth = CASES[name]
+    ex, _, depth = spec(name)
     text = open(os.path.join(ROOT, ex)).read()
     if depth:
         old, new = depth
@@ -64,7 +83,7 @@ def case_path(name, folder=None):
 
 def sets(name):
     out = []
-    for k, v in CASES[name][1].items():
+    for k, v in spec(name)[1].items():
         out += ["--set", f"{k}={v}"]
     return out
 
@@ -81,8 +100,6 @@ def emit(folder, only):
     for name in only:
         p = write_case(name)
         try:
-            with open(os.path.join(folder, name + ".fgraph"), "w") as fh:
-                fh.write(source(name))
             r = subprocess.run([BIN, "emit", "torch", p, "-o", os.path.join(folder, name + ".py")] + sets(name),
                                capture_output=True, text=True)
             if r.returncode != 0:
@@ -117,13 +134,15 @@ def main():
     ap.add_argument("--emit", metavar="DIR")
     ap.add_argument("--predict", action="store_true")
     ap.add_argument("--only", default="")
+    ap.add_argument("--batch", default="1", choices=sorted(BATCHES))
     a = ap.parse_args()
-    only = [c for c in CASES if not a.only or c in a.only.split(",")]
+    cases, out = BATCHES[a.batch]
+    only = [c for c in cases if not a.only or c in a.only.split(",")]
     if a.emit:
         emit(a.emit, only)
     if a.predict:
         preds = predict(only)
-        with open(os.path.join(HERE, "predictions_models.json"), "w") as fh:
+        with open(os.path.join(HERE, out), "w") as fh:
             json.dump(dict(what="fgraph's --runtime predictions (traffic model hardware, h100 preset) for the cases of "
                                 "cases.py, made before they are measured", made_by="validation/gpu/models/cases.py "
                                 "--predict", predictions=preds), fh, indent=1)

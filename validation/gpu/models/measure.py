@@ -56,7 +56,9 @@ def graphed(fn):
     return g.replay
 
 
-def kernels(fn):
+def kernels(fn, trace=None, tag=()):
+    """CUDA kernels (and memcpy/memset) of one step; with `trace` (a csv writer), one row per
+    kernel in launch order: tag + (index, name, duration_us)."""
     from torch.profiler import profile, ProfilerActivity
     fn()
     torch.cuda.synchronize()
@@ -71,6 +73,9 @@ def kernels(fn):
                 m += 1
             else:
                 k += 1
+            if trace is not None:
+                dur = getattr(e, "device_time", None) or getattr(e, "cuda_time", 0.0)
+                trace.writerow(list(tag) + [k + m, e.name[:160], round(float(dur), 3)])
     return k, m
 
 
@@ -84,6 +89,12 @@ def main():
     w = csv.DictWriter(fh, COLS)
     if new:
         w.writeheader()
+    tpath = os.path.join(out, "kernels_models.csv")
+    tnew = not os.path.exists(tpath)
+    tfh = open(tpath, "a", newline="")
+    trace = csv.writer(tfh)
+    if tnew:
+        trace.writerow(["case", "runtime", "index", "name", "duration_us"])
     print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
     names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py"))
     for name in names:
@@ -101,7 +112,8 @@ def main():
                     c0 = time.time()
                     step()  # compiles
                     torch.cuda.synchronize()
-                    k, m = kernels(step)
+                    k, m = kernels(step, trace, (name, runtime))
+                    tfh.flush()
                     for launch in ("eager", "graph"):
                         s0 = time.time()
                         try:
