@@ -1,7 +1,9 @@
 """The whole-model table (issue 24 item 4): fgraph's committed predictions
 (predictions_models.json) against the measurement (DATA/measured_models.csv).
 
-    python3 validation/gpu/models/compare.py [DATA]     # default: validation/gpu/models/data
+    python3 validation/gpu/models/compare.py [DATA [PREDICTIONS]]   # default: data, predictions_models.json
+    python3 validation/gpu/models/compare.py validation/gpu/models/data2 predictions_models_2.json   # batch 2
+    python3 validation/gpu/models/compare.py validation/gpu/models/data final_batch1.json           # batch 1 after the refit
 
 Targets (issue 24): within ±10% by CUDA-graph replay, ±15% with plain launches. Per-layer
 slopes for the cases measured at two depths (l4, l8): (t(8) − t(4)) / 4.
@@ -13,7 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "data")
-    preds = {(p["case"], p["runtime"], p["launch"]): p for p in json.load(open(os.path.join(HERE, "predictions_models.json")))["predictions"]}
+    pfile = sys.argv[2] if len(sys.argv) > 2 else "predictions_models.json"
+    preds = {(p["case"], p["runtime"], p["launch"]): p for p in json.load(open(os.path.join(HERE, pfile)))["predictions"]}
     meas = {}
     for r in csv.DictReader(open(os.path.join(data, "measured_models.csv"))):
         if r["status"] == "ok":
