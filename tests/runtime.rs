@@ -244,7 +244,7 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
     // The predicted times when this test was written (hardware model of the h100 preset,
     // before issue 24 item 2's decode pricing; each moves when that pricing does): prefill
     // eager 78.5 ms, compile 63.8 ms; decode eager 66.7 ms, compile 27.2 ms (CUDA graphs);
-    // decode compile 53.1 ms since Inductor's transposing copy of Kᵀ is priced as PyTorch's
+    // decode compile 49.4 ms since Inductor's transposing copy of Kᵀ is priced as PyTorch's
     // (measured as slow: validation/gpu/models, docs/VALIDATION.md §21).
     for (e, lo, hi) in [
         (&eager, 60e-3, 100e-3),

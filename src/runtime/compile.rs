@@ -172,7 +172,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             kernels.push(RuntimeKernel {
                 ops: grp.ops.clone(),
                 what: What::Sdpa,
-                prediction: p.kernel(g, &grp.ops, tr, Some(&f.pattern), Runner::Triton),
+                prediction: p.kernel(g, &grp.ops, tr, Some(&f.pattern), Runner::Triton, false),
                 launches: 1,
             });
             continue;
@@ -236,10 +236,13 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 launches: 1,
             });
         }
+        let copied = copies[k]
+            .iter()
+            .any(|(_, r, _)| matches!(r, CopyReason::Broadcast));
         kernels.push(RuntimeKernel {
             ops: grp.ops.clone(),
             what: What::Kernel,
-            prediction: p.kernel(g, &grp.ops, tr, None, Runner::Triton),
+            prediction: p.kernel(g, &grp.ops, tr, None, Runner::Triton, copied),
             launches: 1,
         });
     }

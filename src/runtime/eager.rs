@@ -55,7 +55,11 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             }
             continue;
         }
-        for (u, reason, elements) in argument_copies(g, o, &s) {
+        let copies = argument_copies(g, o, &s);
+        let copied = copies
+            .iter()
+            .any(|(_, r, _)| matches!(r, CopyReason::Broadcast));
+        for (u, reason, elements) in copies {
             let from = s.of_use(g, &u);
             kernels.push(RuntimeKernel {
                 ops: Vec::new(),
@@ -111,7 +115,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
         kernels.push(RuntimeKernel {
             ops: vec![o],
             what: What::Kernel,
-            prediction: p.kernel(g, &[o], &traffic[k], None, Runner::Eager),
+            prediction: p.kernel(g, &[o], &traffic[k], None, Runner::Eager, copied),
             launches: 1,
         });
     }

@@ -115,6 +115,12 @@ pub struct Families {
     /// [`CopyKernel::Generated`]. None: priced as under [`CopyKernel::Eager`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_generated: Option<FamilyCoeffs>,
+    /// A transposing copy a runtime makes before a matmul (`--runtime`: `torch.matmul`'s
+    /// broadcast copy of `Kᵀ` over a group's query heads, as PyTorch eager and Inductor's
+    /// Triton run it; measured at about 140 G elements/s under both, validation/gpu/models
+    /// batch 2). None: `layout_copy`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_transpose: Option<FamilyCoeffs>,
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -277,6 +283,12 @@ pub struct HwModel {
     /// ([`HwModel::with_copy_kernel`]).
     #[serde(skip)]
     pub copy_kernel: CopyKernel,
+    /// Not a coefficient: the runtime copied a matmul's broadcast operand before it
+    /// (`torch.matmul`'s `expand` + `reshape`, Inductor's decomposition), so the matmul reads
+    /// the expanded copy: its broadcast batch dimensions are products of their own, not rows
+    /// of one GEMM ([`matmul_shape`]).
+    #[serde(skip)]
+    pub unfold_broadcast: bool,
 }
 
 /// Which coefficients a kernel takes.
@@ -458,6 +470,7 @@ impl HwModel {
             ("group_norm", f.group_norm),
             ("copy_eager", f.copy_eager),
             ("copy_generated", f.copy_generated),
+            ("copy_transpose", f.copy_transpose),
         ]
         .into_iter()
         .filter_map(|(k, c)| Some((k, c?)));
@@ -691,7 +704,11 @@ pub fn predict(
         return p;
     }
     if let [mm] = matmuls[..]
-        && let Some(shape) = matmul_shape(g, mm)
+        && let Some(shape) = if model.unfold_broadcast {
+            matmul::pattern_shape(g, mm)
+        } else {
+            matmul_shape(g, mm)
+        }
     {
         // The operands' counted reads give way to the tiling model's.
         let operands: u64 = g
