@@ -170,12 +170,12 @@ fn the_browser_renders_the_report_and_clicks_highlight_a_kernel() {
     );
 }
 
-/// The Llama-3-8B example's report (1,251 ops in 32 layers).
-fn llama_report() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fgraph-html-llama-{}", std::process::id()));
+/// The report of `examples/NAME.fgraph`.
+fn example_report(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fgraph-html-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
-    let path = dir.join("llama3_8b.html");
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/llama3_8b.fgraph");
+    let path = dir.join(format!("{name}.html"));
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("examples/{name}.fgraph"));
     let o = Command::new(env!("CARGO_BIN_EXE_fgraph"))
         .arg("analyze")
         .arg(&example)
@@ -216,7 +216,7 @@ fn pixels(png_path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
 #[test]
 fn the_llama_report_is_small_folds_its_layers_and_its_picture_is_not_blank() {
     let Some(browser) = available() else { return };
-    let page = llama_report();
+    let page = example_report("llama3_8b");
     let size = std::fs::metadata(&page).expect("report").len();
     assert!(size < 1_000_000, "the report is {size} bytes");
     let html = std::fs::read_to_string(&page).expect("report");
@@ -264,20 +264,27 @@ fn the_llama_report_is_small_folds_its_layers_and_its_picture_is_not_blank() {
     assert_eq!(attr_of(&dom, "data-name=\"layers.5\"><tr", "hidden"), None);
     assert!(dom.contains("layers.5.q_proj"));
 
-    // Where the picture is, then a screenshot of the same window: the part of the picture
-    // on the first screen is drawn on (kernels' fills, nodes, edges, text: about 40% of its
-    // pixels are not white), not a blank area (the unfolded picture of 1,251 ops opened as
-    // one).
-    let bx: Vec<i64> = attr_of(&dom, "<body", "data-plan-box")
+    picture_is_drawn_on(browser, &page, &dom);
+}
+
+/// Where the picture is (from the DOM of `page` in a 1200x1600 window), then a screenshot
+/// of the same window: the part of the picture on the first screen is drawn on (kernels'
+/// fills, nodes, edges, text: about 40% of its pixels are not white for the Llama-3-8B
+/// report), not a blank area (the unfolded picture of its 1,251 ops opened as one).
+fn picture_is_drawn_on(browser: &str, page: &Path, dom: &str) {
+    let bx: Vec<i64> = attr_of(dom, "<body", "data-plan-box")
         .expect("data-plan-box")
         .split(',')
         .map(|v| v.parse().expect("a number"))
         .collect();
     let shot = page.with_extension("png");
     let shot_arg = format!("--screenshot={}", shot.display());
-    let mut args = vec![shot_arg.as_str()];
-    args.extend(window);
-    browse(browser, &args, &page, "");
+    browse(
+        browser,
+        &[&shot_arg, "--window-size=1200,1600", "--hide-scrollbars"],
+        page,
+        "",
+    );
     let (w, h, px) = pixels(&shot);
     assert_eq!((w, h), (1200, 1600));
     let (x0, y0) = (bx[0].max(0) as u32, bx[1].max(0) as u32);
@@ -296,6 +303,25 @@ fn the_llama_report_is_small_folds_its_layers_and_its_picture_is_not_blank() {
         .count() as u64;
     assert!(
         ink * 10 >= area,
-        "{ink} non-white pixels of {area} in the picture's region {bx:?}"
+        "{ink} non-white pixels of {area} in the picture's region {bx:?} of {}",
+        page.display()
     );
+}
+
+/// A picture far wider than the page (DeepSeek-V2-Lite's MoE layer: the routing ops of its
+/// 64 experts side by side) is not shrunk to a blank strip: it opens at its first kernel.
+#[test]
+fn a_picture_wider_than_the_page_opens_at_its_first_kernel() {
+    let Some(browser) = available() else { return };
+    let page = example_report("deepseek_v2_lite_moe");
+    let html = std::fs::read_to_string(&page).expect("report");
+    assert!(html.contains("<div class=\"picture wide\" id=\"plan\">"));
+    let dom = String::from_utf8(browse(
+        browser,
+        &["--dump-dom", "--window-size=1200,1600", "--hide-scrollbars"],
+        &page,
+        "",
+    ))
+    .expect("utf-8 DOM");
+    picture_is_drawn_on(browser, &page, &dom);
 }

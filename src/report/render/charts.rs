@@ -17,6 +17,9 @@ const W: f64 = 1000.0;
 const LABEL_W: f64 = 170.0;
 /// Colour of the launch-overhead segment.
 const LAUNCH: &str = "#bdbdbd";
+/// Columns the strip draws at most: past this many instances, each column sums a run of
+/// consecutive ones (`layers.0 … layers.9`), so that the page stays small.
+pub const MAX_COLUMNS: usize = 500;
 
 /// The stacked bars of `bars` (a name such as `fused` and its breakdown), on one scale (the
 /// longest bar fills the width), with a legend of the families present.
@@ -105,17 +108,48 @@ pub fn breakdown(bars: &[(&str, &Breakdown)]) -> String {
     s
 }
 
-/// The per-layer strip of `rows` (the summary's instance rows): one `g.layer` per row, with
-/// its time (upper panel) and its HBM bytes (lower panel) as bars on the rows' largest, and
-/// a `<title>` with its figures. `data-row` is the row's index (the kernel table's
-/// `tbody[data-row]`).
+/// The columns of the strip: `(index of the first row, the row or the sum of a run)`.
+fn columns(rows: &[Row]) -> Vec<(usize, Row)> {
+    let instances = rows.iter().filter(|r| r.name != OUTSIDE).count();
+    if rows.len() <= MAX_COLUMNS {
+        return rows.iter().cloned().enumerate().collect();
+    }
+    let per = instances.div_ceil(MAX_COLUMNS - 1).max(1);
+    let mut out: Vec<(usize, Row)> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        match out.last_mut() {
+            Some((first, sum)) if r.name != OUTSIDE && sum.name != OUTSIDE && i - *first < per => {
+                sum.kernels += r.kernels;
+                sum.ops += r.ops;
+                sum.bytes_read = sum.bytes_read.saturating_add(r.bytes_read);
+                sum.bytes_written = sum.bytes_written.saturating_add(r.bytes_written);
+                sum.flops = sum.flops.saturating_add(r.flops);
+                sum.time_s = match (sum.time_s, r.time_s) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    (a, b) => a.or(b),
+                };
+                let first_name = sum.name.split(" … ").next().unwrap_or_default().to_string();
+                sum.name = format!("{first_name} … {}", r.name);
+            }
+            _ => out.push((i, r.clone())),
+        }
+    }
+    out
+}
+
+/// The per-layer strip of `rows` (the summary's instance rows): one `g.layer` per row (per
+/// run of rows past [`MAX_COLUMNS`]), with its time (upper panel) and its HBM bytes (lower
+/// panel) as bars on the largest, and a `<title>` with its figures. `data-row` is the (first)
+/// row's index (the kernel table's `tbody[data-row]`).
 pub fn strip(rows: &[Row]) -> String {
+    let cols = columns(rows);
+    let rows: Vec<&Row> = cols.iter().map(|(_, r)| r).collect();
     let n = rows.len().max(1);
     let (left, panel_h, gap) = (70.0, 70.0, 26.0);
     let col = (W - left) / n as f64;
     let height = 14.0 + panel_h * 2.0 + gap + 20.0;
     let max_t = rows.iter().filter_map(|r| r.time_s).fold(0.0, f64::max);
-    let max_b = rows.iter().map(Row::bytes).max().unwrap_or(0);
+    let max_b = rows.iter().map(|r| r.bytes()).max().unwrap_or(0);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -133,7 +167,7 @@ pub fn strip(rows: &[Row]) -> String {
         top_b + 26.0,
         bytes(max_b)
     );
-    for (i, r) in rows.iter().enumerate() {
+    for (i, (r, &(row, _))) in rows.iter().zip(&cols).enumerate() {
         let x = left + col * i as f64;
         let w = (col * 0.8).max(0.5);
         let outside = r.name == OUTSIDE;
@@ -157,7 +191,7 @@ pub fn strip(rows: &[Row]) -> String {
             .map_or(String::new(), |b| format!(" ({})", escape(b)));
         let _ = writeln!(
             s,
-            r##"<g class="{}" data-row="{i}" data-name="{}"><title>{}{block}: {} kernels, {} ops, {}, reads {}, writes {}</title><rect class="hit" x="{x:.2}" y="{top_t}" width="{col:.2}" height="{:.1}" fill="transparent"/><rect x="{x:.2}" y="{:.2}" width="{w:.2}" height="{th:.2}" fill="{ct}"/><rect x="{x:.2}" y="{:.2}" width="{w:.2}" height="{bh:.2}" fill="{cb}"/></g>"##,
+            r##"<g class="{}" data-row="{row}" data-name="{}"><title>{}{block}: {} kernels, {} ops, {}, reads {}, writes {}</title><rect class="hit" x="{x:.2}" y="{top_t}" width="{col:.2}" height="{:.1}" fill="transparent"/><rect x="{x:.2}" y="{:.2}" width="{w:.2}" height="{th:.2}" fill="{ct}"/><rect x="{x:.2}" y="{:.2}" width="{w:.2}" height="{bh:.2}" fill="{cb}"/></g>"##,
             if outside { "layer outside" } else { "layer" },
             escape(&r.name),
             escape(&r.name),
@@ -182,9 +216,10 @@ pub fn strip(rows: &[Row]) -> String {
         }
         let _ = writeln!(
             s,
-            r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#555" text-anchor="middle">{i}</text>"##,
+            r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#555" text-anchor="middle">{}</text>"##,
             left + col * (i as f64 + 0.4),
-            top_b + panel_h + 14.0
+            top_b + panel_h + 14.0,
+            cols[i].0
         );
     }
     s.push_str("</svg>\n");
@@ -215,6 +250,20 @@ mod tests {
         assert_eq!(s.matches("<g class=\"layer\"").count(), 3);
         assert_eq!(s.matches("<g class=\"layer outside\"").count(), 1);
         assert!(s.contains("layers.2 (decoder): 2 kernels"));
+        // Index labels under the columns: 0, 1, 2 (not the outside column).
+        assert!(s.contains(">0</text>") && s.contains(">2</text>") && !s.contains(">3</text>"));
+        // Past MAX_COLUMNS instances, a column sums a run of them.
+        let many: Vec<Row> = (0..MAX_COLUMNS * 3)
+            .map(|i| Row {
+                name: format!("l.{i}"),
+                kernels: 1,
+                ..Row::default()
+            })
+            .collect();
+        let s = strip(&many);
+        let cols = s.matches("<g class=\"layer\"").count();
+        assert!((MAX_COLUMNS / 2..=MAX_COLUMNS).contains(&cols), "{cols}");
+        assert!(s.contains("data-name=\"l.0 … l.3\""), "{}", &s[..2000]);
         let mut b = Breakdown::default();
         b.family_s[0] = 3e-3;
         b.kernels[0] = 3;

@@ -37,7 +37,10 @@ use std::fmt::Write;
 
 /// Kernel rows the table embeds at most; the rows of folded layers past this many are left
 /// out (the JSON report has every kernel), so that the page stays small.
-pub const TABLE_ROWS: usize = 5_000;
+pub const TABLE_ROWS: usize = 2_000;
+
+/// Distinct boundaries the page lists at most.
+pub const BOUNDARY_ROWS: usize = 2_000;
 
 pub(super) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
@@ -56,6 +59,26 @@ pub(super) fn esc(s: &str) -> String {
 /// An SVG document without its XML prologue and doctype, ready to inline.
 fn inline_svg(svg: &str) -> &str {
     svg.find("<svg").map_or(svg, |i| &svg[i..])
+}
+
+/// Graphviz's SVG, inlined and lighter: without its comments (each node's and edge's name
+/// again) nor the font of every text (the style sheet sets it for the picture).
+fn lighter_plan(svg: &str) -> String {
+    let svg = inline_svg(svg);
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(i) = rest.find("<!--") {
+        out.push_str(&rest[..i]);
+        match rest[i..].find("-->") {
+            Some(j) => rest = &rest[i + j + 3..],
+            None => {
+                rest = &rest[i..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.replace(" font-family=\"Helvetica,sans-Serif\"", "")
 }
 
 /// What the page is made of.
@@ -227,20 +250,34 @@ fn folded_list(f: &Fold) -> String {
     s
 }
 
+/// The width of an SVG in points (Graphviz writes `width="1234pt"`), if it says.
+fn width_pt(svg: &str) -> Option<f64> {
+    let svg = inline_svg(svg);
+    let tag = &svg[..svg.find('>')?];
+    let w = &tag[tag.find(" width=\"")? + 8..];
+    w[..w.find('"')?].trim_end_matches("pt").parse().ok()
+}
+
+/// Pictures wider than this (points; three widths of the page) are not scaled down to the
+/// page, where they would be unreadable: the page scrolls them to their first kernel.
+const WIDE_PT: f64 = 2_600.0;
+
 fn picture(o: &mut String, p: &Page<'_>) {
+    let wide = width_pt(p.plan_svg).is_some_and(|w| w > WIDE_PT);
     let _ = write!(
         o,
         "<h2>Fusion plan</h2>\n<p>Kernels are clusters; click one (here or in the table) to \
          highlight it. Dashed tensors stay on chip; cylinders go through HBM; red edges are \
-         boundaries, labelled with their reason.{}</p>\n<div class=\"picture\" id=\"plan\">\n{}\n\
-         </div>\n",
+         boundaries, labelled with their reason.{}</p>\n<div class=\"picture{}\" id=\"plan\">\n\
+         {}\n</div>\n",
         if p.fold.is_empty() {
             ""
         } else {
             " A 3-D box is a range of later instances of a block already drawn, with their \
              counts; click it to open their kernels."
         },
-        inline_svg(p.plan_svg)
+        if wide { " wide" } else { "" },
+        lighter_plan(p.plan_svg)
     );
 }
 
@@ -264,10 +301,31 @@ fn kernels(o: &mut String, p: &Page<'_>, summary: Option<&Summary>) {
         };
         by_row[r].push(k);
     }
-    let mut budget = TABLE_ROWS;
-    for (r, ks) in by_row.iter().enumerate() {
-        let folded = !ks.is_empty() && ks.iter().all(|&k| p.fold.kernel_range[k].is_some());
+    // The rows of the layers shown first, then the folded layers' while they fit.
+    let is_folded = |ks: &[usize]| -> bool {
+        !ks.is_empty() && ks.iter().all(|&k| p.fold.kernel_range[k].is_some())
+    };
+    let shown: usize = (by_row.iter().filter(|ks| !is_folded(ks)))
+        .map(Vec::len)
+        .sum();
+    let mut budget = TABLE_ROWS.saturating_sub(shown);
+    let (mut left_kernels, mut left_layers) = (0usize, 0usize);
+    // Layers in the order of their first kernel (the ops before the first block first).
+    let mut order: Vec<usize> = (0..by_row.len()).collect();
+    order.sort_by_key(|&r| by_row[r].first().copied().unwrap_or(usize::MAX));
+    for r in order {
+        let ks = &by_row[r];
+        let folded = is_folded(ks);
+        if folded && budget < ks.len() {
+            left_kernels += ks.len();
+            left_layers += 1;
+            continue;
+        }
+        if folded {
+            budget -= ks.len();
+        }
         match summary.and_then(|s| s.instances.get(r)) {
+            Some(_) if ks.is_empty() => continue,
             Some(row) => {
                 let range = ks
                     .first()
@@ -292,21 +350,21 @@ fn kernels(o: &mut String, p: &Page<'_>, summary: Option<&Summary>) {
             }
             None => o.push_str("<tbody>\n"),
         }
-        if folded && budget < ks.len() {
-            let _ = writeln!(
-                o,
-                "<tr><td colspan=\"9\" class=\"ops\">{} kernels left out: the page lists \
-                 at most {TABLE_ROWS}; `fgraph analyze --format json` has every kernel.</td></tr>",
-                ks.len()
-            );
-            o.push_str("</tbody>\n");
-            continue;
-        }
-        budget = budget.saturating_sub(ks.len());
-        for &k in ks {
+        for &k in ks.iter().take(TABLE_ROWS) {
             kernel_row(o, p, k);
         }
+        if ks.len() > TABLE_ROWS {
+            left_kernels += ks.len() - TABLE_ROWS;
+        }
         o.push_str("</tbody>\n");
+    }
+    if left_kernels > 0 {
+        let _ = writeln!(
+            o,
+            "<tbody id=\"left-out\"><tr><td colspan=\"9\" class=\"ops\">{left_kernels} kernels \
+             ({left_layers} folded layers) left out: the page lists about {TABLE_ROWS}; \
+             `fgraph analyze --format json` has every kernel.</td></tr></tbody>"
+        );
     }
     o.push_str("</table>\n");
 }
@@ -423,7 +481,7 @@ fn boundaries(o: &mut String, p: &Page<'_>) {
         groups.len()
     );
     let mut reasons: Vec<&'static str> = Vec::new();
-    for (first, members) in &groups {
+    for (first, members) in groups.iter().take(BOUNDARY_ROWS) {
         let b = &a.plan.boundaries[*first];
         if !reasons.contains(&b.reason.as_str()) {
             reasons.push(b.reason.as_str());
@@ -458,6 +516,14 @@ fn boundaries(o: &mut String, p: &Page<'_>) {
             esc(&b.explain(g)),
             b.reason,
             b.reason,
+        );
+    }
+    if groups.len() > BOUNDARY_ROWS {
+        let _ = writeln!(
+            o,
+            "<li>… {} more distinct boundaries (the page lists {BOUNDARY_ROWS}; `fgraph analyze \
+             --format json` has every one).</li>",
+            groups.len() - BOUNDARY_ROWS
         );
     }
     o.push_str("</ul>\n<h2>Reasons</h2>\n<div id=\"reasons\">\n");
@@ -527,6 +593,18 @@ mod tests {
         assert_eq!(
             super::relative("layers.30.x", Some("layers.3")),
             "layers.30.x"
+        );
+        assert_eq!(
+            super::width_pt("<?xml?>\n<svg width=\"34529pt\" x>"),
+            Some(34529.0)
+        );
+        assert_eq!(super::width_pt("<svg>"), None);
+        assert_eq!(
+            super::lighter_plan(
+                "<?xml?>\n<svg><!-- a --><text font-family=\"Helvetica,sans-Serif\">x</text>\
+                 <!-- b --></svg>"
+            ),
+            "<svg><text>x</text></svg>"
         );
     }
 }

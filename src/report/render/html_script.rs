@@ -10,7 +10,7 @@ tr.kernel-row{cursor:pointer}tr.kernel-row:hover{background:#eef3fb}tr.selected{
 tr.layer-head th{background:#f3f6fb}g.cluster{cursor:pointer}g.cluster.selected>path,\
 g.cluster.selected>polygon{stroke:#d35400;stroke-width:4}g.node.folded{cursor:pointer}\
 .picture{overflow:auto;border:1px solid #ddd;max-height:80vh}.picture svg{max-width:100%;\
-height:auto}pre{background:#f6f6f6;padding:.8em;overflow:auto;font-size:.85em}\
+height:auto}#plan text{font-family:Helvetica,Arial,sans-serif}.picture.wide svg{max-width:none}pre{background:#f6f6f6;padding:.8em;overflow:auto;font-size:.85em}\
 .reason{font-family:monospace;color:#c0392b}.same,.note{color:#555}details{margin:.2em 0}\
 g.layer{cursor:pointer}g.layer:hover rect.hit{fill:#eef3fb}g.layer.selected rect.hit{fill:#ffe9a8}\
 .sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}";
@@ -82,8 +82,15 @@ pub const SCRIPT: &str = r#"(function () {
   b.setAttribute('data-layers', String(document.querySelectorAll('#layers g.layer:not(.outside)').length));
   b.setAttribute('data-folded-nodes', String(folded));
   b.setAttribute('data-open-tbodies', String(document.querySelectorAll('#kernels tbody:not([hidden])').length));
-  // Where the picture is on the page (CSS pixels), for the screenshot test.
+  // A picture wider than the page opens scrolled to its first kernel (or node).
   var plan = document.getElementById('plan');
+  var firstCluster = plan && plan.querySelector('g.cluster, g.node');
+  if (firstCluster && plan.scrollWidth > plan.clientWidth) {
+    var pr = plan.getBoundingClientRect(), fr = firstCluster.getBoundingClientRect();
+    plan.scrollLeft += Math.max(0, fr.left - pr.left - 40);
+    plan.scrollTop += Math.max(0, fr.top - pr.top - 40);
+  }
+  // Where the picture is on the page (CSS pixels), for the screenshot test.
   if (plan) {
     var r = plan.getBoundingClientRect();
     b.setAttribute('data-plan-box', [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height].map(Math.round).join(','));
