@@ -1369,6 +1369,45 @@ fn dot_writes_the_plan_and_svg_renders_it_or_names_the_package() {
 }
 
 #[test]
+fn collapse_repeats_draws_one_layer_and_folds_the_rest() {
+    let dir = std::env::temp_dir().join(format!("fgraph-fold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let (full, folded) = (dir.join("full.dot"), dir.join("folded.dot"));
+    for (path, flag) in [(&full, None), (&folded, Some("--collapse-repeats"))] {
+        let mut args = vec![
+            "analyze",
+            "examples/llama3_8b.fgraph",
+            "--dot",
+            path.to_str().expect("utf-8"),
+        ];
+        args.extend(flag);
+        let o = fgraph(&args);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let full = std::fs::read_to_string(&full).expect("written");
+    let folded = std::fs::read_to_string(&folded).expect("written");
+    assert_eq!(full.matches("subgraph \"cluster_k").count(), 451);
+    // layers.0 (14 kernels, its k_rope folded into the q_rope drawn) and the 3 outside.
+    assert_eq!(folded.matches("subgraph \"cluster_k").count(), 16);
+    assert!(
+        folded.contains("[label=\"layers.1 … layers.31\\n31 × decoder: 434 kernels, 1209 ops\\n"),
+        "{folded}"
+    );
+    assert!(folded.len() * 20 < full.len());
+    // A graph without repeated blocks draws the same picture.
+    let plain = |extra: Option<&str>| {
+        let mut args = vec!["analyze", "examples/seed_mlp.fgraph", "--dot", "-"];
+        args.extend(extra);
+        fgraph(&args).stdout
+    };
+    assert_eq!(plain(None), plain(Some("--collapse-repeats")));
+    // Without --dot or --svg it folds nothing: a usage error.
+    let o = fgraph(&["analyze", "examples/llama3_8b.fgraph", "--collapse-repeats"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("give one of them"), "{}", stderr(&o));
+}
+
+#[test]
 fn html_needs_graphviz_and_writes_nothing_without_it() {
     let dir = std::env::temp_dir().join(format!("fgraph-html-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");

@@ -169,3 +169,159 @@ fn the_browser_renders_the_report_and_clicks_highlight_a_kernel() {
         png.len()
     );
 }
+
+/// The report of `examples/NAME.fgraph`.
+fn example_report(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fgraph-html-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join(format!("{name}.html"));
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("examples/{name}.fgraph"));
+    let o = Command::new(env!("CARGO_BIN_EXE_fgraph"))
+        .arg("analyze")
+        .arg(&example)
+        .arg("--html")
+        .arg(&path)
+        .output()
+        .expect("run fgraph");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    path
+}
+
+/// The RGB of each pixel of a PNG (8-bit RGB or RGBA, as Chromium writes them).
+fn pixels(png_path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let file = std::fs::File::open(png_path).expect("screenshot");
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    assert_eq!(info.bit_depth, png::BitDepth::Eight);
+    let channels = match info.color_type {
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        other => panic!("unexpected colour type {other:?}"),
+    };
+    let px = buf[..info.buffer_size()]
+        .chunks_exact(channels)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    (info.width, info.height, px)
+}
+
+#[test]
+fn the_llama_report_is_small_folds_its_layers_and_its_picture_is_not_blank() {
+    let Some(browser) = available() else { return };
+    let page = example_report("llama3_8b");
+    let size = std::fs::metadata(&page).expect("report").len();
+    assert!(size < 1_000_000, "the report is {size} bytes");
+    let html = std::fs::read_to_string(&page).expect("report");
+    // One bar per layer in the strip, and one for the ops outside the blocks.
+    assert_eq!(html.matches("<g class=\"layer\" ").count(), 32);
+    assert_eq!(html.matches("<g class=\"layer outside\" ").count(), 1);
+    // The picture folds layers 1 to 31 into one node; the kernel table keeps every kernel.
+    assert!(html.contains(">31 × decoder: 434 kernels, 1209 ops<"));
+
+    let window = ["--window-size=1200,1600", "--hide-scrollbars"];
+    let mut args = vec!["--dump-dom"];
+    args.extend(window);
+    let dom = String::from_utf8(browse(browser, &args, &page, "")).expect("utf-8 DOM");
+    assert_eq!(attr_of(&dom, "<body", "data-layers").as_deref(), Some("32"));
+    assert_eq!(
+        attr_of(&dom, "<body", "data-kernel-rows").as_deref(),
+        Some("451")
+    );
+    assert_eq!(
+        attr_of(&dom, "<body", "data-folded-nodes").as_deref(),
+        Some("2")
+    );
+    // layers.0 and the ops outside the blocks are open; the 31 folded layers are not.
+    assert_eq!(
+        attr_of(&dom, "<body", "data-open-tbodies").as_deref(),
+        Some("2")
+    );
+    let clusters: usize = attr_of(&dom, "<body", "data-kernel-clusters")
+        .and_then(|n| n.parse().ok())
+        .expect("clusters");
+    assert!((10..=20).contains(&clusters), "{clusters} kernels drawn");
+
+    // A click on layer 5 of the strip opens its kernels.
+    let mut args = vec!["--dump-dom"];
+    args.extend(window);
+    let dom = String::from_utf8(browse(browser, &args, &page, "#click-layer-5")).expect("DOM");
+    assert_eq!(
+        attr_of(&dom, "<body", "data-open-layer").as_deref(),
+        Some("5")
+    );
+    assert_eq!(
+        attr_of(&dom, "<body", "data-open-tbodies").as_deref(),
+        Some("3")
+    );
+    assert_eq!(attr_of(&dom, "data-name=\"layers.5\"><tr", "hidden"), None);
+    assert!(dom.contains("layers.5.q_proj"));
+
+    picture_is_drawn_on(browser, &page, &dom);
+}
+
+/// Where the picture is (from the DOM of `page` in a 1200x1600 window), then a screenshot
+/// of the same window: the part of the picture on the first screen is drawn on (kernels'
+/// fills, nodes, edges, text: about 40% of its pixels are not white for the Llama-3-8B
+/// report), not a blank area (the unfolded picture of its 1,251 ops opened as one).
+fn picture_is_drawn_on(browser: &str, page: &Path, dom: &str) {
+    let bx: Vec<i64> = attr_of(dom, "<body", "data-plan-box")
+        .expect("data-plan-box")
+        .split(',')
+        .map(|v| v.parse().expect("a number"))
+        .collect();
+    let shot = page.with_extension("png");
+    let shot_arg = format!("--screenshot={}", shot.display());
+    browse(
+        browser,
+        &[&shot_arg, "--window-size=1200,1600", "--hide-scrollbars"],
+        page,
+        "",
+    );
+    let (w, h, px) = pixels(&shot);
+    assert_eq!((w, h), (1200, 1600));
+    let (x0, y0) = (bx[0].max(0) as u32, bx[1].max(0) as u32);
+    let (x1, y1) = (
+        ((bx[0] + bx[2]) as u32).min(w),
+        ((bx[1] + bx[3]) as u32).min(h),
+    );
+    assert!(
+        y1 > y0 + 400 && x1 > x0 + 600,
+        "the picture starts on the first screen: {bx:?}"
+    );
+    let area = u64::from((x1 - x0) * (y1 - y0));
+    let ink = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| px[(y * w + x) as usize].iter().any(|&c| c < 248))
+        .count() as u64;
+    assert!(
+        ink * 10 >= area,
+        "{ink} non-white pixels of {area} in the picture's region {bx:?} of {}",
+        page.display()
+    );
+}
+
+/// A picture far wider than the page (DeepSeek-V2-Lite's MoE layer: the routing ops of its
+/// 64 experts side by side) is not shrunk to a blank strip: it opens at its first kernel.
+#[test]
+fn a_picture_wider_than_the_page_opens_at_its_first_kernel() {
+    let Some(browser) = available() else { return };
+    let page = example_report("deepseek_v2_lite_moe");
+    let html = std::fs::read_to_string(&page).expect("report");
+    assert!(html.contains("<div class=\"picture wide\" id=\"plan\">"));
+    let dom = String::from_utf8(browse(
+        browser,
+        &["--dump-dom", "--window-size=1200,1600", "--hide-scrollbars"],
+        &page,
+        "",
+    ))
+    .expect("utf-8 DOM");
+    picture_is_drawn_on(browser, &page, &dom);
+}

@@ -81,6 +81,14 @@ pub(super) fn render_analysis(
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
+    let c = &s.cost;
+    if c.collapse_repeats && c.dot.is_none() && c.svg.is_none() {
+        return Err(Usage(
+            "--collapse-repeats folds the --dot and --svg pictures; give one of them (the \
+             --html report folds its picture always)"
+                .into(),
+        ));
+    }
     // Collectives are priced on the GPU's interconnect (issue 25): a GPU without one cannot.
     let collectives = graph
         .and_then(|g| g.analysis.as_ref())
@@ -114,7 +122,7 @@ pub(super) fn render_analysis(
 /// are written. `-` and `/dev/stdout` are standard output; any other path must be (or become)
 /// a regular file (SPEC §9, "Writes").
 fn write_files(report: &Report<'_>, args: &CostArgs, io: &mut Io<'_>) -> Result<(), Usage> {
-    let files = Files::new(report);
+    let files = Files::new(report).collapse_repeats(args.collapse_repeats);
     let mut written = Ok(());
     for (kind, path) in [
         (FileKind::Roofline, &args.roofline),

@@ -133,6 +133,10 @@ pub struct CostArgs {
     /// Write the same picture as SVG (needs Graphviz's `dot` program).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// With --dot or --svg: draw the first instance of each block op by op and fold the
+    /// later ones, one node per range of instances with their counts (as --html does).
+    #[arg(long)]
+    pub collapse_repeats: bool,
     /// Write a self-contained HTML report: the picture, kernels, traffic, roofline,
     /// boundaries and diagnostics, kernels highlighted on click (needs Graphviz's `dot`).
     #[arg(long, value_name = "FILE")]

@@ -24,6 +24,8 @@
 
 pub mod compare;
 pub mod explain_op;
+pub mod family;
+pub mod fold;
 pub mod ledger;
 pub mod render;
 pub mod summary;

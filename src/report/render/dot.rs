@@ -11,10 +11,15 @@
 //!   and labelled with its reason code.
 //! - A graph of [`SUMMARY_OPS`] ops or more is drawn as one node per kernel instead, with an
 //!   edge per pair of kernels that pass tensors, labelled with their bytes and the reasons.
+//! - Folded ([`dot_folded`]: `--collapse-repeats`, and the HTML report's picture): the first
+//!   instance of each block is drawn as above, and each range of later instances
+//!   ([`crate::report::fold`]) is one node with its counts, bytes and time; an edge joins it
+//!   to each drawn tensor it reads or writes, and to each other range it passes tensors to.
 
 use crate::analysis::Analysis;
 use crate::cost::CostReport;
 use crate::graph::TensorId;
+use crate::report::fold::{Fold, Range};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -46,10 +51,56 @@ fn quote(s: &str) -> String {
 
 /// The plan of `a` as DOT; `cost` (for the same analysis) adds each kernel's bound.
 pub fn dot(a: &Analysis, cost: Option<&CostReport>) -> String {
-    if a.graph.ops.len() >= SUMMARY_OPS {
-        return summary(a, cost);
+    dot_folded(a, cost, &Fold::none(a))
+}
+
+/// The node id of range `r` of a fold: `fold_r1`, … (the HTML report finds it by its title).
+pub fn range_id(r: usize) -> String {
+    format!("fold_r{}", r + 1)
+}
+
+/// A range's node: its instances, counts, bytes and time.
+fn range_node(out: &mut String, r: usize, range: &Range) {
+    let mut label = format!(
+        "{}\n{} × {}: {} kernel{}, {} ops\nreads {}, writes {}",
+        range.span(),
+        range.instances,
+        range.block,
+        range.kernels,
+        if range.kernels == 1 { "" } else { "s" },
+        range.ops,
+        bytes(range.bytes_read),
+        bytes(range.bytes_written)
+    );
+    if let Some(t) = range.time_s {
+        let _ = write!(label, "\n{}", crate::units::fmt_time(t));
+    }
+    let label = quote(&label);
+    let _ = writeln!(
+        out,
+        "  {} [label={label}, shape=box3d, style=filled, fillcolor=\"#dfe7f2\", \
+         color=\"#4a6fa5\", fontsize=11];",
+        quote(&range_id(r))
+    );
+}
+
+/// The plan of `a` as DOT with the ranges of `fold` drawn as one node each.
+pub fn dot_folded(a: &Analysis, cost: Option<&CostReport>, fold: &Fold) -> String {
+    let drawn_ops = (a.graph.ops.iter().enumerate())
+        .filter(|(o, _)| fold.kernel_range[a.plan.group_of[*o]].is_none())
+        .count();
+    if drawn_ops >= SUMMARY_OPS {
+        return summary(a, cost, fold);
     }
     let g = &a.graph;
+    let drawn_kernel = |k: usize| fold.kernel_range.get(k).is_none_or(Option::is_none);
+    let drawn_op = |o: crate::graph::OpId| drawn_kernel(a.plan.group_of[o.index()]);
+    let range_of_op = |o: crate::graph::OpId| {
+        fold.kernel_range
+            .get(a.plan.group_of[o.index()])
+            .copied()
+            .flatten()
+    };
     let mut out = String::new();
     let _ = writeln!(out, "digraph {} {{", quote(&g.name));
     out.push_str(
@@ -77,6 +128,9 @@ pub fn dot(a: &Analysis, cost: Option<&CostReport>) -> String {
     };
     // Kernels, with their ops and the tensors they keep on chip.
     for (k, (grp, gt)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
+        if !drawn_kernel(k) {
+            continue;
+        }
         let mut label = format!(
             "kernel {}: reads {}, writes {}",
             k + 1,
@@ -115,11 +169,20 @@ pub fn dot(a: &Analysis, cost: Option<&CostReport>) -> String {
         }
         out.push_str("  }\n");
     }
-    // Tensors that go through HBM, outside every kernel.
+    for (r, range) in fold.ranges.iter().enumerate() {
+        range_node(&mut out, r, range);
+    }
+    // Tensors that go through HBM, outside every kernel: those a drawn op writes or reads,
+    // and the graph's outputs a range writes.
+    let mut shown = vec![false; g.tensors.len()];
     for (i, x) in g.tensors.iter().enumerate() {
         let t = TensorId(i as u32);
         let used = g.producer(t).is_some() || !g.consumers(t).is_empty();
-        if in_hbm(t) && used {
+        let drawn = g.producer(t).is_some_and(drawn_op)
+            || g.consumers(t).iter().any(|&c| drawn_op(c))
+            || (g.producer(t).is_some() && g.is_output(t));
+        if in_hbm(t) && used && drawn {
+            shown[i] = true;
             let _ = writeln!(
                 out,
                 "  {} [label={}, shape=cylinder, style=filled, fillcolor={}];",
@@ -134,7 +197,10 @@ pub fn dot(a: &Analysis, cost: Option<&CostReport>) -> String {
         }
     }
     // Writes: op → tensor.
-    for (grp, gt) in a.plan.groups.iter().zip(&a.traffic.groups) {
+    for (k, (grp, gt)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
+        if !drawn_kernel(k) {
+            continue;
+        }
         for &o in &grp.ops {
             let t = g.op(o).output;
             let hbm = gt.writes.iter().find(|w| w.tensor == t).map(|w| w.bytes);
@@ -152,7 +218,10 @@ pub fn dot(a: &Analysis, cost: Option<&CostReport>) -> String {
     for b in &a.plan.boundaries {
         reasons.insert((b.tensor.0, b.consumer.0), b.reason.as_str());
     }
-    for (grp, gt) in a.plan.groups.iter().zip(&a.traffic.groups) {
+    for (k, (grp, gt)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
+        if !drawn_kernel(k) {
+            continue;
+        }
         for &o in &grp.ops {
             let mut seen: Vec<TensorId> = Vec::new();
             for u in &g.op(o).inputs {
@@ -196,12 +265,62 @@ pub fn dot(a: &Analysis, cost: Option<&CostReport>) -> String {
             }
         }
     }
+    if !fold.is_empty() {
+        folded_edges(&mut out, a, fold, &shown, range_of_op);
+    }
     out.push_str("}\n");
     out
 }
 
+/// The edges of a fold's ranges: range → drawn tensor it writes, drawn tensor → range that
+/// reads it, range → range for the tensors passed between them (each with its bytes).
+fn folded_edges(
+    out: &mut String,
+    a: &Analysis,
+    fold: &Fold,
+    shown: &[bool],
+    range_of_op: impl Fn(crate::graph::OpId) -> Option<usize>,
+) {
+    let g = &a.graph;
+    let mut edges: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for (k, gt) in a.traffic.groups.iter().enumerate() {
+        // Writes of a folded kernel to drawn tensors.
+        if let Some(r) = fold.kernel_range[k] {
+            for w in gt.writes.iter().filter(|w| shown[w.tensor.index()]) {
+                let e = (range_id(r), format!("t:{}", g.tensor(w.tensor).name));
+                *edges.entry(e).or_default() += w.bytes;
+            }
+        }
+        // Reads of a folded kernel: of drawn tensors, or of another range's.
+        let Some(r) = fold.kernel_range[k] else {
+            continue;
+        };
+        for rd in &gt.reads {
+            let from = if shown[rd.tensor.index()] {
+                format!("t:{}", g.tensor(rd.tensor).name)
+            } else {
+                match g.producer(rd.tensor).and_then(&range_of_op) {
+                    Some(p) if p != r => range_id(p),
+                    _ => continue,
+                }
+            };
+            let e = edges.entry((from, range_id(r))).or_default();
+            *e = e.saturating_add(rd.bytes);
+        }
+    }
+    for ((from, to), b) in edges {
+        let _ = writeln!(
+            out,
+            "  {} -> {} [label={}, color=\"#4a6fa5\"];",
+            quote(&from),
+            quote(&to),
+            quote(&bytes(b))
+        );
+    }
+}
+
 /// One node per kernel, for graphs too large to draw op by op.
-fn summary(a: &Analysis, cost: Option<&CostReport>) -> String {
+fn summary(a: &Analysis, cost: Option<&CostReport>, fold: &Fold) -> String {
     let g = &a.graph;
     let mut out = String::new();
     let _ = writeln!(out, "digraph {} {{", quote(&g.name));
@@ -221,7 +340,18 @@ fn summary(a: &Analysis, cost: Option<&CostReport>) -> String {
             SUMMARY_OPS
         ))
     );
+    for (r, range) in fold.ranges.iter().enumerate() {
+        range_node(&mut out, r, range);
+    }
+    // A kernel's node, or its range's.
+    let node = |k: usize| match fold.kernel_range.get(k).copied().flatten() {
+        Some(r) => range_id(r),
+        None => format!("k{}", k + 1),
+    };
     for (k, (grp, gt)) in a.plan.groups.iter().zip(&a.traffic.groups).enumerate() {
+        if fold.kernel_range.get(k).is_some_and(Option::is_some) {
+            continue;
+        }
         let first = grp.ops.first().map_or("", |&o| g.op(o).name.as_str());
         let last = grp.ops.last().map_or("", |&o| g.op(o).name.as_str());
         let ops = if grp.ops.len() == 1 {
@@ -240,13 +370,17 @@ fn summary(a: &Analysis, cost: Option<&CostReport>) -> String {
         }
         let _ = writeln!(out, "  k{} [label={}];", k + 1, quote(&label));
     }
-    // Kernel → kernel: the bytes of the tensors passed and the reasons of the boundaries.
+    // Kernel → kernel (or range): the bytes of the tensors passed and the reasons of the
+    // boundaries. Edges inside a range are not drawn.
     let mut edges: BTreeMap<(usize, usize), (u64, Vec<&'static str>)> = BTreeMap::new();
     for b in &a.plan.boundaries {
         let (from, to) = (
             a.plan.group_of[b.producer.index()],
             a.plan.group_of[b.consumer.index()],
         );
+        if node(from) == node(to) {
+            continue;
+        }
         let e = edges.entry((from, to)).or_default();
         if !e.1.contains(&b.reason.as_str()) {
             e.1.push(b.reason.as_str());
@@ -256,21 +390,27 @@ fn summary(a: &Analysis, cost: Option<&CostReport>) -> String {
         for r in &gt.reads {
             if let Some(p) = g.producer(r.tensor) {
                 let from = a.plan.group_of[p.index()];
-                if from != k {
+                if node(from) != node(k) {
                     let e = edges.entry((from, k)).or_default();
                     e.0 = e.0.saturating_add(r.bytes);
                 }
             }
         }
     }
+    // Kernel pairs folded into the same pair of nodes are summed.
+    let mut merged: BTreeMap<(String, String), (u64, Vec<&'static str>)> = BTreeMap::new();
     for ((from, to), (b, reasons)) in edges {
-        let _ = writeln!(
-            out,
-            "  k{} -> k{} [label={}];",
-            from + 1,
-            to + 1,
-            quote(&format!("{}\n[{}]", bytes(b), reasons.join(", ")))
-        );
+        let e = merged.entry((node(from), node(to))).or_default();
+        e.0 = e.0.saturating_add(b);
+        for r in reasons {
+            if !e.1.contains(&r) {
+                e.1.push(r);
+            }
+        }
+    }
+    for ((from, to), (b, reasons)) in merged {
+        let label = format!("{}\n[{}]", bytes(b), reasons.join(", "));
+        let _ = writeln!(out, "  {from} -> {to} [label={}];", quote(&label));
     }
     out.push_str("}\n");
     out
@@ -328,6 +468,54 @@ mod tests {
         // Every op and every edge exactly once: 4 ops, 4 writes, 7 reads.
         assert_eq!(d.matches("shape=box").count(), 4);
         assert_eq!(d.matches(" -> ").count(), 4 + 7);
+    }
+
+    const LAYERS: &str = "\
+block mlp(S, H = 8) {
+  input x: [S, H]
+  weight w: [H, H]
+  op mm = matmul(x, w) -> y
+  op act = elementwise.relu(y) -> a
+  output a
+}
+graph g {
+  input x: [4, 8]
+  op pre = elementwise.neg(x) -> x0
+  repeat 4 layers = mlp(x0, S = 4) -> h
+  op post = matmul(h, h.T) -> out
+  output out
+}
+";
+
+    #[test]
+    fn folded_repeats_are_one_node_joined_to_the_drawn_tensors() {
+        let r = check_file("m.fgraph", LAYERS.as_bytes(), &Options::default());
+        let g = &r.graphs[0];
+        let a = g.analysis.as_ref().expect("analysis");
+        let fold = crate::report::fold::fold(a, &g.instances, None);
+        let d = super::dot_folded(a, None, &fold);
+        // pre, layers.0 and post drawn; layers.1 to layers.3 one node.
+        assert_eq!(d.matches("subgraph \"cluster_k").count(), 3, "{d}");
+        assert!(d.contains("\"op:layers.0.mm\""));
+        assert!(!d.contains("\"op:layers.1.mm\""), "{d}");
+        assert!(
+            d.contains(
+                "\"fold_r1\" [label=\"layers.1 … layers.3\\n3 × mlp: 3 kernels, 6 ops\\n\
+                 reads 1.15 kB, writes 384 B\", shape=box3d"
+            ),
+            "{d}"
+        );
+        // layers.0's output into the range, the range's output (h) to post.
+        assert!(
+            d.contains("\"t:layers.0.a\" -> \"fold_r1\" [label=\"128 B\""),
+            "{d}"
+        );
+        assert!(d.contains("\"fold_r1\" -> \"t:h\" [label=\"128 B\""), "{d}");
+        // No weight of a folded layer is drawn.
+        assert!(!d.contains("\"t:layers.1.w\""), "{d}");
+        // Folding nothing draws the plain picture.
+        let none = crate::report::fold::Fold::none(a);
+        assert_eq!(super::dot_folded(a, None, &none), dot(a, None));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Renderers of the [`Report`]: text for people ([`human`]), JSON ([`json`]), and the files
 //! `analyze` writes beside it: the plan as Graphviz DOT ([`dot`]) and, through Graphviz, SVG
-//! ([`svg`]), the self-contained HTML report ([`html`]) and the roofline ([`roofline`]).
+//! ([`svg`]), the self-contained HTML report ([`html`], with its small pictures in [`charts`]
+//! and its style and script in [`html_script`]) and the roofline ([`roofline`]).
 //!
 //! [`render`] writes a report in a `--format` through the diagnostics' one dispatcher
 //! ([`diagnostics::render::run`](crate::diagnostics::render::run)): the report is what the
@@ -8,14 +9,17 @@
 //! holds them (SARIF shows the diagnostics alone). [`early`] is the JSON head a renderer writes
 //! while the cost model runs; [`Files`] renders the file outputs, which the CLI writes.
 
+pub mod charts;
 pub mod dot;
 pub mod html;
+pub mod html_script;
 pub mod human;
 pub mod json;
 pub mod roofline;
 pub mod svg;
 
 use crate::diagnostics::render::{FileDiagnostics, Format, RunReport, Sink, run};
+use crate::report::fold::Fold;
 use crate::report::{Report, ReportOptions};
 use std::cell::OnceCell;
 use std::io::Write;
@@ -117,10 +121,13 @@ impl FileKind {
 }
 
 /// The file outputs of a report, rendered on demand; the plan's DOT source is made once for
-/// the DOT, SVG and HTML files.
+/// the DOT and SVG files, and once folded ([`crate::report::fold`]) for `--collapse-repeats`
+/// and the HTML report.
 pub struct Files<'r, 'a> {
     report: &'r Report<'a>,
     dot: OnceCell<String>,
+    folded: OnceCell<(Fold, String)>,
+    collapse_repeats: bool,
 }
 
 impl<'r, 'a> Files<'r, 'a> {
@@ -128,7 +135,16 @@ impl<'r, 'a> Files<'r, 'a> {
         Files {
             report,
             dot: OnceCell::new(),
+            folded: OnceCell::new(),
+            collapse_repeats: false,
         }
+    }
+
+    /// `--collapse-repeats`: the DOT and SVG pictures fold repeated instances of a block as
+    /// the HTML report's picture does.
+    pub fn collapse_repeats(mut self, on: bool) -> Self {
+        self.collapse_repeats = on;
+        self
     }
 
     /// A file's contents: `None` when there is nothing to draw (the graph has errors, or the
@@ -137,18 +153,40 @@ impl<'r, 'a> Files<'r, 'a> {
         let r = self.report;
         let a = r.analysis?;
         let (c, att) = r.cost()?;
-        let dot = || self.dot.get_or_init(|| dot::dot(a, Some(c)));
+        let instances = r.graph.map_or(&[][..], |g| &g.instances[..]);
+        let folded = || {
+            self.folded.get_or_init(|| {
+                let f = crate::report::fold::fold(a, instances, Some(c));
+                let d = dot::dot_folded(a, Some(c), &f);
+                (f, d)
+            })
+        };
+        let dot = || match self.collapse_repeats {
+            true => &folded().1,
+            false => self.dot.get_or_init(|| dot::dot(a, Some(c))),
+        };
         Some(match kind {
             FileKind::Roofline => Ok(roofline::svg(&a.graph, c)),
             FileKind::Dot => Ok(dot().clone()),
             FileKind::Svg => svg::render_svg(dot()),
-            FileKind::Html => svg::render_svg(dot()).map(|svg| {
+            FileKind::Html => svg::render_svg(&folded().1).map(|svg| {
                 // Every boundary's hint, computed before the diagnostics are listed.
                 let w = r.hints_upto(usize::MAX);
                 let hints = w.as_deref().map_or(&[][..], |w| &w.hints[..]);
                 let notes = r.notes();
                 let diagnostics = r.diagnostics_with(&notes);
-                html::html(a, c, att, &svg, &diagnostics, hints, r.source)
+                html::html(&html::Page {
+                    analysis: a,
+                    cost: c,
+                    attention: att,
+                    plan_svg: &svg,
+                    diagnostics: &diagnostics,
+                    hints,
+                    source: r.source,
+                    summary: r.summary.as_ref(),
+                    instances,
+                    fold: &folded().0,
+                })
             }),
         })
     }

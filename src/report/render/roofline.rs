@@ -2,9 +2,15 @@
 //! self-contained SVG of the cost model's estimate (log-log axes, the memory roof, the 16-bit
 //! tensor and f32 compute roofs, the ridge points, and every kernel of the unfused and the
 //! fused plan).
+//!
+//! The HTML report draws it [`Style::by_family`]: each point coloured by its kernel's family
+//! ([`crate::report::family`]), kernels of one family that fall on the same spot (the same
+//! kernel in every layer) drawn as one point with their count, and a legend of families in
+//! place of one row per kernel (the report's kernel table lists them).
 
 use crate::cost::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
+use crate::report::family::{self, Family};
 use crate::units::{fmt_num, si, with_unit};
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -86,8 +92,21 @@ struct Point<'a> {
     cost: Cow<'a, KernelCost>,
 }
 
+/// How the kernels are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Points coloured by family, coincident points of one family merged, a legend of
+    /// families instead of one row per kernel.
+    pub by_family: bool,
+}
+
 /// The roofline of `cost.hardware` with every kernel of both plans, as an SVG document.
 pub fn svg(g: &Graph, cost: &CostReport) -> String {
+    svg_with(g, cost, Style::default())
+}
+
+/// [`svg`], drawn in `style`.
+pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
     let hw = &cost.hardware;
     let points: Vec<Point<'_>> = cost
         .unfused_kernels()
@@ -141,7 +160,16 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     let ax = Axes { x0, x1, y0, y1 };
 
     let unplotted: Vec<&Point<'_>> = points.iter().filter(|p| !plottable(p)).collect();
-    let legend_rows = points.len().min(MAX_LEGEND) + 4 + usize::from(!unplotted.is_empty());
+    let families: Vec<Family> = points
+        .iter()
+        .map(|p| family::of_kernel(g, &p.cost.ops))
+        .collect();
+    let listed = if style.by_family {
+        Family::ALL.len()
+    } else {
+        points.len().min(MAX_LEGEND)
+    };
+    let legend_rows = listed + 4 + usize::from(!unplotted.is_empty());
     let height = PLOT_Y + PLOT_H + 70.0 + legend_rows as f64 * ROW + 20.0;
 
     let mut s = String::new();
@@ -174,7 +202,12 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{PLOT_X}" y="58" fill="#444">points: estimated FLOP/s, launch overhead included; <tspan fill="#d62728">○ U = unfused</tspan> (one op per kernel), <tspan fill="#1f77b4">● F = fused</tspan></text>"##
+        "{}",
+        if style.by_family {
+            r##"<text x="90" y="58" fill="#444">points: estimated FLOP/s, launch overhead included; ○ U = unfused (one op per kernel), ● F = fused; colour: the kernel's family</text>"##
+        } else {
+            r##"<text x="90" y="58" fill="#444">points: estimated FLOP/s, launch overhead included; <tspan fill="#d62728">○ U = unfused</tspan> (one op per kernel), <tspan fill="#1f77b4">● F = fused</tspan></text>"##
+        }
     );
 
     // Frame and decade grid.
@@ -279,21 +312,23 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     }
 
     // Kernels. Points closer than a few pixels share one label ("U3, F2").
-    let placed: Vec<(f64, f64, &Point<'_>)> = points
+    let placed: Vec<(f64, f64, &Point<'_>, Family)> = points
         .iter()
-        .filter(|p| plottable(p))
-        .map(|p| {
+        .zip(&families)
+        .filter(|(p, _)| plottable(p))
+        .map(|(p, &f)| {
             (
                 ax.x(p.cost.intensity.unwrap_or(1.0)),
                 ax.y(p.cost.achieved()),
                 p,
+                f,
             )
         })
         .collect();
     // Clusters by 5-pixel cell, in first-seen order (linear in the number of points).
     let mut cell_of: std::collections::HashMap<(i64, i64), usize> = Default::default();
     let mut clusters: Vec<(f64, f64, Vec<&str>)> = Vec::new();
-    for (x, y, p) in &placed {
+    for (x, y, p, _) in &placed {
         let cell = ((x / 5.0).round() as i64, (y / 5.0).round() as i64);
         let i = *cell_of.entry(cell).or_insert_with(|| {
             clusters.push((*x, *y, Vec::new()));
@@ -302,7 +337,10 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
         clusters[i].2.push(p.label.as_str());
     }
     let _ = writeln!(s, r#"<g class="kernels">"#);
-    for (x, y, p) in &placed {
+    if style.by_family {
+        merged_points(&mut s, g, &placed);
+    }
+    for (x, y, p, _) in placed.iter().filter(|_| !style.by_family) {
         let (fill, stroke) = if p.fused {
             ("#1f77b4", "#1f77b4")
         } else {
@@ -323,12 +361,17 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
         } else {
             (-7.0, 14.0, "end")
         };
+        let text = if style.by_family && labels.len() > 3 {
+            format!("{}, {} … ×{}", labels[0], labels[1], labels.len())
+        } else {
+            labels.join(", ")
+        };
         let _ = writeln!(
             s,
             r##"<text class="point-label" x="{:.1}" y="{:.1}" font-size="10" fill="#333" text-anchor="{anchor}">{}</text>"##,
             x + dx,
             y + dy,
-            labels.join(", ")
+            text
         );
     }
     let _ = writeln!(s, "</g>");
@@ -336,12 +379,38 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     // Legend: every kernel by label.
     let mut y = PLOT_Y + PLOT_H + 64.0;
     let _ = writeln!(s, r#"<g class="legend">"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{PLOT_X}" y="{y:.1}" font-weight="bold">kernels (U = unfused, F = fused): ops, FLOP/B, bound, estimated time</text>"#
-    );
-    y += ROW;
-    for p in points.iter().take(MAX_LEGEND) {
+    if style.by_family {
+        let _ = writeln!(
+            s,
+            r#"<text x="{PLOT_X}" y="{y:.1}" font-weight="bold">kernel families (unfused, fused kernels; hover a point for its kernels)</text>"#
+        );
+        y += ROW;
+        for f in Family::ALL {
+            let count = |fused: bool| {
+                (points.iter().zip(&families))
+                    .filter(|(p, g)| p.fused == fused && **g == f)
+                    .count()
+            };
+            let _ = writeln!(
+                s,
+                r#"<g class="family-legend"><rect x="{PLOT_X}" y="{:.1}" width="12" height="12" fill="{}"/><text x="{:.1}" y="{y:.1}">{}: {} unfused, {} fused</text></g>"#,
+                y - 10.0,
+                f.colour(),
+                PLOT_X + 18.0,
+                f.label(),
+                count(false),
+                count(true)
+            );
+            y += ROW;
+        }
+    } else {
+        let _ = writeln!(
+            s,
+            r#"<text x="{PLOT_X}" y="{y:.1}" font-weight="bold">kernels (U = unfused, F = fused): ops, FLOP/B, bound, estimated time</text>"#
+        );
+        y += ROW;
+    }
+    for p in points.iter().take(MAX_LEGEND).filter(|_| !style.by_family) {
         let colour = if p.fused { "#1f77b4" } else { "#d62728" };
         let _ = writeln!(
             s,
@@ -352,7 +421,7 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
         );
         y += ROW;
     }
-    if points.len() > MAX_LEGEND {
+    if points.len() > MAX_LEGEND && !style.by_family {
         let _ = writeln!(
             s,
             r#"<text x="{PLOT_X}" y="{y:.1}">… {} more kernels (hover a point for its ops)</text>"#,
@@ -361,7 +430,11 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
         y += ROW;
     }
     if !unplotted.is_empty() {
-        let names: Vec<&str> = unplotted.iter().map(|p| p.label.as_str()).collect();
+        let mut names: Vec<&str> = unplotted.iter().map(|p| p.label.as_str()).collect();
+        if style.by_family && names.len() > 24 {
+            names.truncate(24);
+            names.push("…");
+        }
         let _ = writeln!(
             s,
             r##"<text x="{PLOT_X}" y="{y:.1}" fill="#666">not plotted (no FLOPs, so no point on log axes): {}</text>"##,
@@ -381,6 +454,55 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
     let _ = writeln!(s, "</g>");
     let _ = writeln!(s, "</svg>");
     s
+}
+
+/// The points of a family at one spot (a 3-pixel cell) as one circle, filled in the family's
+/// colour when fused, outlined when unfused, titled with its kernels (the first 8, then a
+/// count) and the first one's estimate.
+fn merged_points(s: &mut String, g: &Graph, placed: &[(f64, f64, &Point<'_>, Family)]) {
+    let mut at: std::collections::HashMap<(i64, i64, bool, Family), usize> = Default::default();
+    let mut merged: Vec<(f64, f64, Family, Vec<&Point<'_>>)> = Vec::new();
+    for &(x, y, p, f) in placed {
+        let key = (
+            (x / 3.0).round() as i64,
+            (y / 3.0).round() as i64,
+            p.fused,
+            f,
+        );
+        let i = *at.entry(key).or_insert_with(|| {
+            merged.push((x, y, f, Vec::new()));
+            merged.len() - 1
+        });
+        merged[i].3.push(p);
+    }
+    for (x, y, f, ps) in &merged {
+        let fused = ps[0].fused;
+        let (fill, stroke) = if fused {
+            (f.colour(), "#222")
+        } else {
+            ("white", f.colour())
+        };
+        let mut names: Vec<&str> = ps.iter().take(8).map(|p| p.label.as_str()).collect();
+        let more = ps.len().saturating_sub(8);
+        let count = if ps.len() > 1 {
+            format!(" ({} kernels)", ps.len())
+        } else {
+            String::new()
+        };
+        if more > 0 {
+            names.push("…");
+        }
+        let _ = writeln!(
+            s,
+            r#"<g class="kernel" data-kernel="{}" data-family="{}"><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"><title>{}{count} {}: {}</title></circle></g>"#,
+            ps[0].label,
+            f.label(),
+            if fused { 5.0 } else { 4.0 },
+            names.join(", "),
+            f.label(),
+            escape(&describe(g, ps[0])),
+        );
+    }
 }
 
 fn describe(g: &Graph, p: &Point<'_>) -> String {
