@@ -1,6 +1,7 @@
 //! Renderers of the [`Report`]: text for people ([`human`]), JSON ([`json`]), and the files
 //! `analyze` writes beside it: the plan as Graphviz DOT ([`dot`]) and, through Graphviz, SVG
-//! ([`svg`]), the self-contained HTML report ([`html`]) and the roofline ([`roofline`]).
+//! ([`svg`]), the self-contained HTML report ([`html`]) and the roofline ([`roofline`]); and
+//! the notebook view of the Python module ([`notebook`]), made of the HTML report's parts.
 //!
 //! [`render`] writes a report in a `--format` through the diagnostics' one dispatcher
 //! ([`diagnostics::render::run`](crate::diagnostics::render::run)): the report is what the
@@ -12,6 +13,7 @@ pub mod dot;
 pub mod html;
 pub mod human;
 pub mod json;
+pub mod notebook;
 pub mod roofline;
 pub mod svg;
 
