@@ -72,7 +72,7 @@ pub struct Outcome {
 /// `fgraph check --format json` on `input` (with `--flash-attention` when `flash_attention`).
 pub fn check(input: Input, flags: &Flags, flash_attention: bool) -> Outcome {
     let fusion: FusionArgs = flags.cost.fusion.clone();
-    run(input, flags, |path, common, io, keep| {
+    run(input, flags, move |path, common, io, keep| {
         check_cmd::check(
             std::slice::from_ref(path),
             common,
@@ -115,9 +115,38 @@ pub fn analyze(input: Input, graph: Option<&str>, flags: &Flags) -> Outcome {
     outcome
 }
 
-/// Runs `command` on `input` under `flags` in JSON, its output captured: the common part of
-/// [`check`] and [`analyze`].
+/// Runs `f` on a thread with the binary's generous stack ([`crate::cli::run_program`]'s), or
+/// on this one when that stack cannot be had; a panic goes on in the caller.
+fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let f = std::sync::Mutex::new(Some(f));
+    let take = || f.lock().ok().and_then(|mut f| f.take());
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .stack_size(crate::perf::MAIN_STACK_BYTES)
+            .spawn_scoped(s, || take().map(|f| f()));
+        let done = match worker {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(_) => None,
+        };
+        match done.or_else(|| take().map(|f| f())) {
+            Some(t) => t,
+            None => unreachable!("`f` runs once, on one thread or the other"),
+        }
+    })
+}
+
+/// Runs `command` on `input` under `flags` in JSON, its output captured, on a thread with a
+/// large stack as the binary does: the common part of [`check`] and [`analyze`].
 fn run(
+    input: Input,
+    flags: &Flags,
+    command: impl FnOnce(&PathBuf, &Common, &mut Io<'_>, &mut Keep) -> Result<u8, Usage> + Send,
+) -> Outcome {
+    on_large_stack(move || run_here(input, flags, command))
+}
+
+/// [`run`] on this thread.
+fn run_here(
     input: Input,
     flags: &Flags,
     command: impl FnOnce(&PathBuf, &Common, &mut Io<'_>, &mut Keep) -> Result<u8, Usage>,
