@@ -166,12 +166,7 @@ fn codes(v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 }
 
 /// Sets one option on `flags` (and `graph`, `filename`, `flash_attention` beside them).
-fn apply(
-    name: &str,
-    v: &Bound<'_, PyAny>,
-    flags: &mut Flags,
-    extra: &mut Extra,
-) -> Applied {
+fn apply(name: &str, v: &Bound<'_, PyAny>, flags: &mut Flags, extra: &mut Extra) -> Applied {
     let c = &mut flags.common;
     let k = &mut flags.cost;
     macro_rules! set {
@@ -202,7 +197,9 @@ fn apply(
         "matmul_epilogue" => set!(k.fusion.matmul_epilogue, value(name, v)),
         // `horizontal=True` is the flag given alone.
         "horizontal" => match v.is_instance_of::<pyo3::types::PyBool>() {
-            true if flag(name, v)? => k.fusion.horizontal = Some(fgraph::fusion::Horizontal::Pointwise),
+            true if flag(name, v)? => {
+                k.fusion.horizontal = Some(fgraph::fusion::Horizontal::Pointwise)
+            }
             true => k.fusion.horizontal = None,
             false => set!(k.fusion.horizontal, value(name, v)),
         },
