@@ -62,9 +62,8 @@ def _run(command: str, path_or_source: PathOrSource, options: Dict[str, Any]) ->
 
 
 def _diagnostics(document: Any) -> List[Dict[str, Any]]:
-    if isinstance(document, dict) and isinstance(document.get("diagnostics"), list):
-        return document["diagnostics"]
-    return []
+    found = document.get("diagnostics") if isinstance(document, dict) else None
+    return [d for d in found if isinstance(d, dict)] if isinstance(found, list) else []
 
 
 def check(

@@ -4,6 +4,7 @@ pandas frames, the notebook view) and :class:`FgraphError` (every failure)."""
 from __future__ import annotations
 
 import copy
+import importlib
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _native
@@ -77,8 +78,8 @@ def _one_line(d: Dict[str, Any]) -> str:
 
 def _pandas() -> Any:
     try:
-        import pandas
-    except ImportError as e:  # pragma: no cover - exercised without pandas
+        pandas = importlib.import_module("pandas")
+    except ImportError as e:
         raise ImportError(
             "this needs pandas, which is not installed: `pip install pandas` "
             "(or `pip install fgraph[pandas]`); Report.to_dict() has the same data"
