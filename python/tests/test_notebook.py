@@ -61,3 +61,17 @@ def test_the_view_lists_warnings_escaped():
     assert "<summary>Diagnostics (1)</summary>" in html
     assert "tensor `spare` is declared but never used" in html
     assert "&lt;string&gt;" in html
+
+
+def test_jupyter_shows_the_view(examples):
+    if required("FGRAPH_REQUIRE_IPYTHON"):
+        from IPython.core.formatters import DisplayFormatter
+    else:
+        DisplayFormatter = pytest.importorskip("IPython.core.formatters").DisplayFormatter
+    r = fgraph.analyze(examples / "swiglu_mlp.fgraph")
+    data, _ = DisplayFormatter().format(r)
+    assert data["text/html"] == r._repr_html_()
+    assert data["text/plain"] == repr(r)
+    # A report that could not be made is no view: the error is what Jupyter shows.
+    with pytest.raises(fgraph.FgraphError):
+        fgraph.analyze("graph g {\n  op a = elementwise.relu(x) -> y\n}\n")

@@ -33,8 +33,9 @@ pub(super) fn config_anchor<'p>(
     }
 }
 
-/// The bytes of `path` (or standard input for `-`, or what [`Io::stdin`] holds), never more than the size limit plus one
-/// byte: past it, reading stops and the parser reports `limit-exceeded`. Anything but a
+/// The bytes of `path` (or standard input for `-`, or what [`Io::stdin`] holds), never more
+/// than the size limit plus one byte: past it, reading stops and the parser reports
+/// `limit-exceeded`. Anything but a
 /// regular file (a directory, device or FIFO) is refused before reading. `None` after printing
 /// why it could not be read.
 #[allow(clippy::ptr_arg)] // its callers hold `PathBuf`s

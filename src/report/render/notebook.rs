@@ -97,8 +97,9 @@ pub fn notebook(report: &Report<'_>) -> Option<Notebook> {
     } else {
         let note = format!(
             "<p class=\"note\">The plan has {} ops; the view draws plans of up to \
-             {PICTURE_OPS}. Write the whole picture with <code>analyze(..., svg=\"plan.svg\")</code> \
-             or <code>html=\"report.html\"</code>.</p>\n",
+             {PICTURE_OPS}. Write the whole picture with \
+             <code>analyze(..., svg=\"plan.svg\")</code> or <code>html=\"report.html\"</code>.\
+             </p>\n",
             group_digits(g.ops.len() as u64)
         );
         (None, note)
@@ -203,7 +204,8 @@ mod tests {
 
     #[test]
     fn the_view_is_scoped_self_contained_and_escapes_names() {
-        let src = "graph g {\n  input x: [64, 64]\n  input spare: [4]\n  op a = elementwise.relu(x) -> y\n}\n";
+        let src = "graph g {\n  input x: [64, 64]\n  input spare: [4]\n  \
+                   op a = elementwise.relu(x) -> y\n}\n";
         let nb = view(src).expect("a view");
         let html = nb.html("<svg></svg>");
         assert!(html.starts_with("<div class=\"fgraph-nb\">"));
