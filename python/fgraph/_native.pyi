@@ -23,7 +23,7 @@ def analyze(
 def picture(dot: str) -> str:
     """The notebook view's fusion picture (inline SVG by Graphviz, or a note)."""
 
-def main(argv: List[Union[str, bytes]]) -> int:
+def main(argv: List[str]) -> int:
     """The ``fgraph`` program on ``argv`` (its first item the program's name)."""
 
 def options(command: str) -> List[str]:
