@@ -143,7 +143,10 @@ class Report:
         pd = _pandas()
         groups = self._data.get("groups")
         if groups is None:
-            raise ValueError("the report has no plan (the graph has errors)")
+            raise ValueError(
+                "the report lists no kernels (`groups`): the graph has errors, or explain= "
+                "asked for one op's report"
+            )
         hw = (self._data.get("cost") or {}).get("hardware_model") or {}
         predicted = hw.get("kernels") if isinstance(hw, dict) else None
         if not isinstance(predicted, list) or len(predicted) != len(groups):
