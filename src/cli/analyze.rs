@@ -20,6 +20,20 @@ pub(super) fn analyze(
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
+    analyze_seeing(path, graph, common, cost, io, keep, &mut |_| {})
+}
+
+/// [`analyze`], showing the report to `see` once it is rendered (the in-process API's
+/// notebook view, `super::embed`).
+pub(super) fn analyze_seeing(
+    path: &PathBuf,
+    graph: Option<&str>,
+    common: &Common,
+    cost: &CostArgs,
+    io: &mut Io<'_>,
+    keep: &mut Keep,
+    see: &mut dyn FnMut(&Report<'_>),
+) -> Result<u8, Usage> {
     // Settings.
     let stdin_name = common.stdin_filename.as_deref();
     let anchor = config_anchor(path, stdin_name);
@@ -35,7 +49,7 @@ pub(super) fn analyze(
     crate::fix::verify(&mut file, &s.options, &|| true);
     let code = choose_graph(&file, graph, path, &s.common)
         // Report and render.
-        .and_then(|chosen| render_analysis(&file, chosen, &s, io, keep));
+        .and_then(|chosen| render_analysis_seeing(&file, chosen, &s, io, keep, see));
     keep.push(Box::new(file));
     code
 }
@@ -81,6 +95,18 @@ pub(super) fn render_analysis(
     io: &mut Io<'_>,
     keep: &mut Keep,
 ) -> Result<u8, Usage> {
+    render_analysis_seeing(file, graph, s, io, keep, &mut |_| {})
+}
+
+/// [`render_analysis`], showing the report to `see` once it is rendered.
+fn render_analysis_seeing(
+    file: &FileReport,
+    graph: Option<&GraphReport>,
+    s: &Settings,
+    io: &mut Io<'_>,
+    keep: &mut Keep,
+    see: &mut dyn FnMut(&Report<'_>),
+) -> Result<u8, Usage> {
     let c = &s.cost;
     if c.collapse_repeats && c.dot.is_none() && c.svg.is_none() {
         return Err(Usage(
@@ -109,6 +135,7 @@ pub(super) fn render_analysis(
     let report = Report::assemble(file, graph, &s.hardware, &options, early).map_err(Usage)?;
     let written = write_files(&report, &s.cost, io);
     render::render(&report, format, head_written, &mut sink(io));
+    see(&report);
     // The report's own warnings count too (`--deny-warnings`): those render showed.
     let notes = report.notes();
     let code = exit_code(&report.diagnostics_with(&notes), s.common.deny_warnings);

@@ -33,22 +33,32 @@ pub(super) fn config_anchor<'p>(
     }
 }
 
-/// The bytes of `path` (or standard input for `-`), never more than the size limit plus one
-/// byte: past it, reading stops and the parser reports `limit-exceeded`. Anything but a
+/// The bytes of `path` (or standard input for `-`, or what [`Io::stdin`] holds), never more
+/// than the size limit plus one byte: past it, reading stops and the parser reports
+/// `limit-exceeded`. Anything but a
 /// regular file (a directory, device or FIFO) is refused before reading. `None` after printing
 /// why it could not be read.
 #[allow(clippy::ptr_arg)] // its callers hold `PathBuf`s
 pub(super) fn read(path: &PathBuf, io: &mut Io<'_>) -> Option<Vec<u8>> {
     let limit = crate::limits::MAX_FILE_BYTES;
-    let read = if is_stdin(path) {
+    let held = if is_stdin(path) {
+        io.stdin.take()
+    } else {
+        None
+    };
+    let name = match (&held, is_stdin(path)) {
+        (Some(_), _) => "the source".to_string(),
+        (None, true) => "standard input".to_string(),
+        (None, false) => format!("`{}`", path.display()),
+    };
+    let read = if let Some(mut bytes) = held {
+        // Held in memory: cut where reading standard input would stop.
+        bytes.truncate(limit.saturating_add(1));
+        Ok(bytes)
+    } else if is_stdin(path) {
         crate::fsio::read_limited(std::io::stdin().lock(), limit, 64 * 1024)
     } else {
         crate::fsio::read_regular(path, limit).map_err(std::io::Error::from)
-    };
-    let name = if is_stdin(path) {
-        "standard input".to_string()
-    } else {
-        format!("`{}`", path.display())
     };
     match read {
         Ok(b) => {

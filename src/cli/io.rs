@@ -16,6 +16,9 @@ pub struct Io<'a> {
     pub err: &'a mut dyn Write,
     /// Whether stderr is a terminal that wants colour.
     pub color: bool,
+    /// What `-` reads when the caller holds it in memory (the in-process API, [`super::embed`]);
+    /// `None`: the process's standard input.
+    pub stdin: Option<Vec<u8>>,
 }
 
 /// A usage error: the message `fgraph` prints before it exits with [`USAGE`].

@@ -3,11 +3,13 @@
 //! render; `transformer` shares its report), `transformer`, `emit`, `hardware`, `fmt` and `explain`
 //! (`lsp` hands over to the language server). Below them: `args` (the flags they share),
 //! `settings` (flags and `fgraph.toml` to options and a GPU), `input` (files and standard
-//! input) and `io` (where output goes, exit codes, usage errors).
+//! input) and `io` (where output goes, exit codes, usage errors). [`run_program`] is the
+//! binary's whole program; [`embed`] runs `check` and `analyze` in process for embedders.
 
 mod analyze;
 mod args;
 mod check;
+pub mod embed;
 mod emit;
 mod explain;
 mod fmt;
@@ -268,6 +270,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 
             out: &mut out,
             err: &mut err,
             color,
+            stdin: None,
         },
         &mut keep,
     );
@@ -277,4 +280,20 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 
     // (rustc does the same). Only here, in the binary's entry point; `run` drops them.
     std::mem::forget(keep);
     code
+}
+
+/// The whole program, as the binary runs it: [`main_with_args`] on a thread with a generous
+/// stack (`crate::perf::MAIN_STACK_BYTES`); where that address space is not to be had
+/// (`ulimit -v`), on the calling thread. Returns the exit code. The Python module's `fgraph`
+/// console script runs this too.
+pub fn run_program(args: Vec<std::ffi::OsString>) -> u8 {
+    let retry = args.clone();
+    let worker = std::thread::Builder::new()
+        .stack_size(crate::perf::MAIN_STACK_BYTES)
+        .spawn(move || main_with_args(args));
+    match worker {
+        // A panic is a bug; the panic hook has already printed it.
+        Ok(h) => h.join().unwrap_or(USAGE),
+        Err(_) => main_with_args(retry),
+    }
 }

@@ -112,7 +112,7 @@ pub struct Interconnect {
     /// The fraction of `link_gb_s` a large ring collective reaches (its bus bandwidth).
     pub link_efficiency: f64,
     /// Measured bus efficiencies per collective (issue 26): a collective named here moves its
-    /// bytes within a node at `link_gb_s · efficiency · (1 − group_loss / n)` instead of
+    /// bytes within a node at `link_gb_s · bus_efficiency · (1 − group_loss / n)` instead of
     /// `link_gb_s · link_efficiency`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collectives: Option<CollectiveFits>,
@@ -148,13 +148,13 @@ pub struct Interconnect {
     pub source: Option<String>,
 }
 
-/// One collective's measured bus efficiency within a node: `efficiency · (1 − group_loss / n)`
+/// One collective's measured bus efficiency within a node: `bus_efficiency · (1 − group_loss / n)`
 /// of `link_gb_s` over a group of n (fitted coefficients, not physical fractions: the
 /// efficiency may pass 1 where the small-message term is also given).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CollectiveFit {
-    pub efficiency: f64,
+    pub bus_efficiency: f64,
     pub group_loss: f64,
 }
 
@@ -207,7 +207,7 @@ impl Interconnect {
     /// moving a message of `size` bytes (nccl-tests' size), ring or direct (not NVLS).
     pub fn link_bus(&self, kind: OpKind, n: u64, size: u64) -> f64 {
         let eff = match self.collectives.as_ref().and_then(|f| f.of(kind)) {
-            Some(f) => f.efficiency * (1.0 - f.group_loss / n.max(2) as f64),
+            Some(f) => f.bus_efficiency * (1.0 - f.group_loss / n.max(2) as f64),
             None => self.link_efficiency,
         };
         let small = match (self.small_message_bytes, self.small_message_exponent) {
@@ -225,7 +225,7 @@ impl Interconnect {
             for (name, fit) in fits.named() {
                 if let Some(f) = fit {
                     let at = |k: &str| format!("interconnect.collectives.{name}.{k}");
-                    check_range("collective_efficiency", &at("efficiency"), f.efficiency)?;
+                    check_range("bus_efficiency", &at("bus_efficiency"), f.bus_efficiency)?;
                     check_range("group_loss", &at("group_loss"), f.group_loss)?;
                 }
             }

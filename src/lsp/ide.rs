@@ -676,7 +676,8 @@ mod tests {
     }
 
     /// A collective's hover gives its bytes on the wire and its time (issue 25): the
-    /// all-reduce of [1, 8192] bf16 over 8 GPUs of docs/cost-model.md §12.
+    /// all-reduce of [1, 8192] bf16 over 8 GPUs of docs/cost-model.md §12 (NVLS on the fitted
+    /// h100 preset).
     #[test]
     fn a_collective_hovers_with_its_bytes_and_time() {
         let src = "graph g {\n  dtype bf16\n  input x: [1, 8192]\n  op ar = all_reduce(x, group = tp, size = 8) -> y\n}\n";
@@ -689,9 +690,9 @@ mod tests {
         );
         assert!(
             h.contains(
-                "**communication**: all_reduce over `tp` (8 GPUs, 1 node), ring (the fastest \
-                 here): 28.7 kB sent and 28.7 kB received per GPU, 14 steps; 15.00 µs latency \
-                 + 0.08 µs at 355.1 GB/s = 15.08 µs"
+                "**communication**: all_reduce over `tp` (8 GPUs, 1 node), nvls (the fastest \
+                 here): 18.4 kB sent and 18.4 kB received per GPU, one NVLS operation; 23.00 µs \
+                 latency + 0.06 µs at 333.0 GB/s = 23.06 µs"
             ),
             "{h}"
         );

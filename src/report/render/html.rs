@@ -57,7 +57,7 @@ pub(super) fn esc(s: &str) -> String {
 }
 
 /// An SVG document without its XML prologue and doctype, ready to inline.
-fn inline_svg(svg: &str) -> &str {
+pub(super) fn inline_svg(svg: &str) -> &str {
     svg.find("<svg").map_or(svg, |i| &svg[i..])
 }
 
@@ -537,6 +537,95 @@ fn boundaries(o: &mut String, p: &Page<'_>) {
         );
     }
     o.push_str("</div>\n");
+}
+
+// The notebook view's parts (`super::notebook`, the Python module's `Report._repr_html_`).
+
+/// The report's one-sentence summary (`<p>`): ops, kernels, GPU, bytes saved, time.
+pub(super) fn summary_line(a: &Analysis, c: &CostReport, o: &mut String) {
+    let t = &a.traffic;
+    let _ = writeln!(
+        o,
+        "<p>{ops} ops in {kernels} kernels on {hw} ({hwname}). Fusion saves {saved} of HBM \
+         traffic ({pct:.2}%); estimated time {fused} fused against {unfused} unfused \
+         (speedup {speedup:.2}×).</p>",
+        ops = a.graph.ops.len(),
+        kernels = a.plan.groups.len(),
+        hw = esc(&c.hardware.description),
+        hwname = esc(&c.hardware.name),
+        saved = bytes(t.fused.saved_by_fusion),
+        pct = t.savings_pct,
+        fused = fmt_time(c.fused.time_s),
+        unfused = fmt_time(c.unfused.time_s),
+        speedup = c.speedup,
+    );
+}
+
+/// The kernel table (`<table id="kernels">`), its first `rows` kernels: one row each, in
+/// execution order.
+pub(super) fn kernel_table(a: &Analysis, c: &CostReport, rows: usize, o: &mut String) {
+    let g = &a.graph;
+    let t = &a.traffic;
+    o.push_str(
+        "<table id=\"kernels\">\n<tr><th>#</th><th class=\"ops\">ops</th>\
+         <th>reads</th><th>writes</th><th>FLOPs</th><th>FLOP/B</th><th>bound</th><th>time</th>\
+         </tr>\n",
+    );
+    let kernels = a.plan.groups.iter().zip(&t.groups).enumerate().take(rows);
+    for (k, (grp, gt)) in kernels {
+        let names: Vec<&str> = grp.ops.iter().map(|&op| g.op(op).name.as_str()).collect();
+        let kc = c.fused.kernels.get(k);
+        let _ = writeln!(
+            o,
+            "<tr class=\"kernel-row\" id=\"row-k{n}\" data-kernel=\"{n}\"><td>{n}</td>\
+             <td class=\"ops\">{ops}</td><td>{r}</td><td>{w}</td><td>{f}</td><td>{i}</td>\
+             <td>{b}</td><td>{time}</td></tr>",
+            n = k + 1,
+            ops = esc(&names.join(" → ")),
+            r = bytes(gt.bytes_read),
+            w = bytes(gt.bytes_written),
+            f = kc.map_or(String::new(), |k| si(k.flops as f64)),
+            i = kc
+                .and_then(|k| k.intensity)
+                .map_or("–".into(), |i| format!("{i:.1}")),
+            b = kc.map_or("", |k| k.bound.as_str()),
+            time = kc.map_or(String::new(), |k| fmt_time(k.time_s)),
+        );
+    }
+    o.push_str("</table>\n");
+}
+
+/// The traffic table (`<table id="traffic">`) of both plans, and what FlashAttention would
+/// change when it is not applied.
+pub(super) fn traffic_table(a: &Analysis, c: &CostReport, att: &AttentionReport, o: &mut String) {
+    let t = &a.traffic;
+    let _ = write!(
+        o,
+        "<table id=\"traffic\">\n<tr><th class=\"ops\">plan</th>\
+         <th>read</th><th>written</th><th>total</th><th>kernels</th><th>time</th></tr>\n\
+         <tr><td class=\"ops\">unfused</td><td>{ur}</td><td>{uw}</td><td>{ut}</td><td>{uk}</td>\
+         <td>{utime}</td></tr>\n<tr><td class=\"ops\">fused</td><td>{fr}</td><td>{fw}</td>\
+         <td>{ft}</td><td>{fk}</td><td>{ftime}</td></tr>\n</table>\n",
+        ur = group_digits(t.unfused.bytes_read),
+        uw = group_digits(t.unfused.bytes_written),
+        ut = group_digits(t.unfused.total),
+        uk = c.unfused.kernels.len(),
+        utime = fmt_time(c.unfused.time_s),
+        fr = group_digits(t.fused.bytes_read),
+        fw = group_digits(t.fused.bytes_written),
+        ft = group_digits(t.fused.total),
+        fk = c.fused.kernels.len(),
+        ftime = fmt_time(c.fused.time_s),
+    );
+    if let (Some(with), true) = (&att.with, !att.applied) {
+        let _ = writeln!(
+            o,
+            "<p>With <code>--flash-attention</code>: {} kernels, {} B in all ({:.2}% saved).</p>",
+            with.kernels,
+            group_digits(with.traffic.total),
+            with.savings_pct
+        );
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Renderers of the [`Report`]: text for people ([`human`]), JSON ([`json`]), and the files
 //! `analyze` writes beside it: the plan as Graphviz DOT ([`dot`]) and, through Graphviz, SVG
 //! ([`svg`]), the self-contained HTML report ([`html`], with its small pictures in [`charts`]
-//! and its style and script in [`html_script`]) and the roofline ([`roofline`]).
+//! and its style and script in [`html_script`]) and the roofline ([`roofline`]); and the
+//! notebook view of the Python module ([`notebook`]), made of the HTML report's parts.
 //!
 //! [`render`] writes a report in a `--format` through the diagnostics' one dispatcher
 //! ([`diagnostics::render::run`](crate::diagnostics::render::run)): the report is what the
@@ -15,6 +16,7 @@ pub mod html;
 pub mod html_script;
 pub mod human;
 pub mod json;
+pub mod notebook;
 pub mod roofline;
 pub mod svg;
 

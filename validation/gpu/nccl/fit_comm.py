@@ -11,7 +11,7 @@ is predicted with `algorithm = ring`; all-to-all and send are direct):
 
     time = base_latency_us + steps · link_latency_us
          + max(bytes sent, received) / bus
-    bus  = link_gb_s · efficiency_c · (1 − group_loss_c / n) / (1 + (small_message_bytes / S)^small_message_exponent)
+    bus  = link_gb_s · bus_efficiency_c · (1 − group_loss_c / n) / (1 + (small_message_bytes / S)^small_message_exponent)
 
 with the bytes and steps of comm.rs's table (all-reduce 2(n−1)/n·S and 2(n−1) steps;
 all-gather, reduce-scatter, all-to-all (n−1)/n·S and n−1; broadcast S and n−1; send S and 1),
@@ -101,9 +101,9 @@ def fit():
     for (c, n, S, t, m), e in zip(pts, err):
         print(f"  {c:15s} n={n} {S:>11d} B {m:5s} {model(x, c, n, S):9.1f} / {t:9.1f} µs {e:+6.1%}")
     r = lambda v, d=3: round(float(v), d)
-    fitted = dict(base_latency_us=r(x[0], 2), link_latency_us=r(x[1]), small_message_bytes=round(abs(x[2]) * 1e6),
+    fitted = dict(base_latency_us=r(x[0], 2), link_latency_us=r(x[1]), small_message_bytes=float(round(abs(x[2]) * 1e6)),
                   small_message_exponent=r(x[3]),
-                  collectives={c: dict(efficiency=r(x[4 + i]),
+                  collectives={c: dict(bus_efficiency=r(x[4 + i]),
                                        group_loss=0.0 if c == "send" else r(x[4 + len(COLLS) + i]))
                                for i, c in enumerate(COLLS)})
     print(json.dumps(fitted, indent=1))
