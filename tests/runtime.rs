@@ -223,7 +223,7 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
             Runtime::Eager => 14.1,
             Runtime::Compile => 15.5,
         };
-        let preds: Vec<_> = e.kernels.iter().map(|k| k.prediction.clone()).collect();
+        let preds: Vec<_> = e.kernels.iter().map(|k| k.prediction).collect();
         let expected = fgraph::cost::hwmodel::step_time(
             &preds,
             Some(host_us * 1e-6),

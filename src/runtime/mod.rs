@@ -240,7 +240,7 @@ pub fn estimate(
     }
     let time_s = match host_s {
         Some(h) => {
-            let kernels: Vec<_> = parts.kernels.iter().map(|k| k.prediction.clone()).collect();
+            let kernels: Vec<_> = parts.kernels.iter().map(|k| k.prediction).collect();
             crate::cost::hwmodel::step_time(&kernels, Some(h), hw.launch(LaunchMode::Graph)).step_s
         }
         None => parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
