@@ -24,6 +24,7 @@ pub mod format;
 pub mod fsio;
 pub mod fusion;
 pub mod graph;
+pub mod importers;
 pub mod imports;
 pub mod limits;
 pub mod lsp;
