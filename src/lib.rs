@@ -42,6 +42,7 @@ pub mod units;
 // The public `fgraph::assertions` path of earlier releases.
 pub use analysis::assertions;
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file, check_file_owned};
+pub use api::import_hf;
 pub use api::{
     External, GraphError, Op, build_graph, build_graph_with_outputs, estimate_memory_traffic,
 };

@@ -80,6 +80,12 @@ fn every_family_checks_clean_with_the_published_parameter_count() {
         assert!(i.notes.is_empty(), "{name}: {:?}", i.notes);
         let text = i.text.expect("text");
         let r = check_clean(name, &text);
+        // In fgraph's canonical layout already.
+        assert_eq!(
+            fgraph::format::format_source(&text).expect("formats"),
+            text,
+            "{name}"
+        );
         let published = entry["params"].as_u64().expect("params");
         assert_eq!(params(&r), published, "{name}");
         types.insert(entry["model_type"].as_str().unwrap().to_string());
@@ -474,4 +480,92 @@ fn the_command_line_exit_codes_and_output() {
     let (o, all) = run(&["check", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{all}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Keys the families read, so that random configs reach deep into each reader.
+    const KEYS: &[&str] = &[
+        "vocab_size",
+        "hidden_size",
+        "n_embd",
+        "intermediate_size",
+        "num_hidden_layers",
+        "n_layer",
+        "num_attention_heads",
+        "n_head",
+        "num_key_value_heads",
+        "head_dim",
+        "n_positions",
+        "max_position_embeddings",
+        "sliding_window",
+        "use_sliding_window",
+        "max_window_layers",
+        "layer_types",
+        "num_local_experts",
+        "num_experts_per_tok",
+        "n_routed_experts",
+        "n_shared_experts",
+        "moe_intermediate_size",
+        "first_k_dense_replace",
+        "moe_layer_freq",
+        "kv_lora_rank",
+        "q_lora_rank",
+        "qk_nope_head_dim",
+        "qk_rope_head_dim",
+        "v_head_dim",
+        "rope_scaling",
+        "rms_norm_eps",
+        "tie_word_embeddings",
+        "torch_dtype",
+        "attn_logit_softcapping",
+        "query_pre_attn_scalar",
+        "type_vocab_size",
+    ];
+
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::json;
+        prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            (1u64..10).prop_map(|n| json!(n * 2)),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(serde_json::Value::from),
+            "[a-z_]{0,12}".prop_map(serde_json::Value::from),
+            Just(json!(["sliding_attention", "full_attention"])),
+            Just(json!({"factor": 2.0, "type": "yarn", "mscale_all_dim": 1.0})),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// Any config: no panic; either errors and no text, or a text that checks clean.
+        #[test]
+        fn any_config_is_an_answer(
+            family in proptest::sample::select(hf::SUPPORTED),
+            fields in proptest::collection::vec((proptest::sample::select(KEYS), value()), 0..24),
+            decode in any::<bool>(),
+        ) {
+            let mut m = serde_json::Map::new();
+            m.insert("model_type".into(), family.into());
+            for (k, v) in fields {
+                m.insert(k.into(), v);
+            }
+            let bytes = serde_json::to_vec(&m).unwrap();
+            let opts = Options {
+                decode: decode.then_some(3),
+                seq: Some(8),
+                ..Options::default()
+            };
+            let i = hf::import(&bytes, &opts);
+            prop_assert_eq!(i.text.is_some(), !i.has_errors());
+            if let Some(text) = i.text {
+                check_clean(family, &text);
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@
 //! values as params with their source fields in comments. What the config holds that the
 //! importer does not model is reported as a warning naming the field; an unsupported
 //! `model_type`, a missing or out-of-range field is an error, and every one is reported.
+//! The text is checked before it is handed out: a file with errors is never returned.
 
 mod arch;
 mod config;
@@ -137,7 +138,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Imported {
     });
     let text = match result {
         Some(arch) if !notes.iter().any(|n| n.severity == Severity::Error) => {
-            match emit::emit(&arch, opts) {
+            match emit::emit(&arch, opts).and_then(self_check) {
                 Ok(t) => Some(t),
                 Err(msg) => {
                     notes.insert(0, Note::error(msg));
@@ -145,9 +146,30 @@ pub fn import(bytes: &[u8], opts: &Options) -> Imported {
                 }
             }
         }
-        _ => None,
+        _ => {
+            if !notes.iter().any(|n| n.severity == Severity::Error) {
+                // Every reader records why it gives up; this is a safety net, not a path.
+                notes.insert(0, Note::error("the config could not be read"));
+            }
+            None
+        }
     };
     Imported { text, notes }
+}
+
+/// The generated text, checked as `fgraph check` would: a file with an error (sizes past
+/// fgraph's limits, or a bug here) is never handed out as if it were a model.
+fn self_check(text: String) -> Result<String, String> {
+    let report = crate::check_file("generated.fgraph", text.as_bytes(), &Default::default());
+    match report.diagnostics.iter().find(|d| d.is_error()) {
+        None => Ok(text),
+        Some(d) => Err(format!(
+            "the generated graph does not check ({}: {}); the config's sizes are past what \
+             fgraph can analyse",
+            d.code.as_str(),
+            d.message
+        )),
+    }
 }
 
 /// What kind of JSON error it is, without the text serde_json may quote.

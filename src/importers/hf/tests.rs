@@ -63,13 +63,20 @@ fn numbers_are_range_checked() {
     ] {
         let i = run(&format!("{{{base}, {extra}}}"));
         assert!(i.text.is_none(), "{extra}");
-        assert_eq!(fields(&i), [(Severity::Error, field)], "{extra}: {:?}", i.notes);
+        assert_eq!(
+            fields(&i),
+            [(Severity::Error, field)],
+            "{extra}: {:?}",
+            i.notes
+        );
     }
     // An integral float is a whole number.
     let i = run(&format!("{{{base}, \"n_inner\": 32.0}}"));
     assert!(i.text.unwrap().contains("param F = 32 // n_inner"));
     // Heads that do not divide the width.
-    let i = run(r#"{"model_type": "gpt2", "vocab_size": 10, "n_embd": 9, "n_layer": 1, "n_head": 2, "n_positions": 16}"#);
+    let i = run(
+        r#"{"model_type": "gpt2", "vocab_size": 10, "n_embd": 9, "n_layer": 1, "n_head": 2, "n_positions": 16}"#,
+    );
     assert_eq!(fields(&i), [(Severity::Error, "n_head")]);
 }
 

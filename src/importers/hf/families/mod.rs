@@ -1,8 +1,12 @@
 //! Each supported `model_type`'s fields, read into an [`Arch`]: which fields it reads, their
 //! ranges and defaults (transformers' own), which ones change only values (carried as
-//! params) and which ones it does not model (reported as warnings).
+//! params) and which ones it does not model (reported as warnings). The rotary decoders are
+//! here; GPT-2 and BERT in `gpt2_bert`, DeepSeek-V2 in `deepseek`.
 
-use super::arch::{Arch, Kind, Mla, Moe, Norm, Style};
+mod deepseek;
+mod gpt2_bert;
+
+use super::arch::{Arch, Kind, Moe, Norm, Style};
 use super::config::{Reader, plain};
 use super::{Note, Options, SUPPORTED};
 use crate::types::Dtype;
@@ -10,14 +14,14 @@ use serde_json::{Map, Value};
 
 /// Bounds on the config's sizes: far above any published model, low enough that every
 /// product the graph writes stays within fgraph's limits.
-const MAX_DIM: u64 = 1 << 24;
-const MAX_VOCAB: u64 = 1 << 24;
-const MAX_LAYERS: u64 = 1 << 12;
-const MAX_HEADS: u64 = 1 << 12;
-const MAX_EXPERTS: u64 = 1 << 12;
-const MAX_POSITIONS: u64 = 1 << 40;
+pub(super) const MAX_DIM: u64 = 1 << 24;
+pub(super) const MAX_VOCAB: u64 = 1 << 24;
+pub(super) const MAX_LAYERS: u64 = 1 << 12;
+pub(super) const MAX_HEADS: u64 = 1 << 12;
+pub(super) const MAX_EXPERTS: u64 = 1 << 12;
+pub(super) const MAX_POSITIONS: u64 = 1 << 40;
 /// Value-only numbers (rope_theta, scaling factors) are at most this.
-const MAX_VALUE: f64 = 1.0e15;
+pub(super) const MAX_VALUE: f64 = 1.0e15;
 
 /// The config's model, or `None` after recording why not in `notes`.
 pub fn read(map: &Map<String, Value>, opts: &Options, notes: &mut Vec<Note>) -> Option<Arch> {
@@ -68,9 +72,9 @@ fn read_family(r: &mut Reader<'_>, opts: &Options) -> Option<Arch> {
         "phi3" => phi3(r, dtype)?,
         "gemma" => gemma(r, dtype, false)?,
         "gemma2" => gemma(r, dtype, true)?,
-        "gpt2" => gpt2(r, dtype)?,
-        "bert" => bert(r, dtype)?,
-        "deepseek_v2" => deepseek_v2(r, dtype)?,
+        "gpt2" => gpt2_bert::gpt2(r, dtype)?,
+        "bert" => gpt2_bert::bert(r, dtype)?,
+        "deepseek_v2" => deepseek::deepseek_v2(r, dtype)?,
         _ => return None,
     };
     a.model_type = model_type;
@@ -117,7 +121,7 @@ fn read_dtype(r: &mut Reader<'_>, opts: &Options) -> (Dtype, String) {
 }
 
 /// An empty model of `style`, to be filled in.
-fn blank(style: Style, (dtype, dtype_source): (Dtype, String)) -> Arch {
+pub(super) fn blank(style: Style, (dtype, dtype_source): (Dtype, String)) -> Arch {
     Arch {
         model_type: "",
         style,
@@ -248,7 +252,7 @@ fn decoder(
 }
 
 /// `rope_theta` and `rope_scaling` (or transformers 5's `rope_parameters`): values only.
-fn rotary(r: &mut Reader<'_>, a: &mut Arch) {
+pub(super) fn rotary(r: &mut Reader<'_>, a: &mut Arch) {
     match r.opt_float("rope_theta", 0.0, MAX_VALUE) {
         Some(t) => a.float("rope_theta", t, "rope_theta"),
         None if !r.has("rope_theta") => {
@@ -319,7 +323,7 @@ fn rope_values(r: &mut Reader<'_>, a: &mut Arch, key: &str) {
 
 /// `max_position_embeddings` of a rotary model: a value (the tables are computed, not
 /// learned), carried as a param.
-fn positions_value(r: &mut Reader<'_>, a: &mut Arch, key: &'static str) {
+pub(super) fn positions_value(r: &mut Reader<'_>, a: &mut Arch, key: &'static str) {
     if let Some(p) = r.opt_int(key, 1, MAX_POSITIONS) {
         a.float("max_positions", p as f64, key);
     }
@@ -327,7 +331,7 @@ fn positions_value(r: &mut Reader<'_>, a: &mut Arch, key: &'static str) {
 
 /// `hidden_act` (or `key`) must be one of `ok`; another activation is a warning (the graph
 /// uses the family's).
-fn activation(r: &mut Reader<'_>, key: &'static str, ok: &[&str], used: &str) {
+pub(super) fn activation(r: &mut Reader<'_>, key: &'static str, ok: &[&str], used: &str) {
     if let Some(act) = r.opt_str(key)
         && !ok.contains(&act)
     {
@@ -354,7 +358,7 @@ fn sliding_window(r: &mut Reader<'_>, a: &mut Arch, key: &'static str) -> Option
 
 /// Attention biases (`attention_bias`: q, k, v and o), and `mlp_bias`, which the Llama
 /// blocks do not model.
-fn biases(r: &mut Reader<'_>, a: &mut Arch) {
+pub(super) fn biases(r: &mut Reader<'_>, a: &mut Arch) {
     if r.bool_or("attention_bias", false) {
         a.qkv_bias = true;
         a.o_bias = true;
@@ -553,360 +557,5 @@ fn gemma(r: &mut Reader<'_>, dtype: (Dtype, String), two: bool) -> Option<Arch> 
         None => (0..a.layers).map(|i| i % 2 == 0).collect(),
     };
     apply_layer_types(r, &mut a, &types, window);
-    Some(a)
-}
-
-fn gpt2(r: &mut Reader<'_>, dtype: (Dtype, String)) -> Option<Arch> {
-    let mut a = blank(Style::Gpt2, dtype);
-    let vocab = r.int("vocab_size", 1, MAX_VOCAB);
-    let hidden = r.int_alias(&["n_embd", "hidden_size"], 1, MAX_DIM);
-    let layers = r.int_alias(&["n_layer", "num_hidden_layers"], 1, MAX_LAYERS);
-    let heads = r.int_alias(&["n_head", "num_attention_heads"], 1, MAX_HEADS);
-    let inner = r.opt_int("n_inner", 1, MAX_DIM);
-    let positions = r.int_alias(&["n_positions", "max_position_embeddings"], 1, 1 << 32);
-    let eps = r.opt_float("layer_norm_epsilon", 0.0, 0.5);
-    a.tied = r.bool_or("tie_word_embeddings", true);
-    activation(
-        r,
-        "activation_function",
-        &["gelu_new", "gelu", "gelu_pytorch_tanh", "gelu_fast"],
-        "gelu",
-    );
-    // Values of the attention (its scale, upcasting) and the fields of GPT2DoubleHeadsModel's
-    // classifier, which GPT2LMHeadModel does not have.
-    r.known(&[
-        "n_ctx",
-        "scale_attn_weights",
-        "scale_attn_by_inverse_layer_idx",
-        "reorder_and_upcast_attn",
-        "summary_activation",
-        "summary_first_dropout",
-        "summary_proj_to_labels",
-        "summary_type",
-        "summary_use_proj",
-    ]);
-    if r.bool_or("add_cross_attention", false) {
-        r.warn(
-            "add_cross_attention",
-            "is true: cross-attention is not modelled; the graph is the decoder alone",
-        );
-    }
-    let (vocab, hidden, layers, heads, positions) = (vocab?, hidden?, layers?, heads?, positions?);
-    if hidden % heads != 0 {
-        r.error(
-            "n_head",
-            format!("must divide n_embd ({hidden}): it is {heads}"),
-        );
-        return None;
-    }
-    let inter = match inner {
-        Some(i) => i,
-        None => hidden.checked_mul(4)?,
-    };
-    a.vocab = vocab;
-    a.hidden = hidden;
-    a.layers = layers;
-    a.heads = heads;
-    a.kv_heads = heads;
-    a.head_dim = hidden / heads;
-    a.inter = inter;
-    a.norm = Norm::Layer;
-    a.eps = eps.unwrap_or(1e-5);
-    a.qkv_fused = true;
-    a.qkv_bias = true;
-    a.o_bias = true;
-    a.rope = false;
-    a.learned_positions = Some(positions);
-    a.scale = (1.0 / a.head_dim as f64).sqrt();
-    a.int("V", vocab, "vocab_size");
-    a.int("H", hidden, "n_embd");
-    a.int("L", layers, "n_layer");
-    a.int("NH", heads, "n_head");
-    a.int(
-        "NKV",
-        heads,
-        "n_head (multi-head attention: a key/value head per query head)",
-    );
-    a.int("HD", a.head_dim, "n_embd / n_head");
-    a.int(
-        "F",
-        inter,
-        if r.has("n_inner") {
-            "n_inner"
-        } else {
-            "n_inner (absent: 4 · n_embd)"
-        },
-    );
-    a.int("POS", positions, "n_positions");
-    a.float("eps", a.eps, "layer_norm_epsilon");
-    a.kinds = vec![
-        Kind {
-            window: None,
-            moe: false,
-        };
-        layers as usize
-    ];
-    Some(a)
-}
-
-fn bert(r: &mut Reader<'_>, dtype: (Dtype, String)) -> Option<Arch> {
-    let mut a = blank(Style::Bert, dtype);
-    let vocab = r.int("vocab_size", 1, MAX_VOCAB);
-    let hidden = r.int("hidden_size", 1, MAX_DIM);
-    let layers = r.int("num_hidden_layers", 1, MAX_LAYERS);
-    let heads = r.int("num_attention_heads", 1, MAX_HEADS);
-    let inter = r.int("intermediate_size", 1, MAX_DIM);
-    let positions = r.int("max_position_embeddings", 1, 1 << 32);
-    let types = r.opt_int("type_vocab_size", 1, MAX_VOCAB);
-    let eps = r.opt_float("layer_norm_eps", 0.0, 0.5);
-    activation(
-        r,
-        "hidden_act",
-        &["gelu", "gelu_new", "gelu_pytorch_tanh"],
-        "gelu",
-    );
-    r.known(&["chunk_size_feed_forward"]);
-    if let Some(p) = r.opt_str("position_embedding_type")
-        && p != "absolute"
-    {
-        r.warn(
-            "position_embedding_type",
-            "is not absolute: relative position embeddings are not modelled; the graph adds \
-             absolute ones",
-        );
-    }
-    if r.bool_or("is_decoder", false) {
-        r.warn(
-            "is_decoder",
-            "is true: BERT as a decoder (causal mask) is not modelled; the graph is the encoder",
-        );
-    }
-    if r.bool_or("add_cross_attention", false) {
-        r.warn(
-            "add_cross_attention",
-            "is true: cross-attention is not modelled; the graph is the encoder alone",
-        );
-    }
-    let (vocab, hidden, layers, heads, inter, positions) =
-        (vocab?, hidden?, layers?, heads?, inter?, positions?);
-    if hidden % heads != 0 {
-        r.error(
-            "num_attention_heads",
-            format!("must divide hidden_size ({hidden}): it is {heads}"),
-        );
-        return None;
-    }
-    let types = types.unwrap_or(2);
-    a.vocab = vocab;
-    a.hidden = hidden;
-    a.layers = layers;
-    a.heads = heads;
-    a.kv_heads = heads;
-    a.head_dim = hidden / heads;
-    a.inter = inter;
-    a.norm = Norm::Layer;
-    a.eps = eps.unwrap_or(1e-12);
-    a.qkv_bias = true;
-    a.o_bias = true;
-    a.rope = false;
-    a.causal = false;
-    a.learned_positions = Some(positions);
-    a.token_types = Some(types);
-    a.pooler = true;
-    a.scale = (1.0 / a.head_dim as f64).sqrt();
-    a.int("V", vocab, "vocab_size");
-    a.int("H", hidden, "hidden_size");
-    a.int("L", layers, "num_hidden_layers");
-    a.int("NH", heads, "num_attention_heads");
-    a.int(
-        "NKV",
-        heads,
-        "num_attention_heads (multi-head attention: a key/value head per query head)",
-    );
-    a.int("HD", a.head_dim, "hidden_size / num_attention_heads");
-    a.int("F", inter, "intermediate_size");
-    a.int("POS", positions, "max_position_embeddings");
-    a.int("TYPES", types, "type_vocab_size");
-    a.float("eps", a.eps, "layer_norm_eps");
-    a.kinds = vec![
-        Kind {
-            window: None,
-            moe: false,
-        };
-        layers as usize
-    ];
-    Some(a)
-}
-
-fn deepseek_v2(r: &mut Reader<'_>, dtype: (Dtype, String)) -> Option<Arch> {
-    let mut a = decoder_mla(r, dtype)?;
-    let experts = r.opt_int("n_routed_experts", 1, MAX_EXPERTS);
-    let shared = r.opt_int("n_shared_experts", 0, MAX_EXPERTS);
-    let top_k = r.opt_int("num_experts_per_tok", 1, MAX_EXPERTS);
-    let moe_inter = r.opt_int("moe_intermediate_size", 1, MAX_DIM);
-    let first_dense = r
-        .opt_int("first_k_dense_replace", 0, MAX_LAYERS)
-        .unwrap_or(0);
-    let freq = r.opt_int("moe_layer_freq", 1, MAX_LAYERS).unwrap_or(1);
-    let renormalize = r.bool_or("norm_topk_prob", false);
-    let scaling = r.opt_float("routed_scaling_factor", 0.0, MAX_VALUE);
-    if let Some(s) = r.opt_str("scoring_func")
-        && s != "softmax"
-    {
-        r.warn(
-            "scoring_func",
-            "is not softmax: other routing scores are not modelled; the graph's router uses a \
-             softmax (the same shapes)",
-        );
-    }
-    if let Some(m) = r.opt_str("topk_method")
-        && !matches!(m, "greedy" | "group_limited_greedy")
-    {
-        r.warn(
-            "topk_method",
-            "names an expert selection the importer does not model; the graph picks the top \
-             experts greedily (the same shapes)",
-        );
-    }
-    for key in ["n_group", "topk_group"] {
-        if let Some(v) = r.opt_int(key, 1, MAX_EXPERTS) {
-            a.float(key, v as f64, key);
-        }
-    }
-    r.known(&["ep_size"]);
-    let Some(experts) = experts else {
-        // No routed experts: every layer is dense.
-        return Some(a);
-    };
-    let (Some(top_k), Some(moe_inter)) = (top_k, moe_inter) else {
-        for (k, v) in [
-            ("num_experts_per_tok", top_k.is_none()),
-            ("moe_intermediate_size", moe_inter.is_none()),
-        ] {
-            if v && !r.has(k) {
-                r.error(k, "is missing, and the model has routed experts");
-            }
-        }
-        return None;
-    };
-    if top_k > experts {
-        r.error(
-            "num_experts_per_tok",
-            format!("must be at most n_routed_experts ({experts}): it is {top_k}"),
-        );
-        return None;
-    }
-    let shared_inter = match shared {
-        Some(n) if n > 0 => Some(n.checked_mul(moe_inter)?),
-        _ => None,
-    };
-    for (i, k) in a.kinds.iter_mut().enumerate() {
-        let i = i as u64;
-        k.moe = i >= first_dense && i.is_multiple_of(freq);
-    }
-    a.int("E", experts, "n_routed_experts");
-    a.int("K", top_k, "num_experts_per_tok");
-    a.int("FE", moe_inter, "moe_intermediate_size");
-    if let Some(s) = shared_inter {
-        a.int("FS", s, "n_shared_experts · moe_intermediate_size");
-    }
-    a.moe = Some(Moe {
-        experts,
-        top_k,
-        shared_inter,
-        renormalize,
-        scaling: Some(scaling.unwrap_or(1.0)),
-    });
-    Some(a)
-}
-
-/// DeepSeek-V2's sizes and its multi-head latent attention.
-fn decoder_mla(r: &mut Reader<'_>, dtype: (Dtype, String)) -> Option<Arch> {
-    let mut a = blank(Style::Llama, dtype);
-    let vocab = r.int("vocab_size", 1, MAX_VOCAB);
-    let hidden = r.int("hidden_size", 1, MAX_DIM);
-    let inter = r.int("intermediate_size", 1, MAX_DIM);
-    let layers = r.int("num_hidden_layers", 1, MAX_LAYERS);
-    let heads = r.int("num_attention_heads", 1, MAX_HEADS);
-    let q_rank = r.opt_int("q_lora_rank", 1, MAX_DIM);
-    let kv_rank = r.int("kv_lora_rank", 1, MAX_DIM);
-    let nope = r.int("qk_nope_head_dim", 1, MAX_DIM);
-    let rope = r.int("qk_rope_head_dim", 2, MAX_DIM);
-    let v_dim = r.int("v_head_dim", 1, MAX_DIM);
-    let eps = r.opt_float("rms_norm_eps", 0.0, 0.5);
-    // MLA has as many key/value heads as query heads; the field is the config's, unused.
-    r.known(&["num_key_value_heads"]);
-    a.tied = r.bool_or("tie_word_embeddings", false);
-    biases(r, &mut a);
-    activation(r, "hidden_act", &["silu", "swish"], "silu");
-    rotary(r, &mut a);
-    positions_value(r, &mut a, "max_position_embeddings");
-    let (vocab, hidden, inter, layers, heads) = (vocab?, hidden?, inter?, layers?, heads?);
-    let (kv_rank, nope, rope, v_dim) = (kv_rank?, nope?, rope?, v_dim?);
-    if rope % 2 != 0 {
-        r.error(
-            "qk_rope_head_dim",
-            format!("must be even for rotary embeddings: it is {rope}"),
-        );
-        return None;
-    }
-    if a.qkv_bias {
-        r.warn(
-            "attention_bias",
-            "is true: biases of the latent attention's projections are not modelled",
-        );
-        a.qkv_bias = false;
-        a.o_bias = false;
-    }
-    let qk = nope + rope;
-    a.vocab = vocab;
-    a.hidden = hidden;
-    a.inter = inter;
-    a.layers = layers;
-    a.heads = heads;
-    a.kv_heads = heads;
-    a.head_dim = qk;
-    a.eps = eps.unwrap_or(1e-6);
-    // transformers' DeepseekV2Attention: qk_head_dim^-0.5, times mscale² under YaRN.
-    let mut scale = (1.0 / qk as f64).sqrt();
-    let factor = a
-        .floats
-        .iter()
-        .find(|f| f.name == "rope_factor")
-        .map(|f| f.value);
-    let mscale_all = a
-        .floats
-        .iter()
-        .find(|f| f.name == "rope_mscale_all_dim")
-        .map(|f| f.value);
-    if let (Some(f), Some(m)) = (factor, mscale_all)
-        && f > 1.0
-        && m != 0.0
-    {
-        let ms = 0.1 * m * f.ln() + 1.0;
-        scale *= ms * ms;
-    }
-    a.scale = scale;
-    a.int("V", vocab, "vocab_size");
-    a.int("H", hidden, "hidden_size");
-    a.int("L", layers, "num_hidden_layers");
-    a.int("NH", heads, "num_attention_heads");
-    a.int("F", inter, "intermediate_size (the dense layers' MLP)");
-    if let Some(q) = q_rank {
-        a.int("QR", q, "q_lora_rank");
-    }
-    a.int("KVR", kv_rank, "kv_lora_rank");
-    a.int("ND", nope, "qk_nope_head_dim");
-    a.int("RD", rope, "qk_rope_head_dim");
-    a.int("VD", v_dim, "v_head_dim");
-    a.float("eps", a.eps, "rms_norm_eps");
-    a.mla = Some(Mla { q_rank });
-    a.kinds = vec![
-        Kind {
-            window: None,
-            moe: false,
-        };
-        layers as usize
-    ];
     Some(a)
 }
