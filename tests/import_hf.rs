@@ -323,6 +323,22 @@ fn fields_the_importer_does_not_model_are_warnings_naming_them() {
             "{n:?}"
         );
     }
+    // A flood of fields: 64 named, the rest counted.
+    let bytes = with_fields("llama3_8b_config.json", |m| {
+        for i in 0..10_000 {
+            m.insert(format!("knob_{i:05}"), i.into());
+        }
+    });
+    let i = hf::import(&bytes, &Options::default());
+    assert!(i.text.is_some());
+    assert_eq!(i.notes.len(), 65);
+    assert!(
+        i.notes
+            .iter()
+            .any(|n| n.message == "9936 more fields are not modelled by the llama importer either"),
+        "{:?}",
+        i.notes.last()
+    );
     // Null fields say nothing.
     let bytes = with_fields("llama3_8b_config.json", |m| {
         m.insert("some_new_knob".into(), serde_json::Value::Null);

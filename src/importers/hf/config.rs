@@ -47,6 +47,9 @@ const METADATA: &[&str] = &[
     "use_return_dict",
 ];
 
+/// Unread fields reported one by one; the rest are counted in one more warning.
+const MAX_UNREAD_REPORTED: usize = 64;
+
 /// How a field's name appears in a message: as written when it is a plain identifier of at
 /// most 64 characters, else described (a hostile file's keys may hold escapes or megabytes).
 pub fn field_name(key: &str) -> String {
@@ -269,7 +272,7 @@ impl<'a> Reader<'a> {
             })
             .map(|(k, _)| k.as_str())
             .collect();
-        for k in unread {
+        for k in unread.iter().take(MAX_UNREAD_REPORTED) {
             self.warn(
                 k,
                 format!(
@@ -277,6 +280,22 @@ impl<'a> Reader<'a> {
                      reflect it, and differs from the model if it changes the computation"
                 ),
             );
+        }
+        if let Some(more) = unread.len().checked_sub(MAX_UNREAD_REPORTED)
+            && more > 0
+        {
+            self.notes.push(Note {
+                severity: Severity::Warning,
+                field: None,
+                message: format!(
+                    "{more} more fields{} are not modelled by the {model_type} importer either",
+                    if self.prefix.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" of {}", field_name(self.prefix.trim_end_matches('.')))
+                    }
+                ),
+            });
         }
     }
 }

@@ -132,9 +132,17 @@ pub fn import(bytes: &[u8], opts: &Options) -> Imported {
     };
     let mut notes = Vec::new();
     let result = families::read(map, opts, &mut notes);
-    // Errors first, then by field: the same config always gives the same list.
+    // Errors first, then by field (the notes about no one field last): the same config
+    // always gives the same list.
     notes.sort_by(|a, b| {
-        (a.severity != Severity::Error, &a.field).cmp(&(b.severity != Severity::Error, &b.field))
+        let key = |n: &Note| {
+            (
+                n.severity != Severity::Error,
+                n.field.is_none(),
+                n.field.clone(),
+            )
+        };
+        key(a).cmp(&key(b))
     });
     let text = match result {
         Some(arch) if !notes.iter().any(|n| n.severity == Severity::Error) => {

@@ -76,7 +76,7 @@ impl Emitter<'_> {
         let a = self.a;
         self.l(
             1,
-            format!("op scores = matmul({qr}, {kr}.T) -> sc // [B, heads, S, keys]"),
+            format!("op scores = matmul({qr}, {kr}.T) -> sc // [B, KV heads, query heads per KV head, S, keys]"),
         );
         self.l(
             1,
@@ -134,7 +134,7 @@ impl Emitter<'_> {
         } else {
             self.l(
                 1,
-                "op merge = permute(ah, dims = [0, 3, 1, 2, 4]) -> am5 // [B, S, heads, 1, D]",
+                "op merge = permute(ah, dims = [0, 3, 1, 2, 4]) -> am5 // [B, S, KV heads, query heads per KV head, D]",
             );
             self.l(1, format!("op flat = reshape(am5) -> am: [B * S, {width}]"));
         }

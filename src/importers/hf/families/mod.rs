@@ -240,7 +240,12 @@ fn decoder(
         },
     );
     a.int("F", inter, "intermediate_size");
-    a.float("eps", a.eps, "rms_norm_eps");
+    let eps_source = if r.has("rms_norm_eps") {
+        "rms_norm_eps"
+    } else {
+        "rms_norm_eps (absent: 1e-6)"
+    };
+    a.float("eps", a.eps, eps_source);
     a.kinds = vec![
         Kind {
             window: None,
