@@ -147,6 +147,23 @@ fn llama3_8b_gives_exactly_the_numbers_of_the_example() {
     );
     assert_eq!(params(&check_clean("llama3", &text)), params(&ex_report));
     assert_eq!(params(&ex_report), 8_030_261_248);
+    // One decode step at 32k context gives examples/llama3_8b_decode.fgraph's numbers.
+    let out = dir.join("llama3_8b_decode.fgraph");
+    let (o, all) = run(&[
+        "import",
+        "hf",
+        config.to_str().unwrap(),
+        "--decode",
+        "--context",
+        "32767",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{all}");
+    let generated = analyze_json(&out);
+    let example = analyze_json(&common::root().join("examples/llama3_8b_decode.fgraph"));
+    assert_eq!(generated["summary"]["total"], example["summary"]["total"]);
+    assert_eq!(generated["traffic"], example["traffic"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
