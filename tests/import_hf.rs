@@ -73,7 +73,9 @@ fn every_family_checks_clean_with_the_published_parameter_count() {
     )
     .expect("json");
     let configs = counts["configs"].as_object().expect("configs");
-    assert_eq!(configs.len(), 12, "one config per checkpoint of the issue");
+    // One per checkpoint of the issue, and DeepSeek-V2 itself (q_lora_rank, 160 experts:
+    // 2048 · 6 rows do not divide among them).
+    assert_eq!(configs.len(), 13);
     let mut types = std::collections::BTreeSet::new();
     for (name, entry) in configs {
         let i = import(name, &Options::default());
@@ -227,6 +229,52 @@ fn layer_kinds_are_separate_blocks() {
         .unwrap();
     assert!(!b.contains("causal"));
     assert!(b.contains("output h, pooled"));
+}
+
+#[test]
+fn variants_of_the_published_configs() {
+    // Qwen2 with its window on: the layers from max_window_layers on slide, a run each.
+    let q = hf::import(
+        &with_fields("qwen2_5_7b_config.json", |m| {
+            m.insert("use_sliding_window".into(), true.into());
+            m.insert("max_window_layers".into(), 21.into());
+            m.insert("sliding_window".into(), 4096.into());
+        }),
+        &Options::default(),
+    );
+    let text = q.text.unwrap();
+    assert!(
+        text.contains("repeat 21 layers0 = decoder_full(x0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("repeat 7 layers21 = decoder_sliding(h21"),
+        "{text}"
+    );
+    assert_eq!(params(&check_clean("qwen", &text)), 7_615_616_512);
+    // Gemma 2 with an odd number of layers: pairs, then one sliding layer.
+    let g = hf::import(
+        &with_fields("gemma2_9b_config.json", |m| {
+            m.insert("num_hidden_layers".into(), 5.into());
+        }),
+        &Options::default(),
+    );
+    let text = g.text.unwrap();
+    assert!(text.contains("repeat 2 layers = layer_pair("), "{text}");
+    assert!(text.contains("op last_layer = decoder_sliding(h"), "{text}");
+    // transformers' count for this config (validation/hf/param_counts.py's way).
+    assert_eq!(params(&check_clean("gemma2", &text)), 1_908_483_584);
+    // transformers 5's rope_parameters beside rope_scaling: one param per value.
+    let l = hf::import(
+        &with_fields("llama3_1_8b_config.json", |m| {
+            let mut rp = m["rope_scaling"].clone();
+            rp["rope_theta"] = 500000.0.into();
+            m.insert("rope_parameters".into(), rp);
+        }),
+        &Options::default(),
+    );
+    assert!(l.notes.is_empty(), "{:?}", l.notes);
+    check_clean("llama", &l.text.unwrap());
 }
 
 #[test]

@@ -133,9 +133,15 @@ impl Arch {
         });
     }
 
+    /// A value-only number; the first of a name is kept (transformers 5's `rope_parameters`
+    /// repeats `rope_scaling`'s fields).
     pub fn float(&mut self, name: impl Into<String>, value: f64, source: impl Into<String>) {
+        let name = name.into();
+        if self.floats.iter().any(|f| f.name == name) {
+            return;
+        }
         self.floats.push(FloatParam {
-            name: name.into(),
+            name,
             value,
             source: source.into(),
         });

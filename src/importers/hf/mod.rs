@@ -172,8 +172,8 @@ fn self_check(text: String) -> Result<String, String> {
     match report.diagnostics.iter().find(|d| d.is_error()) {
         None => Ok(text),
         Some(d) => Err(format!(
-            "the generated graph does not check ({}: {}); the config's sizes are past what \
-             fgraph can analyse",
+            "the generated graph does not check ({}: {}): the config's sizes are past what \
+             fgraph can analyse, or the importer has a bug",
             d.code.as_str(),
             d.message
         )),
