@@ -9,6 +9,7 @@
 //! text, JSON, pictures, the roofline), [`diagnostics`] (one model, one dispatcher over its
 //! renderers). The seed's functions ([`build_graph`], [`find_fusion_groups`],
 //! [`estimate_memory_traffic`], [`analyze_transformer_block`]) work without the DSL.
+//! [`importers`] turn other formats (a Hugging Face `config.json`) into `.fgraph` source.
 //! Nothing here prints but [`cli`] and [`lsp`], which are handed their I/O.
 
 pub mod analysis;
