@@ -1,6 +1,7 @@
 //! The seed's data model (`Op`) and functions (`build_graph`, `estimate_memory_traffic`) for
 //! Rust users who build graphs without the DSL. Graphs built
-//! here go through the same semantic pass as `.fgraph` files.
+//! here go through the same semantic pass as `.fgraph` files. [`import_hf`]: a Hugging Face
+//! config as `.fgraph` source.
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::Graph;
@@ -349,4 +350,26 @@ pub fn estimate_memory_traffic(
     } else {
         crate::traffic::unfused_traffic(g)
     }
+}
+
+/// A Hugging Face `config.json` (its bytes) as `.fgraph` source, with what the importer found
+/// (`fgraph import hf`; [`crate::importers::hf`]): the text is `None` when the config has
+/// errors, and each warning names a field the graph does not reflect.
+///
+/// ```
+/// use fgraph::importers::hf::Options;
+/// let config = br#"{"model_type": "gpt2", "vocab_size": 50257, "n_embd": 768,
+///     "n_layer": 12, "n_head": 12, "n_positions": 1024}"#;
+/// let imported = fgraph::import_hf(config, &Options { seq: Some(128), ..Options::default() });
+/// assert!(imported.notes.is_empty());
+/// let text = imported.text.unwrap();
+/// assert!(text.contains("repeat L layers = decoder("));
+/// let report = fgraph::check_file("gpt2.fgraph", text.as_bytes(), &fgraph::Options::default());
+/// assert!(report.diagnostics.is_empty());
+/// ```
+pub fn import_hf(
+    config: &[u8],
+    opts: &crate::importers::hf::Options,
+) -> crate::importers::hf::Imported {
+    crate::importers::hf::import(config, opts)
 }

@@ -9,6 +9,7 @@
 //! text, JSON, pictures, the roofline), [`diagnostics`] (one model, one dispatcher over its
 //! renderers). The seed's functions ([`build_graph`], [`find_fusion_groups`],
 //! [`estimate_memory_traffic`], [`analyze_transformer_block`]) work without the DSL.
+//! [`importers`] turn other formats (a Hugging Face `config.json`) into `.fgraph` source.
 //! Nothing here prints but [`cli`] and [`lsp`], which are handed their I/O.
 
 pub mod analysis;
@@ -24,6 +25,7 @@ pub mod format;
 pub mod fsio;
 pub mod fusion;
 pub mod graph;
+pub mod importers;
 pub mod imports;
 pub mod limits;
 pub mod lsp;
@@ -41,6 +43,7 @@ pub mod units;
 // The public `fgraph::assertions` path of earlier releases.
 pub use analysis::assertions;
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file, check_file_owned};
+pub use api::import_hf;
 pub use api::{
     External, GraphError, Op, build_graph, build_graph_with_outputs, estimate_memory_traffic,
 };

@@ -62,3 +62,7 @@ pub const MAX_VERIFIED_FILE_BYTES: usize = 1024 * 1024;
 /// Most ops a file's graphs may have in all (expanded) for its safe fixes to be verified:
 /// each verification checks the whole file again.
 pub const MAX_VERIFIED_OPS: usize = 20_000;
+
+/// Largest Hugging Face `config.json` that `fgraph import hf` reads (published ones are
+/// under 10 KB; a bigger file is an error, read no further).
+pub const MAX_CONFIG_BYTES: usize = 4 * 1024 * 1024;

@@ -199,3 +199,41 @@ pub(super) fn parse_dtype(s: &str) -> Result<Dtype, String> {
         format!("unknown dtype `{s}`; expected one of {}", names.join(", "))
     })
 }
+
+/// `fgraph import FORMAT …`: a model described in another format, written as `.fgraph`.
+#[derive(clap::Subcommand, Debug)]
+pub enum ImportCommand {
+    /// A Hugging Face `config.json` (model_type llama, mistral, qwen2, gemma, gemma2, phi3,
+    /// gpt2, bert, mixtral, deepseek_v2): one block per kind of layer, repeated, on the
+    /// standard library's blocks, the config's values as params.
+    Hf(HfArgs),
+}
+
+/// `fgraph import hf CONFIG.json`'s flags.
+#[derive(Args, Debug)]
+pub struct HfArgs {
+    /// The config (`-` reads standard input).
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Write to this file instead of standard output (`-` is standard output).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Sequences in the batch.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    pub batch: u64,
+    /// Tokens per sequence of the prefill (default 2048, or the model's learned positions
+    /// when fewer).
+    #[arg(long, value_name = "N", conflicts_with = "decode", value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    pub seq: Option<u64>,
+    /// One decode step (one new token per sequence) over a KV cache of `--context`
+    /// positions, instead of a prefill.
+    #[arg(long, requires = "context")]
+    pub decode: bool,
+    /// With --decode: positions already in each layer's KV cache.
+    #[arg(long, value_name = "N", requires = "decode", value_parser = clap::value_parser!(u64).range(0..=1 << 40))]
+    pub context: Option<u64>,
+    /// Every tensor's element type (fgraph's names: bf16, f16, f32…); default: the config's
+    /// `torch_dtype`.
+    #[arg(long, value_name = "DTYPE", value_parser = parse_dtype)]
+    pub dtype: Option<Dtype>,
+}

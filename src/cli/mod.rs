@@ -1,6 +1,6 @@
 //! The command line: parses arguments ([`Cli`], [`Command`]), runs one command, and returns
 //! its exit code. Each command is a file: `check`, `analyze` (settings → pipeline → report →
-//! render; `transformer` shares its report), `transformer`, `emit`, `hardware`, `fmt` and `explain`
+//! render; `transformer` shares its report), `transformer`, `emit`, `import`, `hardware`, `fmt` and `explain`
 //! (`lsp` hands over to the language server). Below them: `args` (the flags they share),
 //! `settings` (flags and `fgraph.toml` to options and a GPU), `input` (files and standard
 //! input) and `io` (where output goes, exit codes, usage errors). [`run_program`] is the
@@ -14,6 +14,7 @@ mod emit;
 mod explain;
 mod fmt;
 mod hardware;
+mod import;
 mod input;
 mod io;
 mod settings;
@@ -142,6 +143,12 @@ pub enum Command {
         #[arg(long, value_name = "PATH")]
         config: Option<PathBuf>,
     },
+    /// Write a model described in another format as a `.fgraph` file: `import hf
+    /// CONFIG.json` (a Hugging Face config).
+    Import {
+        #[command(subcommand)]
+        what: args::ImportCommand,
+    },
     /// Explain a diagnostic code or fusion boundary reason.
     Explain {
         #[arg(value_name = "CODE")]
@@ -233,6 +240,7 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             force,
             stdin_filename,
         } => fmt::fmt_cmd(&files, check, force, stdin_filename.as_deref(), io),
+        Command::Import { what } => import::import_cmd(&what, io),
         Command::Explain { code } => explain::explain(&code, io),
         Command::Lsp { config } => match crate::lsp::run_stdio(config) {
             Ok(0) => Ok(CLEAN),

@@ -5,7 +5,15 @@
 //! a standard-library file, every import is another standard-library file.
 
 /// The files, by name under `std/`, sorted.
-pub const FILES: &[(&str, &str)] = &[("llama.fgraph", include_str!("../../std/llama.fgraph"))];
+pub const FILES: &[(&str, &str)] = &[
+    ("bert.fgraph", include_str!("../../std/bert.fgraph")),
+    ("gemma.fgraph", include_str!("../../std/gemma.fgraph")),
+    ("gpt2.fgraph", include_str!("../../std/gpt2.fgraph")),
+    ("llama.fgraph", include_str!("../../std/llama.fgraph")),
+    ("moe.fgraph", include_str!("../../std/moe.fgraph")),
+    ("phi3.fgraph", include_str!("../../std/phi3.fgraph")),
+    ("rope.fgraph", include_str!("../../std/rope.fgraph")),
+];
 
 /// Whether the import `path` names the standard library.
 pub fn is_std(path: &str) -> bool {

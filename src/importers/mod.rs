@@ -1,0 +1,5 @@
+//! Importers: models described in another format turned into `.fgraph` source. Each returns
+//! the text and its diagnostics as data; the CLI (`fgraph import`) renders them.
+//! [`hf`]: a Hugging Face `config.json`.
+
+pub mod hf;
