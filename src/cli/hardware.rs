@@ -33,9 +33,13 @@ pub(super) fn hardware_cmd(
                 let _ = writeln!(io.out, "{}  {}", hw.name, hw.description);
                 let _ = writeln!(
                     io.out,
-                    "  dense 16-bit tensor {} TFLOP/s, f32 {} TFLOP/s, HBM {} TB/s",
+                    "  dense 16-bit tensor {} TFLOP/s, f32 {} TFLOP/s, HBM {}{} TB/s",
                     fmt_num(hw.peak_f16 / 1e12),
                     fmt_num(hw.peak_f32 / 1e12),
+                    hw.memory_bytes.map_or(String::new(), |b| format!(
+                        "{} GB at ",
+                        fmt_num(b as f64 / 1e9)
+                    )),
                     fmt_num(hw.bandwidth / 1e12)
                 );
                 let _ = writeln!(

@@ -7,6 +7,7 @@
 
 mod analyze;
 mod args;
+mod capacity;
 mod check;
 mod emit;
 mod explain;

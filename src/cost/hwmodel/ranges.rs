@@ -50,6 +50,7 @@ pub const RANGES: &[FieldRange] = &[
     range("peak_tflops_f8", 0.001, 100_000.0, "TFLOP/s"),
     range("peak_tops_i8", 0.001, 100_000.0, "TOPS"),
     range("bandwidth_tb_s", 0.001, 1_000.0, "TB/s"),
+    range("memory_gb", 0.001, 1e8, "GB"),
     range("l2_mib", 0.001, 16_384.0, "MiB"),
     range("sms", 1.0, 100_000.0, "SMs"),
     range("launch_graph_us", 0.0, 1e6, "µs"),

@@ -4,6 +4,8 @@
 //! ([`summary`], inside [`report::human_summary`]) or the plan itself ([`report`]); then the
 //! `--ledger` table ([`ledger`]).
 
+pub mod attention;
+pub mod capacity;
 pub mod compare;
 pub mod explain_op;
 pub mod ledger;
@@ -52,6 +54,15 @@ pub fn text(r: &Report<'_>) -> String {
     };
     if let Some(entries) = &r.ledger {
         out += &ledger::human(a, entries);
+    }
+    if let Some(m) = &r.memory {
+        out += &capacity::memory(m, &r.hardware.description);
+    }
+    if let Some(b) = &r.breakdown {
+        out += &capacity::breakdown(b);
+    }
+    if let Some(c) = &r.baseline {
+        out += &capacity::baseline(c);
     }
     // `--runtime`: the report leads with the step as the runtime runs the file.
     if let (Some((c, _)), Some(e)) = (r.cost(), rt) {
