@@ -37,8 +37,8 @@ pub(super) fn hardware_cmd(
                     fmt_num(hw.peak_f16 / 1e12),
                     fmt_num(hw.peak_f32 / 1e12),
                     hw.memory_bytes.map_or(String::new(), |b| format!(
-                        "{} GB at ",
-                        fmt_num(b as f64 / 1e9)
+                        "{} at ",
+                        crate::report::memory::fmt_gb(b)
                     )),
                     fmt_num(hw.bandwidth / 1e12)
                 );

@@ -10,6 +10,7 @@
 
 pub mod dot;
 pub mod html;
+pub mod html_capacity;
 pub mod human;
 pub mod json;
 pub mod roofline;
@@ -148,7 +149,10 @@ impl<'r, 'a> Files<'r, 'a> {
                 let hints = w.as_deref().map_or(&[][..], |w| &w.hints[..]);
                 let notes = r.notes();
                 let diagnostics = r.diagnostics_with(&notes);
-                html::html(a, c, att, &svg, &diagnostics, hints, r.source)
+                html_capacity::insert(
+                    html::html(a, c, att, &svg, &diagnostics, hints, r.source),
+                    &html_capacity::sections(r),
+                )
             }),
         })
     }
