@@ -341,3 +341,45 @@ fn html_has_memory_and_breakdown() {
     assert!(html.contains("<h2>Memory</h2>") && html.contains("id=\"memory-total\""));
     assert!(html.contains("<h2>Where the time goes</h2>"));
 }
+
+/// `[large-intermediate]` in `fgraph.toml`: a floor in bytes, and one relative to the
+/// weights, above which the warning still fires.
+#[test]
+fn large_intermediate_floors() {
+    // `h` ([512, 512] f32, 1 MiB) is larger than every input and weight (64 KiB each), is
+    // written by the matmul's kernel and read back by the reduction's.
+    let src = "graph g {\n  input x: [512, 32]\n  weight w: [32, 512]\n  \
+               op m = matmul(x, w) -> h\n  op s = reduction.softmax(h, axis = -1) -> p: [512, 512]\n  \
+               op r = reduction.sum(p, axis = -1) -> out: [512]\n  output out\n}\n";
+    let dir = std::env::temp_dir().join(format!("fgraph-floor-{}", std::process::id()));
+    let run = |toml: Option<&str>| {
+        std::fs::create_dir_all(&dir).expect("dir");
+        let f = dir.join("m.fgraph");
+        std::fs::write(&f, src).expect("write");
+        let cfg = dir.join("fgraph.toml");
+        match toml {
+            Some(t) => std::fs::write(&cfg, t).expect("write"),
+            None => {
+                let _ = std::fs::remove_file(&cfg);
+            }
+        }
+        let o = fgraph(&["check", f.to_str().expect("utf-8")]);
+        stderr(&o).matches("fgraph::large-intermediate").count()
+    };
+    let without = run(None);
+    assert!(without >= 1, "the graph warns without a floor");
+    assert_eq!(
+        run(Some("[large-intermediate]\nmin-bytes = 1048576\n")),
+        without
+    );
+    assert_eq!(run(Some("[large-intermediate]\nmin-bytes = 1048577\n")), 0);
+    // The weight is 64 KiB: 1600% of it is 1 MiB (still warns), 1700% is more.
+    assert_eq!(
+        run(Some("[large-intermediate]\nmin-weight-percent = 1600\n")),
+        without
+    );
+    assert_eq!(
+        run(Some("[large-intermediate]\nmin-weight-percent = 1700\n")),
+        0
+    );
+}
