@@ -1,7 +1,8 @@
 //! `fgraph analyze FILE`: settings (the flags over the file's `fgraph.toml`) → pipeline (the
 //! file checked and planned, one graph chosen) → report (assembled by the library) → render
 //! (the files asked for, then the report in `--format`). `fgraph transformer` shares the last
-//! two steps ([`render_analysis`]).
+//! two steps ([`render_analysis`]). What reads another file or checks the file again
+//! (`--baseline`, `--max-param`) and the regression annotations are in `capacity`.
 
 use crate::analysis::{FileReport, GraphReport, check_file_owned};
 use crate::cli::args::{Common, CostArgs};

@@ -294,6 +294,7 @@ pub fn compare(
             });
         }
     }
+    let in_order = kernels_changed.clone();
     kernels_changed.sort_by(|x, y| {
         y.bytes_delta()
             .cmp(&x.bytes_delta())
@@ -321,24 +322,20 @@ pub fn compare(
     };
     let mut regressions = Vec::new();
     if let Some(pct) = fail_pct {
+        // The first kernel, in kernel order, whose figure grew most.
         let culprit = |by_time: bool| {
-            kernels_changed
-                .iter()
-                .filter(|c| {
-                    if by_time {
-                        c.time_delta() > 0.0
-                    } else {
-                        c.bytes_delta() > 0
-                    }
-                })
-                .max_by(|x, y| {
-                    if by_time {
-                        x.time_delta().total_cmp(&y.time_delta())
-                    } else {
-                        x.bytes_delta().cmp(&y.bytes_delta())
-                    }
-                })
-                .map(|c| c.name.clone())
+            let mut best: Option<&Change> = None;
+            for c in &in_order {
+                let grew = if by_time {
+                    c.time_delta() > 0.0 && best.is_none_or(|b| c.time_delta() > b.time_delta())
+                } else {
+                    c.bytes_delta() > 0 && best.is_none_or(|b| c.bytes_delta() > b.bytes_delta())
+                };
+                if grew {
+                    best = Some(c);
+                }
+            }
+            best.map(|c| c.name.clone())
         };
         let op_id = |name: &Option<String>| {
             name.as_ref().and_then(|n| {

@@ -7,8 +7,10 @@
 //! plans' estimates, the hardware model under `--traffic-model hardware`, the FlashAttention
 //! comparison), sums a graph built from blocks per instance and block ([`summary`]), and adds
 //! what the options ask for: the [`compare`] table of strategies, the tensor [`ledger`] or the
-//! one-op focus of [`explain_op`] (which replaces the rest). Each of those is data in its own
-//! file here; the what-if hint under each boundary ([`hints`]) is computed by the renderers
+//! one-op focus of [`explain_op`] (which replaces the rest), and issue 28's sections: the
+//! [`memory`] and capacity report (`--memory`, `--summary`), the time by kernel family
+//! ([`breakdown`]) and the comparison with a saved report ([`baseline`]). Each of those is data
+//! in its own file here; the what-if hint under each boundary ([`hints`]) is computed by the renderers
 //! that show it, as deep as each shows it (the text report stops at 200), once per depth
 //! ([`Report::hints_upto`]).
 //!

@@ -165,6 +165,7 @@ pub fn breakdown(b: &Breakdown) -> String {
     for m in &b.models {
         out += &format!(" {:>11} {:>6}", fmt_time(m.total_s), "");
     }
+    out.truncate(out.trim_end().len());
     out.push('\n');
     if b.layers.is_empty() {
         return out;

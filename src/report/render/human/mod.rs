@@ -1,8 +1,9 @@
 //! The report as text for people: what the human and GitHub formats print after the
 //! diagnostics. [`text`] chooses the view, one file each: the op of `--explain OP`
 //! ([`explain_op`]), the `--compare` table ([`compare`]), the `--summary` table
-//! ([`summary`], inside [`report::human_summary`]) or the plan itself ([`report`]); then the
-//! `--ledger` table ([`ledger`]).
+//! ([`summary`], inside [`report::human_summary`]) or the plan itself ([`report`], its
+//! attention lines one per distinct pattern: [`attention`]); then the `--ledger` table
+//! ([`ledger`]) and the memory, `--breakdown` and `--baseline` sections ([`capacity`]).
 
 pub mod attention;
 pub mod capacity;
