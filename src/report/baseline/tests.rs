@@ -89,6 +89,13 @@ fn a_hostile_baseline_is_an_error_that_quotes_nothing() {
         let e = parse(&bytes).expect_err("refused");
         assert!(!e.contains(secret), "{e}");
     }
+    // Deep nesting in a key fgraph does not read is skipped without recursion trouble.
+    let deep = format!(
+        "{{\"x\": {}{}, \"groups\": [], \"traffic\": {{\"fused\": {{\"bytes_read\": 0, \"bytes_written\": 0}}}}}}",
+        "[".repeat(200_000),
+        "]".repeat(200_000)
+    );
+    assert!(parse(deep.as_bytes()).is_ok());
     // A minimal report is enough.
     let b = parse(
         b"{\"groups\": [], \"traffic\": {\"fused\": {\"bytes_read\": 1, \"bytes_written\": 2}}}",

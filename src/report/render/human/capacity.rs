@@ -238,7 +238,8 @@ fn signed_bytes(d: i128) -> String {
     }
 }
 
-fn change_line(c: &Change) -> String {
+/// A change in words, without its name: `-1,024 B, +0.50 µs (new kernel)`.
+fn change_text(c: &Change) -> String {
     let t = match (c.old_time_s, c.new_time_s) {
         (Some(o), Some(n)) => {
             let d = n - o;
@@ -251,14 +252,62 @@ fn change_line(c: &Change) -> String {
     } else {
         ""
     };
-    format!(
-        "    {}: {}{t}{new}\n",
-        c.name,
-        signed_bytes(c.bytes_delta())
-    )
+    format!("{}{t}{new}", signed_bytes(c.bytes_delta()))
 }
 
-/// How many changed layers and kernels the text lists (the JSON has them all).
+/// `layers.12.scores` → `layers.#.scores`: names that differ only in their instance numbers
+/// read alike.
+fn shape_of(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut digits = false;
+    for c in name.chars() {
+        if c.is_ascii_digit() {
+            if !digits {
+                out.push('#');
+            }
+            digits = true;
+        } else {
+            out.push(c);
+            digits = false;
+        }
+    }
+    out
+}
+
+/// The changes as lines, those that read alike but for their instance numbers (the same
+/// change in every layer) folded into one with their count, first and last name; at most
+/// [`CHANGES_SHOWN`] lines.
+fn change_lines(out: &mut String, v: &[Change]) {
+    let mut groups: Vec<(String, String, Vec<usize>)> = Vec::new();
+    let mut index: std::collections::HashMap<(String, String), usize> =
+        std::collections::HashMap::new();
+    for (i, c) in v.iter().enumerate() {
+        let key = (shape_of(&c.name), change_text(c));
+        match index.get(&key) {
+            Some(&g) => groups[g].2.push(i),
+            None => {
+                index.insert(key.clone(), groups.len());
+                groups.push((key.0, key.1, vec![i]));
+            }
+        }
+    }
+    for (_, text, at) in groups.iter().take(CHANGES_SHOWN) {
+        let first = &v[at[0]].name;
+        *out += &match at.len() {
+            1 => format!("    {first}: {text}\n"),
+            n => format!(
+                "    {n} alike, {first} … {}, each: {text}\n",
+                v[at[n - 1]].name
+            ),
+        };
+    }
+    if groups.len() > CHANGES_SHOWN {
+        let rest: usize = groups[CHANGES_SHOWN..].iter().map(|g| g.2.len()).sum();
+        *out += &format!("    … {rest} more (see --format json)\n");
+    }
+}
+
+/// How many lines of changed layers and kernels the text lists (the JSON has them all).
 pub const CHANGES_SHOWN: usize = 10;
 
 /// The `--baseline` section.
@@ -292,15 +341,7 @@ pub fn baseline(c: &Comparison) -> String {
             return;
         }
         *out += &format!("  {title} ({}):\n", v.len());
-        for ch in v.iter().take(CHANGES_SHOWN) {
-            *out += &change_line(ch);
-        }
-        if v.len() > CHANGES_SHOWN {
-            *out += &format!(
-                "    … {} more (see --format json)\n",
-                v.len() - CHANGES_SHOWN
-            );
-        }
+        change_lines(out, v);
     };
     list(&mut out, "layers that changed", &c.layers);
     list(
@@ -325,4 +366,35 @@ pub fn baseline(c: &Comparison) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Change, change_lines};
+
+    fn change(name: &str, old: u64, new: u64) -> Change {
+        Change {
+            name: name.into(),
+            old_bytes: Some(old),
+            new_bytes: new,
+            old_time_s: None,
+            new_time_s: None,
+        }
+    }
+
+    #[test]
+    fn the_same_change_in_every_layer_is_one_line() {
+        let mut v: Vec<Change> = (0..32)
+            .map(|i| change(&format!("layers.{i}.softmax"), 10, 20))
+            .collect();
+        v.push(change("logits", 5, 4));
+        v.push(change("layers.3.attn", 1, 2));
+        let mut out = String::new();
+        change_lines(&mut out, &v);
+        assert_eq!(
+            out,
+            "    32 alike, layers.0.softmax … layers.31.softmax, each: +10 B\n    logits: -1 B\n    \
+             layers.3.attn: +1 B\n"
+        );
+    }
 }
