@@ -55,7 +55,7 @@ pub(super) fn invalid_allows(codes: &[(String, Span)]) -> Vec<Diagnostic> {
 fn least_size(g: &Graph, threshold: super::LargeIntermediate) -> u64 {
     let mut least = threshold.min_bytes;
     if threshold.min_weight_percent > 0 {
-        let (state, _) = crate::report::memory::state(g);
+        let (state, _) = super::state::state(g);
         let weights: u128 = g
             .tensors
             .iter()

@@ -6,6 +6,7 @@
 pub mod assertions;
 mod lints;
 mod pipeline;
+pub mod state;
 
 pub use crate::units::fmt_bytes;
 pub use lints::search_budget;

@@ -25,7 +25,7 @@ pub(super) fn load_baseline(path: &Path) -> Result<Arc<Baseline>, Usage> {
             path.display()
         )));
     }
-    baseline::parse(&bytes)
+    baseline::parse(&bytes, crate::report::render::json::schema::SCHEMA_VERSION)
         .map(Arc::new)
         .map_err(|e| Usage(format!("baseline `{}`: {e}", path.display())))
 }

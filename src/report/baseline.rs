@@ -97,9 +97,10 @@ fn seconds(us: f64) -> Option<f64> {
     (us.is_finite() && us >= 0.0).then_some(us * 1e-6)
 }
 
-/// Reads a saved JSON report. The error says what is wrong in words, with a line and column
-/// where one is known, and never quotes the file.
-pub fn parse(bytes: &[u8]) -> Result<Baseline, String> {
+/// Reads a saved JSON report of schema version `version` (the JSON report's
+/// `SCHEMA_VERSION`). The error says what is wrong in words, with a line and column where
+/// one is known, and never quotes the file.
+pub fn parse(bytes: &[u8], version: u32) -> Result<Baseline, String> {
     let old: OldReport = serde_json::from_slice(bytes).map_err(|e| {
         use serde_json::error::Category;
         let what = match e.classify() {
@@ -115,11 +116,10 @@ pub fn parse(bytes: &[u8]) -> Result<Baseline, String> {
         )
     })?;
     if let Some(v) = old.schema_version
-        && v != u64::from(crate::report::render::json::schema::SCHEMA_VERSION)
+        && v != u64::from(version)
     {
         return Err(format!(
-            "the report's schema version is {v}; this fgraph reads version {}",
-            crate::report::render::json::schema::SCHEMA_VERSION
+            "the report's schema version is {v}; this fgraph reads version {version}"
         ));
     }
     let (Some(groups), Some(traffic)) = (old.groups, old.traffic) else {
