@@ -78,8 +78,8 @@ pub(super) fn solve_max_param(
             .filter(|_| !r.has_errors())
             .and_then(|g| {
                 let a = g.analysis.as_ref()?;
-                let batch = crate::report::batch_param(&r, Some(g), &opts.overrides);
-                memory::memory(a, &g.instances, &s.hardware.name, Some(capacity), batch)
+                let batch = || crate::report::batch_param(&r, Some(g), &opts.overrides);
+                memory::memory(a, &g.instances, &s.hardware.name, Some(capacity), &batch)
             })
             .map(|m| m.total_bytes);
         total.map_or(Probe::Invalid, Probe::Total)

@@ -133,14 +133,15 @@ fn instance_of(name: &str, paths: &HashMap<&str, usize>) -> Option<usize> {
     None
 }
 
-/// The memory report of `a` on a GPU named `hardware` with `capacity` bytes; `batch` is
-/// the graph's batch param and its value, if it has one. `None` when a sum overflows.
+/// The memory report of `a` on a GPU named `hardware` with `capacity` bytes; `batch` gives
+/// the graph's batch param and its value, if it has one (asked only when the graph has
+/// caches). `None` when a sum overflows.
 pub fn memory(
     a: &Analysis,
     instances: &[Instance],
     hardware: &str,
     capacity: Option<u64>,
-    batch: Option<(String, i64)>,
+    batch: &dyn Fn() -> Option<(String, i64)>,
 ) -> Option<Memory> {
     let g = &a.graph;
     let (is_state, roots) = state(g);
@@ -199,7 +200,7 @@ pub fn memory(
         rows.push(outside);
     }
     let kv_cache = (!roots.is_empty())
-        .then(|| kv_cache(g, &roots, batch))
+        .then(|| kv_cache(g, &roots, batch()))
         .flatten();
     let activations = activations(a, &is_state)?;
     let total_bytes = weight_bytes

@@ -210,9 +210,9 @@ impl<'a> Report<'a> {
             report.ledger = options.ledger.then(|| ledger::ledger(a));
             let instances = graph.map_or(&[][..], |g| &g.instances[..]);
             if options.memory || options.summary {
-                let batch = batch_param(file, graph, &options.overrides);
+                let batch = || batch_param(file, graph, &options.overrides);
                 report.memory =
-                    memory::memory(a, instances, &hardware.name, hardware.memory_bytes, batch);
+                    memory::memory(a, instances, &hardware.name, hardware.memory_bytes, &batch);
             }
             if let (true, Some((c, att))) = (options.breakdown, &report.cost) {
                 report.breakdown = Some(breakdown::breakdown(

@@ -18,7 +18,10 @@ fn example(name: &str, set: &[(&str, i64)]) -> super::Memory {
     let g = &r.graphs[0];
     let a = g.analysis.as_ref().expect("analyses");
     let batch = crate::report::batch_param(&r, Some(g), &opts.overrides);
-    memory(a, &g.instances, "h100", Some(80_000_000_000), batch).expect("fits 64 bits")
+    memory(a, &g.instances, "h100", Some(80_000_000_000), &|| {
+        batch.clone()
+    })
+    .expect("fits 64 bits")
 }
 
 /// Llama-3-8B's parameters, by hand: per layer the attention norm (4,096), wq and wo (4,096²
@@ -117,7 +120,7 @@ fn the_peak_is_under_the_kernel_order() {
                op r = elementwise.relu(y) -> z\n  output z\n}\n";
     let r = check_file("g.fgraph", src.as_bytes(), &Options::default());
     let a = r.graphs[0].analysis.as_ref().expect("analyses");
-    let m = memory(a, &[], "gpu", Some(3_328), None).expect("memory");
+    let m = memory(a, &[], "gpu", Some(3_328), &|| None).expect("memory");
     assert_eq!(m.parameters, 8 * 16 + 16 * 32);
     assert_eq!(m.weight_bytes, 4 * 640);
     assert_eq!(m.activations.peak_bytes, 256 + 512);
@@ -126,7 +129,7 @@ fn the_peak_is_under_the_kernel_order() {
         (Some(1), Some("m2"))
     );
     assert_eq!((m.total_bytes, m.fits), (2_560 + 768, Some(true)));
-    let tight = memory(a, &[], "gpu", Some(3_327), None).expect("memory");
+    let tight = memory(a, &[], "gpu", Some(3_327), &|| None).expect("memory");
     assert_eq!(tight.fits, Some(false));
 }
 
@@ -141,7 +144,7 @@ fn an_input_cache_is_state() {
     let g = &r.graphs[0];
     let a = g.analysis.as_ref().expect("analyses");
     let batch = crate::report::batch_param(&r, Some(g), &Default::default());
-    let m = memory(a, &[], "gpu", None, batch).expect("memory");
+    let m = memory(a, &[], "gpu", None, &|| batch.clone()).expect("memory");
     let kv = m.kv_cache.expect("cache");
     assert_eq!((kv.bytes, kv.sequences, kv.positions), (320, 2, Some(10)));
     assert_eq!(

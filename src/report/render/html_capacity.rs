@@ -44,7 +44,7 @@ pub fn sections(r: &Report<'_>) -> String {
             instances,
             &r.hardware.name,
             r.hardware.memory_bytes,
-            None,
+            &|| None,
         )
     });
     if let Some(m) = &m {
