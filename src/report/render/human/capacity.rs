@@ -83,7 +83,7 @@ pub fn memory(m: &Memory, description: &str) -> String {
             "  total {} of {}: {} on {}\n",
             fmt_gb(m.total_bytes).trim_end_matches(" GB"),
             fmt_gb(c),
-            if fits { "fits" } else { "does NOT fit" },
+            if fits { "fits" } else { "does not fit" },
             m.hardware
         ),
         _ => format!(
