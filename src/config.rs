@@ -17,6 +17,10 @@
 //!
 //! [imports]                  # library folders searched for imports, in order
 //! paths = ["third_party/fgraph-lib"]
+//!
+//! [large-intermediate]       # the least size `large-intermediate` warns about
+//! min-bytes = 67108864       # 64 MiB
+//! min-weight-percent = 10    # 10% of the graph's weight bytes
 //! ```
 //!
 //! A library folder must resolve, symbolic links followed, to a folder inside this file's
@@ -53,6 +57,9 @@ pub struct Config {
     /// `[imports] paths`: the library folders, resolved (empty from [`parse`], which has no
     /// folder to resolve them in).
     pub libraries: Vec<Library>,
+    /// `[large-intermediate] min-bytes, min-weight-percent`: the least size the warning
+    /// `large-intermediate` needs (issue 28).
+    pub large_intermediate: crate::analysis::LargeIntermediate,
 }
 
 /// A configuration file that could not be used: a diagnostic pointing into it, with its text.
@@ -78,6 +85,17 @@ struct Raw {
     #[serde(default)]
     set: toml::Table,
     imports: Option<RawImports>,
+    large_intermediate: Option<RawLargeIntermediate>,
+}
+
+/// `[large-intermediate]`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawLargeIntermediate {
+    #[serde(default)]
+    min_bytes: u64,
+    #[serde(default)]
+    min_weight_percent: u64,
 }
 
 /// `[imports]`.
@@ -107,6 +125,9 @@ impl Config {
             }
         }
         opts.fusion.flash_attention |= self.flash_attention;
+        if self.large_intermediate != crate::analysis::LargeIntermediate::default() {
+            opts.large_intermediate = self.large_intermediate;
+        }
         opts.imports
             .libraries
             .extend(self.libraries.iter().cloned());
@@ -200,7 +221,7 @@ fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigErr
             let message = e.message().to_string();
             let d = Diagnostic::new(Code::InvalidConfig, format!("invalid `{FILE_NAME}`: {message}"))
                 .at(span, "here")
-                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, runtime, launch, [set], [imports] paths; `fgraph explain invalid-config`");
+                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, runtime, launch, [set], [imports] paths, [large-intermediate] min-bytes, min-weight-percent; `fgraph explain invalid-config`");
             return Err(fail(vec![d]));
         }
     };
@@ -208,6 +229,12 @@ fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigErr
     let mut config = Config {
         deny_warnings: raw.deny_warnings,
         flash_attention: raw.flash_attention,
+        large_intermediate: raw.large_intermediate.map_or(Default::default(), |l| {
+            crate::analysis::LargeIntermediate {
+                min_bytes: l.min_bytes,
+                min_weight_percent: l.min_weight_percent,
+            }
+        }),
         ..Config::default()
     };
     if let Some(hw) = raw.hardware {

@@ -56,6 +56,15 @@ pub fn plan_work_bound(ops: usize) -> u64 {
 /// (limit)"). `check --fix` checks again at most twice this many times over all its rounds.
 /// A file with more errors than this is not verified at all (each check of it is slow).
 pub const MAX_FIX_VERIFICATIONS: usize = 64;
+
+/// Re-checks of a file one `analyze --max-param NAME` search makes (issue 28,
+/// `crate::report::memory::max_param`): doubling then halving over 64-bit values needs at
+/// most 126; past this many the search keeps the largest value found to fit and says so.
+pub const MAX_CAPACITY_PROBES: usize = 64;
+
+/// Bytes read of an `analyze --baseline OLD.json` report (issue 28): a larger file is refused
+/// before it is parsed.
+pub const MAX_BASELINE_BYTES: usize = 64 * 1024 * 1024;
 /// Largest file whose safe fixes are verified, in bytes; a larger file's safe fixes are
 /// offered as needing review.
 pub const MAX_VERIFIED_FILE_BYTES: usize = 1024 * 1024;

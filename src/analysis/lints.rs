@@ -50,11 +50,37 @@ pub(super) fn invalid_allows(codes: &[(String, Span)]) -> Vec<Diagnostic> {
     out
 }
 
+/// The least size `threshold` asks of a large intermediate: `min_bytes`, and
+/// `min_weight_percent` of the weights' bytes (those no `update` writes into).
+fn least_size(g: &Graph, threshold: super::LargeIntermediate) -> u64 {
+    let mut least = threshold.min_bytes;
+    if threshold.min_weight_percent > 0 {
+        let (state, _) = super::state::state(g);
+        let weights: u128 = g
+            .tensors
+            .iter()
+            .enumerate()
+            .filter(|&(i, t)| t.origin == Origin::Weight && !state[i])
+            .map(|(_, t)| u128::from(t.bytes))
+            .sum();
+        let share = weights * u128::from(threshold.min_weight_percent) / 100;
+        least = least.max(u64::try_from(share).unwrap_or(u64::MAX));
+    }
+    least
+}
+
 /// `large-intermediate`: an intermediate the fused plan writes to HBM that is larger than
 /// every declared input and weight, such as an attention score matrix. When the tensor is an
 /// intermediate of an attention pattern, the help says what one fused attention kernel would
 /// save; when it sits next to a softmax that cannot be fused, it says why.
-pub(super) fn large_intermediates(g: &Graph, traffic: &TrafficReport) -> Vec<Diagnostic> {
+///
+/// `threshold` (`fgraph.toml`'s `[large-intermediate]`) raises the bar: at least `min_bytes`,
+/// and at least `min_weight_percent` of the graph's weight bytes.
+pub(super) fn large_intermediates(
+    g: &Graph,
+    traffic: &TrafficReport,
+    threshold: super::LargeIntermediate,
+) -> Vec<Diagnostic> {
     let largest = g
         .tensors
         .iter()
@@ -63,7 +89,9 @@ pub(super) fn large_intermediates(g: &Graph, traffic: &TrafficReport) -> Vec<Dia
     let Some(largest) = largest else {
         return Vec::new();
     };
-    let qualifies = |t: TensorId| !g.is_output(t) && g.tensor(t).bytes > largest.bytes;
+    let least = least_size(g, threshold);
+    let big = |bytes: u64| bytes > largest.bytes && bytes >= least;
+    let qualifies = |t: TensorId| !g.is_output(t) && big(g.tensor(t).bytes);
     // Most graphs have no such intermediate: skip the per-tensor tables below.
     if !traffic
         .groups
@@ -88,7 +116,7 @@ pub(super) fn large_intermediates(g: &Graph, traffic: &TrafficReport) -> Vec<Dia
     for (k, gt) in traffic.groups.iter().enumerate() {
         for w in &gt.writes {
             let t = g.tensor(w.tensor);
-            if g.is_output(w.tensor) || t.bytes <= largest.bytes {
+            if g.is_output(w.tensor) || !big(t.bytes) {
                 continue;
             }
             let (reads, readers) = read_back.get(&w.tensor.index()).copied().unwrap_or((0, 0));

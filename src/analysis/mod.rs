@@ -6,6 +6,7 @@
 pub mod assertions;
 mod lints;
 mod pipeline;
+pub mod state;
 
 pub use crate::units::fmt_bytes;
 pub use lints::search_budget;
@@ -30,6 +31,20 @@ pub struct Options {
     pub fusion: FusionOptions,
     /// Where imports are found: `fgraph.toml`'s library folders, and the file system.
     pub imports: crate::imports::library::ImportOptions,
+    /// `fgraph.toml`'s `[large-intermediate]`: the least size a tensor needs for the warning.
+    pub large_intermediate: LargeIntermediate,
+}
+
+/// `[large-intermediate]` of `fgraph.toml` (issue 28): besides being larger than every input
+/// and weight (SPEC §5), an intermediate must reach these for `large-intermediate` to warn.
+/// Zero (the default) adds nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LargeIntermediate {
+    /// `min-bytes`: at least this many bytes.
+    pub min_bytes: u64,
+    /// `min-weight-percent`: at least this percentage of the graph's weight bytes (caches
+    /// that `update` writes into are not weights).
+    pub min_weight_percent: u64,
 }
 
 /// A graph that checked clean, with its fusion plan and traffic.

@@ -544,7 +544,11 @@ fn analyze(
     );
     match unfused.and_then(|u| compare_with_unfused(&graph, &plan, u)) {
         Ok(traffic) => {
-            diags.extend(large_intermediates(&graph, &traffic));
+            diags.extend(large_intermediates(
+                &graph,
+                &traffic,
+                opts.large_intermediate,
+            ));
             if let Some(stop) = &plan.stopped {
                 let strategy = crate::fusion::strategy::flags(&opts.fusion);
                 diags.push(search_budget(graph.ops.len(), stop, &strategy, at));

@@ -1,10 +1,12 @@
 //! `fgraph analyze FILE`: settings (the flags over the file's `fgraph.toml`) → pipeline (the
 //! file checked and planned, one graph chosen) → report (assembled by the library) → render
 //! (the files asked for, then the report in `--format`). `fgraph transformer` shares the last
-//! two steps ([`render_analysis`]).
+//! two steps ([`render_analysis`]). What reads another file or checks the file again
+//! (`--baseline`, `--max-param`) and the regression annotations are in `capacity`.
 
 use crate::analysis::{FileReport, GraphReport, check_file_owned};
 use crate::cli::args::{Common, CostArgs};
+use crate::cli::capacity;
 use crate::cli::input::{config_anchor, display_name, read};
 use crate::cli::io::{Io, Keep, USAGE, Usage, exit_code, sink};
 use crate::cli::settings::{self, Settings, check_set_names};
@@ -129,16 +131,30 @@ fn render_analysis_seeing(
         )));
     }
     let format = s.common.format;
-    let options = settings::report_options(&s.cost);
+    let mut options = settings::report_options(&s.cost);
+    options.overrides = s.options.overrides.clone();
+    if let Some(path) = &s.cost.baseline {
+        options.baseline = Some(capacity::load_baseline(path)?);
+    }
+    if let (Some(name), Some(g)) = (&s.cost.max_param, graph) {
+        capacity::check_max_param(name, g, s)?;
+    }
     let mut head_written = false;
     let early = render::early(format, &options, &mut *io.out, &mut head_written);
-    let report = Report::assemble(file, graph, &s.hardware, &options, early).map_err(Usage)?;
+    let mut report = Report::assemble(file, graph, &s.hardware, &options, early).map_err(Usage)?;
+    if let (Some(name), Some(g)) = (&s.cost.max_param, graph) {
+        capacity::solve_max_param(name, file, g, s, &mut report)?;
+    }
     let written = write_files(&report, &s.cost, io);
     render::render(&report, format, head_written, &mut sink(io));
     see(&report);
     // The report's own warnings count too (`--deny-warnings`): those render showed.
     let notes = report.notes();
-    let code = exit_code(&report.diagnostics_with(&notes), s.common.deny_warnings);
+    let mut code = exit_code(&report.diagnostics_with(&notes), s.common.deny_warnings);
+    // `--fail-on-regression`: traffic or time grew past the threshold (exit 1).
+    if capacity::annotate_regressions(&report, file, graph, io) {
+        code = code.max(crate::cli::io::FOUND);
+    }
     keep.push(Box::new(report.cost));
     written?;
     Ok(code)

@@ -180,6 +180,35 @@ pub struct CostArgs {
     /// whether it is in HBM and why, and the bytes (they add up to the fused traffic).
     #[arg(long)]
     pub ledger: bool,
+    /// Add memory and capacity: parameters and weight bytes by block, KV caches, the peak of
+    /// live activations, and the total against the GPU's memory.
+    #[arg(long)]
+    pub memory: bool,
+    /// With the memory report: the largest value of param NAME (a batch or a context length)
+    /// at which the graph still fits in the GPU's memory.
+    #[arg(long, value_name = "NAME")]
+    pub max_param: Option<String>,
+    /// Add where the time goes: every kernel by family (matmul, attention, normalisation,
+    /// elementwise, …), for the model and per layer.
+    #[arg(long)]
+    pub breakdown: bool,
+    /// Compare with a saved JSON report (`analyze --format json`): kernels, traffic and time,
+    /// in total, per layer and per kernel.
+    #[arg(long, value_name = "OLD.json")]
+    pub baseline: Option<PathBuf>,
+    /// With --baseline: exit 1 when the fused traffic or time grew by more than PCT percent,
+    /// with a GitHub annotation at the op whose kernel grew most.
+    #[arg(long, value_name = "PCT", requires = "baseline", value_parser = parse_pct)]
+    pub fail_on_regression: Option<f64>,
+}
+
+pub(super) fn parse_pct(s: &str) -> Result<f64, String> {
+    match s.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1e9).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a percentage: expected a number from 0 to 1e9, such as 5 or 0.5"
+        )),
+    }
 }
 
 pub(super) fn parse_set(s: &str) -> Result<(String, i64), String> {

@@ -33,9 +33,13 @@ pub(super) fn hardware_cmd(
                 let _ = writeln!(io.out, "{}  {}", hw.name, hw.description);
                 let _ = writeln!(
                     io.out,
-                    "  dense 16-bit tensor {} TFLOP/s, f32 {} TFLOP/s, HBM {} TB/s",
+                    "  dense 16-bit tensor {} TFLOP/s, f32 {} TFLOP/s, HBM {}{} TB/s",
                     fmt_num(hw.peak_f16 / 1e12),
                     fmt_num(hw.peak_f32 / 1e12),
+                    hw.memory_bytes.map_or(String::new(), |b| format!(
+                        "{} at ",
+                        crate::report::memory::fmt_gb(b)
+                    )),
                     fmt_num(hw.bandwidth / 1e12)
                 );
                 let _ = writeln!(

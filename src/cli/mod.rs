@@ -8,6 +8,7 @@
 
 mod analyze;
 mod args;
+mod capacity;
 mod check;
 pub mod embed;
 mod emit;

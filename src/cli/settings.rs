@@ -80,6 +80,11 @@ pub(super) fn report_options(cost: &CostArgs) -> ReportOptions {
         compare: cost.compare,
         ledger: cost.ledger,
         explain: cost.explain.clone(),
+        memory: cost.memory || cost.max_param.is_some(),
+        breakdown: cost.breakdown,
+        baseline: None,
+        fail_on_regression: cost.fail_on_regression,
+        overrides: Default::default(),
     }
 }
 

@@ -95,6 +95,9 @@ pub struct Hardware {
     pub peak_i8: Option<f64>,
     /// HBM bandwidth, bytes per second.
     pub bandwidth: f64,
+    /// GPU memory (HBM capacity) in bytes, 10^9 per GB (`memory_gb`); `None`: the file gives
+    /// none, and the memory report (`analyze --memory`) cannot say whether the graph fits.
+    pub memory_bytes: Option<u64>,
     /// L2 cache in bytes (informational: the model has no cache).
     pub l2_bytes: Option<u64>,
     pub sms: Option<u32>,
@@ -216,6 +219,7 @@ impl Hardware {
             peak_tflops_f8: self.peak_f8.map(|p| p / 1e12),
             peak_tops_i8: self.peak_i8.map(|p| p / 1e12),
             bandwidth_tb_s: self.bandwidth / 1e12,
+            memory_gb: self.memory_bytes.map(|b| b as f64 / 1e9),
             l2_mib: self.l2_bytes.map(|b| b as f64 / MIB as f64),
             sms: self.sms,
             launch_graph_us: Some(self.launch_graph * 1e6),
@@ -258,6 +262,10 @@ pub struct HardwareFile {
     pub peak_tops_i8: Option<f64>,
     /// HBM bandwidth in TB/s (10^12 bytes per second).
     pub bandwidth_tb_s: f64,
+    /// GPU memory in GB (10^9 bytes): the capacity `analyze --memory` checks a graph against;
+    /// absent: not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_gb: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l2_mib: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -302,6 +310,11 @@ impl HardwareFile {
             Some(v) => Some(check("peak_tops_i8", v)? * 1e12),
         };
         let bandwidth = check("bandwidth_tb_s", self.bandwidth_tb_s)? * 1e12;
+        let memory_bytes = match self.memory_gb {
+            None => None,
+            // At most 10^8 GB (the range): the product fits 64 bits.
+            Some(v) => Some((check("memory_gb", v)? * 1e9).round() as u64),
+        };
         let l2_bytes = match self.l2_mib {
             None => None,
             Some(v) => Some((check("l2_mib", v)? * MIB as f64) as u64),
@@ -333,6 +346,7 @@ impl HardwareFile {
             peak_f8,
             peak_i8,
             bandwidth,
+            memory_bytes,
             l2_bytes,
             sms: self.sms,
             launch_graph,

@@ -18,6 +18,9 @@ pub enum Why {
     Input,
     /// A weight: in HBM before the graph runs.
     Weight,
+    /// An input or weight that an `update` writes into (a KV cache): state, in HBM before
+    /// and after the graph runs, apart from the parameters (issue 28).
+    Cache,
     /// A graph output: written to HBM whatever the grouping.
     GraphOutput,
     /// Read by several ops, one or more of them in another kernel than its producer.
@@ -35,6 +38,7 @@ impl Why {
         match self {
             Why::Input => "input",
             Why::Weight => "weight",
+            Why::Cache => "cache",
             Why::GraphOutput => "graph-output",
             Why::SeveralConsumers => "several-consumers",
             Why::Boundary => "boundary",
@@ -102,11 +106,11 @@ impl Entry {
         };
         let t = &g.tensor(self.tensor).name;
         match self.why {
-            Why::Input | Why::Weight => {
-                let what = if self.why == Why::Input {
-                    "a graph input"
-                } else {
-                    "a weight"
+            Why::Input | Why::Weight | Why::Cache => {
+                let what = match self.why {
+                    Why::Input => "a graph input",
+                    Why::Weight => "a weight",
+                    _ => "a cache (state an `update` writes into in place)",
                 };
                 if readers.is_empty() {
                     format!("{what}, read by no kernel: it costs nothing")
@@ -173,6 +177,7 @@ impl Entry {
 pub fn ledger(a: &Analysis) -> Vec<Entry> {
     let g = &a.graph;
     let plan = &a.plan;
+    let (state, _) = super::memory::state(g);
     let mut entries: Vec<Entry> = g
         .tensors
         .iter()
@@ -194,6 +199,7 @@ pub fn ledger(a: &Analysis) -> Vec<Entry> {
                 consumer_kernels,
                 materialized: false,
                 why: match t.origin {
+                    Origin::Input | Origin::Weight if state[i] => Why::Cache,
                     Origin::Input => Why::Input,
                     Origin::Weight => Why::Weight,
                     Origin::Produced(_) => Why::OnChip,
@@ -224,7 +230,7 @@ pub fn ledger(a: &Analysis) -> Vec<Entry> {
     }
     let holders = plan.copy_holders(g.ops.len());
     for e in &mut entries {
-        if matches!(e.why, Why::Input | Why::Weight) {
+        if matches!(e.why, Why::Input | Why::Weight | Why::Cache) {
             e.materialized = true;
             continue;
         }
@@ -331,7 +337,7 @@ mod tests {
                     assert_eq!(w + rd, f.total);
                     for e in &entries {
                         // In HBM exactly when an input, a weight or written.
-                        let external = matches!(e.why, Why::Input | Why::Weight);
+                        let external = matches!(e.why, Why::Input | Why::Weight | Why::Cache);
                         assert_eq!(e.materialized, external || e.written > 0, "{e:?}");
                         if e.why == Why::OnChip {
                             assert_eq!(e.written, 0, "{e:?}");

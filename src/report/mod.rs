@@ -7,8 +7,10 @@
 //! plans' estimates, the hardware model under `--traffic-model hardware`, the FlashAttention
 //! comparison), sums a graph built from blocks per instance and block ([`summary`]), and adds
 //! what the options ask for: the [`compare`] table of strategies, the tensor [`ledger`] or the
-//! one-op focus of [`explain_op`] (which replaces the rest). Each of those is data in its own
-//! file here; the what-if hint under each boundary ([`hints`]) is computed by the renderers
+//! one-op focus of [`explain_op`] (which replaces the rest), and issue 28's sections: the
+//! [`memory`] and capacity report (`--memory`, `--summary`), the time by kernel family
+//! ([`breakdown`]) and the comparison with a saved report ([`baseline`]). Each of those is data
+//! in its own file here; the what-if hint under each boundary ([`hints`]) is computed by the renderers
 //! that show it, as deep as each shows it (the text report stops at 200), once per depth
 //! ([`Report::hints_upto`]).
 //!
@@ -22,11 +24,14 @@
 //! change (the JSON report's head), the one place where the report's assembly and its
 //! rendering overlap.
 
+pub mod baseline;
+pub mod breakdown;
 pub mod compare;
 pub mod explain_op;
 pub mod family;
 pub mod fold;
 pub mod ledger;
+pub mod memory;
 pub mod render;
 pub mod summary;
 pub mod whatif;
@@ -44,7 +49,7 @@ use crate::perf::PARALLEL_COST;
 use std::sync::{Arc, Mutex};
 
 /// What a report holds beyond the plan, and how its text shows it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ReportOptions {
     /// Launch overhead per kernel (`--launch`).
     pub launch: LaunchMode,
@@ -64,6 +69,17 @@ pub struct ReportOptions {
     pub explain: Option<String>,
     /// `--runtime`: the step as a runtime runs it, which the report leads with.
     pub runtime: Option<crate::runtime::Runtime>,
+    /// `--memory`: memory and capacity ([`memory`]; also in `--summary`'s text and JSON).
+    pub memory: bool,
+    /// `--breakdown`: where the time goes ([`breakdown`]).
+    pub breakdown: bool,
+    /// `--baseline OLD.json`: the saved report the plan is compared with ([`baseline`]).
+    pub baseline: Option<Arc<baseline::Baseline>>,
+    /// `--fail-on-regression PCT`.
+    pub fail_on_regression: Option<f64>,
+    /// The `--set` values (and the configuration's) the graph was checked under: the batch
+    /// param's value for [`memory`].
+    pub overrides: crate::sema::Overrides,
 }
 
 /// The report of one graph of a file, ready to render.
@@ -94,6 +110,12 @@ pub struct Report<'a> {
     pub ledger: Option<Vec<ledger::Entry>>,
     /// `--explain OP`: the op's report.
     pub explained: Option<explain_op::OpReport<'a>>,
+    /// `--memory` or `--summary`: memory and capacity (`None` on overflow).
+    pub memory: Option<memory::Memory>,
+    /// `--breakdown`: where the time goes (needs the cost model).
+    pub breakdown: Option<breakdown::Breakdown>,
+    /// `--baseline`: the plan against the saved report.
+    pub baseline: Option<baseline::Comparison>,
     /// The what-if of the plan for the first N boundaries, for each N asked so far
     /// ([`Report::hints_upto`]).
     what_if: Mutex<Vec<(usize, Arc<WhatIf>)>>,
@@ -160,6 +182,9 @@ impl<'a> Report<'a> {
             compare: None,
             ledger: None,
             explained,
+            memory: None,
+            breakdown: None,
+            baseline: None,
             what_if,
         };
         let Some(a) = analysis else {
@@ -185,6 +210,30 @@ impl<'a> Report<'a> {
                 .then(|| compare::rows(&a.graph, &a.fusion, hardware, options.launch).ok())
                 .flatten();
             report.ledger = options.ledger.then(|| ledger::ledger(a));
+            let instances = graph.map_or(&[][..], |g| &g.instances[..]);
+            if options.memory || options.summary {
+                let batch = || batch_param(file, graph, &options.overrides);
+                report.memory =
+                    memory::memory(a, instances, &hardware.name, hardware.memory_bytes, &batch);
+            }
+            if let (true, Some((c, att))) = (options.breakdown, &report.cost) {
+                report.breakdown = Some(breakdown::breakdown(
+                    a,
+                    instances,
+                    c,
+                    &att.patterns,
+                    report.runtime.as_ref(),
+                ));
+            }
+            if let Some(old) = &options.baseline {
+                report.baseline = Some(baseline::compare(
+                    old,
+                    a,
+                    report.cost.as_ref().map(|(c, _)| c),
+                    report.summary.as_ref(),
+                    options.fail_on_regression,
+                ));
+            }
         }
         Ok(report)
     }
@@ -212,6 +261,9 @@ impl<'a> Report<'a> {
             compare: None,
             ledger: None,
             explained: None,
+            memory: None,
+            breakdown: None,
+            baseline: None,
             what_if: Mutex::new(Vec::new()),
         }
     }
@@ -289,6 +341,41 @@ impl<'a> Report<'a> {
         }
         all
     }
+}
+
+/// The graph's batch param ([`memory::BATCH_PARAMS`]) and its value under `overrides`
+/// (`None` when it has none, or the value is unknown).
+pub fn batch_param(
+    file: &FileReport,
+    graph: Option<&GraphReport>,
+    overrides: &crate::sema::Overrides,
+) -> Option<(String, i64)> {
+    let g = graph?;
+    let name = g.params.iter().find(|p| {
+        memory::BATCH_PARAMS
+            .iter()
+            .any(|b| b.eq_ignore_ascii_case(p))
+    })?;
+    param_value(file, g, name, overrides).map(|v| (name.clone(), v))
+}
+
+/// The value of param `name` of `graph` under `overrides`, read from the file's source
+/// (`None` when the graph has no such param or its value is unknown).
+pub fn param_value(
+    file: &FileReport,
+    graph: &GraphReport,
+    name: &str,
+    overrides: &crate::sema::Overrides,
+) -> Option<i64> {
+    if let Some(&v) = overrides.get(name) {
+        return Some(v);
+    }
+    let parsed = crate::syntax::parser::parse(&file.source.text).ok()?;
+    let ast = parsed.graphs.iter().find(|x| x.name.name == graph.name)?;
+    crate::sema::param_values(ast, overrides)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .and_then(|(_, v)| v)
 }
 
 /// The cost model on `a`: both plans' estimates (with the hardware model's predictions under

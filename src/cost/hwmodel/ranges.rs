@@ -51,9 +51,10 @@ const EXPONENT: (f64, f64) = (0.01, 100.0);
 /// Every numeric field of a hardware file (`--hardware-file`, the presets) and the
 /// physically meaningful range it must lie in; a value outside, or not finite, is an error
 /// that names the field, the value and the range. Every shipped preset lies well inside
-/// (`src/cost/presets/*.json`: peaks 19.5–989 TFLOP/s, 2.0–4.8 TB/s, 40–50 MiB of L2,
-/// 108–132 SMs, launches 1.2–11 µs; H100 coefficients: exponents 0.25–8, rates 1.2e11–1.8e12
-/// elements/s, overheads 1–6 µs, factors 0.785–1.932, efficiencies 0.16–0.99).
+/// (`src/cost/presets/*.json`: peaks 19.5–989 TFLOP/s, 2.0–4.8 TB/s, 80–141 GB of memory,
+/// 40–50 MiB of L2, 108–132 SMs, launches 1.2–11 µs; H100 coefficients: exponents 0.25–8,
+/// rates 1.2e11–1.8e12 elements/s, overheads 1–6 µs, factors 0.785–1.932, efficiencies
+/// 0.16–0.99).
 pub const RANGES: &[FieldRange] = &[
     // The GPU (`hardware.rs`).
     range("peak_tflops_f16", 0.001, 100_000.0, "TFLOP/s"),
@@ -61,6 +62,7 @@ pub const RANGES: &[FieldRange] = &[
     range("peak_tflops_f8", 0.001, 100_000.0, "TFLOP/s"),
     range("peak_tops_i8", 0.001, 100_000.0, "TOPS"),
     range("bandwidth_tb_s", 0.001, 1_000.0, "TB/s"),
+    range("memory_gb", 0.001, 1e8, "GB"),
     range("l2_mib", 0.001, 16_384.0, "MiB"),
     range("sms", 1.0, 100_000.0, "SMs"),
     range("launch_graph_us", 0.0, 1e6, "µs"),

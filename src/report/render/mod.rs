@@ -13,6 +13,7 @@
 pub mod charts;
 pub mod dot;
 pub mod html;
+pub mod html_capacity;
 pub mod html_script;
 pub mod human;
 pub mod json;
@@ -177,18 +178,21 @@ impl<'r, 'a> Files<'r, 'a> {
                 let hints = w.as_deref().map_or(&[][..], |w| &w.hints[..]);
                 let notes = r.notes();
                 let diagnostics = r.diagnostics_with(&notes);
-                html::html(&html::Page {
-                    analysis: a,
-                    cost: c,
-                    attention: att,
-                    plan_svg: &svg,
-                    diagnostics: &diagnostics,
-                    hints,
-                    source: r.source,
-                    summary: r.summary.as_ref(),
-                    instances,
-                    fold: &folded().0,
-                })
+                html_capacity::insert(
+                    html::html(&html::Page {
+                        analysis: a,
+                        cost: c,
+                        attention: att,
+                        plan_svg: &svg,
+                        diagnostics: &diagnostics,
+                        hints,
+                        source: r.source,
+                        summary: r.summary.as_ref(),
+                        instances,
+                        fold: &folded().0,
+                    }),
+                    &html_capacity::sections(r),
+                )
             }),
         })
     }

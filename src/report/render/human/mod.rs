@@ -1,9 +1,12 @@
 //! The report as text for people: what the human and GitHub formats print after the
 //! diagnostics. [`text`] chooses the view, one file each: the op of `--explain OP`
 //! ([`explain_op`]), the `--compare` table ([`compare`]), the `--summary` table
-//! ([`summary`], inside [`report::human_summary`]) or the plan itself ([`report`]); then the
-//! `--ledger` table ([`ledger`]).
+//! ([`summary`], inside [`report::human_summary`]) or the plan itself ([`report`], its
+//! attention lines one per distinct pattern: [`attention`]); then the `--ledger` table
+//! ([`ledger`]) and the memory, `--breakdown` and `--baseline` sections ([`capacity`]).
 
+pub mod attention;
+pub mod capacity;
 pub mod compare;
 pub mod explain_op;
 pub mod ledger;
@@ -52,6 +55,15 @@ pub fn text(r: &Report<'_>) -> String {
     };
     if let Some(entries) = &r.ledger {
         out += &ledger::human(a, entries);
+    }
+    if let Some(m) = &r.memory {
+        out += &capacity::memory(m, &r.hardware.description);
+    }
+    if let Some(b) = &r.breakdown {
+        out += &capacity::breakdown(b);
+    }
+    if let Some(c) = &r.baseline {
+        out += &capacity::baseline(c);
     }
     // `--runtime`: the report leads with the step as the runtime runs the file.
     if let (Some((c, _)), Some(e)) = (r.cost(), rt) {

@@ -16,7 +16,7 @@ use crate::units::{fmt_bytes, fmt_num, fmt_time, group_digits, si};
 use std::fmt::Write as _;
 
 /// Lists at most `max` items, then says how many more there are.
-fn list(items: impl ExactSizeIterator<Item = String>, sep: &str, max: usize) -> String {
+pub(super) fn list(items: impl ExactSizeIterator<Item = String>, sep: &str, max: usize) -> String {
     let n = items.len();
     let mut v: Vec<String> = items.take(max).collect();
     if n > max {
@@ -626,49 +626,8 @@ fn cost_summary(
     if !att.patterns.is_empty() || !att.misses.is_empty() {
         out += "\nattention (matmul → softmax → matmul, which the rules alone cannot fuse):\n";
     }
-    for p in &att.patterns {
-        let names: Vec<&str> = p
-            .pattern
-            .ops()
-            .iter()
-            .map(|&o| g.op(o).name.as_str())
-            .collect();
-        out += &format!(
-            "  {}: a FlashAttention kernel reads {}, {}, {} and writes `{}`; it keeps {} on chip, saving {}\n",
-            names.join(" → "),
-            g.use_name(&p.pattern.q),
-            g.use_name(&p.pattern.k),
-            g.use_name(&p.pattern.v),
-            g.tensor(p.pattern.output).name,
-            list(
-                p.pattern
-                    .intermediates
-                    .iter()
-                    .map(|&t| format!("`{}`", g.tensor(t).name)),
-                ", ",
-                8
-            ),
-            fmt_bytes(p.saved_bytes)
-        );
-        for e in &p.fused_edges {
-            if let Some(r) = e.overrides {
-                out += &format!(
-                    "    {} → {} via `{}` [{}]: fused although the rules say {r}\n",
-                    g.op(e.producer).name,
-                    g.op(e.consumer).name,
-                    g.tensor(e.tensor).name,
-                    e.fused_by
-                );
-            }
-        }
-    }
-    for (o, m) in &att.misses {
-        out += &format!(
-            "  softmax `{}` is not fused into an attention kernel: {}\n",
-            g.op(*o).name,
-            m.describe(g)
-        );
-    }
+    // One line per distinct pattern, with its count (issue 28).
+    out += &super::attention::lines(g, att);
     if let (Some(without), Some(with)) = (&att.without, &att.with) {
         let row = |label: &str, p: &PlanSummary| {
             format!(

@@ -488,6 +488,18 @@ impl<'w> JsonOut<'w> {
             self.raw(b",\"ledger\":");
             self.serde(l)?;
         }
+        if let Some(m) = &j.memory {
+            self.raw(b",\"memory\":");
+            self.serde(m)?;
+        }
+        if let Some(b) = &j.breakdown {
+            self.raw(b",\"breakdown\":");
+            self.serde(b)?;
+        }
+        if let Some(b) = &j.baseline {
+            self.raw(b",\"baseline\":");
+            self.serde(b)?;
+        }
         self.buf.push(b'}');
         Ok(())
     }

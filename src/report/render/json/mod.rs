@@ -47,6 +47,9 @@ pub fn write(r: &Report<'_>, diagnostics: Vec<Value>, head_written: bool, out: &
     if let (Some(a), Some(entries)) = (r.analysis, &r.ledger) {
         obj.ledger = Some(LedgerJson::new(&a.graph, entries));
     }
+    obj.memory = r.memory.as_ref();
+    obj.breakdown = r.breakdown.as_ref();
+    obj.baseline = r.baseline.as_ref();
     // `write_json` buffers itself: no `BufWriter` needed.
     let _ = if head_written {
         obj.write_json_tail(out)

@@ -351,6 +351,16 @@ pub struct AnalysisJson<'a> {
     /// (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ledger: Option<LedgerJson<'a>>,
+    /// With `--memory` or `--summary`: parameters, weights, KV caches, the peak of live
+    /// activations and the total against the GPU's memory (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<&'a crate::report::memory::Memory>,
+    /// With `--breakdown`: the time by kernel family, for the model and per layer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<&'a crate::report::breakdown::Breakdown>,
+    /// With `--baseline OLD.json`: the plan against the saved report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<&'a crate::report::baseline::Comparison>,
 }
 
 impl<'a> AnalysisJson<'a> {
@@ -395,6 +405,9 @@ impl<'a> AnalysisJson<'a> {
                 summary: None,
                 compare: None,
                 ledger: None,
+                memory: None,
+                breakdown: None,
+                baseline: None,
             };
         };
         let g = &a.graph;
@@ -432,6 +445,9 @@ impl<'a> AnalysisJson<'a> {
             summary: None,
             compare: None,
             ledger: None,
+            memory: None,
+            breakdown: None,
+            baseline: None,
         }
     }
 
