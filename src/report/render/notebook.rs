@@ -185,6 +185,7 @@ mod tests {
             ledger: false,
             explain: None,
             runtime: None,
+            ..Default::default()
         }
     }
 
