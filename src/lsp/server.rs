@@ -6,9 +6,9 @@
 //! analysis options and hardware.
 //!
 //! Analysing a document (which reads its configuration and imports), checking an open
-//! configuration file and formatting are jobs for `super::work`'s pool. [`Server::new`] runs
-//! them inline, within [`Server::handle_batch`], so a test sees every result in the batch's
-//! output. [`Server::threaded`] (what `fgraph lsp` runs) runs them on worker threads and the
+//! configuration file, formatting and semantic tokens are jobs for `super::work`'s pool.
+//! [`Server::new`] runs them inline, within [`Server::handle_batch`], so a test sees every
+//! result in the batch's output. [`Server::threaded`] (what `fgraph lsp` runs) runs them on worker threads and the
 //! message loop never waits: each batch queues an analysis of every document whose text
 //! changed (a newer version cancels the running one: the pipeline stops at its next stage),
 //! a request is answered at once from the document's last completed analysis (an empty
