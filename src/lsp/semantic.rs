@@ -311,7 +311,7 @@ impl Walker<'_, '_> {
                     self.name(measure, TokenType::Predicate, DEFAULT_LIBRARY);
                     self.expr(value);
                     if let Some(u) = unit {
-                        self.name(u, TokenType::Constant, DEFAULT_LIBRARY);
+                        self.name(u, TokenType::Constant, 0);
                     }
                 }
             },
@@ -370,8 +370,10 @@ impl Walker<'_, '_> {
     fn dtype(&mut self, id: &Ident<'_>) {
         if self.scope.params.contains(id.name) {
             self.name(id, TokenType::Param, 0);
-        } else {
+        } else if Dtype::from_name(id.name).is_some() {
             self.name(id, TokenType::Dtype, DEFAULT_LIBRARY);
+        } else {
+            self.name(id, TokenType::Dtype, 0); // misspelt: `unknown-dtype` says so
         }
     }
 
