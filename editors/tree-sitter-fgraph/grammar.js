@@ -7,8 +7,8 @@
  * leans on lowering (reserved words as names, non-ASCII names, parenthesis depth), this
  * grammar is more lenient: a file fgraph rejects for those reasons may parse here.
  *
- * Regenerate src/ after an edit: `npx tree-sitter-cli@0.27 generate` (or `tree-sitter
- * generate`), in this folder; see README.md.
+ * Regenerate src/ after an edit, in this folder: `tree-sitter generate --abi 14` with
+ * tree-sitter CLI 0.27.1; see README.md.
  */
 
 /// <reference types="tree-sitter-cli/dsl" />
