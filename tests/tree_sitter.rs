@@ -169,6 +169,29 @@ fn what_fgraph_rejects_after_its_grammar_parses_here() {
 }
 
 #[test]
+fn every_keyword_of_the_pest_grammar_is_one_here() {
+    // `kw_graph = @{ "graph" ~ !ident_char }` and the like: each is a literal of grammar.js
+    // and of the highlight query.
+    let pest = std::fs::read_to_string(Path::new(ROOT).join("grammar/fgraph.pest")).unwrap();
+    let js = std::fs::read_to_string(Path::new(ROOT).join("editors/tree-sitter-fgraph/grammar.js"))
+        .unwrap();
+    let mut keywords = Vec::new();
+    for line in pest.lines().filter(|l| l.starts_with("kw_")) {
+        let word = line.split('"').nth(1).expect("a quoted keyword");
+        keywords.push(word);
+        assert!(
+            js.contains(&format!("'{word}'")),
+            "grammar.js lacks `{word}`"
+        );
+        assert!(
+            tree_sitter_fgraph::HIGHLIGHTS_QUERY.contains(&format!("\"{word}\"")),
+            "highlights.scm lacks `{word}`"
+        );
+    }
+    assert!(keywords.len() >= 12, "{keywords:?}");
+}
+
+#[test]
 fn the_dtype_lists_of_the_editor_grammars_are_fgraphs() {
     // The highlight query and the TextMate grammar name the dtypes; a new dtype goes there too.
     let query = tree_sitter_fgraph::HIGHLIGHTS_QUERY;
