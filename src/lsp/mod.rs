@@ -10,12 +10,14 @@
 //! - `convert`: fgraph's spans, diagnostics, fixes and symbols as protocol values;
 //! - [`ide`]: what an editor shows about a file (hovers, inlay hints, renames, code actions),
 //!   over `index`, the names of a file and where they occur;
+//! - [`semantic`]: semantic tokens, what each word of a file is, for editors to colour;
 //! - [`document`]: an open document's text and positions.
 
 mod convert;
 pub mod document;
 pub mod ide;
 mod index;
+pub mod semantic;
 mod server;
 mod transport;
 mod work;

@@ -6,9 +6,9 @@
 //! analysis options and hardware.
 //!
 //! Analysing a document (which reads its configuration and imports), checking an open
-//! configuration file and formatting are jobs for `super::work`'s pool. [`Server::new`] runs
-//! them inline, within [`Server::handle_batch`], so a test sees every result in the batch's
-//! output. [`Server::threaded`] (what `fgraph lsp` runs) runs them on worker threads and the
+//! configuration file, formatting and semantic tokens are jobs for `super::work`'s pool.
+//! [`Server::new`] runs them inline, within [`Server::handle_batch`], so a test sees every
+//! result in the batch's output. [`Server::threaded`] (what `fgraph lsp` runs) runs them on worker threads and the
 //! message loop never waits: each batch queues an analysis of every document whose text
 //! changed (a newer version cancels the running one: the pipeline stops at its next stage),
 //! a request is answered at once from the document's last completed analysis (an empty
@@ -406,6 +406,7 @@ impl Server {
                 "documentFormattingProvider": true,
                 "codeActionProvider": { "codeActionKinds": ["quickfix", "source.fixAll.fgraph"] },
                 "inlayHintProvider": true,
+                "semanticTokensProvider": super::semantic::capability(),
             },
             "serverInfo": { "name": "fgraph", "version": env!("CARGO_PKG_VERSION") },
         }))
@@ -894,6 +895,8 @@ impl Server {
                 | "textDocument/formatting"
                 | "textDocument/codeAction"
                 | "textDocument/inlayHint"
+                | "textDocument/semanticTokens/full"
+                | "textDocument/semanticTokens/range"
         );
         if !known {
             return Answer::Now(Err(Failure(
@@ -916,6 +919,9 @@ impl Server {
         if method == "textDocument/formatting" {
             return self.format(req, &uri);
         }
+        if method.starts_with("textDocument/semanticTokens/") {
+            return self.semantic_tokens(req, &uri);
+        }
         let current = open.current().is_some();
         if method == "textDocument/inlayHint"
             && !current
@@ -936,14 +942,62 @@ impl Server {
         };
         let text = open.doc.text.clone();
         let whole = range_json(&open.doc, Span::new(0, text.len()), self.encoding);
-        let run = move || {
+        self.reply_later(req, move || {
             Outcome::Reply(Ok(match crate::format::format_source(&text) {
                 Ok(formatted) if formatted == text => json!([]),
                 Ok(formatted) => json!([{ "range": whole, "newText": formatted }]),
                 // A file that does not parse is not formatted; its syntax error is published.
                 Err(_) => Value::Null,
             }))
+        })
+    }
+
+    /// The semantic tokens of the document at `uri`, of its current text, whole or in the
+    /// request's range (a job: the text is parsed on a worker). A text over
+    /// `semantic::MAX_BYTES` gets none, at once.
+    fn semantic_tokens(&mut self, req: &Request, uri: &str) -> Answer {
+        use super::semantic;
+        let Some(open) = self.docs.get(uri) else {
+            return Answer::Now(Ok(Value::Null));
         };
+        if open.doc.text.len() > semantic::MAX_BYTES {
+            return Answer::Now(Ok(json!({ "data": [] })));
+        }
+        let within = match req.params.get("range") {
+            Some(r) => match serde_json::from_value::<lsp_types::Range>(r.clone()) {
+                Ok(r) => {
+                    let at = |p: lsp_types::Position| Pos {
+                        line: p.line,
+                        character: p.character,
+                    };
+                    let enc = self.encoding;
+                    Span::new(
+                        open.doc.offset(at(r.start), enc),
+                        open.doc.offset(at(r.end), enc),
+                    )
+                }
+                Err(e) => {
+                    let msg = format!("invalid params: {e}");
+                    return Answer::Now(Err(Failure(ErrorCode::InvalidParams, msg)));
+                }
+            },
+            None => Span::new(0, open.doc.text.len()),
+        };
+        let (text, enc) = (open.doc.text.clone(), self.encoding);
+        self.reply_later(req, move || {
+            let h = semantic::highlight_range(&text, within);
+            let data = semantic::lsp_data(&text, &h.tokens, within, enc);
+            Outcome::Reply(Ok(json!({ "data": data })))
+        })
+    }
+
+    /// Answers `req` with what `run` returns, run as a job: at once when jobs run inline,
+    /// else when its worker is done.
+    fn reply_later(
+        &mut self,
+        req: &Request,
+        run: impl FnOnce() -> Outcome + Send + 'static,
+    ) -> Answer {
         let id = id_value(&req.id);
         let job = Job {
             what: For::Reply { id: id.clone() },

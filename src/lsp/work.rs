@@ -1,9 +1,10 @@
 //! Where the language server's slow work runs: analysing a document (which reads its
-//! `fgraph.toml` and imports), checking an open configuration file, formatting. [`Pool`]
-//! either runs each [`Job`] at once on the calling thread ([`Pool::Inline`], for tests, the
-//! fuzz target and the benchmark) or on worker threads ([`Pool::Threads`], for `fgraph lsp`),
-//! so that the message loop never waits for one. A worker hands what it found back through
-//! the `wake` callback as a [`Finished`], which the loop gives to `Server::finished`.
+//! `fgraph.toml` and imports), checking an open configuration file, formatting, semantic
+//! tokens. [`Pool`] either runs each [`Job`] at once on the calling thread ([`Pool::Inline`],
+//! for tests, the fuzz target and the benchmark) or on worker threads ([`Pool::Threads`], for
+//! `fgraph lsp`), so that the message loop never waits for one. A worker hands what it found
+//! back through the `wake` callback as a [`Finished`], which the loop gives to
+//! `Server::finished`.
 //!
 //! At most [`MAX_RUNNING`] jobs run at once (one where the machine has a single core): that
 //! bounds the memory of work in flight to that many analyses, each bounded by the input
