@@ -234,6 +234,7 @@ fn check_all<'s>(
         .collect();
     let mut alone = Vec::new();
     for b in &block_asts {
+        alone.extend(crate::parallel::in_block(&b.stmts, b.name.name));
         if !go_on() {
             break;
         }
@@ -363,6 +364,8 @@ struct CheckedGraph {
     written_ops: Vec<crate::sema::OpSummary>,
     assertions: Vec<crate::analysis::assertions::Assertion>,
     expansion: Expansion,
+    /// What sharding the graph found (issue 25): `graph` is then one GPU's.
+    parallel: Option<std::sync::Arc<crate::parallel::Parallel>>,
 }
 
 /// The first half of the pipeline for one graph: its blocks expanded (names made in
@@ -389,6 +392,12 @@ fn check_one<'s>(
     } else {
         seen.insert(name, span);
     }
+    // The `parallel` sections, read before the semantic pass consumes the statements.
+    let sharding = crate::parallel::read(
+        g.stmts.iter(),
+        &crate::sema::param_values(&g, &opts.overrides),
+        &mut early,
+    );
     let params = g
         .stmts
         .iter()
@@ -426,7 +435,25 @@ fn check_one<'s>(
     };
     let mut found = checked.diagnostics;
     found.append(&mut asserted);
-    let graph = checked.graph;
+    let mut graph = checked.graph;
+    // The per-GPU graph replaces the written one for every later stage.
+    let mut parallel = None;
+    if let Some((plan, ok)) = sharding {
+        graph = match graph
+            .filter(|_| ok)
+            .map(|g| crate::parallel::apply(g, &plan))
+        {
+            Some(Ok((g, p))) => {
+                parallel = Some(std::sync::Arc::new(p));
+                Some(g)
+            }
+            Some(Err(ds)) => {
+                found.extend(ds);
+                None
+            }
+            None => None,
+        };
+    }
     CheckedGraph {
         name: name.to_string(),
         span,
@@ -438,6 +465,7 @@ fn check_one<'s>(
         written_ops: checked.ops,
         assertions,
         expansion,
+        parallel,
     }
 }
 
@@ -459,8 +487,11 @@ fn fuse_one(
         written_ops,
         assertions,
         expansion,
+        parallel,
     } = c;
-    let analysis = graph.and_then(|graph| analyze(graph, span, opts, &mut found));
+    let analysis = graph
+        .and_then(|graph| analyze(graph, span, opts, &mut found))
+        .map(|a| Analysis { parallel, ..a });
     if let Some(a) = &analysis {
         found.extend(crate::analysis::assertions::check(
             &assertions,
@@ -554,6 +585,7 @@ fn analyze(
                 plan,
                 traffic,
                 fusion: opts.fusion,
+                parallel: None,
             })
         }
         Err(_) => {

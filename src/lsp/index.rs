@@ -198,6 +198,27 @@ impl Index {
                         expr_names(value, &mut names);
                     }
                     StmtKind::Dtype(_) => {}
+                    // A `parallel` section names weights (a pipeline's `layers`, a repeat).
+                    StmtKind::Parallel(p) => {
+                        expr_names(&p.size, &mut names);
+                        for item in &p.items {
+                            match item {
+                                crate::syntax::ast::ParallelItem::Role { role, names: ns } => {
+                                    let kind = if role.name == "layers" {
+                                        SymbolKind::Op
+                                    } else {
+                                        SymbolKind::Tensor
+                                    };
+                                    for n in ns {
+                                        add(&mut ix, kind, n, None, "");
+                                    }
+                                }
+                                crate::syntax::ast::ParallelItem::Setting { value, .. } => {
+                                    expr_names(value, &mut names)
+                                }
+                            }
+                        }
+                    }
                     StmtKind::Assert(a) => match &a.kind {
                         AssertKind::Predicate { name, args, .. } => {
                             let kind = match crate::analysis::assertions::Predicate::from_name(
