@@ -464,47 +464,63 @@ fn assemble(name: String, tensors: Vec<Tensor>, ops: Vec<OpNode>, outputs: Vec<T
 /// written model and over the group, the divided weights and the inserted collectives.
 fn summary(g: &Graph, per: &Graph, plan: &Plan, walk: &Walk<'_>, st: Option<&Stages>) -> Parallel {
     let world = plan.world();
-    let weights = |gr: &Graph| {
+    // Weights an `update` writes into are state (KV caches), counted apart.
+    let is_state = |gr: &Graph, t: usize| {
+        gr.consumers(TensorId(t as u32)).iter().any(|&o| {
+            let op = gr.op(o);
+            op.kind == OpKind::Update && op.inputs.first().is_some_and(|u| u.tensor.index() == t)
+        })
+    };
+    // (bytes, elements) of the weights, state or not.
+    let weights = |gr: &Graph, state: bool| {
         gr.tensors
             .iter()
-            .filter(|t| t.origin == Origin::Weight)
-            .fold((0u64, 0u64), |(b, e), t| {
+            .enumerate()
+            .filter(|&(i, t)| t.origin == Origin::Weight && is_state(gr, i) == state)
+            .fold((0u64, 0u64), |(b, e), (_, t)| {
                 (
                     b.saturating_add(t.bytes),
                     e.saturating_add(t.shape.iter().product::<u64>()),
                 )
             })
     };
-    let (wb, we) = weights(per);
-    let (mb, me) = weights(g);
-    // Over the group: each stage's weights on each of its GPUs.
-    let (gb, ge) = match st {
-        None => (wb.saturating_mul(world), we.saturating_mul(world)),
-        Some(st) => {
-            let mut by_stage = vec![(0u64, 0u64); st.p as usize];
-            for (i, t) in g.tensors.iter().enumerate() {
-                if t.origin != Origin::Weight {
-                    continue;
-                }
-                let t_id = TensorId(i as u32);
-                let Some(&c) = g.consumers(t_id).first() else {
-                    continue;
-                };
-                let s = shape_on_gpu(&t.shape, walk.layout[i], plan);
-                let e: u64 = s.iter().product();
-                let slot = &mut by_stage[st.of_op[c.index()] as usize];
-                slot.0 = slot.0.saturating_add(e.saturating_mul(t.dtype.bytes()));
-                slot.1 = slot.1.saturating_add(e);
+    // Over the group: each stage's weights on each of its GPUs (state and not).
+    let group = |state: bool| -> (u64, u64) {
+        let Some(st) = st else {
+            let (b, e) = weights(per, state);
+            return (b.saturating_mul(world), e.saturating_mul(world));
+        };
+        let mut by_stage = vec![(0u64, 0u64); st.p as usize];
+        for (i, t) in g.tensors.iter().enumerate() {
+            if t.origin != Origin::Weight || is_state(g, i) != state {
+                continue;
             }
-            let each = world / st.p;
-            by_stage.iter().fold((0u64, 0u64), |(b, e), &(sb, se)| {
+            let Some(&c) = g.consumers(TensorId(i as u32)).first() else {
+                continue;
+            };
+            let e: u64 = shape_on_gpu(&t.shape, walk.layout[i], plan)
+                .iter()
+                .product();
+            let slot = &mut by_stage[st.of_op[c.index()] as usize];
+            slot.0 = slot.0.saturating_add(e.saturating_mul(t.dtype.bytes()));
+            slot.1 = slot.1.saturating_add(e);
+        }
+        let each = world / st.p;
+        by_stage
+            .iter()
+            .fold((0, 0), |(b, e): (u64, u64), &(sb, se)| {
                 (
                     b.saturating_add(sb.saturating_mul(each)),
                     e.saturating_add(se.saturating_mul(each)),
                 )
             })
-        }
     };
+    let (wb, we) = weights(per, false);
+    let (mb, me) = weights(g, false);
+    let (gb, ge) = group(false);
+    let (sb, _) = weights(per, true);
+    let (smb, _) = weights(g, true);
+    let (sgb, _) = group(true);
     let flops = |gr: &Graph| {
         (0..gr.ops.len()).fold(0u64, |f, o| {
             f.saturating_add(crate::cost::flops::op_flops(gr, OpId(o as u32)).0)
@@ -594,6 +610,11 @@ fn summary(g: &Graph, per: &Graph, plan: &Plan, walk: &Walk<'_>, st: Option<&Sta
             per_gpu: we,
             model: me,
             group: ge,
+        },
+        state: Totals {
+            per_gpu: sb,
+            model: smb,
+            group: sgb,
         },
         flops: super::Flops {
             per_gpu: flops(per),

@@ -55,7 +55,7 @@ impl Kind {
     /// The roles its section may give, and the settings.
     fn roles(self) -> &'static [Role] {
         match self {
-            Kind::Tensor => &[Role::Column, Role::Row, Role::Vocab],
+            Kind::Tensor => &[Role::Column, Role::Row, Role::Vocab, Role::Cache],
             Kind::Expert => &[Role::Experts],
             Kind::Pipeline => &[],
         }
@@ -84,6 +84,8 @@ pub enum Role {
     Row,
     Vocab,
     Experts,
+    /// State an `update` writes into (a KV cache): divided like the rows written.
+    Cache,
 }
 
 impl Role {
@@ -93,12 +95,19 @@ impl Role {
             Role::Row => "row",
             Role::Vocab => "vocab",
             Role::Experts => "experts",
+            Role::Cache => "cache",
         }
     }
     fn from_name(s: &str) -> Option<Role> {
-        [Role::Column, Role::Row, Role::Vocab, Role::Experts]
-            .into_iter()
-            .find(|r| r.as_str() == s)
+        [
+            Role::Column,
+            Role::Row,
+            Role::Vocab,
+            Role::Experts,
+            Role::Cache,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
     }
     /// What it divides, for messages and hovers.
     pub fn doc(self) -> &'static str {
@@ -113,6 +122,10 @@ impl Role {
                  all-reduce) or an LM head's last axis"
             }
             Role::Experts => "axis 0, the experts: an all-to-all before and after them",
+            Role::Cache => {
+                "state an `update` writes into (a KV cache), along the axis the written rows \
+                 are divided on (the heads)"
+            }
         }
     }
 }
@@ -174,10 +187,14 @@ pub struct Parallel {
     /// The pipeline stage this graph is (absent without a pipeline section).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stage: Option<StageInfo>,
-    /// Weights: per GPU, in the written (single-GPU) model, and over the whole group.
+    /// Weight bytes (state excluded): per GPU, in the written (single-GPU) model, and over
+    /// the whole group.
     pub weights: Totals,
-    /// Weight elements (parameters), the same three ways.
+    /// Weight elements (parameters), the same three ways; state (weights an `update`
+    /// writes into, KV caches) is not counted here but in `state`.
     pub params: Totals,
+    /// Bytes of state (weights an `update` writes into), the same three ways.
+    pub state: Totals,
     /// FLOPs of this GPU's graph and of the written model.
     pub flops: Flops,
     /// Every divided weight: which role, over which group, along which axis, its shape on

@@ -158,7 +158,13 @@ impl<'a> Walk<'a> {
                     break;
                 }
                 let r = tensor.shape.len();
+                if a.role == Role::Cache {
+                    // Its axis is the written rows' (`update`'s rule).
+                    self.roles.insert(t, (a.role, k));
+                    continue;
+                }
                 let axis = match a.role {
+                    Role::Cache => None,
                     Role::Column => r.checked_sub(1),
                     Role::Row => r.checked_sub(2),
                     Role::Experts => (r >= 3).then_some(0),
@@ -367,6 +373,28 @@ impl<'a> Walk<'a> {
                 }
                 _ => Err(self.cannot(op, "cannot take it", "")),
             },
+            OpKind::Update if ins[0] == Layout::Full && self.is_cache(op) => {
+                // A cache named under `cache` takes the written rows' axis.
+                let Layout::Split { axis, g } = ins[1] else {
+                    return Err(self.cannot(op, "writes rows that are not divided", ""));
+                };
+                let axis = axis + shapes[0].len().saturating_sub(shapes[1].len());
+                let t = op.inputs[0].tensor;
+                let (d, n) = (self.g.tensor(t).shape[axis], self.size(g));
+                if !d.is_multiple_of(n) {
+                    return Err(refuse(
+                        format!(
+                            "cache `{}` would be divided on axis {axis} over `{}` ({n} GPUs), but {n} does not divide {d}",
+                            self.g.tensor(t).name,
+                            self.group(g)
+                        ),
+                        "the rows written are divided on that axis",
+                        "give the cache's heads their own axis, a multiple of the group's size",
+                    ));
+                }
+                self.layout[t.index()] = Layout::Split { axis, g };
+                Ok(Layout::Split { axis, g })
+            }
             OpKind::Slice | OpKind::Concat | OpKind::Update => {
                 let ax = op.int_attr("axis").unwrap_or(0);
                 let r = shapes[0].len() as i64;
@@ -424,6 +452,15 @@ impl<'a> Walk<'a> {
                 "leave the weights that lead here whole, or gather the tensor first with `all_gather`",
             )),
         }
+    }
+
+    /// Whether `op` (an `update`) writes into a weight named under `cache`.
+    fn is_cache(&self, op: &OpNode) -> bool {
+        op.inputs.first().is_some_and(|u| {
+            self.roles
+                .get(&u.tensor)
+                .is_some_and(|&(r, _)| r == Role::Cache)
+        }) && op.inputs.len() > 1
     }
 
     /// Reads every exchanged argument of `o` through a combine.

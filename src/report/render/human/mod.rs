@@ -7,6 +7,7 @@
 pub mod compare;
 pub mod explain_op;
 pub mod ledger;
+pub mod parallel;
 pub mod report;
 pub mod runtime;
 pub mod summary;
