@@ -435,7 +435,9 @@ fn fmt_lays_out_a_section_with_its_comments() {
 // ---- properties ----------------------------------------------------------------------------
 
 /// Every number a report shows of a graph, in order.
-fn numbers(a: &Analysis) -> (Vec<(String, Vec<u64>, u64)>, Vec<String>, u64, u64, u64) {
+type Numbers = (Vec<(String, Vec<u64>, u64)>, Vec<String>, u64, u64, u64);
+
+fn numbers(a: &Analysis) -> Numbers {
     let g = &a.graph;
     let mut tensors: Vec<_> = g
         .tensors
@@ -551,4 +553,43 @@ proptest! {
         let ars = inserted(a, OpKind::AllReduce).len();
         prop_assert_eq!(ars, usize::from(n > 1));
     }
+}
+
+#[test]
+fn the_language_server_hovers_a_section() {
+    let src = mlp("parallel tensor tp = N {\n    column w_up\n    row w_down\n  }");
+    let m = fgraph::lsp::ide::FileModel::new(
+        "t.fgraph",
+        &src,
+        Options::default(),
+        fgraph::Hardware::preset("h100").unwrap(),
+    );
+    let at = |w: &str, nth: usize| src.match_indices(w).nth(nth).unwrap().0 + 1;
+    let (_, kind) = m.hover(at("tensor", 0)).expect("kind");
+    assert!(
+        kind.contains("**parallel** `tensor` over group `tp`"),
+        "{kind}"
+    );
+    assert!(kind.contains("inserted: 1 `all_reduce`"), "{kind}");
+    let (_, role) = m.hover(at("row", 0)).expect("role");
+    assert!(role.contains("row-parallel"), "{role}");
+    // `w_up` under `column`: this GPU's shard.
+    let (_, name) = m.hover(at("w_up", 0)).expect("name");
+    assert!(name.contains("`w_up` is [64, 32]"), "{name}");
+    let (_, graph) = m.hover(at("g {", 0) - 1).expect("graph");
+    assert!(graph.contains("one GPU of 8 (tensor `tp` of 8)"), "{graph}");
+    // The section's errors reach the editor as diagnostics.
+    let bad = mlp("parallel tensor tp = 3 {\n    column w_up\n  }");
+    let m = fgraph::lsp::ide::FileModel::new(
+        "t.fgraph",
+        &bad,
+        Options::default(),
+        fgraph::Hardware::preset("h100").unwrap(),
+    );
+    assert!(
+        m.report
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::ShapeMismatch)
+    );
 }

@@ -124,6 +124,9 @@ impl FileModel {
 
     /// Markdown for the name at byte `at`, and the span it is about.
     pub fn hover(&self, at: usize) -> Option<(Span, String)> {
+        if let Some(h) = super::parallel::hover(&self.index.parallel, at, |gi| self.analysis(gi)) {
+            return Some(h);
+        }
         let s = self.index.at(at)?;
         let sym = self.index.symbol(s);
         let span = *sym
@@ -218,11 +221,12 @@ impl FileModel {
     fn hover_graph(&self, sym: &Symbol) -> String {
         match self.analysis(sym.graph) {
             Some(a) => format!(
-                "**graph** `{}`\n\n{} ops, {} tensors, {} kernels after fusion\n\nHBM traffic: {} fused, {} saved by fusion",
+                "**graph** `{}`\n\n{} ops, {} tensors, {} kernels after fusion{}\n\nHBM traffic: {} fused, {} saved by fusion",
                 sym.name,
                 a.graph.ops.len(),
                 a.graph.tensors.len(),
                 a.plan.groups.len(),
+                super::parallel::graph_line(a),
                 fmt_bytes(a.traffic.fused.total),
                 fmt_bytes(a.traffic.fused.saved_by_fusion)
             ),

@@ -16,6 +16,7 @@ mod convert;
 pub mod document;
 pub mod ide;
 mod index;
+mod parallel;
 mod server;
 mod transport;
 mod work;

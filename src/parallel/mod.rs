@@ -275,6 +275,8 @@ pub fn read<'a, 's: 'a>(
     }
     let start = diags.len();
     let mut plan = Plan::default();
+    // Each named weight's assignment, by name (a section may name many).
+    let mut named: std::collections::HashMap<String, usize> = Default::default();
     let eval = |e: &crate::syntax::ast::Expr<'_>, diags: &mut Vec<Diagnostic>| {
         let lookup = |n: &str| match values.iter().find(|(k, _)| k == n) {
             Some((_, Some(v))) => crate::sema::expr::Lookup::Value(*v),
@@ -367,7 +369,7 @@ pub fn read<'a, 's: 'a>(
                     match Role::from_name(role.name).filter(|r| kind.roles().contains(r)) {
                         Some(r) => {
                             for n in names {
-                                if let Some(a) = plan.assigns.iter().find(|a| a.name == n.name) {
+                                if let Some(a) = named.get(n.name).map(|&k| &plan.assigns[k]) {
                                     diags.push(
                                         Diagnostic::new(
                                             Code::DuplicateDefinition,
@@ -379,6 +381,7 @@ pub fn read<'a, 's: 'a>(
                                     );
                                     continue;
                                 }
+                                named.insert(n.name.to_string(), plan.assigns.len());
                                 plan.assigns.push(Assign {
                                     role: r,
                                     name: n.name.to_string(),

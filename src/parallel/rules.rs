@@ -112,15 +112,15 @@ impl<'a> Walk<'a> {
     /// Gives each named weight its layout: every weight of that name, the graph's own or an
     /// instance's (`layers.3.wq` for `wq`).
     pub fn assign(&mut self) {
+        // Tensors by their name's last part (`wq` for `layers.3.wq`): a role names a weight
+        // as its graph or block writes it (an identifier, without dots).
+        let mut by_last: HashMap<&str, Vec<TensorId>> = HashMap::new();
+        for (i, t) in self.g.tensors.iter().enumerate() {
+            let last = t.name.rsplit('.').next().unwrap_or(&t.name);
+            by_last.entry(last).or_default().push(TensorId(i as u32));
+        }
         for (k, a) in self.plan.assigns.iter().enumerate() {
-            let suffix = format!(".{}", a.name);
-            let matches: Vec<TensorId> = (0..self.g.tensors.len())
-                .map(|i| TensorId(i as u32))
-                .filter(|&t| {
-                    let n = &self.g.tensor(t).name;
-                    n == a.name.as_str() || n.ends_with(suffix.as_str())
-                })
-                .collect();
+            let matches = by_last.get(a.name.as_str()).cloned().unwrap_or_default();
             if matches.is_empty() {
                 self.diags.push(
                     Diagnostic::new(
@@ -155,6 +155,8 @@ impl<'a> Walk<'a> {
                         .with(tensor.span, "declared here")
                         .help("activations follow the weights they meet; name the weights"),
                     );
+                    // Nothing downstream is said of it.
+                    self.layout[t.index()] = Layout::Poisoned;
                     break;
                 }
                 let r = tensor.shape.len();
@@ -205,6 +207,8 @@ impl<'a> Walk<'a> {
                             "a row-parallel weight has two axes or more"
                         }),
                     );
+                    // Nothing downstream is said of it.
+                    self.layout[t.index()] = Layout::Poisoned;
                     break;
                 };
                 let d = tensor.shape[axis];
@@ -227,6 +231,8 @@ impl<'a> Walk<'a> {
                             a.name
                         )),
                     );
+                    // Nothing downstream is said of it.
+                    self.layout[t.index()] = Layout::Poisoned;
                     break;
                 }
                 self.layout[t.index()] = Layout::Split { axis, g: a.group };
