@@ -593,3 +593,54 @@ fn the_language_server_hovers_a_section() {
             .any(|d| d.code == Code::ShapeMismatch)
     );
 }
+
+#[test]
+fn sequence_parallelism_reduce_scatters_and_gathers_as_megatron() {
+    // The 70B prefill with `sequence = 0`: each all-reduce becomes a reduce-scatter of the
+    // sequence axis, and the norms and residual adds run on S / 8 = 256 rows; the rows are
+    // all-gathered before the column-parallel projections (once for q, k, v; once for gate
+    // and up) and before the LM head.
+    let text = example("llama3_70b_tp8.fgraph").replace(
+        "    vocab tok_emb, lm_head\n",
+        "    vocab tok_emb, lm_head\n    sequence = 0\n",
+    );
+    let path = common::root().join("examples/llama3_70b_tp8.fgraph");
+    let r = check(&path.to_string_lossy(), &text, &Options::default());
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    let a = r.graphs[0].analysis.as_ref().unwrap();
+    assert!(inserted(a, OpKind::AllReduce).is_empty());
+    let rs = inserted(a, OpKind::ReduceScatter);
+    assert_eq!(rs.len(), 161);
+    assert!(
+        rs.iter().all(|(_, b)| *b == 33_554_432),
+        "the whole partial sum"
+    );
+    let ag = inserted(a, OpKind::AllGather);
+    assert_eq!(ag.len(), 161);
+    assert!(ag.iter().all(|(_, b)| *b == 4_194_304), "[256, 8192] bf16");
+    assert!(ag.iter().any(|(n, _)| n == "layers.0.xn+all_gather"));
+    assert!(ag.iter().any(|(n, _)| n == "hn+all_gather"));
+    let shape = |n: &str| {
+        a.graph
+            .tensors
+            .iter()
+            .find(|t| t.name == n)
+            .unwrap()
+            .shape
+            .to_vec()
+    };
+    assert_eq!(shape("layers.0.xn"), vec![256, 8192]);
+    assert_eq!(shape("layers.0.h"), vec![256, 8192]);
+    assert_eq!(shape("layers.0.xn+all_gather"), vec![2048, 8192]);
+    assert_eq!(a.parallel.as_ref().unwrap().params.per_gpu, 8_820_367_360);
+    // A sequence the group does not divide.
+    let bad =
+        mlp("parallel tensor tp = N {\n    column w_up\n    row w_down\n    sequence = 0\n  }")
+            .replace("param T = 16", "param T = 12");
+    let got = codes(&bad);
+    assert!(
+        got.iter()
+            .any(|(c, m)| *c == Code::ShapeMismatch && m.contains("sequence parallelism")),
+        "{got:#?}"
+    );
+}

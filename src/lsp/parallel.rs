@@ -41,6 +41,10 @@ pub fn index(out: &mut Vec<Item>, graph: usize, p: &ParallelStmt<'_>) {
     for item in &p.items {
         if let ParallelItem::Role { role, names } = item {
             push(role.span, What::Role(role.name.to_string()));
+            // A pipeline's repeat is a name of the graph: its own hover says what it is.
+            if role.name == "layers" {
+                continue;
+            }
             for n in names {
                 push(
                     n.span,

@@ -12,7 +12,7 @@ use crate::graph::{
     AttrValue, CompactString, Graph, OpExtra, OpId, OpNode, Origin, Shape, Tensor, TensorId,
     TensorUse,
 };
-use crate::ops::collective::{CONCAT_AXIS, GROUP, PEER, SIZE, SPLIT_AXIS, STRIDE};
+use crate::ops::collective::{AXIS, CONCAT_AXIS, GROUP, PEER, SIZE, SPLIT_AXIS, STRIDE};
 use crate::types::OpKind;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -117,7 +117,7 @@ fn stages(g: &Graph, plan: &Plan, diags: &mut Vec<Diagnostic>) -> Option<Stages>
 fn shape_on_gpu(full: &[u64], l: Layout, plan: &Plan) -> Vec<u64> {
     let mut s = full.to_vec();
     match l {
-        Layout::Split { axis, g } => s[axis] /= plan.groups[g].size,
+        Layout::Split { axis, g } | Layout::Seq { axis, g } => s[axis] /= plan.groups[g].size,
         Layout::Exchanged { g } => {
             let n = plan.groups[g].size;
             s[0] /= n;
@@ -137,10 +137,9 @@ struct Builder<'a> {
     ops: Vec<OpNode>,
     /// The per-GPU tensor each written tensor is read as (after its all-reduce).
     map: Vec<Option<TensorId>>,
-    /// All-to-all versions of a tensor: (written tensor, dispatch?) to the per-GPU one.
-    fetched: HashMap<(TensorId, bool), TensorId>,
-    /// Tensors sent: the send ops' outputs.
-    sent: Vec<TensorId>,
+    /// Versions of a tensor read through a collective: (written tensor, which) to the
+    /// per-GPU one.
+    fetched: HashMap<(TensorId, u8), TensorId>,
 }
 
 impl<'a> Builder<'a> {
@@ -154,7 +153,6 @@ impl<'a> Builder<'a> {
             ops: Vec::with_capacity(g.ops.len()),
             map: vec![None; g.tensors.len()],
             fetched: HashMap::new(),
-            sent: Vec::new(),
         }
     }
 
@@ -263,40 +261,47 @@ impl<'a> Builder<'a> {
         let Some(&f) = self.walk.fetch.get(&(o, i)) else {
             return base;
         };
-        let (gi, dispatch) = match f {
-            Fetch::Dispatch(gi) => (gi, true),
-            Fetch::Combine(gi) => (gi, false),
+        let w = self.g.tensor(t);
+        // (group, cache key, layout of the result, kind, name, integer attributes)
+        let (gi, key, l, kind, ints): (usize, u8, Layout, OpKind, Vec<(&str, i64)>) = match f {
+            Fetch::Dispatch(gi) => (
+                gi,
+                0,
+                Layout::Exchanged { g: gi },
+                OpKind::AllToAll,
+                vec![(SPLIT_AXIS.name, 0), (CONCAT_AXIS.name, 1)],
+            ),
+            Fetch::Combine(gi) => (
+                gi,
+                1,
+                Layout::Full,
+                OpKind::AllToAll,
+                vec![(SPLIT_AXIS.name, 1), (CONCAT_AXIS.name, 0)],
+            ),
+            Fetch::Gather { g, axis } => (
+                g,
+                2,
+                Layout::Full,
+                OpKind::AllGather,
+                vec![(AXIS.name, axis as i64)],
+            ),
         };
         if self.plan.groups[gi].size == 1 {
             return base;
         }
-        if let Some(&n) = self.fetched.get(&(t, dispatch)) {
+        if let Some(&n) = self.fetched.get(&(t, key)) {
             return n;
         }
-        let w = self.g.tensor(t);
-        let l = if dispatch {
-            Layout::Exchanged { g: gi }
-        } else {
-            Layout::Full
-        };
         let id = self.next_op();
+        let name = format!("{}+{}", w.name, kind.as_str());
         let n = self.tensor(
-            format!("{}+all_to_all", w.name).into(),
+            name.as_str().into(),
             shape_on_gpu(&w.shape, l, self.plan),
             w,
             Origin::Produced(id),
         );
-        let (split, concat) = if dispatch { (0, 1) } else { (1, 0) };
-        self.collective(
-            format!("{}+all_to_all", w.name),
-            OpKind::AllToAll,
-            gi,
-            Some(base),
-            n,
-            &[(SPLIT_AXIS.name, split), (CONCAT_AXIS.name, concat)],
-            span,
-        );
-        self.fetched.insert((t, dispatch), n);
+        self.collective(name, kind, gi, Some(base), n, &ints, span);
+        self.fetched.insert((t, key), n);
         n
     }
 
@@ -319,10 +324,20 @@ impl<'a> Builder<'a> {
                 .collect();
             let w = g.tensor(op.output);
             let l = self.walk.layout[op.output.index()];
+            let reduce = self
+                .walk
+                .reduce
+                .get(&o)
+                .copied()
+                .filter(|&(gi, _)| self.plan.groups[gi].size > 1);
             let id = self.next_op();
+            // Partial sums have the whole shape; what follows the reduction has `l`.
             let out = self.tensor(
                 w.name.clone(),
-                shape_on_gpu(&w.shape, l, self.plan),
+                match reduce {
+                    Some(_) => w.shape.to_vec(),
+                    None => shape_on_gpu(&w.shape, l, self.plan),
+                },
                 w,
                 Origin::Produced(id),
             );
@@ -332,23 +347,25 @@ impl<'a> Builder<'a> {
                 ..op.clone()
             });
             let mut read_as = out;
-            if let Some(&gi) = self.walk.reduce.get(&o)
-                && self.plan.groups[gi].size > 1
-            {
+            if let Some((gi, axis)) = reduce {
+                let (kind, ints) = match axis {
+                    Some(a) => (OpKind::ReduceScatter, vec![(AXIS.name, a as i64)]),
+                    None => (OpKind::AllReduce, vec![]),
+                };
                 let id = self.next_op();
                 read_as = self.tensor(
-                    format!("{}+all_reduce", w.name).into(),
-                    w.shape.to_vec(),
+                    format!("{}+{}", w.name, kind.as_str()).into(),
+                    shape_on_gpu(&w.shape, l, self.plan),
                     w,
                     Origin::Produced(id),
                 );
                 self.collective(
-                    format!("{}+all_reduce", op.name),
-                    OpKind::AllReduce,
+                    format!("{}+{}", op.name, kind.as_str()),
+                    kind,
                     gi,
                     Some(out),
                     read_as,
-                    &[],
+                    &ints,
                     op.span,
                 );
             }
@@ -386,18 +403,16 @@ impl<'a> Builder<'a> {
                         &[(PEER.name, s as i64)],
                         op.span,
                     );
-                    self.sent.push(sent);
                 }
             }
         }
-        let mut outputs: Vec<TensorId> = g
+        // A stage before the last has none of the graph's outputs: what it sends is its
+        // result, written to no HBM tensor (a send writes nothing).
+        let outputs: Vec<TensorId> = g
             .outputs
             .iter()
             .filter_map(|t| self.map[t.index()])
             .collect();
-        if outputs.is_empty() {
-            outputs = self.sent.clone();
-        }
         assemble(g.name.clone(), self.tensors, self.ops, outputs)
     }
 }
@@ -584,7 +599,7 @@ fn summary(g: &Graph, per: &Graph, plan: &Plan, walk: &Walk<'_>, st: Option<&Sta
         .outputs
         .iter()
         .filter_map(|&t| match walk.layout[t.index()] {
-            Layout::Split { axis, g: gi }
+            Layout::Split { axis, g: gi } | Layout::Seq { axis, g: gi }
                 if st
                     .is_none_or(|s| g.producer(t).is_none_or(|p| s.of_op[p.index()] == s.this)) =>
             {

@@ -15,7 +15,7 @@
 //!
 //! | kind | roles and settings | what is divided |
 //! |---|---|---|
-//! | `tensor` | `column W`, `row W`, `vocab W` | `column`: a weight's last axis (the output features); `row`: its second-to-last (the input features; an all-reduce follows the matmul); `vocab`: an embedding table's gathered axis (masked lookup and an all-reduce), or an LM head's last axis |
+//! | `tensor` | `column W`, `row W`, `vocab W`, `cache W`, `sequence = A` | `column`: a weight's last axis (the output features); `row`: its second-to-last (the input features; an all-reduce follows the matmul); `vocab`: an embedding table's gathered axis (masked lookup and an all-reduce), or an LM head's last axis; `cache`: state an `update` writes, like the rows written; `sequence`: the activations' sequence axis between the layers (a reduce-scatter in place of each all-reduce, an all-gather before the column-parallel layers) |
 //! | `expert` | `experts W` | axis 0 of stacked expert weights `[E, ..]`; an all-to-all dispatches the tokens before the first expert matmul and another combines them after the last |
 //! | `pipeline` | `layers R`, `stage = K` | the instances of repeat `R` into `size` stages of equal count; the graph is stage `K`'s (default 0), with a `recv` of what it takes from an earlier stage and a `send` of what a later one takes |
 //!
@@ -63,7 +63,8 @@ impl Kind {
     fn settings(self) -> &'static [&'static str] {
         match self {
             Kind::Pipeline => &["layers", "stage"],
-            _ => &[],
+            Kind::Tensor => &["sequence"],
+            Kind::Expert => &[],
         }
     }
     /// Megatron's order, innermost first.
@@ -167,6 +168,9 @@ pub struct Plan {
     pub groups: Vec<Group>,
     pub(crate) assigns: Vec<Assign>,
     pub(crate) stages: Option<Stages>,
+    /// `sequence = AXIS` in the tensor section (Megatron's sequence parallelism): the tensor
+    /// group and the activations' sequence axis.
+    pub(crate) sequence: Option<(usize, usize)>,
 }
 
 impl Plan {
@@ -408,6 +412,24 @@ pub fn read<'a, 's: 'a>(
                             .at(value.span(), format!("stages are 0 to {}", size - 1))
                             .with(p.size.span(), format!("{size} stages"))
                             .help("the graph is the stage one GPU runs: pick one of them"),
+                        ),
+                        None => {}
+                    }
+                }
+                ParallelItem::Setting { name, value }
+                    if kind == Kind::Tensor && name.name == "sequence" =>
+                {
+                    match eval(value, diags) {
+                        Some(v) if (0..=crate::limits::MAX_RANK as i64).contains(&v) => {
+                            plan.sequence = Some((gi, v as usize))
+                        }
+                        Some(v) => diags.push(
+                            Diagnostic::new(
+                                Code::BadAttribute,
+                                format!("`sequence = {v}` names no axis"),
+                            )
+                            .at(value.span(), "not an axis")
+                            .help("give the activations' sequence axis: `sequence = 0` for [S, H]"),
                         ),
                         None => {}
                     }

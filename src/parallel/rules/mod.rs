@@ -2,7 +2,9 @@
 //! order from the weights' roles, and where collectives go: each op kind's rule says what its
 //! output is from its inputs' layouts, or why it cannot take them (a diagnostic at the op).
 
-use super::{Kind, Plan, Role};
+mod shape;
+
+use super::{Plan, Role};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::graph::{Graph, OpId, OpNode, Origin, TensorId, TensorUse};
 use crate::ops::funcs::{self, FuncShape};
@@ -21,6 +23,9 @@ pub(super) enum Layout {
     /// Expert-major rows after a dispatch over group `g`: axis 0 (the experts) divided, axis
     /// 1 (the rows) multiplied by the group's size.
     Exchanged { g: usize },
+    /// A `1/size` slice of the sequence `axis` over tensor group `g` (sequence parallelism,
+    /// after a reduce-scatter): gathered before any op that needs the whole sequence.
+    Seq { axis: usize, g: usize },
     /// An error was reported upstream: nothing more is said.
     Poisoned,
 }
@@ -32,6 +37,8 @@ pub(super) enum Fetch {
     Dispatch(usize),
     /// The all-to-all back (split axis 1, concat axis 0).
     Combine(usize),
+    /// An all-gather of the sequence `axis` over group `g`.
+    Gather { g: usize, axis: usize },
 }
 
 /// The walk's findings.
@@ -42,8 +49,9 @@ pub(super) struct Walk<'a> {
     pub layout: Vec<Layout>,
     /// Weights divided: (role, index into the plan's assigns).
     pub roles: HashMap<TensorId, (Role, usize)>,
-    /// Ops whose output is a partial sum: an all-reduce over the group follows.
-    pub reduce: HashMap<OpId, usize>,
+    /// Ops whose output is a partial sum: an all-reduce over the group follows, or, under
+    /// sequence parallelism, a reduce-scatter along the sequence axis.
+    pub reduce: HashMap<OpId, (usize, Option<usize>)>,
     /// Inputs (op, argument index) read through an all-to-all.
     pub fetch: HashMap<(OpId, usize), Fetch>,
     pub diags: Vec<Diagnostic>,
@@ -260,12 +268,50 @@ impl<'a> Walk<'a> {
                 }
             };
             self.layout[out.index()] = match l {
-                Layout::Partial { g } => {
-                    self.reduce.insert(o, g);
-                    Layout::Full
-                }
+                Layout::Partial { g } => self.reduced(o, g),
                 l => l,
             };
+        }
+    }
+
+    /// The layout of partial sums over `g` made by `o` once summed: whole after an
+    /// all-reduce, or divided on the sequence axis after a reduce-scatter.
+    fn reduced(&mut self, o: OpId, g: usize) -> Layout {
+        let seq = self.plan.sequence.filter(|&(sg, _)| sg == g);
+        let Some((_, axis)) = seq else {
+            self.reduce.insert(o, (g, None));
+            return Layout::Full;
+        };
+        let op = self.g.op(o);
+        let shape = &self.g.tensor(op.output).shape;
+        let n = self.size(g);
+        match shape.get(axis) {
+            Some(d) if d.is_multiple_of(n) => {
+                self.reduce.insert(o, (g, Some(axis)));
+                Layout::Seq { axis, g }
+            }
+            found => {
+                if self.reported.insert(op.span) {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::ShapeMismatch,
+                            format!(
+                                "sequence parallelism scatters axis {axis} of `{}` {} over `{}` ({n} GPUs), but {}",
+                                self.g.tensor(op.output).name,
+                                crate::units::fmt_shape(shape),
+                                self.group(g),
+                                match found {
+                                    Some(d) => format!("{n} does not divide {d}"),
+                                    None => format!("it has no axis {axis}"),
+                                }
+                            ),
+                        )
+                        .at(op.span, "its partial sums are reduce-scattered")
+                        .help("give `sequence =` the activations' sequence axis, a multiple of the group's size"),
+                    );
+                }
+                Layout::Poisoned
+            }
         }
     }
 
@@ -273,21 +319,24 @@ impl<'a> Walk<'a> {
     fn seen(&self, u: &TensorUse) -> Result<Layout, Refusal> {
         let t = self.g.tensor(u.tensor);
         Ok(match self.layout[u.tensor.index()] {
-            Layout::Split { axis, g } => match through_view(axis, t.shape.len(), u) {
-                Some(axis) => Layout::Split { axis, g },
-                None => {
-                    return Err(refuse(
-                        format!(
-                            "`{}` reads one index of axis 0 of `{}`, which is divided over `{}`",
-                            self.g.use_name(u),
-                            t.name,
-                            self.group(g)
-                        ),
-                        "an index of a divided axis",
-                        "index an axis that is not divided",
-                    ));
+            l @ (Layout::Split { axis, g } | Layout::Seq { axis, g }) => {
+                match through_view(axis, t.shape.len(), u) {
+                    Some(axis) if matches!(l, Layout::Seq { .. }) => Layout::Seq { axis, g },
+                    Some(axis) => Layout::Split { axis, g },
+                    None => {
+                        return Err(refuse(
+                            format!(
+                                "`{}` reads one index of axis 0 of `{}`, which is divided over `{}`",
+                                self.g.use_name(u),
+                                t.name,
+                                self.group(g)
+                            ),
+                            "an index of a divided axis",
+                            "index an axis that is not divided",
+                        ));
+                    }
                 }
-            },
+            }
             Layout::Exchanged { g } if u.index.is_some() || u.transpose => {
                 return Err(refuse(
                     format!(
@@ -319,6 +368,20 @@ impl<'a> Walk<'a> {
         // matmul (`elementwise` and `matmul` decide below).
         if !matches!(op.kind, OpKind::Elementwise | OpKind::Matmul) {
             self.combine_all(o, &mut ins);
+        }
+        // A sequence-divided tensor stays so through row-wise ops; anything else gathers it.
+        if ins.iter().any(|l| matches!(l, Layout::Seq { .. })) {
+            if let Some(l) = self.seq_rule(op, &ins) {
+                return Ok(l);
+            }
+            for (i, l) in ins.iter_mut().enumerate() {
+                if let Layout::Seq { g, .. } = *l
+                    && let Layout::Seq { axis, .. } = self.layout[op.inputs[i].tensor.index()]
+                {
+                    self.fetch.insert((o, i), Fetch::Gather { g, axis });
+                    *l = Layout::Full;
+                }
+            }
         }
         if ins.iter().all(|l| *l == Layout::Full) {
             return Ok(Layout::Full);
@@ -460,6 +523,48 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// The output of a row-wise op (elementwise, a reduction over another axis, a matmul by a
+    /// whole weight) whose divided arguments are all sequence-divided alike; `None` when the
+    /// op needs the whole sequence.
+    fn seq_rule(&self, op: &OpNode, ins: &[Layout]) -> Option<Layout> {
+        if !matches!(
+            op.kind,
+            OpKind::Elementwise | OpKind::Reduction | OpKind::Matmul
+        ) {
+            return None;
+        }
+        let mut as_split = Vec::with_capacity(ins.len());
+        for l in ins {
+            as_split.push(match *l {
+                Layout::Seq { axis, g } => Layout::Split { axis, g },
+                Layout::Full => Layout::Full,
+                _ => return None,
+            });
+        }
+        let shapes: Vec<Vec<u64>> = op.inputs.iter().map(|u| self.g.use_shape(u)).collect();
+        let out_rank = self.g.tensor(op.output).shape.len();
+        let l = match op.kind {
+            OpKind::Elementwise => self.broadcast(op, &as_split, &shapes, out_rank, out_rank),
+            OpKind::Reduction => self.reduction(op, &as_split, &shapes),
+            // The rows of `a` by a whole weight.
+            _ => match (as_split.first(), as_split.get(1), shapes.first()) {
+                (Some(Layout::Split { axis, g }), Some(Layout::Full), Some(s))
+                    if axis + 2 == s.len() =>
+                {
+                    Ok(Layout::Split {
+                        axis: out_rank - 2,
+                        g: *g,
+                    })
+                }
+                _ => return None,
+            },
+        };
+        match l {
+            Ok(Layout::Split { axis, g }) => Some(Layout::Seq { axis, g }),
+            _ => None,
+        }
+    }
+
     /// Whether `op` (an `update`) writes into a weight named under `cache`.
     fn is_cache(&self, op: &OpNode) -> bool {
         op.inputs.first().is_some_and(|u| {
@@ -487,6 +592,11 @@ impl<'a> Walk<'a> {
             .find_map(|u| match self.layout[u.tensor.index()] {
                 Layout::Split { axis, g } => Some(format!(
                     "`{}` (axis {axis} divided over `{}`)",
+                    self.g.use_name(u),
+                    self.group(g)
+                )),
+                Layout::Seq { axis, g } => Some(format!(
+                    "`{}` (sequence axis {axis} divided over `{}`)",
                     self.g.use_name(u),
                     self.group(g)
                 )),
@@ -623,142 +733,5 @@ impl<'a> Walk<'a> {
             axis - axes.iter().filter(|&&a| a < axis).count()
         };
         Ok(Layout::Split { axis, g })
-    }
-
-    fn reshape(&self, op: &OpNode, l: Layout, is: &[u64]) -> Result<Layout, Refusal> {
-        let Layout::Split { axis, g } = l else {
-            return Err(self.cannot(op, "cannot take it", ""));
-        };
-        let n = self.size(g);
-        let os = &self.g.tensor(op.output).shape;
-        let prefix: u128 = is[..axis].iter().map(|&d| d as u128).product();
-        let mut p: u128 = 1;
-        for (e, &d) in os.iter().enumerate() {
-            if p == prefix && d > 1 && d.is_multiple_of(n) {
-                return Ok(Layout::Split { axis: e, g });
-            }
-            p *= d as u128;
-            if p > prefix {
-                break;
-            }
-        }
-        Err(refuse(
-            format!(
-                "reshape `{}` would break the sharding: axis {axis} of {} is divided over `{}` ({n} GPUs), and no axis of {} holds exactly those elements in {n} equal parts",
-                op.name,
-                crate::units::fmt_shape(is),
-                self.group(g),
-                crate::units::fmt_shape(os)
-            ),
-            "cannot be divided this way",
-            format!(
-                "make the divided axis ({}) a multiple of {n} in the reshaped shape too, or change the group's size",
-                is[axis]
-            ),
-        ))
-    }
-
-    fn matmul(
-        &mut self,
-        o: OpId,
-        op: &OpNode,
-        ins: &mut [Layout],
-        shapes: &[Vec<u64>],
-    ) -> Result<Layout, Refusal> {
-        let out_rank = self.g.tensor(op.output).shape.len();
-        let (ra, rb) = (shapes[0].len(), shapes[1].len());
-        let expert = |l: Layout, plan: &Plan| match l {
-            Layout::Split { axis: 0, g } if plan.groups[g].kind == Kind::Expert => Some(g),
-            _ => None,
-        };
-        // Experts: stacked weights divided on axis 0 meet token rows per expert.
-        if let Some(g) = expert(ins[1], self.plan) {
-            if ra != rb || ra < 3 {
-                return Err(self.cannot(
-                    op,
-                    "multiplies stacked expert weights by rows that are not per expert",
-                    "give the rows the experts' leading axis, `[E, C, H]`",
-                ));
-            }
-            match ins[0] {
-                Layout::Full => {
-                    self.fetch.insert((o, 0), Fetch::Dispatch(g));
-                    return Ok(Layout::Exchanged { g });
-                }
-                Layout::Exchanged { g: h } if h == g => return Ok(Layout::Exchanged { g }),
-                _ => return Err(self.cannot(op, "cannot take it", "")),
-            }
-        }
-        if let Layout::Exchanged { g } = ins[0] {
-            if ins[1] == Layout::Full && rb == 2 {
-                return Ok(Layout::Exchanged { g });
-            }
-            self.combine_all(o, ins);
-        }
-        // Where each argument's divided axis lands: batch axes on the output's, M, K, N.
-        #[derive(Clone, Copy, PartialEq)]
-        enum At {
-            Batch(usize),
-            M,
-            K,
-            N,
-        }
-        let at = |l: Layout, r: usize, is_a: bool| match l {
-            Layout::Split { axis, g } => Some((
-                if axis + 1 == r {
-                    if is_a { At::K } else { At::N }
-                } else if axis + 2 == r {
-                    if is_a { At::M } else { At::K }
-                } else {
-                    At::Batch(axis + out_rank - r)
-                },
-                g,
-            )),
-            _ => None,
-        };
-        let (a, b) = (at(ins[0], ra, true), at(ins[1], rb, false));
-        match (a, b) {
-            (None, None) => Ok(Layout::Full),
-            (Some((At::K, g)), Some((At::K, h))) if g == h => Ok(Layout::Partial { g }),
-            (Some((At::K, _)), _) | (_, Some((At::K, _))) => Err(self.cannot(
-                op,
-                "divides the contraction axis of one operand only",
-                "a row-parallel weight takes the output of a column-parallel one: divide the weight before it under `column`, or this one under `column` too",
-            )),
-            (Some((At::M, g)), None) => Ok(Layout::Split {
-                axis: out_rank - 2,
-                g,
-            }),
-            (None, Some((At::N, g))) => Ok(Layout::Split {
-                axis: out_rank - 1,
-                g,
-            }),
-            (Some((At::Batch(x), g)), Some((At::Batch(y), h))) if x == y && g == h => {
-                Ok(Layout::Split { axis: x, g })
-            }
-            (Some((At::Batch(x), g)), None) | (None, Some((At::Batch(x), g))) => {
-                // The whole operand must broadcast on that batch axis.
-                let (s, r) = if a.is_some() {
-                    (&shapes[1], rb)
-                } else {
-                    (&shapes[0], ra)
-                };
-                let off = out_rank - r;
-                if x < off || s[x - off] == 1 {
-                    Ok(Layout::Split { axis: x, g })
-                } else {
-                    Err(self.cannot(
-                        op,
-                        "meets a whole operand on the divided batch axis",
-                        "divide both operands' batch axis (the heads) alike",
-                    ))
-                }
-            }
-            _ => Err(self.cannot(
-                op,
-                "divides both operands on different axes",
-                "divide one output axis only",
-            )),
-        }
     }
 }
