@@ -408,7 +408,7 @@ fn check_one<'s>(
         .collect();
     // Assertions are read before the semantic pass consumes the statements.
     let mut asserted = Vec::new();
-    let (checked, assertions, expansion) = if expand::has_instances(&g, blocks) {
+    let (checked, assertions, mut expansion) = if expand::has_instances(&g, blocks) {
         let (x, expansion) = expand::expand(&g, blocks, names, &opts.overrides, &mut early);
         let assertions = crate::analysis::assertions::collect(
             &x,
@@ -441,7 +441,7 @@ fn check_one<'s>(
     if let Some((plan, ok)) = sharding {
         graph = match graph
             .filter(|_| ok)
-            .map(|g| crate::parallel::apply(g, &plan))
+            .map(|g| crate::parallel::apply(g, &plan, &mut expansion.instances))
         {
             Some(Ok((g, p))) => {
                 parallel = Some(std::sync::Arc::new(p));

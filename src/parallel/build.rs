@@ -26,10 +26,11 @@ struct Stages {
     info: StageInfo,
 }
 
-/// The graph one GPU runs under `plan`, and what the reports show of it; or why it cannot be
-/// sharded. Group sizes of 1 insert nothing: a plan of size 1 everywhere gives the graph back
-/// with every number unchanged.
-pub fn shard(g: Graph, plan: &Plan) -> Result<(Graph, Parallel), Vec<Diagnostic>> {
+/// The graph one GPU runs under `plan`, what the reports show of it, and for each of its ops
+/// the written op it is made for (see [`remap`]); or why it cannot be sharded. Group sizes of
+/// 1 insert nothing: a plan of size 1 everywhere gives the graph back with every number
+/// unchanged.
+pub fn shard(g: Graph, plan: &Plan) -> Result<(Graph, Parallel, Vec<usize>), Vec<Diagnostic>> {
     let mut walk = Walk::new(&g, plan);
     walk.assign();
     let stages = stages(&g, plan, &mut walk.diags);
@@ -37,9 +38,17 @@ pub fn shard(g: Graph, plan: &Plan) -> Result<(Graph, Parallel), Vec<Diagnostic>
     if walk.diags.iter().any(Diagnostic::is_error) {
         return Err(walk.diags);
     }
-    let per_gpu = Builder::new(&g, plan, &walk, stages.as_ref()).build();
+    let (per_gpu, origin) = Builder::new(&g, plan, &walk, stages.as_ref()).build();
     let parallel = summary(&g, &per_gpu, plan, &walk, stages.as_ref());
-    Ok((per_gpu, parallel))
+    Ok((per_gpu, parallel, origin))
+}
+
+/// A range of written ops (a block instance's) as the range of the per-GPU graph's ops made
+/// for them (`origin` from [`shard`]); empty for an instance of another pipeline stage.
+pub fn remap(ops: &std::ops::Range<usize>, origin: &[usize]) -> std::ops::Range<usize> {
+    let start = origin.partition_point(|&o| o < ops.start);
+    let end = origin.partition_point(|&o| o < ops.end);
+    start..end
 }
 
 /// Each op's stage: an instance of the repeat by its index, an op outside the repeat in the
@@ -140,6 +149,11 @@ struct Builder<'a> {
     /// Versions of a tensor read through a collective: (written tensor, which) to the
     /// per-GPU one.
     fetched: HashMap<(TensorId, u8), TensorId>,
+    /// For each op made, the written op it is made for (its own, or the op an inserted
+    /// collective follows or feeds): non-decreasing, so a block instance's ops stay one range.
+    origin: Vec<usize>,
+    /// The written op being built.
+    at: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -153,6 +167,8 @@ impl<'a> Builder<'a> {
             ops: Vec::with_capacity(g.ops.len()),
             map: vec![None; g.tensors.len()],
             fetched: HashMap::new(),
+            origin: Vec::with_capacity(g.ops.len()),
+            at: 0,
         }
     }
 
@@ -199,6 +215,7 @@ impl<'a> Builder<'a> {
             (STRIDE.name.into(), grp.stride as i64),
         ];
         attrs.extend(ints.iter().map(|&(k, v)| (CompactString::from(k), v)));
+        self.origin.push(self.at);
         self.ops.push(OpNode {
             name: name.into(),
             kind,
@@ -305,12 +322,13 @@ impl<'a> Builder<'a> {
         n
     }
 
-    fn build(mut self) -> Graph {
+    fn build(mut self) -> (Graph, Vec<usize>) {
         let g = self.g;
         for oi in 0..g.ops.len() {
             if !self.kept(oi) {
                 continue;
             }
+            self.at = oi;
             let o = OpId(oi as u32);
             let op = &g.ops[oi];
             let inputs: Vec<TensorUse> = op
@@ -341,6 +359,7 @@ impl<'a> Builder<'a> {
                 w,
                 Origin::Produced(id),
             );
+            self.origin.push(self.at);
             self.ops.push(OpNode {
                 inputs,
                 output: out,
@@ -413,7 +432,10 @@ impl<'a> Builder<'a> {
             .iter()
             .filter_map(|t| self.map[t.index()])
             .collect();
-        assemble(g.name.clone(), self.tensors, self.ops, outputs)
+        (
+            assemble(g.name.clone(), self.tensors, self.ops, outputs),
+            self.origin,
+        )
     }
 }
 

@@ -32,7 +32,7 @@ use crate::graph::Graph;
 use crate::syntax::ast::{ParallelItem, ParallelStmt, Stmt, StmtKind};
 use serde::Serialize;
 
-pub use build::shard;
+pub use build::{remap, shard};
 
 /// A parallelism kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -518,7 +518,16 @@ pub fn is_inserted(name: &str) -> bool {
     name.contains('+')
 }
 
-/// Applies `plan` to `g` (see [`shard`]); at world size 1 the graph comes back unchanged.
-pub(crate) fn apply(g: Graph, plan: &Plan) -> Result<(Graph, Parallel), Vec<Diagnostic>> {
-    shard(g, plan)
+/// Applies `plan` to `g` (see [`shard`]), and moves the block instances' op ranges onto the
+/// per-GPU graph; at world size 1 the graph comes back unchanged.
+pub(crate) fn apply(
+    g: Graph,
+    plan: &Plan,
+    instances: &mut [crate::syntax::expand::Instance],
+) -> Result<(Graph, Parallel), Vec<Diagnostic>> {
+    let (g, p, origin) = shard(g, plan)?;
+    for i in instances {
+        i.ops = remap(&i.ops, &origin);
+    }
+    Ok((g, p))
 }
