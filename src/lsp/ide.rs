@@ -438,7 +438,18 @@ impl FileModel {
         };
         let g = &a.graph;
         let Some(o) = g.ops.iter().position(|op| op.name == sym.name) else {
-            return out + &self.hover_instances(sym, a);
+            let instances = self.hover_instances(sym, a);
+            if let (true, Some(s)) = (
+                instances.is_empty(),
+                a.parallel.as_ref().and_then(|p| p.stage.as_ref()),
+            ) {
+                return out
+                    + &format!(
+                        "\n\non another pipeline stage: this GPU runs stage {} of {}",
+                        s.index, s.of
+                    );
+            }
+            return out + &instances;
         };
         let id = crate::graph::OpId(o as u32);
         let op = g.op(id);
@@ -855,7 +866,7 @@ mod tests {
                     if sym.kind == SymbolKind::Tensor && !per_instance && !elsewhere {
                         assert!(h.contains(" B"), "bytes in {h}");
                     }
-                    if sym.kind == SymbolKind::Op {
+                    if sym.kind == SymbolKind::Op && !elsewhere {
                         assert!(h.contains("**kernel "), "kernel in {h}");
                     }
                     let s = m.index.at(at.start).expect("resolves");
