@@ -673,3 +673,42 @@ fn block_instances_follow_the_per_gpu_graph() {
         }
     }
 }
+
+#[test]
+fn hostile_sections_are_diagnostics_not_panics() {
+    let cases = [
+        "parallel tensor tp = 1048576 {\n    column w_up\n    row w_down\n  }",
+        "parallel tensor tp = 99999999999 {\n  }",
+        "parallel tensor tp = N {\n    column w_up\n    row w_down\n    sequence = 15\n  }",
+        "parallel tensor tp = N {\n    sequence = -1\n  }",
+        "parallel pipeline pp = 2 {\n    stage = 5\n  }",
+        "parallel pipeline pp = 2 {\n    layers nothing\n  }",
+        "parallel expert ep = 2 {\n    experts w_up\n  }",
+        "parallel tensor tp = N {\n    column w_up, w_up\n  }",
+        "parallel tensor tp = N {\n  }\n  parallel tensor tq = N {\n  }",
+        "parallel tensor tp = UNDEFINED {\n  }",
+        "parallel tensor tp = N {\n    cache w_up\n  }",
+        "parallel tensor tp = N {\n    vocab w_up\n    column w_down\n  }",
+    ];
+    for section in cases {
+        let src = mlp(section);
+        let r = check("t.fgraph", &src, &Options::default());
+        assert!(r.has_errors(), "{section}: {:#?}", r.diagnostics);
+        for d in &r.diagnostics {
+            assert!(d.primary.is_some(), "{section}: {d:?}");
+        }
+    }
+    // Many names under one role, and a section with only comments, check in linear time.
+    let names: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
+    let src = mlp(&format!(
+        "parallel tensor tp = N {{\n    column {}\n  }}",
+        names.join(", ")
+    ));
+    let r = check("t.fgraph", &src, &Options::default());
+    let undefined = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::UndefinedTensor)
+        .count();
+    assert!(undefined > 0);
+}

@@ -395,7 +395,7 @@ fn check_one<'s>(
     // The `parallel` sections, read before the semantic pass consumes the statements.
     let sharding = crate::parallel::read(
         g.stmts.iter(),
-        &crate::sema::param_values(&g, &opts.overrides),
+        || crate::sema::param_values(&g, &opts.overrides),
         &mut early,
     );
     let params = g

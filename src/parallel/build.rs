@@ -35,6 +35,7 @@ pub fn shard(g: Graph, plan: &Plan) -> Result<(Graph, Parallel, Vec<usize>), Vec
     walk.assign();
     let stages = stages(&g, plan, &mut walk.diags);
     walk.run();
+    walk.caches();
     if walk.diags.iter().any(Diagnostic::is_error) {
         return Err(walk.diags);
     }

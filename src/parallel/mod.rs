@@ -261,11 +261,12 @@ pub struct SplitOutput {
 }
 
 /// Reads a graph's `parallel` sections (`None` when it has none), with `values` the graph's
-/// params as the semantic pass evaluates them. What is wrong is reported; the plan is then
-/// `Some` with `ok == false`, so that the graph is not analysed unsharded.
+/// params as the semantic pass evaluates them (asked only when there is a section). What is
+/// wrong is reported; the plan is then `Some` with `ok == false`, so that the graph is not
+/// analysed unsharded.
 pub fn read<'a, 's: 'a>(
     stmts: impl Iterator<Item = &'a Stmt<'s>>,
-    values: &[(String, Option<i64>)],
+    values: impl FnOnce() -> Vec<(String, Option<i64>)>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Plan, bool)> {
     let sections: Vec<(&ParallelStmt<'_>, Span)> = stmts
@@ -277,6 +278,7 @@ pub fn read<'a, 's: 'a>(
     if sections.is_empty() {
         return None;
     }
+    let values = values();
     let start = diags.len();
     let mut plan = Plan::default();
     // Each named weight's assignment, by name (a section may name many).

@@ -274,6 +274,60 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Every weight under `cache` took the axis of the rows an `update` writes into it.
+    pub fn caches(&mut self) {
+        let mut caches: Vec<(TensorId, usize)> = self
+            .roles
+            .iter()
+            .filter(|(_, (r, _))| *r == Role::Cache)
+            .map(|(&t, &(_, k))| (t, k))
+            .collect();
+        caches.sort_unstable();
+        // One diagnostic per name, not one per instance.
+        let mut told = std::collections::HashSet::new();
+        for (t, k) in caches {
+            if self.layout[t.index()] != Layout::Full || told.contains(&k) {
+                continue;
+            }
+            let a = &self.plan.assigns[k];
+            let written = self.g.consumers(t).iter().any(|&o| {
+                let op = self.g.op(o);
+                op.kind == OpKind::Update && op.inputs.first().is_some_and(|u| u.tensor == t)
+            });
+            if written && self.size(a.group) == 1 {
+                continue;
+            }
+            let tensor = self.g.tensor(t);
+            let d = if written {
+                Diagnostic::new(
+                    Code::ShapeMismatch,
+                    format!(
+                        "cache `{}` is under `cache`, but the rows written into it are whole",
+                        tensor.name
+                    ),
+                )
+                .at(a.span, "divided like the rows written")
+                .help("divide the weights that make the rows (`column wk, wv`), or leave the cache whole")
+            } else {
+                Diagnostic::new(
+                    Code::BadAttribute,
+                    format!(
+                        "`{}` is under `cache`, but no `update` writes into it",
+                        tensor.name
+                    ),
+                )
+                .at(a.span, "not a cache")
+                .with(tensor.span, "declared here")
+                .help(format!(
+                    "a cache is a weight an `update` writes; divide `{}` under another role",
+                    a.name
+                ))
+            };
+            self.diags.push(d);
+            told.insert(k);
+        }
+    }
+
     /// The layout of partial sums over `g` made by `o` once summed: whole after an
     /// all-reduce, or divided on the sequence axis after a reduce-scatter.
     fn reduced(&mut self, o: OpId, g: usize) -> Layout {
