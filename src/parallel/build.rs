@@ -663,3 +663,19 @@ fn summary(g: &Graph, per: &Graph, plan: &Plan, walk: &Walk<'_>, st: Option<&Sta
         split_outputs,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::remap;
+
+    #[test]
+    fn instance_ranges_follow_the_ops_made_for_them() {
+        // Written ops 0..6; op 2 gained an all-reduce after it, op 4 a recv before it, and
+        // ops 0 and 1 went to another stage.
+        let origin = [2, 2, 3, 4, 4, 5];
+        assert_eq!(remap(&(0..2), &origin), 0..0);
+        assert_eq!(remap(&(2..4), &origin), 0..3);
+        assert_eq!(remap(&(4..6), &origin), 3..6);
+        assert_eq!(remap(&(0..6), &origin), 0..6);
+    }
+}

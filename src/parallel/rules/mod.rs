@@ -789,3 +789,32 @@ impl<'a> Walk<'a> {
         Ok(Layout::Split { axis, g })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::through_view;
+    use crate::diagnostics::Span;
+    use crate::graph::{TensorId, TensorUse};
+
+    fn view(index: bool, transpose: bool) -> TensorUse {
+        TensorUse {
+            tensor: TensorId(0),
+            index: index.then_some(0),
+            transpose,
+            span: Span::new(0, 0),
+        }
+    }
+
+    #[test]
+    fn views_move_the_divided_axis() {
+        // [A, B, C, D] divided on axis 3: `.T` shows it as axis 2, `t[i]` as axis 2.
+        assert_eq!(through_view(3, 4, &view(false, true)), Some(2));
+        assert_eq!(through_view(2, 4, &view(false, true)), Some(3));
+        assert_eq!(through_view(3, 4, &view(true, false)), Some(2));
+        // `t[i].T` of [A, B, C]: axis 2 is axis 1 of `t[i]`, axis 0 after the swap.
+        assert_eq!(through_view(2, 3, &view(true, true)), Some(0));
+        assert_eq!(through_view(1, 4, &view(false, false)), Some(1));
+        // Indexing the divided axis reads one GPU's part only: refused.
+        assert_eq!(through_view(0, 4, &view(true, false)), None);
+    }
+}
