@@ -712,3 +712,26 @@ fn hostile_sections_are_diagnostics_not_panics() {
         .count();
     assert!(undefined > 0);
 }
+
+#[test]
+fn an_imported_block_holds_no_parallel_section_either() {
+    let dir = common::temp_dir("parallel-import");
+    std::fs::write(
+        dir.join("lib.fgraph"),
+        "block b() {\n  parallel tensor tp = 2 {\n    column w\n  }\n  input x: [4, 4]\n  \
+         weight w: [4, 4]\n  op m = matmul(x, w) -> y\n  output y\n}\n",
+    )
+    .unwrap();
+    let main = dir.join("main.fgraph");
+    let src =
+        "import \"lib.fgraph\"\ngraph g {\n  input x: [4, 4]\n  op i = b(x) -> y\n  output y\n}\n";
+    std::fs::write(&main, src).unwrap();
+    let r = check_file(&main.to_string_lossy(), src.as_bytes(), &Options::default());
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::BadBlock)
+        .unwrap_or_else(|| panic!("{:#?}", r.diagnostics));
+    // Reported where the file imports it, as every problem of an imported file is.
+    assert!(d.message.contains("has a parallel section"), "{d:?}");
+}

@@ -234,7 +234,6 @@ fn check_all<'s>(
         .collect();
     let mut alone = Vec::new();
     for b in &block_asts {
-        alone.extend(crate::parallel::in_block(&b.stmts, b.name.name));
         if !go_on() {
             break;
         }

@@ -495,7 +495,12 @@ fn bad_item(kind: Kind, name: &str, at: Span) -> Diagnostic {
 }
 
 /// The error for a block that holds a `parallel` section: sharding belongs to a graph.
-pub fn in_block(stmts: &crate::syntax::ast::Stmts<'_>, block: &str) -> Vec<Diagnostic> {
+/// `shift`: where the block's file starts in the span space (an imported file's).
+pub fn in_block(
+    stmts: &crate::syntax::ast::Stmts<'_>,
+    block: &str,
+    shift: usize,
+) -> Vec<Diagnostic> {
     stmts
         .iter()
         .filter_map(|st| match &st.kind {
@@ -504,7 +509,10 @@ pub fn in_block(stmts: &crate::syntax::ast::Stmts<'_>, block: &str) -> Vec<Diagn
                     Code::BadBlock,
                     format!("block `{block}` has a parallel section"),
                 )
-                .at(p.kind.span, "sharding belongs to a graph")
+                .at(
+                    Span::new(p.kind.span.start + shift, p.kind.span.end + shift),
+                    "sharding belongs to a graph",
+                )
                 .help(
                     "move the section into the graph that instantiates the block: its roles \
                      name the block's weights as the block writes them (`column wq`)",
