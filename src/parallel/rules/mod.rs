@@ -467,11 +467,11 @@ impl<'a> Walk<'a> {
                     }
                     self.combine_all(o, &mut ins);
                 }
-                self.broadcast(op, &ins, &shapes, out_rank, out_rank)
+                self.broadcast(op, &ins, &shapes, out_rank)
             }
             OpKind::Reduction => self.reduction(op, &ins, &shapes),
             OpKind::Attention => {
-                let l = self.broadcast(op, &ins, &shapes, out_rank, out_rank)?;
+                let l = self.broadcast(op, &ins, &shapes, out_rank)?;
                 match l {
                     Layout::Split { axis, .. } if axis + 2 >= out_rank => Err(self.cannot(
                         op,
@@ -522,7 +522,7 @@ impl<'a> Walk<'a> {
                 let ax = op.int_attr("axis").unwrap_or(0);
                 let r = shapes[0].len() as i64;
                 let ax = if ax < 0 { ax + r } else { ax };
-                let l = self.broadcast(op, &ins, &shapes, out_rank, out_rank)?;
+                let l = self.broadcast(op, &ins, &shapes, out_rank)?;
                 match l {
                     Layout::Split { axis, .. } if axis as i64 == ax => Err(self.cannot(
                         op,
@@ -598,7 +598,7 @@ impl<'a> Walk<'a> {
         let shapes: Vec<Vec<u64>> = op.inputs.iter().map(|u| self.g.use_shape(u)).collect();
         let out_rank = self.g.tensor(op.output).shape.len();
         let l = match op.kind {
-            OpKind::Elementwise => self.broadcast(op, &as_split, &shapes, out_rank, out_rank),
+            OpKind::Elementwise => self.broadcast(op, &as_split, &shapes, out_rank),
             OpKind::Reduction => self.reduction(op, &as_split, &shapes),
             // The rows of `a` by a whole weight.
             _ => match (as_split.first(), as_split.get(1), shapes.first()) {
@@ -686,7 +686,6 @@ impl<'a> Walk<'a> {
         ins: &[Layout],
         shapes: &[Vec<u64>],
         out_rank: usize,
-        _rank: usize,
     ) -> Result<Layout, Refusal> {
         let mut found: Option<(usize, usize, usize)> = None;
         for (i, l) in ins.iter().enumerate() {
@@ -769,7 +768,7 @@ impl<'a> Walk<'a> {
         if shape == Some(FuncShape::Groups) || shape.is_none() {
             return Err(self.cannot(op, "its function is not divided by axis", ""));
         }
-        let l = self.broadcast(op, ins, shapes, r, r)?;
+        let l = self.broadcast(op, ins, shapes, r)?;
         let Layout::Split { axis, g } = l else {
             return Ok(l);
         };
