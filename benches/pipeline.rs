@@ -86,6 +86,7 @@ fn main() {
             plan,
             traffic: tr,
             fusion: Default::default(),
+            parallel: None,
         };
         let (t_json, bytes) = best(runs, || {
             let mut out = Vec::new();

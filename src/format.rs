@@ -11,7 +11,8 @@
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::Span;
 use crate::syntax::ast::{
-    Arg, AssertKind, BinOp, BlockAst, Expr, File, GraphAst, ImportAst, Stmt, StmtKind, TypeAst,
+    Arg, AssertKind, BinOp, BlockAst, Expr, File, GraphAst, ImportAst, ParallelItem, ParallelStmt,
+    Stmt, StmtKind, TypeAst,
 };
 
 /// A top-level item of a file.
@@ -232,6 +233,7 @@ impl<'a> Printer<'a> {
 
     fn stmt(&mut self, st: &Stmt<'_>) {
         let text = match &st.kind {
+            StmtKind::Parallel(p) => return self.parallel(p, st.span),
             StmtKind::Param { name, value } => {
                 format!("param {} = {}", name.name, self.expr(value))
             }
@@ -302,6 +304,55 @@ impl<'a> Printer<'a> {
             }
         };
         self.out.push_str(&text);
+    }
+
+    /// A `parallel` section (issue 25): its head, then one item a line at four spaces, each
+    /// with its comments, and the closing brace at two.
+    fn parallel(&mut self, p: &ParallelStmt<'_>, span: Span) {
+        self.out.push_str(&format!(
+            "parallel {} {} = {} {{",
+            p.kind.name,
+            p.group.name,
+            self.expr(&p.size)
+        ));
+        let open = brace_after(self.src, p.size.span().end).unwrap_or(p.size.span().end);
+        self.inner_comments(open);
+        let close = span.end.saturating_sub(1);
+        let spans: Vec<(usize, usize)> = p
+            .items
+            .iter()
+            .map(|i| match i {
+                ParallelItem::Role { role, names } => (
+                    role.span.start,
+                    names.last().map_or(role.span.end, |n| n.span.end),
+                ),
+                ParallelItem::Setting { name, value } => (name.span.start, value.span().end),
+            })
+            .collect();
+        let mut prev = self.trailing_comment(open + 1, spans.first().map_or(close, |s| s.0));
+        self.out.push('\n');
+        let mut first = true;
+        for (k, (item, &(start, end))) in p.items.iter().zip(&spans).enumerate() {
+            let next = spans.get(k + 1).map_or(close, |s| s.0);
+            self.own_line_comments(start, "    ", &mut prev, &mut first);
+            let text = match item {
+                ParallelItem::Role { role, names } => {
+                    let names: Vec<&str> = names.iter().map(|n| n.name).collect();
+                    format!("{} {}", role.name, names.join(", "))
+                }
+                ParallelItem::Setting { name, value } => {
+                    format!("{} = {}", name.name, self.expr(value))
+                }
+            };
+            self.out.push_str("    ");
+            self.out.push_str(&text);
+            self.inner_comments(end);
+            prev = self.trailing_comment(end, next);
+            self.out.push('\n');
+            first = false;
+        }
+        self.own_line_comments(close, "    ", &mut prev, &mut first);
+        self.out.push_str("  }");
     }
 
     fn arg(&self, a: &Arg<'_>) -> String {

@@ -30,6 +30,7 @@ pub mod imports;
 pub mod limits;
 pub mod lsp;
 pub mod ops;
+pub mod parallel;
 pub mod perf;
 pub mod report;
 pub mod runtime;

@@ -68,6 +68,7 @@ module.exports = grammar({
       $.output,
       $.repeat,
       $.assert,
+      $.parallel,
     ),
 
     param: $ => seq('param', field('name', $.identifier), '=', field('value', $._expression)),
@@ -105,6 +106,22 @@ module.exports = grammar({
       field('arguments', $.arguments),
       '->',
       field('output', $.identifier),
+    ),
+
+    // `parallel tensor tp = 8 { column wq, wk  row wo  stage = 1 }` (issue 25)
+    parallel: $ => seq(
+      'parallel',
+      field('kind', $.identifier),
+      field('group', $.identifier),
+      '=',
+      field('size', $._expression),
+      '{',
+      repeat($.parallel_item),
+      '}',
+    ),
+    parallel_item: $ => choice(
+      seq(field('setting', $.identifier), '=', field('value', $._expression)),
+      seq(field('role', $.identifier), commaSep1(field('weight', $.identifier))),
     ),
 
     // `assert fused(a, b)`, `assert not materialized(t)`, `assert traffic < 300 MB`

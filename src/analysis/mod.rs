@@ -55,6 +55,9 @@ pub struct Analysis {
     pub traffic: TrafficReport,
     /// The options the plan was made under.
     pub fusion: FusionOptions,
+    /// The graph's `parallel` sections applied (issue 25): `graph` is then one GPU's, and
+    /// this says of which group, and what the whole group holds.
+    pub parallel: Option<std::sync::Arc<crate::parallel::Parallel>>,
 }
 
 #[derive(Clone, Debug)]

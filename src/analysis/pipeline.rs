@@ -363,6 +363,8 @@ struct CheckedGraph {
     written_ops: Vec<crate::sema::OpSummary>,
     assertions: Vec<crate::analysis::assertions::Assertion>,
     expansion: Expansion,
+    /// What sharding the graph found (issue 25): `graph` is then one GPU's.
+    parallel: Option<std::sync::Arc<crate::parallel::Parallel>>,
 }
 
 /// The first half of the pipeline for one graph: its blocks expanded (names made in
@@ -389,6 +391,12 @@ fn check_one<'s>(
     } else {
         seen.insert(name, span);
     }
+    // The `parallel` sections, read before the semantic pass consumes the statements.
+    let sharding = crate::parallel::read(
+        g.stmts.iter(),
+        || crate::sema::param_values(&g, &opts.overrides),
+        &mut early,
+    );
     let params = g
         .stmts
         .iter()
@@ -399,7 +407,7 @@ fn check_one<'s>(
         .collect();
     // Assertions are read before the semantic pass consumes the statements.
     let mut asserted = Vec::new();
-    let (checked, assertions, expansion) = if expand::has_instances(&g, blocks) {
+    let (checked, assertions, mut expansion) = if expand::has_instances(&g, blocks) {
         let (x, expansion) = expand::expand(&g, blocks, names, &opts.overrides, &mut early);
         let assertions = crate::analysis::assertions::collect(
             &x,
@@ -426,7 +434,25 @@ fn check_one<'s>(
     };
     let mut found = checked.diagnostics;
     found.append(&mut asserted);
-    let graph = checked.graph;
+    let mut graph = checked.graph;
+    // The per-GPU graph replaces the written one for every later stage.
+    let mut parallel = None;
+    if let Some((plan, ok)) = sharding {
+        graph = match graph
+            .filter(|_| ok)
+            .map(|g| crate::parallel::apply(g, &plan, &mut expansion.instances))
+        {
+            Some(Ok((g, p))) => {
+                parallel = Some(std::sync::Arc::new(p));
+                Some(g)
+            }
+            Some(Err(ds)) => {
+                found.extend(ds);
+                None
+            }
+            None => None,
+        };
+    }
     CheckedGraph {
         name: name.to_string(),
         span,
@@ -438,6 +464,7 @@ fn check_one<'s>(
         written_ops: checked.ops,
         assertions,
         expansion,
+        parallel,
     }
 }
 
@@ -459,8 +486,11 @@ fn fuse_one(
         written_ops,
         assertions,
         expansion,
+        parallel,
     } = c;
-    let analysis = graph.and_then(|graph| analyze(graph, span, opts, &mut found));
+    let analysis = graph
+        .and_then(|graph| analyze(graph, span, opts, &mut found))
+        .map(|a| Analysis { parallel, ..a });
     if let Some(a) = &analysis {
         found.extend(crate::analysis::assertions::check(
             &assertions,
@@ -558,6 +588,7 @@ fn analyze(
                 plan,
                 traffic,
                 fusion: opts.fusion,
+                parallel: None,
             })
         }
         Err(_) => {

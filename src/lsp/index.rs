@@ -74,6 +74,8 @@ pub struct Index {
     /// Scopes after the graphs are blocks: scope `graphs + i` is the block named `blocks[i]`.
     pub(super) graphs: usize,
     pub(super) blocks: Vec<String>,
+    /// The kinds, roles and names of `parallel` sections, for hovers (`super::parallel`).
+    pub(super) parallel: Vec<super::parallel::Item>,
 }
 
 fn expr_names<'s>(e: &Expr<'s>, out: &mut Vec<Ident<'s>>) {
@@ -198,6 +200,27 @@ impl Index {
                         expr_names(value, &mut names);
                     }
                     StmtKind::Dtype(_) => {}
+                    // A `parallel` section names weights (a pipeline's `layers`, a repeat).
+                    StmtKind::Parallel(p) => {
+                        expr_names(&p.size, &mut names);
+                        super::parallel::index(&mut ix.parallel, gi, p);
+                        for item in &p.items {
+                            match item {
+                                // A repeat is a name of the graph; weights are named as their
+                                // blocks write them (hovered by `super::parallel`).
+                                crate::syntax::ast::ParallelItem::Role { role, names: ns } => {
+                                    if role.name == "layers" {
+                                        for n in ns {
+                                            add(&mut ix, SymbolKind::Op, n, None, "");
+                                        }
+                                    }
+                                }
+                                crate::syntax::ast::ParallelItem::Setting { value, .. } => {
+                                    expr_names(value, &mut names)
+                                }
+                            }
+                        }
+                    }
                     StmtKind::Assert(a) => match &a.kind {
                         AssertKind::Predicate { name, args, .. } => {
                             let kind = match crate::analysis::assertions::Predicate::from_name(

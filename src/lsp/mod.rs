@@ -17,6 +17,7 @@ mod convert;
 pub mod document;
 pub mod ide;
 mod index;
+mod parallel;
 pub mod semantic;
 mod server;
 mod transport;

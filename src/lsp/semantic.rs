@@ -19,7 +19,9 @@
 
 use super::document::Encoding;
 use crate::diagnostics::Span;
-use crate::syntax::ast::{Arg, AssertKind, Expr, File, Ident, Stmt, StmtKind, Stmts, TypeAst};
+use crate::syntax::ast::{
+    Arg, AssertKind, Expr, File, Ident, ParallelItem, Stmt, StmtKind, Stmts, TypeAst,
+};
 use crate::types::{Dtype, OpKind};
 use std::collections::HashSet;
 
@@ -116,9 +118,9 @@ pub struct Highlights {
     pub complete: bool,
 }
 
-const KEYWORDS: [&str; 15] = [
+const KEYWORDS: [&str; 16] = [
     "graph", "param", "dtype", "input", "weight", "output", "op", "block", "import", "repeat",
-    "assert", "not", "div", "true", "false",
+    "assert", "not", "div", "true", "false", "parallel",
 ];
 
 /// The semantic tokens of a `.fgraph` text.
@@ -310,6 +312,34 @@ impl Walker<'_, '_> {
                 self.name(&r.block, TokenType::Block, 0);
                 self.args(&r.args, None);
                 self.name(&r.output, TokenType::Tensor, DECLARATION);
+            }
+            StmtKind::Parallel(p) => {
+                // `parallel tensor tp = 8 { column wq, wk  stage = 1 }`: the kind and the
+                // roles as keywords-like constants, the group as a constant (it is the
+                // `group =` of the collectives), the weights as tensors (`layers` names a
+                // repeat: an op).
+                self.name(&p.kind, TokenType::Constant, DEFAULT_LIBRARY);
+                self.name(&p.group, TokenType::Constant, DECLARATION);
+                self.expr(&p.size);
+                for item in &p.items {
+                    match item {
+                        ParallelItem::Role { role, names } => {
+                            self.name(role, TokenType::Attribute, 0);
+                            let ty = if role.name == "layers" {
+                                TokenType::Op
+                            } else {
+                                TokenType::Tensor
+                            };
+                            for id in names {
+                                self.name(id, ty, 0);
+                            }
+                        }
+                        ParallelItem::Setting { name, value } => {
+                            self.name(name, TokenType::Attribute, 0);
+                            self.expr(value);
+                        }
+                    }
+                }
             }
             StmtKind::Assert(a) => match &a.kind {
                 AssertKind::Predicate { name, args, .. } => {

@@ -251,7 +251,11 @@ pub fn ledger(a: &Analysis) -> Vec<Entry> {
         } else {
             Why::Boundary
         };
-        e.materialized = e.why != Why::OnChip;
+        // What a `send` makes is the peer's tensor (issue 25): nothing lands in this GPU's HBM.
+        let sent = e
+            .producer
+            .is_some_and(|p| g.op(p).kind == crate::types::OpKind::Send);
+        e.materialized = e.why != Why::OnChip && !sent;
         if e.why == Why::Boundary && e.boundaries.is_empty() {
             // Every edge between two kernels is a boundary of the plan; keep the entry
             // well-formed should a plan from elsewhere say otherwise.

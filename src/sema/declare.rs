@@ -190,6 +190,8 @@ impl<'a, 's> Sema<'a, 's> {
                 StmtKind::Repeat(_) => {}
                 // Checked against the fusion plan once the graph is built (crate::analysis::assertions).
                 StmtKind::Assert(_) => {}
+                // Applied to the checked graph (crate::parallel).
+                StmtKind::Parallel(_) => {}
             }
             let count = self.diags.len() - start;
             if count > 0 {

@@ -39,7 +39,7 @@ mod intern;
 mod lints;
 mod names;
 mod ops;
-mod order;
+pub(crate) mod order;
 mod pool;
 mod quant;
 mod shape;

@@ -201,6 +201,34 @@ pub enum StmtKind<'s> {
     /// `assert fused(a, b)`, `assert kernels <= 9`: a fact about the fusion plan, checked by
     /// [`crate::analysis::assertions`].
     Assert(Box<AssertStmt<'s>>),
+    /// `parallel tensor tp = 8 { column wq  row wo }`: how the graph is sharded over a group
+    /// of GPUs (issue 25, `crate::parallel`).
+    Parallel(Box<ParallelStmt<'s>>),
+}
+
+/// `parallel KIND GROUP = SIZE { ROLE name, name  SETTING = value }`: a group of GPUs and what
+/// is divided over it. Kinds, roles and settings are kept as written and checked by
+/// `crate::parallel`, as kinds and dtypes are checked after parsing.
+#[derive(Debug)]
+pub struct ParallelStmt<'s> {
+    /// `tensor`, `expert` or `pipeline`.
+    pub kind: Ident<'s>,
+    /// The group's name: the `group =` of the collectives it inserts.
+    pub group: Ident<'s>,
+    pub size: Expr<'s>,
+    pub items: Vec<ParallelItem<'s>>,
+}
+
+/// One item of a `parallel` section.
+#[derive(Debug)]
+pub enum ParallelItem<'s> {
+    /// `column wq, wk`: a role and the weights (or, for `layers`, the repeat) it covers.
+    Role {
+        role: Ident<'s>,
+        names: Vec<Ident<'s>>,
+    },
+    /// `stage = 1`.
+    Setting { name: Ident<'s>, value: Expr<'s> },
 }
 
 /// `assert PREDICATE(names)`, `assert not PREDICATE(names)` or `assert MEASURE CMP VALUE

@@ -65,6 +65,7 @@ pub enum Form {
     Op,
     Repeat,
     Assert,
+    Parallel,
 }
 
 impl Form {
@@ -77,6 +78,7 @@ impl Form {
             StmtKind::Op(_) => Form::Op,
             StmtKind::Repeat(_) => Form::Repeat,
             StmtKind::Assert(_) => Form::Assert,
+            StmtKind::Parallel(_) => Form::Parallel,
         }
     }
 }

@@ -17,6 +17,7 @@
   "repeat"
   "assert"
   "not"
+  "parallel"
 ] @keyword
 
 "import" @keyword.import
@@ -42,6 +43,13 @@
 (repeat name: (identifier) @function)
 (repeat block: (identifier) @type)
 (repeat output: (identifier) @variable)
+
+; `parallel KIND GROUP = SIZE { ROLE weights  SETTING = value }` (issue 25).
+(parallel kind: (identifier) @type.builtin)
+(parallel group: (identifier) @constant)
+(parallel_item role: (identifier) @keyword.modifier)
+(parallel_item weight: (identifier) @variable)
+(parallel_item setting: (identifier) @property)
 
 (tensor_argument name: (identifier) @variable)
 (attribute name: (identifier) @property)

@@ -46,6 +46,8 @@ impl<'a, 's> Blocks<'a, 's> {
         let sh = |s: Span| Span::new(s.start + shift, s.end + shift);
         let by_name = &mut self.by_name;
         for b in blocks {
+            // A block holds no `parallel` section (issue 25): said once, where it is defined.
+            diags.extend(crate::parallel::in_block(&b.stmts, b.name.name, shift));
             if !super::typed::check(b, shift, diags) {
                 self.broken.insert(b.name.name);
             }

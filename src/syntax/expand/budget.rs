@@ -173,6 +173,12 @@ pub(super) fn items(kind: &StmtKind<'_>) -> u64 {
             AssertKind::Predicate { args, .. } => args.len() as u64,
             AssertKind::Compare { value, .. } => expr_items(value),
         },
+        StmtKind::Parallel(p) => p.items.iter().fold(expr_items(&p.size), |n, i| {
+            n.saturating_add(match i {
+                ParallelItem::Role { names, .. } => names.len() as u64,
+                ParallelItem::Setting { value, .. } => expr_items(value),
+            })
+        }),
     };
     n.saturating_add(1)
 }

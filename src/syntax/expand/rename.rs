@@ -301,6 +301,26 @@ impl<'s, N: Namer<'s>> Rename<N> {
                 StmtKind::Output(names.iter().map(|n| self.ident(n)).collect())
             }
             StmtKind::Assert(a) => StmtKind::Assert(Box::new(self.assertion(a))),
+            // A block's section is refused (`bad-block`, crate::parallel); renamed all the same.
+            StmtKind::Parallel(p) => StmtKind::Parallel(Box::new(ParallelStmt {
+                kind: p.kind,
+                group: p.group,
+                size: self.expr(&p.size),
+                items: p
+                    .items
+                    .iter()
+                    .map(|i| match i {
+                        ParallelItem::Role { role, names } => ParallelItem::Role {
+                            role: *role,
+                            names: names.iter().map(|n| self.kept(n)).collect(),
+                        },
+                        ParallelItem::Setting { name, value } => ParallelItem::Setting {
+                            name: *name,
+                            value: self.expr(value),
+                        },
+                    })
+                    .collect(),
+            })),
             StmtKind::Op(op) => StmtKind::Op(self.op(op)),
             StmtKind::Repeat(r) => StmtKind::Repeat(Box::new(RepeatStmt {
                 count: self.expr(&r.count),

@@ -172,6 +172,14 @@ fn uses<'s>(block: &BlockAst<'s>) -> Vec<(&'s str, Use, Span)> {
                 }
             }
             StmtKind::Output(_) => {}
+            StmtKind::Parallel(p) => {
+                expr(&p.size, &mut out);
+                for i in &p.items {
+                    if let ParallelItem::Setting { value, .. } = i {
+                        expr(value, &mut out);
+                    }
+                }
+            }
         }
     }
     out

@@ -170,6 +170,7 @@ impl<'s> Driver<'s> {
             }
             Rule::repeat_stmt => StmtKind::Repeat(Box::new(self.repeat_stmt(it, base)?)),
             Rule::assert_stmt => StmtKind::Assert(Box::new(self.assert_stmt(it, base)?)),
+            Rule::parallel_stmt => StmtKind::Parallel(Box::new(self.parallel_stmt(it, base)?)),
             Rule::output_stmt => StmtKind::Output(
                 it.skip(1)
                     .map(|p| self.ident(Some(p), base))
@@ -199,6 +200,37 @@ impl<'s> Driver<'s> {
             block,
             args,
             output: output.ok_or_else(|| self.expected_error(base, &[]))?,
+        })
+    }
+
+    /// `parallel KIND GROUP = SIZE { items }` (issue 25).
+    fn parallel_stmt(&self, mut it: Pairs<'s, Rule>, base: usize) -> Result<ParallelStmt<'s>> {
+        it.next(); // kw_parallel
+        let kind = self.ident(it.next(), base)?;
+        let group = self.ident(it.next(), base)?;
+        let size = self.expr_opt(it.next(), base)?;
+        let mut items = Vec::new();
+        for item in it {
+            let mut parts = item.into_inner();
+            let head = self.ident(parts.next(), base)?;
+            match parts.peek() {
+                Some(p) if p.as_rule() == Rule::expr => items.push(ParallelItem::Setting {
+                    name: head,
+                    value: self.expr_opt(parts.next(), base)?,
+                }),
+                _ => items.push(ParallelItem::Role {
+                    role: head,
+                    names: parts
+                        .map(|p| self.ident(Some(p), base))
+                        .collect::<Result<_>>()?,
+                }),
+            }
+        }
+        Ok(ParallelStmt {
+            kind,
+            group,
+            size,
+            items,
         })
     }
 

@@ -10,6 +10,7 @@ pub mod capacity;
 pub mod compare;
 pub mod explain_op;
 pub mod ledger;
+pub mod parallel;
 pub mod report;
 pub mod runtime;
 pub mod summary;

@@ -214,6 +214,7 @@ pub fn human_report_with(
         if n_ops == 1 { "" } else { "s" },
         if n_groups == 1 { "" } else { "s" }
     );
+    out += &super::parallel::lines(a.parallel.as_deref());
     let opaque = crate::ops::funcs::opaque_in(g);
     if !opaque.is_empty() {
         let _ = writeln!(
@@ -473,6 +474,7 @@ pub fn human_summary_with(
         if n_ops == 1 { "" } else { "s" },
         if n_groups == 1 { "" } else { "s" }
     );
+    out += &super::parallel::lines(a.parallel.as_deref());
     out += &crate::report::render::human::summary::human(s);
     out += &totals(a, cost, runtime);
     out

@@ -440,6 +440,10 @@ impl<'w> JsonOut<'w> {
             self.raw(b",\"fusion\":");
             self.serde(f)?;
         }
+        if let Some(p) = &j.parallel {
+            self.raw(b",\"parallel\":");
+            self.serde(p)?;
+        }
         self.raw(b",\"diagnostics\":");
         self.serde(&j.diagnostics)?;
         self.spill()?;

@@ -336,6 +336,11 @@ pub struct AnalysisJson<'a> {
     /// otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fusion: Option<FusionJson>,
+    /// The graph's `parallel` sections applied (issue 25): the groups, the stage, per-GPU,
+    /// written and whole-group totals, the divided weights and the inserted collectives
+    /// (absent for a graph without sections).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<&'a crate::parallel::Parallel>,
     pub diagnostics: Vec<Value>,
     /// Null until [`AnalysisJson::with_cost`].
     pub cost: Option<CostJson<'a>>,
@@ -399,6 +404,7 @@ impl<'a> AnalysisJson<'a> {
                 policy: None,
                 reduction_epilogues: None,
                 fusion: None,
+                parallel: None,
                 diagnostics,
                 cost: None,
                 attention: None,
@@ -439,6 +445,7 @@ impl<'a> AnalysisJson<'a> {
                     .collect()
             }),
             fusion: FusionJson::new(a),
+            parallel: a.parallel.as_deref(),
             diagnostics,
             cost: None,
             attention: None,
