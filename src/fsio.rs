@@ -250,7 +250,10 @@ fn create_temp(dir: &Path, name: &str) -> Result<(PathBuf, File), WriteError> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
+            // A new file gets the mode any program's new file gets (0666 less the umask:
+            // `-o out.fgraph` was 0600, unreadable by the group that reads the repository);
+            // a rewritten file is given its old mode before the rename.
+            o.mode(0o666);
         }
         match o.open(&tmp) {
             Ok(f) => return Ok((tmp, f)),

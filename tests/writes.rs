@@ -274,3 +274,26 @@ fn a_planted_temporary_name_is_never_followed() {
         "only the planted links and the two files"
     );
 }
+
+/// A file fgraph creates (`emit -o`, `import hf -o`, `fmt`'s output of a new path) gets the
+/// mode any program's new file gets here (0666 less the umask), not 0600: the same as a file
+/// `std::fs::write` creates beside it.
+#[test]
+fn a_new_output_file_gets_the_usual_mode() {
+    let dir = temp_dir("newmode");
+    let reference = dir.join("reference.txt");
+    std::fs::write(&reference, "x").expect("write");
+    let want = std::fs::metadata(&reference)
+        .expect("stat")
+        .permissions()
+        .mode()
+        & 0o777;
+    std::fs::write(dir.join("m.fgraph"), TIDY).expect("write");
+    let o = fgraph_in(&dir, &["emit", "torch", "m.fgraph", "-o", "m.py"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let mode = std::fs::metadata(dir.join("m.py"))
+        .expect("stat")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, want);
+}

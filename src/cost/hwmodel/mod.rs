@@ -115,10 +115,8 @@ pub struct Families {
     /// [`CopyKernel::Generated`]. None: priced as under [`CopyKernel::Eager`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_generated: Option<FamilyCoeffs>,
-    /// A transposing copy a runtime makes before a matmul (`--runtime`: `torch.matmul`'s
-    /// broadcast copy of `Kᵀ` over a group's query heads, as PyTorch eager and Inductor's
-    /// Triton run it; measured at about 140 G elements/s under both, validation/gpu/models
-    /// batch 2). None: `layout_copy`.
+    /// A runtime's transposing copy before a matmul (`Kᵀ` broadcast over a group's query
+    /// heads; eager and Triton alike: validation/gpu/models batch 2). None: `layout_copy`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_transpose: Option<FamilyCoeffs>,
 }
@@ -283,10 +281,8 @@ pub struct HwModel {
     /// ([`HwModel::with_copy_kernel`]).
     #[serde(skip)]
     pub copy_kernel: CopyKernel,
-    /// Not a coefficient: the runtime copied a matmul's broadcast operand before it
-    /// (`torch.matmul`'s `expand` + `reshape`, Inductor's decomposition), so the matmul reads
-    /// the expanded copy: its broadcast batch dimensions are products of their own, not rows
-    /// of one GEMM ([`matmul_shape`]).
+    /// Not a coefficient: a runtime copied a matmul's broadcast operand first, so the matmul
+    /// reads the expanded copy, its broadcast batch dimensions unfolded ([`matmul_shape`]).
     #[serde(skip)]
     pub unfold_broadcast: bool,
 }
