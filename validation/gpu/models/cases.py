@@ -71,13 +71,31 @@ CASES3 = {
     "llama3_8b_decode_b2_t16383_l8": ("examples/llama3_8b_decode.fgraph", {"B": 2, "T": 16383}, (32, 8)),
     "llama3_8b_prefill_s4096_l4": ("examples/llama3_8b.fgraph", {"S": 4096}, (32, 4)),
 }
+# Batch 4: models as `fgraph import hf` writes them from published configs (imported/, made
+# by `fgraph import hf tests/fixtures/hf/CONFIG --seq N | --decode --context N --batch B -o
+# ...`), their depth set by the param L: Qwen2.5-7B (QKV biases), Phi-3-mini (fused QKV and
+# gate/up), Gemma-2B (GeGLU, head 256, MQA) and Mistral-7B. Same model as batch 3 (no refit
+# since). Predictions in predictions_models_4.json.
+IMP = "validation/gpu/models/imported/"
+CASES4 = {
+    "qwen2_5_7b_prefill_s1024_l4": (IMP + "qwen2_5_7b_prefill.fgraph", {"L": 4}, None),
+    "qwen2_5_7b_prefill_s1024_l8": (IMP + "qwen2_5_7b_prefill.fgraph", {"L": 8}, None),
+    "qwen2_5_7b_decode_b4_t4095_l4": (IMP + "qwen2_5_7b_decode.fgraph", {"L": 4}, None),
+    "qwen2_5_7b_decode_b4_t4095_l8": (IMP + "qwen2_5_7b_decode.fgraph", {"L": 8}, None),
+    "phi3_mini_prefill_s1024_l4": (IMP + "phi3_mini_prefill.fgraph", {"L": 4}, None),
+    "phi3_mini_prefill_s1024_l8": (IMP + "phi3_mini_prefill.fgraph", {"L": 8}, None),
+    "gemma_2b_decode_b8_t2047_l4": (IMP + "gemma_2b_decode.fgraph", {"L": 4}, None),
+    "gemma_2b_decode_b8_t2047_l8": (IMP + "gemma_2b_decode.fgraph", {"L": 8}, None),
+    "mistral_7b_decode_b2_t4095_l4": (IMP + "mistral_7b_decode.fgraph", {"L": 4}, None),
+    "mistral_7b_decode_b2_t4095_l8": (IMP + "mistral_7b_decode.fgraph", {"L": 8}, None),
+}
 BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_models_2.json"),
-           "3": (CASES3, "predictions_models_3.json")}
+           "3": (CASES3, "predictions_models_3.json"), "4": (CASES4, "predictions_models_4.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
-    for c in (CASES, CASES2, CASES3):
+    for c in (CASES, CASES2, CASES3, CASES4):
         if name in c:
             return c[name]
     raise KeyError(name)
