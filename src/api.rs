@@ -1,6 +1,7 @@
 //! The seed's data model (`Op`) and functions (`build_graph`, `estimate_memory_traffic`) for
 //! Rust users who build graphs without the DSL. Graphs built
-//! here go through the same semantic pass as `.fgraph` files.
+//! here go through the same semantic pass as `.fgraph` files. Also `import_onnx`, the ONNX
+//! importer as one call.
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::Graph;
@@ -349,4 +350,14 @@ pub fn estimate_memory_traffic(
     } else {
         crate::traffic::unfused_traffic(g)
     }
+}
+
+/// `fgraph import onnx` as a function (issue 27): the bytes of an ONNX model (its external
+/// data never read) as `.fgraph` source, with what was unmapped, folded and repeated
+/// ([`crate::importers::onnx`]).
+pub fn import_onnx(
+    bytes: &[u8],
+    opts: &crate::importers::onnx::Options,
+) -> Result<crate::importers::onnx::Imported, crate::importers::onnx::ImportError> {
+    crate::importers::onnx::import(bytes, opts)
 }

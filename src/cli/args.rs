@@ -189,6 +189,11 @@ pub(super) fn parse_set(s: &str) -> Result<(String, i64), String> {
     Ok((name.trim().to_string(), value))
 }
 
+/// [`parse_set`] for `fgraph import onnx --dim NAME=INT`.
+pub(super) fn parse_set_pub(s: &str) -> Result<(String, i64), String> {
+    parse_set(s)
+}
+
 pub(super) fn parse_dtype(s: &str) -> Result<Dtype, String> {
     Dtype::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = Dtype::ALL.iter().map(|d| d.as_str()).collect();

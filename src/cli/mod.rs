@@ -12,6 +12,7 @@ mod emit;
 mod explain;
 mod fmt;
 mod hardware;
+mod import_onnx;
 mod input;
 mod io;
 mod settings;
@@ -140,6 +141,9 @@ pub enum Command {
         #[arg(long, value_name = "PATH")]
         config: Option<PathBuf>,
     },
+    /// Write a model from another format as .fgraph source.
+    #[command(subcommand)]
+    Import(import_onnx::ImportWhat),
     /// Explain a diagnostic code or fusion boundary reason.
     Explain {
         #[arg(value_name = "CODE")]
@@ -232,6 +236,7 @@ fn run_keeping(cli: Cli, io: &mut Io<'_>, keep: &mut Keep) -> u8 {
             stdin_filename,
         } => fmt::fmt_cmd(&files, check, force, stdin_filename.as_deref(), io),
         Command::Explain { code } => explain::explain(&code, io),
+        Command::Import(import_onnx::ImportWhat::Onnx(args)) => import_onnx::run(&args, io),
         Command::Lsp { config } => match crate::lsp::run_stdio(config) {
             Ok(0) => Ok(CLEAN),
             Ok(_) => Ok(FOUND),
