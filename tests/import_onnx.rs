@@ -258,3 +258,49 @@ fn truncated_fixtures_are_errors_not_panics() {
     }
     let _ = import(&flipped, &opts);
 }
+
+/// The layers are found and written as one block and a `repeat`, which expands to the same
+/// graph as the flat output: the same FLOPs, the same fused traffic, the same kernels.
+#[test]
+fn repeated_layers_become_a_block_with_the_numbers_of_the_flat_graph() {
+    let expect = [
+        (
+            "gpt2_2l",
+            "repeat 2 h = h(add_1, val_181, batch = batch, seq = seq) -> add_13",
+        ),
+        ("bert_2l", "repeat 2 layer = layer("),
+        ("llama_2l", "repeat 2 layers = layers(embedding, "),
+    ];
+    for (name, line) in expect {
+        let m = imported(name, &[("batch", 2), ("seq", 16)], true);
+        assert!(m.text.contains(line), "{name}: {line}\n{}", m.text);
+        assert_eq!(m.layers.map(|l| l.0), Some(2), "{name}");
+        let flat = imported(name, &[("batch", 2), ("seq", 16)], false);
+        assert!(flat.layers.is_none() && !flat.text.contains("repeat "));
+        let (a, b) = (analysed(name, &m.text), analysed(name, &flat.text));
+        let hw = fgraph::cost::Hardware::preset("h100").expect("h100");
+        let cost = |a: &Analysis| {
+            let c = fgraph::cost::estimate(a, &hw, fgraph::cost::LaunchMode::Graph).expect("cost");
+            (c.unfused.flops, c.fused.flops)
+        };
+        assert_eq!(cost(&a), cost(&b), "{name}");
+        assert_eq!(a.traffic.fused, b.traffic.fused, "{name}");
+        assert_eq!(a.traffic.unfused, b.traffic.unfused, "{name}");
+        assert_eq!(a.plan.groups.len(), b.plan.groups.len(), "{name}");
+    }
+    // The block's weights are named by what the layers' names share.
+    let m = imported("gpt2_2l", &[], true);
+    assert!(m.text.contains("block h(batch, seq) {"), "{}", m.text);
+    assert!(
+        m.text.contains("  weight attn_c_attn_weight: [64, 192]"),
+        "{}",
+        m.text
+    );
+    // Tables every layer reads (RoPE's cos and sin) are computed once, before the layers.
+    let m = imported("llama_2l", &[], true);
+    let (cos, rep) = (
+        m.text.find("elementwise.cos(").expect("cos"),
+        m.text.find("  repeat ").expect("repeat"),
+    );
+    assert!(cos < rep, "{}", m.text);
+}

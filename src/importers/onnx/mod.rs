@@ -125,6 +125,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         producer,
         opset,
     };
+    repeat::hoist_invariant(&mut imp);
     let layers = if opts.repeat {
         repeat::find(&imp)
     } else {

@@ -304,6 +304,9 @@ pub struct Layers {
     pub inside: std::collections::HashSet<usize>,
     /// Dynamic dimensions the block uses (its header params).
     pub dims: Vec<u32>,
+    /// How many of the instance's weights are named as the next instance's but for one part
+    /// (the layer's number): how well the instances line up with the model's own layers.
+    pub aligned: usize,
 }
 
 impl Layers {

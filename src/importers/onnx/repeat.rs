@@ -21,6 +21,36 @@ const MAX_WORK: usize = 1 << 26;
 /// Candidates verified at most.
 const MAX_CANDIDATES: usize = 32;
 
+/// Moves the ops that read no graph input, directly or not (RoPE's tables, position
+/// embeddings: computed once, read by every layer), before all others, in their order. Each
+/// reads only ops of its own kind, so the order stays topological; a layer then reads such a
+/// table as a value made outside the run, as every other layer does.
+pub fn hoist_invariant(imp: &mut Imp<'_>) {
+    let mut varies: HashSet<usize> = imp
+        .vals
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.kind == Kind::Input)
+        .map(|(i, _)| i)
+        .collect();
+    let mut invariant = Vec::new();
+    let mut rest = Vec::new();
+    for op in std::mem::take(&mut imp.ops) {
+        let reads_input = op.args.iter().any(|a| match a {
+            Arg::T(v) | Arg::Tt(v) => varies.contains(v),
+            Arg::Lit(_) => false,
+        });
+        if reads_input {
+            varies.insert(op.out);
+            rest.push(op);
+        } else {
+            invariant.push(op);
+        }
+    }
+    invariant.extend(rest);
+    imp.ops = invariant;
+}
+
 /// The layers of the walked graph, if its ops repeat.
 pub fn find(imp: &Imp<'_>) -> Option<Layers> {
     let ops = &imp.ops;
@@ -66,14 +96,27 @@ pub fn find(imp: &Imp<'_>) -> Option<Layers> {
     };
     for &(_, l, r0, r1) in cands.iter().take(MAX_CANDIDATES) {
         let end = r1 + l;
+        // Of the phases that verify, the one whose instances' weights are named alike
+        // (`h.0.attn.w` and `h.1.attn.w`): a post-norm model's layers could also start at
+        // the previous layer's norm.
+        let mut best: Option<(usize, Layers)> = None;
         for a in r0..=(r0 + l).min(end.saturating_sub(2 * l)) {
             let k = (end - a) / l;
             if k < 2 {
                 break;
             }
             if let Some(found) = ctx.verify(a, l, k) {
-                return Some(found);
+                let score = found.aligned;
+                if best
+                    .as_ref()
+                    .is_none_or(|(s, b)| score > *s && found.count >= b.count)
+                {
+                    best = Some((score, found));
+                }
             }
+        }
+        if let Some((_, found)) = best {
+            return Some(found);
         }
     }
     None
@@ -256,15 +299,21 @@ impl Ctx<'_, '_> {
                 }
             }
         }
-        let mut prefix: Option<String> = None;
+        let mut prefixes: HashMap<String, usize> = HashMap::new();
+        let mut aligned = 0;
         for w0 in order {
             let w1 = wmap[1][&w0];
-            let (name, pre) = strip(&vals[w0].name, &vals[w1].name);
-            if prefix.is_none() {
-                prefix = pre;
+            let (name, pre, one_token) = strip(&vals[w0].name, &vals[w1].name);
+            if let Some(p) = pre {
+                *prefixes.entry(p).or_insert(0) += 1;
             }
+            aligned += usize::from(one_token);
             weights.push((w0, name));
         }
+        let prefix = prefixes
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map(|(p, _)| p);
         let name = prefix
             .filter(|p| {
                 p.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
@@ -307,13 +356,15 @@ impl Ctx<'_, '_> {
             weights,
             inside,
             dims,
+            aligned,
         })
     }
 }
 
 /// The part of two instances' weight names after where they differ (`h.0.attn.w` and
-/// `h.1.attn.w` give `attn_w`), and the last part before it (`h`): the block's name.
-fn strip(a: &str, b: &str) -> (String, Option<String>) {
+/// `h.1.attn.w` give `attn_w`), the last part before it (`h`: the block's name), and whether
+/// they differ in one part only (the layer's number).
+fn strip(a: &str, b: &str) -> (String, Option<String>, bool) {
     let ta: Vec<&str> = a.split(['.', '/', ':']).collect();
     let tb: Vec<&str> = b.split(['.', '/', ':']).collect();
     let pre = ta.iter().zip(&tb).take_while(|(x, y)| x == y).count();
@@ -327,5 +378,6 @@ fn strip(a: &str, b: &str) -> (String, Option<String>) {
     let rest = ta[ta.len() - suf..].join("_");
     let name = if rest.is_empty() { a.to_string() } else { rest };
     let prefix = pre.checked_sub(1).map(|i| ta[i].to_string());
-    (name, prefix)
+    let one = ta.len() == tb.len() && pre + suf + 1 == ta.len();
+    (name, prefix, one)
 }
