@@ -304,3 +304,48 @@ fn repeated_layers_become_a_block_with_the_numbers_of_the_flat_graph() {
     );
     assert!(cos < rep, "{}", m.text);
 }
+
+/// Hostile values where the importer computes: every integer attribute, constant and dim of
+/// some nodes set to an extreme (0, -1, i64::MIN, i64::MAX, 2^40): an error or an output,
+/// never a panic or an overflow.
+#[test]
+fn extreme_integers_are_errors_not_panics() {
+    use onnx_proto::Message;
+    use onnx_proto::onnx::ModelProto;
+    for name in ["gpt2_2l", "llama_2l", "resnet_block"] {
+        let bytes = std::fs::read(fixture(name)).expect("fixture");
+        let model = ModelProto::decode(&bytes[..]).expect("decode");
+        for v in [0, -1, i64::MIN, i64::MAX, 1 << 40] {
+            for phase in 0..3 {
+                let mut m = model.clone();
+                let g = m.graph.as_mut().expect("graph");
+                for (k, n) in g.node.iter_mut().enumerate() {
+                    if k % 3 != phase {
+                        continue;
+                    }
+                    for a in &mut n.attribute {
+                        a.i = a.i.map(|_| v);
+                        a.ints.iter_mut().for_each(|x| *x = v);
+                        if let Some(t) = a.t.as_mut() {
+                            t.dims.iter_mut().for_each(|x| *x = v);
+                            t.int64_data.iter_mut().for_each(|x| *x = v);
+                        }
+                    }
+                }
+                for (k, t) in g.initializer.iter_mut().enumerate() {
+                    if k % 3 == phase {
+                        t.int64_data.iter_mut().for_each(|x| *x = v);
+                        if t.data_type == Some(7)
+                            && let Some(raw) = t.raw_data.as_mut()
+                        {
+                            for c in raw.chunks_exact_mut(8) {
+                                c.copy_from_slice(&v.to_le_bytes());
+                            }
+                        }
+                    }
+                }
+                let _ = import(&m.encode_to_vec(), &Options::default());
+            }
+        }
+    }
+}

@@ -280,8 +280,8 @@ fn eval(node: &NodeProto, op: &str, vals: &[Option<&Val>]) -> Option<(Vec<Poly>,
                 return None;
             }
             let v = (0..n as i64)
-                .map(|k| Num::I(Poly::constant(s + k * d)))
-                .collect();
+                .map(|k| Some(Num::I(Poly::constant(k.checked_mul(d)?.checked_add(s)?))))
+                .collect::<Option<_>>()?;
             Some((vec![Poly::constant(n as i64)], v))
         }
         "ConstantOfShape" => {
@@ -365,7 +365,7 @@ fn elementwise(op: &str, vals: &[Option<&Val>]) -> Option<(Vec<Poly>, Vec<Num>)>
             ("Not", 1) => Num::I(Poly::constant(i64::from(a.int()? == 0))),
             ("Sqrt", 1) => Num::F(a.float()?.sqrt()),
             ("Abs", 1) => match a {
-                Num::I(p) => Num::I(Poly::constant(p.as_const()?.abs())),
+                Num::I(p) => Num::I(Poly::constant(p.as_const()?.checked_abs()?)),
                 Num::F(f) => Num::F(f.abs()),
             },
             ("Where", 3) => {

@@ -146,9 +146,9 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
                 .as_deref()
                 .and_then(shapes::numel)
                 .and_then(|p| p.as_const())
-                .map_or(0, |n| n as u64)
+                .map_or(0, |n| n.max(0) as u64)
         })
-        .sum();
+        .fold(0u64, u64::saturating_add);
     Ok(Imported {
         text,
         unmapped: imp.unmapped.iter().map(|(k, n)| (k.clone(), *n)).collect(),

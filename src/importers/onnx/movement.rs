@@ -138,13 +138,15 @@ impl Mapper<'_, '_> {
             None => match self.aints("split") {
                 Some(s) => s,
                 None => {
-                    let part = (dim + n - 1) / n;
-                    (0..n).map(|k| part.min(dim - k * part)).collect()
+                    let part = dim.checked_add(n - 1).ok_or(None)? / n;
+                    (0..n)
+                        .map(|k| part.min(dim.saturating_sub(k.saturating_mul(part))))
+                        .collect()
                 }
             },
         };
         if sizes.len() as i64 != n
-            || sizes.iter().sum::<i64>() != dim
+            || sizes.iter().try_fold(0i64, |a, &s| a.checked_add(s)) != Some(dim)
             || sizes.iter().any(|&s| s <= 0)
         {
             return Err(Some("split sizes that do not add up"));
@@ -216,7 +218,7 @@ impl Mapper<'_, '_> {
             let attrs = vec![
                 ("axis", Attr::I(a as i64)),
                 ("start", Attr::I(k)),
-                ("end", Attr::I(k + 1)),
+                ("end", Attr::I(k.checked_add(1).ok_or(None)?)),
             ];
             let s = self.emit_tmp("row", "slice", vec![Arg::T(t)], attrs, dt, sh);
             let mut out = st.clone();

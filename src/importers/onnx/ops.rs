@@ -415,13 +415,22 @@ impl Mapper<'_, '_> {
             .ok_or(None)?;
         let strides = self.aints("strides").unwrap_or_else(|| vec![1; nsp]);
         let dil = self.aints("dilations").unwrap_or_else(|| vec![1; nsp]);
+        if strides.len() != nsp || dil.len() != nsp {
+            return Err(Some("strides or dilations of the wrong length"));
+        }
         let pads = self.pads(nsp, &kernel, &strides, &dil, &sx)?;
         let group = self.ai("group").unwrap_or(1);
         let mut out = vec![sx[0].clone(), sw[0].clone()];
         for k in 0..nsp {
             out.push(
-                shapes::window(&sx[2 + k], kernel[k], strides[k], 2 * pads[k], dil[k])
-                    .ok_or(None)?,
+                shapes::window(
+                    &sx[2 + k],
+                    kernel[k],
+                    strides[k],
+                    pads[k].saturating_mul(2),
+                    dil[k],
+                )
+                .ok_or(None)?,
             );
         }
         let mut attrs = vec![];
@@ -484,7 +493,10 @@ impl Mapper<'_, '_> {
                 if strides[k] != 1 {
                     return Err(Some("auto_pad SAME with a stride"));
                 }
-                let total = dil[k] * (kernel[k] - 1);
+                let total = kernel[k]
+                    .checked_sub(1)
+                    .and_then(|m| m.checked_mul(dil[k]))
+                    .ok_or(None)?;
                 if total % 2 != 0 {
                     return Err(Some("asymmetric padding"));
                 }
@@ -699,11 +711,21 @@ impl Mapper<'_, '_> {
             return Err(Some("a dilated pool"));
         }
         let strides = self.aints("strides").unwrap_or_else(|| vec![1; nsp]);
+        if strides.len() != nsp || dil.len() != nsp {
+            return Err(Some("strides or dilations of the wrong length"));
+        }
         let pads = self.pads(nsp, &kernel, &strides, &dil, &sx)?;
         let mut shape = sx[..2].to_vec();
         for k in 0..nsp {
             shape.push(
-                shapes::window(&sx[2 + k], kernel[k], strides[k], 2 * pads[k], 1).ok_or(None)?,
+                shapes::window(
+                    &sx[2 + k],
+                    kernel[k],
+                    strides[k],
+                    pads[k].saturating_mul(2),
+                    1,
+                )
+                .ok_or(None)?,
             );
         }
         let mut attrs = vec![("kernel", Attr::Is(kernel)), ("stride", Attr::Is(strides))];

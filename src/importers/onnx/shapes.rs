@@ -139,11 +139,8 @@ pub fn slice_bounds(dim: &Poly, start: i64, end: i64, step: i64) -> Option<(Poly
 pub fn slice_len(start: &Poly, end: &Poly, step: i64) -> Option<Poly> {
     let len = end.sub(start)?;
     match len.as_const() {
-        Some(l) => Some(Poly::constant(if l <= 0 {
-            0
-        } else {
-            (l + step - 1) / step
-        })),
+        Some(l) if l <= 0 => Some(Poly::constant(0)),
+        Some(l) => Some(Poly::constant(l.checked_add(step - 1)? / step)),
         None if step == 1 => Some(len),
         None => None,
     }
@@ -151,8 +148,8 @@ pub fn slice_len(start: &Poly, end: &Poly, step: i64) -> Option<Poly> {
 
 /// A window's output size: `floor((L + pads - dilation·(k - 1) - 1) / stride) + 1`.
 pub fn window(l: &Poly, k: i64, stride: i64, pads: i64, dilation: i64) -> Option<Poly> {
-    let span = dilation.checked_mul(k - 1)?.checked_add(1)?;
-    let num = l.add(&Poly::constant(pads - span))?;
+    let span = dilation.checked_mul(k.checked_sub(1)?)?.checked_add(1)?;
+    let num = l.add(&Poly::constant(pads.checked_sub(span)?))?;
     num.div_floor(&Poly::constant(stride))?
         .add(&Poly::constant(1))
 }

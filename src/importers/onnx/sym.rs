@@ -102,7 +102,7 @@ impl Poly {
         let (om, &oc) = o.terms.iter().next()?;
         let mut r = Poly::default();
         for (m, &c) in &self.terms {
-            if c % oc != 0 {
+            if c.checked_rem(oc)? != 0 {
                 return None;
             }
             let mut rest = m.clone();
@@ -110,7 +110,7 @@ impl Poly {
                 let i = rest.iter().position(|x| x == v)?;
                 rest.remove(i);
             }
-            r.add_term(rest, c / oc)?;
+            r.add_term(rest, c.checked_div(oc)?)?;
         }
         Some(r)
     }
@@ -120,7 +120,7 @@ impl Poly {
         match (self.as_const(), o.as_const()) {
             (Some(a), Some(b)) if b != 0 => {
                 let q = a.checked_div(b)?;
-                let q = if (a % b != 0) && ((a < 0) != (b < 0)) {
+                let q = if (a.checked_rem(b)? != 0) && ((a < 0) != (b < 0)) {
                     q - 1
                 } else {
                     q
