@@ -349,3 +349,24 @@ fn extreme_integers_are_errors_not_panics() {
         }
     }
 }
+
+/// Llama's RMSNorm, which the exporter writes as pow, mean, add, sqrt, reciprocal and two
+/// products, becomes one `reduction.rmsnorm` with its weight: two per layer and the last.
+#[test]
+fn the_decomposed_rmsnorm_becomes_one_op() {
+    let m = imported("llama_2l", &[("batch", 2), ("seq", 16)], false);
+    assert_eq!(
+        m.text.matches("= reduction.rmsnorm(").count(),
+        5,
+        "{}",
+        m.text
+    );
+    assert!(
+        m.text.contains("reduction.rmsnorm(embedding, inner_layers_0_input_layernorm_weight, axis = -1, eps = 1e-6)"),
+        "{}",
+        m.text
+    );
+    assert!(!m.text.contains("elementwise.pow("), "{}", m.text);
+    assert!(!m.text.contains("elementwise.reciprocal("), "{}", m.text);
+    analysed("llama_2l", &m.text);
+}

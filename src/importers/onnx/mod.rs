@@ -5,8 +5,9 @@
 //! The file is read without its weights ([`wire`]: payloads dropped, external data never
 //! opened, every count bounded before decoding), decoded with `prost` (`onnx_proto`), then
 //! walked node by node ([`walk`]): shape arithmetic and constants are folded ([`fold`]), the
-//! standard operators mapped onto fgraph ops ([`ops`]) with symbolic shapes ([`sym`],
-//! [`shapes`]: named dynamic dimensions become params), repeated layers found ([`repeat`])
+//! standard operators mapped onto fgraph ops ([`ops`], [`movement`]) with symbolic shapes
+//! ([`sym`], [`shapes`]: named dynamic dimensions become params), known patterns rewritten
+//! as one op ([`patterns`]: RMSNorm), repeated layers found ([`repeat`])
 //! and the result written ([`emit`]). Operators fgraph has no counterpart for are emitted as
 //! opaque ops and counted by name in [`Imported::unmapped`].
 
@@ -15,6 +16,7 @@ mod fold;
 mod model;
 mod movement;
 mod ops;
+mod patterns;
 mod repeat;
 mod shapes;
 mod sym;
@@ -125,6 +127,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         producer,
         opset,
     };
+    patterns::rmsnorm(&mut imp);
     repeat::hoist_invariant(&mut imp);
     let layers = if opts.repeat {
         repeat::find(&imp)
