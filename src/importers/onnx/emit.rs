@@ -135,8 +135,10 @@ pub fn render(
         }
         let decl = match v.kind {
             Kind::Input => "input",
-            Kind::Weight | Kind::Const(_) => "weight",
-            Kind::Static => "input",
+            Kind::Weight => "weight",
+            // Known values (a constant of more than one element, or one the language cannot
+            // write, such as -inf) and values computed from shapes: inputs, not parameters.
+            Kind::Const(_) | Kind::Static => "input",
             Kind::Tensor => continue,
         };
         let name = tn.fresh(&v.name);

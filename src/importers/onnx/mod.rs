@@ -98,6 +98,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
     let model = ModelProto::decode(&kept[..]).map_err(|e| ImportError::Decode(e.to_string()))?;
     let g = model.graph.as_ref().ok_or(ImportError::NoGraph)?;
     let mut imp = walk::Imp::new(g);
+    imp.opset = opset(&model);
     walk_graph(&mut imp, g);
     check_dtypes(&mut imp);
     if !imp.problems.is_empty() {
@@ -110,11 +111,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         .clone()
         .or_else(|| g.name.clone().filter(|n| !n.is_empty()))
         .unwrap_or_else(|| "model".into());
-    let opset = model
-        .opset_import
-        .iter()
-        .find(|o| matches!(o.domain.as_deref(), None | Some("") | Some("ai.onnx")))
-        .and_then(|o| o.version);
+    let opset = Some(imp.opset);
     let producer = format!(
         "{} {}",
         model.producer_name.as_deref().unwrap_or(""),
@@ -141,9 +138,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         .vals
         .iter()
         .enumerate()
-        .filter(|(id, v)| {
-            read.contains(id) && matches!(v.kind, model::Kind::Weight | model::Kind::Const(_))
-        })
+        .filter(|(id, v)| read.contains(id) && v.kind == model::Kind::Weight)
         .map(|(_, v)| {
             v.shape
                 .as_deref()
@@ -200,6 +195,17 @@ fn walk_graph(imp: &mut walk::Imp<'_>, g: &onnx_proto::onnx::GraphProto) {
                 .push(format!("graph output `{name}` is produced by no node")),
         }
     }
+}
+
+/// The version of the default operator set the model imports (21, the latest the mapping
+/// knows, when it names none).
+fn opset(model: &ModelProto) -> i64 {
+    model
+        .opset_import
+        .iter()
+        .find(|o| matches!(o.domain.as_deref(), None | Some("") | Some("ai.onnx")))
+        .and_then(|o| o.version)
+        .unwrap_or(21)
 }
 
 /// Every value the output declares or computes has a dtype fgraph knows.

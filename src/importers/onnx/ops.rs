@@ -288,21 +288,25 @@ impl Mapper<'_, '_> {
         if !args.iter().any(|a| matches!(a, Arg::T(_))) {
             return Err(Some("no tensor operand"));
         }
-        let op = self.node.op_type.as_deref().unwrap_or("");
+        // The dtype of the first tensor operand (a literal takes the tensor's).
+        let first = |from: usize| {
+            ids.iter()
+                .zip(&args)
+                .skip(from)
+                .find(|(_, a)| matches!(a, Arg::T(_)))
+                .map_or(ids[from], |(&id, _)| id)
+        };
         let (dtype, write) = match f {
             "eq" | "lt" | "le" | "gt" | "ge" | "logical_and" | "logical_or" | "logical_not"
             | "isnan" | "isinf" => (9, true),
-            "where" => (self.dtype(ids[1]), false),
-            _ => (self.dtype(ids[0]), false),
+            "where" => (self.dtype(first(1)), false),
+            _ => (self.dtype(first(0)), false),
         };
-        let mut attrs = vec![];
-        if op == "Gelu" && model::attr_s(self.node, "approximate").as_deref() == Some("tanh") {
-            attrs.clear();
-        }
+        // `Gelu`'s `approximate` (none or tanh) is one function to fgraph.
         self.emit(
             &format!("elementwise.{f}"),
             args,
-            attrs,
+            vec![],
             dtype,
             shape,
             write,
@@ -595,8 +599,14 @@ impl Mapper<'_, '_> {
     fn softmax(&mut self, x: Option<usize>, log: bool) -> Done {
         let x = x.ok_or(None)?;
         let sx = self.shape(x);
-        let a = self.ai("axis").unwrap_or(-1);
+        // Before opset 13, the default axis is 1 and the softmax runs over every axis from
+        // it on (the input flattened to 2-D): one axis only when it is the last.
+        let old = self.imp.opset < 13;
+        let a = self.ai("axis").unwrap_or(if old { 1 } else { -1 });
         let a = shapes::axis(a, sx.len()).ok_or(None)?;
+        if old && a + 1 != sx.len() {
+            return Err(Some("a softmax of opset 12 or older over several axes"));
+        }
         let axis = if a + 1 == sx.len() { -1 } else { a as i64 };
         let f = if log { "log_softmax" } else { "softmax" };
         let dt = self.dtype(x);

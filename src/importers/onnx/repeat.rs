@@ -216,8 +216,7 @@ impl Ctx<'_, '_> {
                     } else {
                         // Each instance's own weight, of the same shape.
                         let (a0, aj) = (&vals[w0], &vals[wj]);
-                        let weight =
-                            |v: &super::model::Val| matches!(v.kind, Kind::Weight | Kind::Const(_));
+                        let weight = |v: &super::model::Val| v.kind == Kind::Weight;
                         if !weight(a0)
                             || !weight(aj)
                             || a0.shape != aj.shape

@@ -31,6 +31,9 @@ pub struct Imp<'m> {
     /// guard after a masked softmax): folded away with that `Where`.
     pub nan_guards: Vec<bool>,
     pub graph_outputs: Vec<usize>,
+    /// The model's version of the default operator set (rules that changed, such as
+    /// `Softmax`'s axis, follow it).
+    pub opset: i64,
 }
 
 impl<'m> Imp<'m> {
@@ -49,6 +52,7 @@ impl<'m> Imp<'m> {
             infos: HashMap::new(),
             nan_guards: vec![false; g.node.len()],
             graph_outputs: Vec::new(),
+            opset: 21,
         };
         for vi in g.value_info.iter().chain(&g.output).chain(&g.input) {
             if let Some(n) = vi.name.as_deref() {
@@ -133,6 +137,12 @@ impl<'m> Imp<'m> {
                 .push(format!("graph input `{name}` is not a tensor"));
             return;
         };
+        if tt.shape.is_none() {
+            self.problems.push(format!(
+                "graph input `{name}` has no shape (give it one, or run \
+                 onnx.shape_inference.infer_shapes)"
+            ));
+        }
         let code = tt.elem_type.unwrap_or(0);
         let mut shape = Vec::new();
         if let Some(s) = &tt.shape {
