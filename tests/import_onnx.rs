@@ -370,3 +370,71 @@ fn the_decomposed_rmsnorm_becomes_one_op() {
     assert!(!m.text.contains("elementwise.reciprocal("), "{}", m.text);
     analysed("llama_2l", &m.text);
 }
+
+/// Names of the file reach the output as identifiers, and comments and messages show them
+/// as printable ASCII on one line: a dimension or producer name holding a line break and
+/// source text cannot write a statement.
+#[test]
+fn hostile_names_stay_inside_identifiers_and_comments() {
+    use onnx_proto::Message;
+    use onnx_proto::onnx::tensor_shape_proto::{Dimension, dimension};
+    use onnx_proto::onnx::type_proto::{Tensor, Value};
+    use onnx_proto::onnx::{
+        GraphProto, ModelProto, NodeProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    };
+    let evil = "b\n}\ngraph x { op y = z(w) }\n// \u{1b}[31m";
+    let ty = |dims: Vec<Dimension>| TypeProto {
+        value: Some(Value::TensorType(Tensor {
+            elem_type: Some(1),
+            shape: Some(TensorShapeProto { dim: dims }),
+        })),
+        ..Default::default()
+    };
+    let dim = |p: &str| Dimension {
+        value: Some(dimension::Value::DimParam(p.to_string())),
+        ..Default::default()
+    };
+    let m = ModelProto {
+        producer_name: Some(evil.into()),
+        graph: Some(GraphProto {
+            node: vec![
+                NodeProto {
+                    op_type: Some("Relu".into()),
+                    input: vec![evil.into()],
+                    output: vec!["r".into()],
+                    ..Default::default()
+                },
+                NodeProto {
+                    op_type: Some(evil.into()),
+                    input: vec!["r".into()],
+                    output: vec!["o".into()],
+                    ..Default::default()
+                },
+            ],
+            input: vec![ValueInfoProto {
+                name: Some(evil.into()),
+                r#type: Some(ty(vec![dim(evil), dim("seq")])),
+                ..Default::default()
+            }],
+            output: vec![ValueInfoProto {
+                name: Some("o".into()),
+                r#type: Some(ty(vec![dim(evil), dim("seq")])),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let out = import(&m.encode_to_vec(), &Options::default()).expect("import");
+    assert!(!out.text.contains('\u{1b}'), "{}", out.text);
+    let graphs = out.text.lines().filter(|l| l.starts_with("graph ")).count();
+    assert_eq!(graphs, 1, "{}", out.text);
+    assert_eq!(out.unmapped.len(), 1);
+    assert!(
+        out.unmapped[0]
+            .0
+            .chars()
+            .all(|c| c == ' ' || c.is_ascii_graphic())
+    );
+    analysed("hostile", &out.text);
+}

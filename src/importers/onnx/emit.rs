@@ -71,7 +71,7 @@ pub fn render(
     let _ = writeln!(
         out,
         "// Imported by `fgraph import onnx` from {}",
-        header.source
+        super::model::shown(header.source, 200)
     );
     let _ = writeln!(
         out,
@@ -117,8 +117,9 @@ pub fn render(
             .map_or(1, |(_, v)| *v);
         let _ = writeln!(
             out,
-            "  param {} = {v}  // dynamic dimension `{d}`",
-            dim_names[k]
+            "  param {} = {v}  // dynamic dimension `{}`",
+            dim_names[k],
+            super::model::shown(d, 80)
         );
     }
     let default = default_dtype(imp);

@@ -83,8 +83,12 @@ impl fmt::Display for ImportError {
                     "the ONNX graph cannot be imported ({} problems):",
                     p.len()
                 )?;
-                for p in p {
-                    write!(f, "\n  - {p}")?;
+                // Names of the file, shown safely; the first hundred problems.
+                for p in p.iter().take(100) {
+                    write!(f, "\n  - {}", model::shown(p, 400))?;
+                }
+                if p.len() > 100 {
+                    write!(f, "\n  ... and {} more", p.len() - 100)?;
                 }
                 Ok(())
             }
@@ -112,13 +116,15 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         .or_else(|| g.name.clone().filter(|n| !n.is_empty()))
         .unwrap_or_else(|| "model".into());
     let opset = Some(imp.opset);
-    let producer = format!(
-        "{} {}",
-        model.producer_name.as_deref().unwrap_or(""),
-        model.producer_version.as_deref().unwrap_or("")
-    )
-    .trim()
-    .to_string();
+    let producer = model::shown(
+        format!(
+            "{} {}",
+            model.producer_name.as_deref().unwrap_or(""),
+            model.producer_version.as_deref().unwrap_or("")
+        )
+        .trim(),
+        80,
+    );
     let header = emit::Header {
         source: &opts.source,
         producer,

@@ -242,6 +242,26 @@ pub fn elements(dims: &[i64]) -> Option<usize> {
     })
 }
 
+/// A name or string of the file as messages and comments show it: printable ASCII only
+/// (anything else, line breaks and escapes included, as `?`), at most `max` characters.
+pub fn shown(s: &str, max: usize) -> String {
+    let mut out: String = s
+        .chars()
+        .take(max)
+        .map(|c| {
+            if c == ' ' || c.is_ascii_graphic() {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    if s.chars().nth(max).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 /// An attribute of a node by name.
 pub fn attr<'n>(node: &'n NodeProto, name: &str) -> Option<&'n AttributeProto> {
     node.attribute

@@ -180,7 +180,10 @@ impl<'m> Imp<'m> {
             use onnx_proto::onnx::tensor_shape_proto::dimension::Value as D;
             shape.push(match &d.value {
                 Some(D::DimValue(v)) if *v > 0 => Poly::constant(*v),
-                Some(D::DimParam(p)) => self.parse_dim(p)?,
+                Some(D::DimParam(p)) => match self.dim_ids.get(p.as_str()) {
+                    Some(&id) => Poly::var(id),
+                    None => self.parse_dim(p)?,
+                },
                 _ => return None,
             });
         }
@@ -360,10 +363,10 @@ impl<'m> Imp<'m> {
 
 /// `Domain::OpType`, or `OpType` for the default domain.
 pub fn op_name(node: &NodeProto) -> String {
-    let op = node.op_type.as_deref().unwrap_or("?");
+    let op = model::shown(node.op_type.as_deref().unwrap_or("?"), 64);
     match node.domain.as_deref() {
-        None | Some("") | Some("ai.onnx") => op.to_string(),
-        Some(d) => format!("{d}::{op}"),
+        None | Some("") | Some("ai.onnx") => op,
+        Some(d) => format!("{}::{op}", model::shown(d, 64)),
     }
 }
 
