@@ -175,11 +175,10 @@ fn walk_graph(imp: &mut walk::Imp<'_>, g: &onnx_proto::onnx::GraphProto) {
         }
         // The `Where` of a NaN guard: its input where it is not NaN.
         if node.op_type.as_deref() == Some("Where")
-            && let Some(p) = imp
-                .nodes
-                .iter()
-                .position(|n| n.output.first() == node.input.first())
-            && imp.nan_guards[p]
+            && node
+                .input
+                .first()
+                .is_some_and(|n| imp.guard_outputs.contains(n))
             && let Some(x) = imp.input(node, 2)
         {
             imp.bind(node, 0, x);

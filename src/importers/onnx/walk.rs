@@ -30,6 +30,8 @@ pub struct Imp<'m> {
     /// `IsNaN` nodes read only by a `Where` that keeps its input where it is not NaN (the
     /// guard after a masked softmax): folded away with that `Where`.
     pub nan_guards: Vec<bool>,
+    /// The outputs of those `IsNaN` nodes.
+    pub guard_outputs: std::collections::HashSet<String>,
     pub graph_outputs: Vec<usize>,
     /// The model's version of the default operator set (rules that changed, such as
     /// `Softmax`'s axis, follow it).
@@ -51,6 +53,7 @@ impl<'m> Imp<'m> {
             uses: HashMap::new(),
             infos: HashMap::new(),
             nan_guards: vec![false; g.node.len()],
+            guard_outputs: Default::default(),
             graph_outputs: Vec::new(),
             opset: 21,
         };
@@ -259,6 +262,7 @@ impl<'m> Imp<'m> {
                 && self.uses.get(&n.input[0]) == Some(&1)
             {
                 self.nan_guards[p] = true;
+                self.guard_outputs.insert(n.input[0].clone());
             }
         }
     }
