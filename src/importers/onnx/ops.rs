@@ -1,8 +1,8 @@
 //! The mapping of ONNX operators onto fgraph ops: one table ([`map`]'s match) from operator
 //! name to the ops it becomes, each with its output shape computed here (so that `reshape`
-//! and `expand` can declare theirs); the data-movement operators are in `movement`. Operators of no row, or used in a way fgraph cannot
-//! write (a negative slice step, asymmetric padding), go to [`Imp::unmapped`], which counts
-//! them by name.
+//! and `expand` can declare theirs); the data-movement operators are in `movement`.
+//! Operators of no row, or used in a way fgraph cannot write (a negative slice step,
+//! asymmetric padding), go to [`Imp::unmapped`], which counts them by name.
 
 use super::model::{self, Arg, Attr, EOp, Kind, Num};
 use super::shapes;

@@ -8,7 +8,8 @@
 //! value of the previous instance, the carry, which is each instance's only value read
 //! outside it and has the shape and dtype of the first instance's input, as `repeat` needs.
 //! The search is bounded in work ([`MAX_WORK`]); past it, or with no candidate, the graph is
-//! written flat.
+//! written flat. Before it, [`hoist_invariant`] moves the ops that read no graph input (tables
+//! every layer reads) ahead of the others.
 
 use super::model::{Arg, EOp, Kind, Layers};
 use super::walk::Imp;

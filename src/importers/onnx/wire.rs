@@ -223,7 +223,8 @@ impl Walk<'_> {
                     if let Field::Sub(sub) = field(msg, number) {
                         let mut inner = Vec::new();
                         self.message(sub, body, pos, &mut inner)?;
-                        self.keep(inner.len() + 10)?;
+                        // Its fields were counted inside; here only its key and length.
+                        self.keep(10)?;
                         put_varint(out, key);
                         put_varint(out, inner.len() as u64);
                         out.extend_from_slice(&inner);
