@@ -438,3 +438,28 @@ fn hostile_names_stay_inside_identifiers_and_comments() {
     );
     analysed("hostile", &out.text);
 }
+
+/// InstanceNorm as `group_norm` with a group per channel (GroupNorm, which the exporter writes
+/// as an InstanceNorm of the groups, with a group each), ReLU6's `Clip` as a `max` and a
+/// `min`, and a `Gemm` with `transB`: nothing unmapped. The exporter folds GroupNorm's scale
+/// into new initializers and adds its own ones and zeros, so the weights are the
+/// initializers' elements (540), not torch's 532.
+#[test]
+fn instance_norm_group_norm_and_clip_are_mapped() {
+    let m = imported("norms", &[("batch", 2)], true);
+    assert!(m.unmapped.is_empty(), "{:?}", m.unmapped);
+    for line in [
+        "reduction.group_norm(conv1d, inorm_weight, inorm_bias, groups = 16, eps = 1e-5)",
+        "elementwise.max(instance_norm, 0.0)",
+        "elementwise.min(relu6_lo, 6.0)",
+        "matmul(mean, head_weight.T)",
+    ] {
+        assert!(m.text.contains(line), "{line}\n{}", m.text);
+    }
+    assert_eq!(
+        m.weight_elements,
+        models()["norms"]["weight_elements"].as_u64().unwrap()
+    );
+    let r = check_file("norms.fgraph", m.text.as_bytes(), &CheckOptions::default());
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+}

@@ -184,10 +184,31 @@ def unmapped():
     return export("unmapped_ops", Unmapped(), (x,), None, ["x"])
 
 
+class Norms(torch.nn.Module):
+    """A conv1d net with InstanceNorm, ReLU6 (Clip), GroupNorm and a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv1d(8, 16, 3, padding=1)
+        self.inorm = torch.nn.InstanceNorm1d(16, affine=True)
+        self.gnorm = torch.nn.GroupNorm(4, 16)
+        self.head = torch.nn.Linear(16, 4)
+
+    def forward(self, x):
+        y = torch.nn.functional.relu6(self.inorm(self.conv(x)))
+        y = self.gnorm(y).mean(dim=-1)
+        return self.head(y)
+
+
+def norms():
+    x = torch.zeros(2, 8, 32)
+    return export("norms", Norms(), (x,), {"x": {0: torch.export.Dim("batch")}}, ["x"])
+
+
 def main():
     torch.manual_seed(0)
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[2:] or ["gpt2", "bert", "resnet_block", "llama", "unmapped"]
+    which = sys.argv[2:] or ["gpt2", "bert", "resnet_block", "llama", "unmapped", "norms"]
     records = {}
     for w in which:
         records.update({w: globals()[w]()})

@@ -5,7 +5,7 @@
 //! The file is read without its weights ([`wire`]: payloads dropped, external data never
 //! opened, every count bounded before decoding), decoded with `prost` (`onnx_proto`), then
 //! walked node by node ([`walk`]): shape arithmetic and constants are folded ([`fold`]), the
-//! standard operators mapped onto fgraph ops ([`ops`], [`movement`]) with symbolic shapes
+//! standard operators mapped onto fgraph ops ([`ops`], [`movement`], [`reduce`]) with symbolic shapes
 //! ([`sym`], [`shapes`]: named dynamic dimensions become params), known patterns rewritten
 //! as one op ([`patterns`]: RMSNorm), repeated layers found ([`repeat`])
 //! and the result written ([`emit`]). Operators fgraph has no counterpart for are emitted as
@@ -17,6 +17,7 @@ mod model;
 mod movement;
 mod ops;
 mod patterns;
+mod reduce;
 mod repeat;
 mod shapes;
 mod sym;

@@ -1,6 +1,7 @@
 //! The mapping of ONNX operators onto fgraph ops: one table ([`map`]'s match) from operator
 //! name to the ops it becomes, each with its output shape computed here (so that `reshape`
-//! and `expand` can declare theirs); the data-movement operators are in `movement`.
+//! and `expand` can declare theirs); the data-movement operators are in `movement`, the
+//! normalisations and reductions in `reduce`.
 //! Operators of no row, or used in a way fgraph cannot write (a negative slice step,
 //! asymmetric padding), go to [`Imp::unmapped`], which counts them by name.
 
@@ -115,6 +116,8 @@ pub fn map(imp: &mut Imp<'_>, i: usize) {
             "GlobalAveragePool" => m.unary_kind(ins[0], "global_avg_pool"),
             "GlobalMaxPool" => m.unary_kind(ins[0], "global_max_pool"),
             "BatchNormalization" => m.batchnorm(&ins),
+            "InstanceNormalization" | "GroupNormalization" => m.group_norm(&ins, op),
+            "Clip" => m.clip(&ins),
             "CumSum" => m.cumsum(&ins),
             "ArgMax" | "ArgMin" => m.argmax(ins[0], op == "ArgMax"),
             _ => {
@@ -361,40 +364,39 @@ impl Mapper<'_, '_> {
             model::attr_f(self.node, "alpha").unwrap_or(1.0),
             model::attr_f(self.node, "beta").unwrap_or(1.0),
         );
-        if alpha != 1.0 || beta != 1.0 {
-            return Err(Some("alpha or beta other than 1"));
+        if beta != 1.0 {
+            return Err(Some("beta other than 1"));
         }
         let arg = |id, t| if t { Arg::Tt(id) } else { Arg::T(id) };
         let dt = self.dtype(a);
         let c = ins.get(2).copied().flatten();
-        let Some(c) = c else {
+        let mm_args = vec![arg(a, ta), arg(b, tb)];
+        if c.is_none() && alpha == 1.0 {
+            self.emit("matmul", mm_args, vec![], dt, shape, false);
+            return Ok(());
+        }
+        let mut cur = self.emit_tmp("mm", "matmul", mm_args, vec![], dt, shape.clone());
+        // `alpha · A·B`: a product with the literal.
+        if alpha != 1.0 {
+            let lit = model::float_literal(f64::from(alpha), true).ok_or(None)?;
+            let args = vec![Arg::T(cur), Arg::Lit(lit)];
+            if c.is_none() {
+                self.emit("elementwise.mul", args, vec![], dt, shape, false);
+                return Ok(());
+            }
+            cur = self.emit_tmp("alpha", "elementwise.mul", args, vec![], dt, shape.clone());
+        }
+        if let Some(c) = c {
+            let c = self.operand(c);
             self.emit(
-                "matmul",
-                vec![arg(a, ta), arg(b, tb)],
+                "elementwise.add",
+                vec![Arg::T(cur), c],
                 vec![],
                 dt,
                 shape,
                 false,
             );
-            return Ok(());
-        };
-        let mm = self.emit_tmp(
-            "mm",
-            "matmul",
-            vec![arg(a, ta), arg(b, tb)],
-            vec![],
-            dt,
-            shape.clone(),
-        );
-        let c = self.operand(c);
-        self.emit(
-            "elementwise.add",
-            vec![Arg::T(mm), c],
-            vec![],
-            dt,
-            shape,
-            false,
-        );
+        }
         Ok(())
     }
 
@@ -521,7 +523,7 @@ impl Mapper<'_, '_> {
 
     /// A per-channel operand `[C]` shaped `[C, 1, ..]` to broadcast over `[N, C, *spatial]`:
     /// a weight read by this op alone is declared so; anything else is reshaped.
-    fn channel(&mut self, id: usize, nsp: usize) -> Result<usize, Option<&'static str>> {
+    pub(super) fn channel(&mut self, id: usize, nsp: usize) -> Result<usize, Option<&'static str>> {
         let s = self.shape(id);
         if s.len() != 1 {
             return Err(Some("a per-channel operand that is not 1-D"));
@@ -536,173 +538,6 @@ impl Mapper<'_, '_> {
         }
         let dt = self.dtype(id);
         Ok(self.emit_tmp("c", "reshape", vec![Arg::T(id)], vec![], dt, shape))
-    }
-
-    fn batchnorm(&mut self, ins: &[Option<usize>]) -> Done {
-        let ids: Vec<usize> = ins
-            .iter()
-            .take(5)
-            .copied()
-            .collect::<Option<_>>()
-            .ok_or(None)?;
-        let [x, scale, bias, mean, var] = ids[..] else {
-            return Err(None);
-        };
-        let sx = self.shape(x);
-        let nsp = sx.len().checked_sub(2).ok_or(None)?;
-        let mut args = vec![Arg::T(x)];
-        for id in [mean, var, scale, bias] {
-            args.push(Arg::T(self.channel(id, nsp)?));
-        }
-        let eps = model::attr_f(self.node, "epsilon").unwrap_or(1e-5);
-        let eps = model::float_literal(f64::from(eps), true).ok_or(None)?;
-        let dt = self.dtype(x);
-        self.emit(
-            "elementwise.batchnorm",
-            args,
-            vec![("eps", Attr::F(eps))],
-            dt,
-            sx,
-            false,
-        );
-        Ok(())
-    }
-
-    fn norm(&mut self, ins: &[Option<usize>], f: &str) -> Done {
-        let x = ins[0].ok_or(None)?;
-        let sx = self.shape(x);
-        let a = shapes::axis(self.ai("axis").unwrap_or(-1), sx.len()).ok_or(None)?;
-        let mut args = vec![Arg::T(x)];
-        for id in ins.iter().skip(1).flatten() {
-            args.push(Arg::T(*id));
-        }
-        let r = sx.len() as i64;
-        let axis = if a + 1 == sx.len() {
-            Attr::I(-1)
-        } else {
-            Attr::Is((a as i64 - r..0).collect())
-        };
-        let eps = model::attr_f(self.node, "epsilon").unwrap_or(1e-5);
-        let eps = model::float_literal(f64::from(eps), true).ok_or(None)?;
-        let dt = self.dtype(x);
-        self.emit(
-            &format!("reduction.{f}"),
-            args,
-            vec![("axis", axis), ("eps", Attr::F(eps))],
-            dt,
-            sx,
-            false,
-        );
-        Ok(())
-    }
-
-    fn softmax(&mut self, x: Option<usize>, log: bool) -> Done {
-        let x = x.ok_or(None)?;
-        let sx = self.shape(x);
-        // Before opset 13, the default axis is 1 and the softmax runs over every axis from
-        // it on (the input flattened to 2-D): one axis only when it is the last.
-        let old = self.imp.opset < 13;
-        let a = self.ai("axis").unwrap_or(if old { 1 } else { -1 });
-        let a = shapes::axis(a, sx.len()).ok_or(None)?;
-        if old && a + 1 != sx.len() {
-            return Err(Some("a softmax of opset 12 or older over several axes"));
-        }
-        let axis = if a + 1 == sx.len() { -1 } else { a as i64 };
-        let f = if log { "log_softmax" } else { "softmax" };
-        let dt = self.dtype(x);
-        self.emit(
-            &format!("reduction.{f}"),
-            vec![Arg::T(x)],
-            vec![("axis", Attr::I(axis))],
-            dt,
-            sx,
-            false,
-        );
-        Ok(())
-    }
-
-    fn reduce(&mut self, ins: &[Option<usize>], f: &str) -> Done {
-        let x = ins[0].ok_or(None)?;
-        let sx = self.shape(x);
-        let axes = match self.aints("axes") {
-            Some(a) => Some(a),
-            None => self.const_ints(ins.get(1).copied().flatten())?,
-        };
-        let keep = self.ai("keepdims").unwrap_or(1) != 0;
-        let axes: Vec<usize> = match axes {
-            Some(a) if !a.is_empty() => a
-                .iter()
-                .map(|&a| shapes::axis(a, sx.len()))
-                .collect::<Option<_>>()
-                .ok_or(None)?,
-            _ if self.ai("noop_with_empty_axes") == Some(1) => return self.alias(Some(x)),
-            _ => (0..sx.len()).collect(),
-        };
-        let shape: Vec<Poly> = sx
-            .iter()
-            .enumerate()
-            .filter_map(|(k, d)| match (axes.contains(&k), keep) {
-                (false, _) => Some(d.clone()),
-                (true, true) => Some(Poly::constant(1)),
-                (true, false) => None,
-            })
-            .collect();
-        let list: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
-        let dt = self.dtype(x);
-        self.emit(
-            &format!("reduction.{f}"),
-            vec![Arg::T(x)],
-            vec![("axis", Attr::Is(list)), ("keepdim", Attr::B(keep))],
-            dt,
-            shape,
-            false,
-        );
-        Ok(())
-    }
-
-    fn argmax(&mut self, x: Option<usize>, max: bool) -> Done {
-        let x = x.ok_or(None)?;
-        let sx = self.shape(x);
-        let a = shapes::axis(self.ai("axis").unwrap_or(0), sx.len()).ok_or(None)?;
-        let keep = self.ai("keepdims").unwrap_or(1) != 0;
-        let mut shape = sx.clone();
-        if keep {
-            shape[a] = Poly::constant(1);
-        } else {
-            shape.remove(a);
-        }
-        let f = if max { "argmax" } else { "argmin" };
-        self.emit(
-            &format!("reduction.{f}"),
-            vec![Arg::T(x)],
-            vec![("axis", Attr::I(a as i64)), ("keepdim", Attr::B(keep))],
-            7,
-            shape,
-            true,
-        );
-        Ok(())
-    }
-
-    fn cumsum(&mut self, ins: &[Option<usize>]) -> Done {
-        let x = ins[0].ok_or(None)?;
-        let a = self
-            .const_ints(ins.get(1).copied().flatten())?
-            .and_then(|v| v.first().copied())
-            .ok_or(None)?;
-        if self.ai("exclusive") == Some(1) || self.ai("reverse") == Some(1) {
-            return Err(Some("an exclusive or reverse cumulative sum"));
-        }
-        let sx = self.shape(x);
-        let dt = self.dtype(x);
-        self.emit(
-            "cumsum",
-            vec![Arg::T(x)],
-            vec![("axis", Attr::I(a))],
-            dt,
-            sx,
-            false,
-        );
-        Ok(())
     }
 
     fn pool(&mut self, x: Option<usize>, max: bool) -> Done {
