@@ -123,10 +123,35 @@ fn named_dynamic_dimensions_become_params() {
     assert!(m.folded > 50, "{}", m.folded);
 }
 
+/// The masks the graphs build from positions: GPT-2's and Llama's are causal, and become
+/// the softmax's `causal = true` (the add of the mask and the mask's input are gone);
+/// BERT's, with no padding, is zeros, and is dropped.
+#[test]
+fn masks_built_from_positions_become_causal_softmaxes() {
+    for (name, causal) in [("gpt2_2l", true), ("llama_2l", true), ("bert_2l", false)] {
+        let m = imported(name, &[("batch", 2), ("seq", 16)], false);
+        let softmaxes = m.text.matches("= reduction.softmax(").count();
+        assert_eq!(softmaxes, 2, "{name}");
+        let expect = if causal { 2 } else { 0 };
+        assert_eq!(
+            m.text.matches("axis = -1, causal = true)").count(),
+            expect,
+            "{name}\n{}",
+            m.text
+        );
+        assert!(
+            !m.text.contains("[batch, 1, seq, seq]"),
+            "{name}: the mask is still read\n{}",
+            m.text
+        );
+    }
+}
+
 /// GPT-2 with B = 2, S = 16, H = 64, 4 heads of 16, F = 256, 2 layers, counted by hand from
 /// the exported graph: every matmul 2·M·N·K, every elementwise op 1 per element (the tanh GELU
-/// is 8 ops), LayerNorm 8 and softmax 5 per element, the mask (computed from shapes) added
-/// to the scores, gathers and layout ops nothing.
+/// is 8 ops), LayerNorm 8 and softmax 5 per element, gathers and layout ops nothing. The
+/// causal mask the graph builds from positions and adds to the scores is the softmax's
+/// `causal = true` (the mask's FLOPs are the softmax's).
 #[test]
 fn gpt2_flops_match_a_count_by_hand() {
     let (b, s, h, nh, f, layers) = (2u64, 16u64, 64u64, 4u64, 256u64, 2u64);
@@ -137,7 +162,6 @@ fn gpt2_flops_match_a_count_by_hand() {
         + 2 * t * h * 3 * h + t * 3 * h      // c_attn and its bias
         + 2 * t * h                          // q and k scaled by HD^-1/4 each
         + 2 * scores * hd                    // q kᵀ
-        + scores                             // + mask
         + 5 * scores                         // softmax
         + 2 * scores * hd                    // p v
         + 2 * t * h * h + t * h              // c_proj and its bias
@@ -155,7 +179,7 @@ fn gpt2_flops_match_a_count_by_hand() {
         let c = fgraph::cost::estimate(&a, &hw, fgraph::cost::LaunchMode::Graph).expect("cost");
         assert_eq!(c.unfused.flops, by_hand, "repeat {repeat}");
     }
-    assert_eq!(by_hand, 6_846_464);
+    assert_eq!(by_hand, 6_842_368);
 }
 
 #[test]
@@ -266,7 +290,7 @@ fn repeated_layers_become_a_block_with_the_numbers_of_the_flat_graph() {
     let expect = [
         (
             "gpt2_2l",
-            "repeat 2 h = h(add_1, val_181, batch = batch, seq = seq) -> add_13",
+            "repeat 2 h = h(add_1, batch = batch, seq = seq) -> add_13",
         ),
         ("bert_2l", "repeat 2 layer = layer("),
         ("llama_2l", "repeat 2 layers = layers(embedding, "),

@@ -6,13 +6,15 @@
 //! opened, every count bounded before decoding), decoded with `prost` (`onnx_proto`), then
 //! walked node by node ([`walk`]): shape arithmetic and constants are folded ([`fold`]), the
 //! standard operators mapped onto fgraph ops ([`ops`], [`movement`], [`reduce`]) with symbolic shapes
-//! ([`sym`], [`shapes`]: named dynamic dimensions become params), known patterns rewritten
-//! as one op ([`patterns`]: RMSNorm), repeated layers found ([`repeat`])
+//! ([`sym`], [`shapes`]: named dynamic dimensions become params), masks built from positions
+//! read as a causal softmax ([`mask`]), known patterns rewritten as one op ([`patterns`]:
+//! RMSNorm), repeated layers found ([`repeat`])
 //! and the result written ([`emit`]). Operators fgraph has no counterpart for are emitted as
 //! opaque ops and counted by name in [`Imported::unmapped`].
 
 mod emit;
 mod fold;
+mod mask;
 mod model;
 mod movement;
 mod ops;
@@ -131,6 +133,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         producer,
         opset,
     };
+    mask::fold_masks(&mut imp);
     patterns::rmsnorm(&mut imp);
     repeat::hoist_invariant(&mut imp);
     let layers = if opts.repeat {

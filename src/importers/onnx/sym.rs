@@ -41,6 +41,16 @@ impl Poly {
         }
     }
 
+    /// Its value with variable `v` at `vals[v]`; `None` on overflow or a missing value.
+    pub fn eval(&self, vals: &[i64]) -> Option<i64> {
+        self.terms.iter().try_fold(0i64, |acc, (m, &c)| {
+            let t = m
+                .iter()
+                .try_fold(c, |t, &v| t.checked_mul(*vals.get(v as usize)?))?;
+            acc.checked_add(t)
+        })
+    }
+
     /// The variables it uses.
     pub fn vars(&self) -> impl Iterator<Item = u32> + '_ {
         self.terms.keys().flatten().copied()
