@@ -5,11 +5,11 @@
 //! The file is read without its weights ([`wire`]: payloads dropped, external data never
 //! opened, every count bounded before decoding), decoded with `prost` (`onnx_proto`), then
 //! walked node by node ([`walk`]): shape arithmetic and constants are folded ([`fold`]), the
-//! standard operators mapped onto fgraph ops ([`ops`], [`movement`], [`reduce`]) with symbolic shapes
-//! ([`sym`], [`shapes`]: named dynamic dimensions become params), masks built from positions
-//! read as a causal softmax ([`mask`]), known patterns rewritten as one op ([`patterns`]:
-//! RMSNorm), repeated layers found ([`repeat`])
-//! and the result written ([`emit`]). Operators fgraph has no counterpart for are emitted as
+//! standard operators mapped onto fgraph ops ([`ops`], [`movement`], [`reduce`]) with
+//! symbolic shapes ([`sym`], [`shapes`]: named dynamic dimensions become params), masks built
+//! from positions read as a causal softmax ([`mask`]), known patterns rewritten as one op
+//! ([`patterns`]: RMSNorm), repeated layers found ([`repeat`]) and the result written
+//! ([`emit`]). Operators fgraph has no counterpart for are emitted as
 //! opaque ops and counted by name in [`Imported::unmapped`].
 
 mod emit;
