@@ -117,7 +117,7 @@ pub fn render(
             .map_or(1, |(_, v)| *v);
         let _ = writeln!(
             out,
-            "  param {} = {v}  // dynamic dimension `{}`",
+            "  param {} = {v} // dynamic dimension `{}`",
             dim_names[k],
             super::model::shown(d, 80)
         );
@@ -145,8 +145,8 @@ pub fn render(
         let name = tn.fresh(&v.name);
         let ty = ty(v, v.declared.as_ref(), &dim_names, v.dtype != Some(default));
         let note = match v.kind {
-            Kind::Static => "  // computed from shapes only in the ONNX graph",
-            Kind::Const(_) => "  // a constant of the ONNX graph",
+            Kind::Static => " // computed from shapes only in the ONNX graph",
+            Kind::Const(_) => " // a constant of the ONNX graph",
             _ => "",
         };
         let _ = writeln!(out, "  {decl} {name}: {ty}{note}");
