@@ -121,6 +121,14 @@ fn named_dynamic_dimensions_become_params() {
     }
     assert!(m.unmapped.is_empty(), "{:?}", m.unmapped);
     assert!(m.folded > 50, "{}", m.folded);
+    // GPT-2's tanh GELU, eight ops in the file, is one op.
+    assert_eq!(
+        m.text.matches("= elementwise.gelu(view_11)").count(),
+        1,
+        "{}",
+        m.text
+    );
+    assert!(!m.text.contains("elementwise.tanh("), "{}", m.text);
 }
 
 /// The masks the graphs build from positions: GPT-2's and Llama's are causal, and become
@@ -148,8 +156,9 @@ fn masks_built_from_positions_become_causal_softmaxes() {
 }
 
 /// GPT-2 with B = 2, S = 16, H = 64, 4 heads of 16, F = 256, 2 layers, counted by hand from
-/// the exported graph: every matmul 2·M·N·K, every elementwise op 1 per element (the tanh GELU
-/// is 8 ops), LayerNorm 8 and softmax 5 per element, gathers and layout ops nothing. The
+/// the exported graph: every matmul 2·M·N·K, every elementwise op 1 per element, the tanh
+/// GELU (8 ops in the file, one `elementwise.gelu` in the output) 8, LayerNorm 8 and softmax 5
+/// per element, gathers and layout ops nothing. The
 /// causal mask the graph builds from positions and adds to the scores is the softmax's
 /// `causal = true` (the mask's FLOPs are the softmax's).
 #[test]
@@ -168,7 +177,7 @@ fn gpt2_flops_match_a_count_by_hand() {
         + t * h                              // residual
         + 8 * t * h                          // ln_2
         + 2 * t * h * f + t * f              // c_fc and its bias
-        + 8 * t * f                          // GELU (tanh form): 8 elementwise ops
+        + 8 * t * f                          // GELU (tanh form)
         + 2 * t * f * h + t * h              // mlp c_proj and its bias
         + t * h; // residual
     let by_hand = t * h + layers * layer + 8 * t * h; // wte + wpe, the layers, ln_f

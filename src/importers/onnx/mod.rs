@@ -8,7 +8,7 @@
 //! standard operators mapped onto fgraph ops ([`ops`], [`movement`], [`reduce`]) with
 //! symbolic shapes ([`sym`], [`shapes`]: named dynamic dimensions become params), masks built
 //! from positions read as a causal softmax ([`mask`]), known patterns rewritten as one op
-//! ([`patterns`]: RMSNorm), repeated layers found ([`repeat`]) and the result written
+//! ([`patterns`]: RMSNorm, GELU), repeated layers found ([`repeat`]) and the result written
 //! ([`emit`]). Operators fgraph has no counterpart for are emitted as
 //! opaque ops and counted by name in [`Imported::unmapped`].
 
@@ -134,7 +134,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         opset,
     };
     mask::fold_masks(&mut imp);
-    patterns::rmsnorm(&mut imp);
+    patterns::rewrite(&mut imp);
     repeat::hoist_invariant(&mut imp);
     let layers = if opts.repeat {
         repeat::find(&imp)

@@ -2,15 +2,17 @@
 //! RMSNorm as exporters decompose it (Llama's `x * rsqrt(mean(x²) + eps) * w`): `pow(x, 2)`,
 //! `mean` over the last axis kept, `+ eps`, `sqrt` then `reciprocal` (or `rsqrt`, or a
 //! division), the product with `x`, and optionally with a weight `[H]`, becomes
-//! `reduction.rmsnorm(x, w, axis = -1, eps = E)`. Only when every intermediate is read by the
-//! next step alone (and is no graph output), so nothing else changes.
+//! `reduction.rmsnorm(x, w, axis = -1, eps = E)`. And GELU's tanh form as GPT-2 writes it,
+//! `0.5·x · (1 + tanh(0.7978846·(x + 0.044715·x³)))`, eight ops, becomes one `elementwise.gelu`
+//! (8 FLOPs per element, the same count). Only when every intermediate is read by the next
+//! step alone (and is no graph output), so nothing else changes.
 
 use super::model::{Arg, Attr, EOp, Kind};
 use super::walk::Imp;
 use std::collections::HashMap;
 
-/// Rewrites every RMSNorm pattern; returns how many.
-pub fn rmsnorm(imp: &mut Imp<'_>) -> usize {
+/// Rewrites every RMSNorm and tanh-GELU pattern; returns how many.
+pub fn rewrite(imp: &mut Imp<'_>) -> usize {
     let mut producer: HashMap<usize, usize> = HashMap::new();
     let mut readers: HashMap<usize, usize> = HashMap::new();
     for (i, o) in imp.ops.iter().enumerate() {
@@ -31,16 +33,23 @@ pub fn rmsnorm(imp: &mut Imp<'_>) -> usize {
         if remove[i] {
             continue;
         }
-        if let Some((chain, x, w, eps)) = matches(imp, i, &producer, &readers) {
+        let rewrite = if let Some((chain, x, w, eps)) = matches(imp, i, &producer, &readers) {
+            let mut args = vec![Arg::T(x)];
+            args.extend(w.map(Arg::T));
+            let attrs = vec![("axis", Attr::I(-1)), ("eps", Attr::F(eps))];
+            Some((chain, "reduction.rmsnorm", args, attrs))
+        } else {
+            gelu_tanh(imp, i, &producer, &readers)
+                .map(|(chain, x)| (chain, "elementwise.gelu", vec![Arg::T(x)], vec![]))
+        };
+        if let Some((chain, kind, args, attrs)) = rewrite {
             if chain.iter().any(|&c| remove[c]) {
                 continue;
             }
-            let mut args = vec![Arg::T(x)];
-            args.extend(w.map(Arg::T));
             let op = &mut imp.ops[i];
-            op.kind = "reduction.rmsnorm".into();
+            op.kind = kind.into();
             op.args = args;
-            op.attrs = vec![("axis", Attr::I(-1)), ("eps", Attr::F(eps))];
+            op.attrs = attrs;
             op.dtype = false;
             for c in chain {
                 remove[c] = true;
@@ -174,4 +183,64 @@ fn is_inverse(o: &EOp) -> bool {
     func(o, "reciprocal").is_some()
         || func(o, "rsqrt").is_some()
         || matches!(func(o, "div"), Some([Arg::Lit(one), Arg::T(_)]) if one.parse::<f64>().ok() == Some(1.0))
+}
+
+/// `lit` is the number `v` (to the precision of an `f32` literal).
+fn is_num(a: &Arg, v: f64) -> bool {
+    matches!(a, Arg::Lit(l) if l.parse::<f64>().is_ok_and(|x| (x - v).abs() <= 1e-6 * v.abs().max(1.0)))
+}
+
+/// `op(t, lit)` or `op(lit, t)` with `lit` the number `v`: the tensor `t`.
+fn with_lit(o: &EOp, f: &str, v: f64) -> Option<usize> {
+    match func(o, f)? {
+        [Arg::T(t), l] | [l, Arg::T(t)] if is_num(l, v) => Some(*t),
+        _ => None,
+    }
+}
+
+/// The op `i` as the end of GPT-2's tanh GELU: the ops to remove, and `x`.
+fn gelu_tanh(
+    imp: &Imp<'_>,
+    i: usize,
+    producer: &HashMap<usize, usize>,
+    readers: &HashMap<usize, usize>,
+) -> Option<(Vec<usize>, usize)> {
+    let ops = &imp.ops;
+    let step = |v: usize| -> Option<usize> {
+        (readers.get(&v) == Some(&1)).then(|| producer.get(&v).copied())?
+    };
+    let [Arg::T(a), Arg::T(b)] = func(&ops[i], "mul")? else {
+        return None;
+    };
+    let (half_op, one_op) = [(step(*a)?, step(*b)?), (step(*b)?, step(*a)?)]
+        .into_iter()
+        .find(|&(h, o)| {
+            with_lit(&ops[h], "mul", 0.5).is_some() && with_lit(&ops[o], "add", 1.0).is_some()
+        })?;
+    let x = with_lit(&ops[half_op], "mul", 0.5)?;
+    let tanh_op = step(with_lit(&ops[one_op], "add", 1.0)?)?;
+    let [Arg::T(inner)] = func(&ops[tanh_op], "tanh")? else {
+        return None;
+    };
+    let scale_op = step(*inner)?;
+    let sum_op = step(with_lit(&ops[scale_op], "mul", 0.797_884_6)?)?;
+    let [Arg::T(p), Arg::T(q)] = func(&ops[sum_op], "add")? else {
+        return None;
+    };
+    let cubic = match (*p == x, *q == x) {
+        (true, false) => *q,
+        (false, true) => *p,
+        _ => return None,
+    };
+    let cubic_op = step(cubic)?;
+    let pow_op = step(with_lit(&ops[cubic_op], "mul", 0.044_715)?)?;
+    (with_lit(&ops[pow_op], "pow", 3.0)? == x).then_some(())?;
+    // `pow(x, 3)`: x first.
+    if !matches!(func(&ops[pow_op], "pow")?, [Arg::T(t), _] if *t == x) {
+        return None;
+    }
+    Some((
+        vec![half_op, one_op, tanh_op, scale_op, sum_op, cubic_op, pow_op],
+        x,
+    ))
 }
