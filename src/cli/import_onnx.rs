@@ -26,7 +26,7 @@ pub struct OnnxArgs {
     /// Write to this file instead of standard output (`-` is standard output).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// The graph's name (default: the ONNX graph's name).
+    /// The graph's name (default: the file's stem).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// A value for a named dynamic dimension: NAME=INT (repeatable; default 1 each).

@@ -52,6 +52,12 @@ impl Names {
     }
 }
 
+/// The params the named dynamic dimensions become: identifiers, each its own.
+pub fn param_names(imp: &Imp<'_>) -> Vec<String> {
+    let mut params = Names::default();
+    imp.dims.iter().map(|d| params.fresh(d)).collect()
+}
+
 /// What the header says of the model.
 pub struct Header<'a> {
     pub source: &'a str,
@@ -107,8 +113,7 @@ pub fn render(
     }
     let mut names = Names::default();
     let gname = names.fresh(graph_name);
-    let mut params = Names::default();
-    let dim_names: Vec<String> = imp.dims.iter().map(|d| params.fresh(d)).collect();
+    let dim_names = param_names(imp);
     let _ = writeln!(out, "graph {gname} {{");
     for (k, d) in imp.dims.iter().enumerate() {
         let v = dims

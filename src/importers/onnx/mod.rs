@@ -57,7 +57,8 @@ pub struct Imported {
     pub folded: usize,
     /// Elements of the weights declared (the initializers whose data was not read).
     pub weight_elements: u64,
-    /// The named dynamic dimensions, as params.
+    /// The params the named dynamic dimensions became (identifiers: the name, or the name
+    /// made one), in order.
     pub dims: Vec<String>,
     /// Layers written as a `repeat`: instances and ops per instance.
     pub layers: Option<(usize, usize)>,
@@ -164,7 +165,7 @@ pub fn import(bytes: &[u8], opts: &Options) -> Result<Imported, ImportError> {
         ops: imp.ops.len(),
         folded: imp.folded,
         weight_elements,
-        dims: imp.dims.clone(),
+        dims: emit::param_names(&imp),
         layers,
     })
 }
