@@ -315,8 +315,16 @@ impl Ctx<'_, '_> {
             .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
             .map(|(p, _)| p);
         let name = prefix
+            // An identifier, and not a keyword or an op kind.
             .filter(|p| {
-                p.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                p.len() <= 64
+                    && p.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                    && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && ![
+                        "graph", "param", "dtype", "input", "weight", "output", "op", "block",
+                        "import", "repeat", "assert",
+                    ]
+                    .contains(&p.as_str())
                     && crate::types::OpKind::from_name(p).is_none()
             })
             .unwrap_or_else(|| "layer".into());
