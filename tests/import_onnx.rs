@@ -1,10 +1,12 @@
 //! `fgraph import onnx` (issue 27 item 2) on ONNX files exported by torch from real
 //! architectures with their weights left out (tests/fixtures/onnx/, made by
 //! validation/onnx/make_fixtures.py, which records each torch model's counts in models.json):
-//! each imports and checks clean; its weights add up to the initializers' elements and to the
-//! torch model's parameters (and float buffers); GPT-2's FLOPs equal a count by hand; an
-//! operator fgraph lacks is reported by name and count; the command line's outputs and exit
-//! codes.
+//! each imports and checks clean, in fmt's layout; its weights add up to the initializers'
+//! elements and to the torch model's parameters (and float buffers); GPT-2's FLOPs equal a
+//! count by hand; layers become a block and a repeat with the flat graph's numbers; masks
+//! built from positions become causal softmaxes; RMSNorm and the tanh GELU written out become
+//! one op; an operator fgraph lacks is reported by name and count; hostile bytes, integers
+//! and names; the command line's outputs and exit codes.
 
 use fgraph::analysis::{Analysis, Options as CheckOptions, check_file};
 use fgraph::graph::Origin;
