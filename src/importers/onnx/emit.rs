@@ -94,7 +94,7 @@ pub fn render(
     );
     let _ = writeln!(
         out,
-        "// {} ONNX nodes: {} fgraph ops, {} folded (shape arithmetic, constants, identities).",
+        "// {} ONNX nodes: {} fgraph ops, {} folded (shape arithmetic, constants, identities, masks, patterns).",
         imp.nodes.len(),
         imp.ops.len(),
         imp.folded
