@@ -1,7 +1,7 @@
 //! The seed's data model (`Op`) and functions (`build_graph`, `estimate_memory_traffic`) for
 //! Rust users who build graphs without the DSL. Graphs built
 //! here go through the same semantic pass as `.fgraph` files. [`import_hf`]: a Hugging Face
-//! config as `.fgraph` source.
+//! config as `.fgraph` source; [`import_onnx`]: an ONNX model's graph as `.fgraph` source.
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::Graph;
@@ -372,4 +372,14 @@ pub fn import_hf(
     opts: &crate::importers::hf::Options,
 ) -> crate::importers::hf::Imported {
     crate::importers::hf::import(config, opts)
+}
+
+/// `fgraph import onnx` as a function (issue 27): the bytes of an ONNX model (its external
+/// data never read) as `.fgraph` source, with what was unmapped, folded and repeated
+/// ([`crate::importers::onnx`]).
+pub fn import_onnx(
+    bytes: &[u8],
+    opts: &crate::importers::onnx::Options,
+) -> Result<crate::importers::onnx::Imported, crate::importers::onnx::ImportError> {
+    crate::importers::onnx::import(bytes, opts)
 }

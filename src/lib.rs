@@ -9,7 +9,8 @@
 //! text, JSON, pictures, the roofline), [`diagnostics`] (one model, one dispatcher over its
 //! renderers). The seed's functions ([`build_graph`], [`find_fusion_groups`],
 //! [`estimate_memory_traffic`], [`analyze_transformer_block`]) work without the DSL.
-//! [`importers`] turn other formats (a Hugging Face `config.json`) into `.fgraph` source.
+//! [`importers`] turn other formats (a Hugging Face `config.json`, an ONNX model) into
+//! `.fgraph` source.
 //! Nothing here prints but [`cli`] and [`lsp`], which are handed their I/O.
 
 pub mod analysis;
@@ -45,6 +46,7 @@ pub mod units;
 pub use analysis::assertions;
 pub use analysis::{Analysis, FileReport, GraphReport, Options, check_file, check_file_owned};
 pub use api::import_hf;
+pub use api::import_onnx;
 pub use api::{
     External, GraphError, Op, build_graph, build_graph_with_outputs, estimate_memory_traffic,
 };

@@ -75,3 +75,24 @@ pub const MAX_VERIFIED_OPS: usize = 20_000;
 /// Largest Hugging Face `config.json` that `fgraph import hf` reads (published ones are
 /// under 10 KB; a bigger file is an error, read no further).
 pub const MAX_CONFIG_BYTES: usize = 4 * 1024 * 1024;
+
+// `fgraph import onnx` (src/importers/onnx/): what is kept of a model's structure, counted
+// before anything is decoded. The file itself is read whole, so it is at most
+// [`MAX_FILE_BYTES`]; weights stored outside it (external data) are never opened.
+
+/// Most nodes of an ONNX graph.
+pub const MAX_ONNX_NODES: usize = 1 << 20;
+/// Most tensors (initializers and constant attributes) of an ONNX graph.
+pub const MAX_ONNX_INITIALIZERS: usize = 1 << 20;
+/// Most protobuf messages kept of an ONNX file (nodes, attributes, tensors, value types,
+/// dims): each becomes a few hundred bytes once decoded.
+pub const MAX_ONNX_MESSAGES: usize = 1 << 21;
+/// Most bytes of structure kept of an ONNX file (names, attributes, dims, small constants).
+pub const MAX_ONNX_STRUCTURE_BYTES: usize = 64 * 1024 * 1024;
+/// An ONNX tensor's data is read when it holds at most this many bytes (a shape or a scalar
+/// constant); a larger one is a weight, whose data is never read.
+pub const MAX_ONNX_CONSTANT_BYTES: usize = 4096;
+/// Most bytes of ONNX tensor data read in all.
+pub const MAX_ONNX_ALL_CONSTANT_BYTES: usize = 16 * 1024 * 1024;
+/// Most dimensions of one ONNX tensor whose values the importer computes (shape arithmetic).
+pub const MAX_ONNX_FOLDED_ELEMENTS: usize = 1024;

@@ -222,6 +222,11 @@ pub(super) fn parse_set(s: &str) -> Result<(String, i64), String> {
     Ok((name.trim().to_string(), value))
 }
 
+/// [`parse_set`] for `fgraph import onnx --dim NAME=INT`.
+pub(super) fn parse_set_pub(s: &str) -> Result<(String, i64), String> {
+    parse_set(s)
+}
+
 pub(super) fn parse_dtype(s: &str) -> Result<Dtype, String> {
     Dtype::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = Dtype::ALL.iter().map(|d| d.as_str()).collect();
@@ -236,6 +241,10 @@ pub enum ImportCommand {
     /// gpt2, bert, mixtral, deepseek_v2): one block per kind of layer, repeated, on the
     /// standard library's blocks, the config's values as params.
     Hf(HfArgs),
+    /// An ONNX model's graph: initializers as weights by shape (their data and external data
+    /// never read), standard operators as fgraph ops, named dynamic dimensions as params,
+    /// shape arithmetic folded, repeated layers as a block and a repeat.
+    Onnx(super::import_onnx::OnnxArgs),
 }
 
 /// `fgraph import hf CONFIG.json`'s flags.

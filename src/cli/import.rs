@@ -13,6 +13,7 @@ use std::path::Path;
 pub(super) fn import_cmd(cmd: &ImportCommand, io: &mut Io<'_>) -> Result<u8, Usage> {
     match cmd {
         ImportCommand::Hf(args) => import_hf(args, io),
+        ImportCommand::Onnx(args) => super::import_onnx::run(args, io),
     }
 }
 

@@ -16,6 +16,7 @@ mod explain;
 mod fmt;
 mod hardware;
 mod import;
+mod import_onnx;
 mod input;
 mod io;
 mod settings;
@@ -145,7 +146,7 @@ pub enum Command {
         config: Option<PathBuf>,
     },
     /// Write a model described in another format as a `.fgraph` file: `import hf
-    /// CONFIG.json` (a Hugging Face config).
+    /// CONFIG.json` (a Hugging Face config) or `import onnx MODEL.onnx`.
     Import {
         #[command(subcommand)]
         what: args::ImportCommand,
