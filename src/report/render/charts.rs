@@ -1,9 +1,9 @@
 //! The HTML report's small pictures, hand-written SVG: the stacked bar of where the time goes
 //! (the fused plan's time by kernel family under each estimate, launch overhead apart: the
 //! models of [`crate::report::breakdown`], the figures of `analyze --breakdown`) and the
-//! per-layer strip (one column per top-level instance of
-//! a graph built from blocks, and one for the ops outside them: its time and its HBM bytes
-//! as bars, from [`crate::report::summary`]).
+//! per-layer strip (one column per top-level instance of a graph built from blocks, and one
+//! for the ops outside them: its time and its HBM bytes as bars, from
+//! [`crate::report::summary`]).
 
 use crate::report::breakdown::{KernelFamily, ModelRow};
 use crate::report::render::dot::bytes;

@@ -2,8 +2,9 @@
 //! with no network access, no external script, style sheet or font.
 //!
 //! From the top: the summary line; where the time goes (a stacked bar of the fused plan's
-//! time by kernel family under each estimate, [`super::charts`], and its table,
-//! [`super::html_capacity`]: the figures of `analyze --breakdown`, [`crate::report::breakdown`]); for a graph built from blocks, the per-layer strip (one
+//! time by kernel family under each estimate, [`super::charts`], and its tables,
+//! [`super::html_capacity`]: the figures of `analyze --breakdown`,
+//! [`crate::report::breakdown`]); for a graph built from blocks, the per-layer strip (one
 //! column per top-level instance with its time and bytes; clicking one opens its kernels in
 //! the table); the picture of the plan (the SVG of [`super::dot`], inline), in which the first
 //! instance of each block is drawn op by op and later instances are folded into one node per
@@ -11,8 +12,8 @@
 //! kernel table, one `<tbody>` per layer, the folded layers' hidden until opened; the traffic
 //! of both plans; the roofline ([`super::roofline`], coloured by family, coincident kernels
 //! merged; the kernel table and the roofline classify kernels by the breakdown's
-//! [`Classifier`]); the boundaries, each distinct one once with the instances that repeat it; the
-//! explanation of each reason once (`fgraph explain` texts); and the diagnostics.
+//! [`Classifier`]); the boundaries, each distinct one once with the instances that repeat it;
+//! the explanation of each reason once (`fgraph explain` texts); and the diagnostics.
 //!
 //! A small inline script ([`super::html_script`]) links the picture, the strip and the table:
 //! clicking a kernel in the picture or the table highlights it in both, clicking a layer or a

@@ -4,9 +4,10 @@
 //! fused plan).
 //!
 //! The HTML report draws it [`Style::by_family`]: each point coloured by its kernel's family
-//! (the breakdown's [`Classifier`], the table of `analyze --breakdown`), kernels of one family that fall on the same spot (the same
-//! kernel in every layer) drawn as one point with their count, and a legend of families in
-//! place of one row per kernel (the report's kernel table lists them).
+//! (the breakdown's [`Classifier`], the table of `analyze --breakdown`), kernels of one
+//! family that fall on the same spot (the same kernel in every layer) drawn as one point with
+//! their count, and a legend of families in place of one row per kernel (the report's kernel
+//! table lists them).
 
 use crate::cost::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
