@@ -383,3 +383,211 @@ fn large_intermediate_floors() {
         0
     );
 }
+
+/// The text between `start` (after it) and the next `end`, from `from` on.
+fn between<'s>(s: &'s str, start: &str, end: &str) -> &'s str {
+    let i = s.find(start).unwrap_or_else(|| panic!("no {start:?}")) + start.len();
+    let j = s[i..]
+        .find(end)
+        .unwrap_or_else(|| panic!("no {end:?} after {start:?}"));
+    &s[i..i + j]
+}
+
+/// The value of attribute `name` in the tag text `tag`.
+fn attr<'s>(tag: &'s str, name: &str) -> &'s str {
+    between(tag, &format!(" {name}=\""), "\"")
+}
+
+/// The cells of each row of an HTML table's text, tags stripped.
+fn cells(table: &str) -> Vec<Vec<String>> {
+    table
+        .split("<tr")
+        .skip(1)
+        .map(|row| {
+            row.split("<td")
+                .skip(1)
+                .map(|c| {
+                    let c = &c[c.find('>').map_or(0, |i| i + 1)..];
+                    let c = &c[..c.find("</td>").unwrap_or(c.len())];
+                    let mut out = String::new();
+                    let mut tag = false;
+                    for ch in c.chars() {
+                        match ch {
+                            '<' => tag = true,
+                            '>' => tag = false,
+                            ch if !tag => out.push(ch),
+                            _ => {}
+                        }
+                    }
+                    out
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+/// One table of kernel families: every number the HTML report shows per family (its stacked
+/// bar, its breakdown tables, its kernel table's family column, its roofline's legend) is
+/// `analyze --breakdown`'s for the same plan, on Llama-3-8B under the compulsory and the
+/// hardware model. The page computes its breakdown when `--breakdown` is not given.
+#[test]
+fn html_families_are_the_breakdowns() {
+    use fgraph::units::fmt_time;
+    let ex = "examples/llama3_8b.fgraph";
+    let o = fgraph(&[
+        "analyze",
+        ex,
+        "--breakdown",
+        "--traffic-model",
+        "hardware",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v = json(&o);
+    let b = &v["breakdown"];
+    let models = b["models"].as_array().expect("models");
+    assert_eq!(models.len(), 2);
+    let out = temp_file_in("scale-fam", "r.html", "");
+    let o = fgraph(&[
+        "analyze",
+        ex,
+        "--traffic-model",
+        "hardware",
+        "--html",
+        out.to_str().expect("utf-8"),
+    ]);
+    if code(&o) == 2 && stderr(&o).contains("dot") {
+        eprintln!("Graphviz missing: skipped");
+        return;
+    }
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let html = std::fs::read_to_string(&out).expect("written");
+    assert_eq!(html.matches("<h2>Where the time goes</h2>").count(), 1);
+    let f64_of = |v: &serde_json::Value| v.as_f64().expect("number");
+    // serde_json reads floats to within an ulp (its exact parsing is a feature fgraph does
+    // not turn on); data-s is the f64 as Rust writes it.
+    let same = |s: &str, t: f64| {
+        let x: f64 = s.parse().expect("f64");
+        (x - t).abs() <= 1e-12 * t.abs()
+    };
+
+    // The stacked bar: one part per family with time, and the launches, per model, with the
+    // very figures of the JSON (data-s is the exact f64).
+    let parts: Vec<&str> = html
+        .split("<g class=\"part\"")
+        .skip(1)
+        .map(|p| &p[..p.find('>').expect("tag")])
+        .collect();
+    let mut expected = 0;
+    for m in models {
+        let name = m["model"].as_str().expect("model");
+        let find = |family: &str| {
+            parts
+                .iter()
+                .find(|p| attr(p, "data-model") == name && attr(p, "data-family") == family)
+                .unwrap_or_else(|| panic!("no part {name} {family}"))
+        };
+        for f in m["families"].as_array().expect("families") {
+            let family = f["family"].as_str().expect("family");
+            let t = f64_of(&f["time_s"]);
+            if t <= 0.0 {
+                continue;
+            }
+            let p = find(family);
+            assert!(same(attr(p, "data-s"), t), "{p} vs {t}");
+            assert_eq!(attr(p, "data-kernels"), f["kernels"].to_string(), "{p}");
+            expected += 1;
+        }
+        let p = find("launch overhead");
+        assert!(same(attr(p, "data-s"), f64_of(&m["launch_s"])), "{p}");
+        assert_eq!(attr(p, "data-kernels"), m["launches"].to_string());
+        expected += 1;
+    }
+    assert_eq!(parts.len(), expected);
+
+    // The model table: each family's time and share per model, the launches, the totals.
+    let rows = cells(between(&html, "<table id=\"breakdown\">", "</table>"));
+    let fams: Vec<&str> = b["families"]
+        .as_array()
+        .expect("families")
+        .iter()
+        .map(|f| f.as_str().expect("name"))
+        .collect();
+    assert_eq!(rows.len(), fams.len() + 2, "{rows:?}");
+    for (row, family) in rows.iter().zip(&fams) {
+        assert_eq!(row[0], *family);
+        for (i, m) in models.iter().enumerate() {
+            let r = m["families"]
+                .as_array()
+                .expect("families")
+                .iter()
+                .find(|r| r["family"] == *family)
+                .expect("every model has the plan's families");
+            assert_eq!(row[1 + 2 * i], fmt_time(f64_of(&r["time_s"])), "{family}");
+            assert_eq!(
+                row[2 + 2 * i],
+                format!("{:.1}", f64_of(&r["pct"])),
+                "{family}"
+            );
+        }
+    }
+    for (i, m) in models.iter().enumerate() {
+        assert_eq!(
+            rows[fams.len()][1 + 2 * i],
+            fmt_time(f64_of(&m["launch_s"]))
+        );
+        assert_eq!(
+            rows[fams.len() + 1][1 + 2 * i],
+            fmt_time(f64_of(&m["total_s"]))
+        );
+    }
+
+    // The per-layer table: each layer's kernels, compulsory time by family, launches, total
+    // and hardware-model total.
+    let rows = cells(between(
+        &html,
+        "<details id=\"breakdown-layers\">",
+        "</table>",
+    ));
+    let layers = b["layers"].as_array().expect("layers");
+    assert_eq!(rows.len(), layers.len());
+    for (row, l) in rows.iter().zip(layers) {
+        assert_eq!(row[0], l["name"].as_str().expect("name"));
+        assert_eq!(row[1], l["kernels"].to_string());
+        let c = l["compulsory_s"].as_array().expect("by family");
+        for (j, t) in c.iter().enumerate() {
+            assert_eq!(row[2 + j], fmt_time(f64_of(t)), "{row:?}");
+        }
+        let n = 2 + c.len();
+        assert_eq!(row[n], fmt_time(f64_of(&l["launch_s"])));
+        assert_eq!(row[n + 1], fmt_time(f64_of(&l["total_s"])));
+        assert_eq!(row[n + 2], fmt_time(f64_of(&l["hardware_s"])));
+    }
+
+    // The kernel table names each kernel's family as the breakdown does.
+    let kf = b["kernel_families"].as_array().expect("kernel families");
+    let mut seen = 0;
+    for row in html.split("<tr class=\"kernel-row\"").skip(1) {
+        let k: usize = attr(row, "data-kernel").parse().expect("kernel");
+        let family = between(row, "</span>", "</td>");
+        assert_eq!(family, kf[k - 1].as_str().expect("name"), "kernel {k}");
+        seen += 1;
+    }
+    assert!(seen >= 100, "{seen} kernel rows");
+
+    // The roofline's legend counts the fused kernels of each family as the breakdown does.
+    let compulsory = &models[0];
+    let roofline = between(&html, "<h2>Roofline</h2>", "</svg>");
+    for f in ["matmul", "attention", "normalisation", "elementwise"] {
+        let n = compulsory["families"]
+            .as_array()
+            .expect("families")
+            .iter()
+            .find(|r| r["family"] == f)
+            .map_or(0, |r| r["kernels"].as_u64().expect("kernels"));
+        let legend = between(roofline, &format!(">{f}: "), " fused</text>");
+        assert!(legend.ends_with(&format!(" {n}")), "{f}: {legend} vs {n}");
+    }
+}

@@ -139,6 +139,12 @@ def analyze(
     dot: Optional[PathLike] = None,
     svg: Optional[PathLike] = None,
     html: Optional[PathLike] = None,
+    collapse_repeats: bool = False,
+    memory: bool = False,
+    max_param: Optional[str] = None,
+    breakdown: bool = False,
+    baseline: Optional[PathLike] = None,
+    fail_on_regression: Optional[float] = None,
 ) -> Report:
     """Analyzes one graph (``fgraph analyze``): its kernels, HBM traffic, estimated time and
     fusion boundaries, as a :class:`Report`.
@@ -147,10 +153,16 @@ def analyze(
     command line's flags (``fgraph analyze --help``; docs/language.md): the GPU
     (``hardware="a100"`` or ``hardware_file``), the cost model (``traffic_model``,
     ``launch``, ``runtime``), the fusion strategy (``fuser``, ``policy``, ...), what the
-    report adds (``hints``, ``compare``, ``ledger``, ``explain="op"``) and the files to write
-    beside it (``roofline``, ``dot``, ``svg``, ``html``: paths, written as the command line
-    writes them). Raises :class:`FgraphError` on errors, with ``.report`` set when the
-    report was made all the same (a failed assertion, or warnings under ``deny_warnings``).
+    report adds (``hints``, ``compare``, ``ledger``, ``explain="op"``; ``memory=True`` and
+    ``max_param="B"``: the ``memory`` key, memory and capacity against the GPU and the
+    largest value of param B that fits; ``breakdown=True``: the ``breakdown`` key, the time
+    by kernel family; ``baseline="old.json"``: the ``baseline`` key, the comparison with a
+    saved JSON report) and the files to write beside it (``roofline``, ``dot``, ``svg``,
+    ``html``: paths, written as the command line writes them; ``collapse_repeats=True``
+    folds the ``dot`` and ``svg`` pictures). Raises :class:`FgraphError` on errors, with
+    ``.report`` set when the report was made all the same (a failed assertion, warnings
+    under ``deny_warnings``, or traffic or time grown by more than ``fail_on_regression``
+    percent against ``baseline``: ``exit_code`` 1, its GitHub annotations in ``messages``).
     """
     out = _run("analyze", path_or_source, _options(locals()))
     document = json.loads(out["json"]) if out["json"] else None

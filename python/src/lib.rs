@@ -60,6 +60,12 @@ const ANALYZE: &[&str] = &[
     "dot",
     "svg",
     "html",
+    "collapse_repeats",
+    "memory",
+    "max_param",
+    "breakdown",
+    "baseline",
+    "fail_on_regression",
 ];
 
 /// A clap value enum by its command-line name, or the usage error that lists the names.
@@ -114,6 +120,25 @@ fn count<T: TryFrom<u64>>(option: &str, v: &Bound<'_, PyAny>) -> PyResult<Result
                 std::mem::size_of::<T>() * 8
             ))
         }))
+}
+
+/// A percentage (`--fail-on-regression PCT`): an int or a float from 0 to 1e9.
+fn pct(option: &str, v: &Bound<'_, PyAny>) -> PyResult<Result<f64, Usage>> {
+    if v.is_instance_of::<pyo3::types::PyBool>()
+        || !(v.is_instance_of::<pyo3::types::PyInt>() || v.is_instance_of::<pyo3::types::PyFloat>())
+    {
+        return Err(type_error(option, "a float", v));
+    }
+    // An int too large for a float is past the range anyway.
+    let x: f64 = v.extract().unwrap_or(f64::INFINITY);
+    Ok(if x.is_finite() && (0.0..=1e9).contains(&x) {
+        Ok(x)
+    } else {
+        Err(Usage(format!(
+            "invalid value `{v}` for {option}: expected a percentage from 0 to 1e9, such as 5 \
+             or 0.5"
+        )))
+    })
 }
 
 fn type_error(option: &str, expected: &str, v: &Bound<'_, PyAny>) -> PyErr {
@@ -227,6 +252,12 @@ fn apply(name: &str, v: &Bound<'_, PyAny>, flags: &mut Flags, extra: &mut Extra)
         "dot" => k.dot = Some(path(name, v)?),
         "svg" => k.svg = Some(path(name, v)?),
         "html" => k.html = Some(path(name, v)?),
+        "collapse_repeats" => k.collapse_repeats = flag(name, v)?,
+        "memory" => k.memory = flag(name, v)?,
+        "max_param" => k.max_param = Some(text(name, v)?),
+        "breakdown" => k.breakdown = flag(name, v)?,
+        "baseline" => k.baseline = Some(path(name, v)?),
+        "fail_on_regression" => set!(k.fail_on_regression, pct(name, v)),
         _ => unreachable!("options are checked against COMMON and ANALYZE first"),
     }
     Ok(Ok(()))
@@ -241,8 +272,8 @@ struct Extra {
 }
 
 /// The flags of `command` from Python's keyword options, in the order given; the command
-/// line's own conflicts (`hardware` with `hardware_file`, `compare` with `summary`) are usage
-/// errors as there.
+/// line's own conflicts and requirements (`hardware` with `hardware_file`, `compare` with
+/// `summary`, `fail_on_regression` without `baseline`) are usage errors as there.
 fn flags(
     command: &str,
     options: Option<&Bound<'_, PyDict>>,
@@ -280,6 +311,11 @@ fn flags(
     if k.compare && k.summary {
         return Ok(Err(Usage(
             "compare and summary cannot be used together".into(),
+        )));
+    }
+    if k.fail_on_regression.is_some() && k.baseline.is_none() {
+        return Ok(Err(Usage(
+            "fail_on_regression compares with a saved report: give baseline too".into(),
         )));
     }
     Ok(Ok((flags, extra)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import os
 import sys
 from pathlib import Path
@@ -115,6 +116,11 @@ def test_unreadable_inputs_exit_2(tmp_path):
         ({"hardware_file": "no-such.json"}, "cannot read hardware file"),
         ({"html": "-"}, "standard output holds the JSON report"),
         ({"explain": "no_such_op"}, "no_such_op"),
+        ({"max_param": "Q"}, "has no param `Q`"),
+        ({"fail_on_regression": 5.0}, "give baseline too"),
+        ({"baseline": "no-such.json", "fail_on_regression": 5}, "no-such.json"),
+        ({"baseline": "x.json", "fail_on_regression": -1.0}, "expected a percentage from 0 to 1e9"),
+        ({"collapse_repeats": True}, "give one of them"),
     ],
 )
 def test_usage_errors_exit_2(examples, options, message):
@@ -131,6 +137,10 @@ def test_wrong_python_types_and_unknown_options_are_type_errors(examples):
         fgraph.analyze(f, hardwre="a100")  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="hardware must be a str, not int"):
         fgraph.analyze(f, hardware=100)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="fail_on_regression must be a float, not str"):
+        fgraph.analyze(f, baseline="old.json", fail_on_regression="5%")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="memory must be a bool"):
+        fgraph.analyze(f, memory=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="max_kernel_ops must be an int"):
         fgraph.analyze(f, max_kernel_ops="4")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
@@ -197,6 +207,11 @@ def test_options_are_the_command_line_flags(examples, fgraph_script):
         ("gpt2_small.fgraph", {"set": {"S": 128}, "summary": True, "ledger": True, "hints": True}, ["--set", "S=128", "--summary", "--ledger", "--hints"]),
         ("swiglu_mlp.fgraph", {"compare": True}, ["--compare"]),
         ("swiglu_mlp.fgraph", {"explain": "silu"}, ["--explain", "silu"]),
+        (
+            "llama3_8b_decode.fgraph",
+            {"memory": True, "max_param": "B", "breakdown": True},
+            ["--memory", "--max-param", "B", "--breakdown"],
+        ),
     ]
     for name, options, flags in cases:
         path = examples / name
@@ -243,3 +258,46 @@ def test_files_are_written_as_the_command_line_writes_them(tmp_path, examples):
     with pytest.raises(fgraph.FgraphError) as e:
         fgraph.analyze(examples / "swiglu_mlp.fgraph", dot=tmp_path)
     assert e.value.exit_code == 2 and "cannot write DOT" in str(e.value)
+
+
+def test_memory_and_breakdown_are_keys_of_the_report(examples):
+    r = fgraph.analyze(examples / "llama3_8b_decode.fgraph", memory=True, max_param="B")
+    assert r.memory["weight_bytes"] == 16_060_522_496 and r.memory["fits"] is True
+    assert r.memory["max_param"]["param"] == "B" and r.memory["max_param"]["largest"] >= 1
+    assert "breakdown" not in r.keys()
+    r = fgraph.analyze(examples / "swiglu_mlp.fgraph", breakdown=True, traffic_model="hardware")
+    assert "memory" not in r.keys()
+    models = r.breakdown["models"]
+    assert [m["model"] for m in models] == ["compulsory", "hardware"]
+    for m in models:
+        total = sum(f["time_s"] for f in m["families"]) + m["launch_s"]
+        assert total == pytest.approx(m["total_s"], rel=1e-9)
+    assert len(r.breakdown["kernel_families"]) == len(r.groups)
+    assert r.breakdown["families"][0] == "matmul"
+
+
+def test_a_regression_against_the_baseline_raises_as_the_command_line_exits(tmp_path, fgraph_script):
+    from conftest import run_script
+
+    old_src = "graph g {\n  input x: [64, 64]\n  weight w: [64, 64]\n  op m = matmul(x, w) -> y\n  op r = elementwise.relu(y) -> z\n  op e = elementwise.exp(z) -> o\n  output o\n}\n"
+    # `z` becomes an output too: its kernel writes it to HBM, more traffic and time.
+    new_src = old_src.replace("output o", "output o, z")
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(fgraph.analyze(old_src).to_dict()))
+    new = tmp_path / "new.fgraph"
+    new.write_text(new_src)
+    # Compared, within the threshold or without one: the `baseline` key, no failure.
+    r = fgraph.analyze(new, baseline=old)
+    assert r.baseline["traffic"]["pct"] > 5 and r.baseline["regressions"] == []
+    assert fgraph.analyze(new, baseline=str(old), fail_on_regression=1e6).baseline["regressions"] == []
+    with pytest.raises(fgraph.FgraphError) as e:
+        fgraph.analyze(new, baseline=old, fail_on_regression=5.0)
+    cli = run_script(
+        fgraph_script,
+        ["analyze", str(new), "--format", "json", "--baseline", str(old), "--fail-on-regression", "5"],
+        tmp_path,
+    )
+    assert e.value.exit_code == cli.returncode == 1
+    assert e.value.report is not None and e.value.report.to_dict() == json.loads(cli.stdout)
+    assert "::error file=" in e.value.messages and "::error file=" in cli.stderr
+    assert "::error" in str(e.value)

@@ -9,6 +9,10 @@
 //!
 //! The rows are sums over whole kernels, so each model's families and launches add up to
 //! its total, and the layers to the model.
+//!
+//! This is fgraph's only classifier of kernels by family: the HTML report draws the same
+//! figures (its stacked bar is [`Breakdown::models`], its kernel table and its roofline colour
+//! each kernel by [`Classifier`] in [`KernelFamily::colour`]).
 
 use crate::analysis::Analysis;
 use crate::cost::CostReport;
@@ -25,8 +29,8 @@ use serde::Serialize;
 pub enum KernelFamily {
     /// GEMMs and convolutions (low-precision ones too).
     Matmul,
-    /// An attention op, a FlashAttention kernel, or a kernel of an unfused attention pattern
-    /// (its Q·Kᵀ, softmax and P·V).
+    /// An attention op, a FlashAttention kernel, a kernel of an unfused attention pattern
+    /// (its Q·Kᵀ, softmax and P·V), or a kernel that holds a matmul and a softmax.
     Attention,
     /// Norms, and a softmax outside attention.
     Normalisation,
@@ -64,6 +68,26 @@ impl KernelFamily {
             KernelFamily::LayoutCopy => "layout-copy",
             KernelFamily::GatherScatter => "gather-scatter",
             KernelFamily::Communication => "communication",
+        }
+    }
+
+    /// The family named `s` (as [`KernelFamily::as_str`] writes it).
+    pub fn named(s: &str) -> Option<KernelFamily> {
+        KernelFamily::ALL.iter().copied().find(|f| f.as_str() == s)
+    }
+
+    /// Its colour in the HTML report's pictures (distinct for colour-blind readers: Okabe and
+    /// Ito's palette, then a grey).
+    pub fn colour(self) -> &'static str {
+        match self {
+            KernelFamily::Matmul => "#0072b2",
+            KernelFamily::Attention => "#d55e00",
+            KernelFamily::Normalisation => "#009e73",
+            KernelFamily::Reduction => "#f0e442",
+            KernelFamily::Elementwise => "#e69f00",
+            KernelFamily::LayoutCopy => "#cc79a7",
+            KernelFamily::GatherScatter => "#56b4e9",
+            KernelFamily::Communication => "#555555",
         }
     }
 
@@ -124,12 +148,16 @@ pub fn op_family(kind: OpKind, func: Option<&str>) -> KernelFamily {
 }
 
 /// The family of a kernel of `ops`: attention when it holds an op of an attention pattern
-/// (`attention[o]`), else the highest-ranked family of its ops; layout copy for none.
+/// (`attention[o]`), or a matmul and a softmax (a fused attention the patterns did not name),
+/// else the highest-ranked family of its ops; layout copy for none.
 pub fn kernel_family(g: &Graph, ops: &[OpId], attention: &[bool]) -> KernelFamily {
     let mut best = KernelFamily::LayoutCopy;
+    let mut softmax = false;
     for &o in ops {
         let op = g.op(o);
         let mut f = op_family(op.kind, op.func.as_deref());
+        softmax |= op.kind == OpKind::Reduction
+            && op.func.as_deref().map(funcs::family) == Some(FuncFamily::Softmax);
         if attention.get(o.index()).copied().unwrap_or(false) && f != KernelFamily::Communication {
             f = KernelFamily::Attention;
         }
@@ -137,7 +165,33 @@ pub fn kernel_family(g: &Graph, ops: &[OpId], attention: &[bool]) -> KernelFamil
             best = f;
         }
     }
-    best
+    if best == KernelFamily::Matmul && softmax {
+        KernelFamily::Attention
+    } else {
+        best
+    }
+}
+
+/// Classifies the kernels of one graph, of any plan (fused, unfused, a runtime's): the one
+/// table ([`kernel_family`]) with the attention patterns the cost model found.
+#[derive(Clone, Debug)]
+pub struct Classifier<'g> {
+    g: &'g Graph,
+    attention: Vec<bool>,
+}
+
+impl<'g> Classifier<'g> {
+    pub fn new(g: &'g Graph, patterns: &[crate::cost::PatternReport]) -> Self {
+        Classifier {
+            g,
+            attention: attention_ops(g, patterns),
+        }
+    }
+
+    /// The family of the kernel made of `ops`.
+    pub fn kernel(&self, ops: &[OpId]) -> KernelFamily {
+        kernel_family(self.g, ops, &self.attention)
+    }
 }
 
 /// One family's share of a model's time.
@@ -245,12 +299,12 @@ pub fn breakdown(
     runtime: Option<&RuntimeEstimate>,
 ) -> Breakdown {
     let g = &a.graph;
-    let attention = attention_ops(g, patterns);
+    let families_of = Classifier::new(g, patterns);
     let fam: Vec<KernelFamily> = a
         .plan
         .groups
         .iter()
-        .map(|grp| kernel_family(g, &grp.ops, &attention))
+        .map(|grp| families_of.kernel(&grp.ops))
         .collect();
     let mut models = Vec::new();
     // Compulsory: the roofline term per kernel, its launch apart.
@@ -279,7 +333,7 @@ pub fn breakdown(
                     What::Copy { .. } => KernelFamily::LayoutCopy,
                     What::Fill { .. } => KernelFamily::Elementwise,
                     What::Sdpa => KernelFamily::Attention,
-                    What::Kernel => kernel_family(g, &k.ops, &attention),
+                    What::Kernel => families_of.kernel(&k.ops),
                 };
                 (f, k.prediction.kernel_s, k.prediction.launch_s, k.launches)
             }),

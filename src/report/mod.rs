@@ -28,7 +28,6 @@ pub mod baseline;
 pub mod breakdown;
 pub mod compare;
 pub mod explain_op;
-pub mod family;
 pub mod fold;
 pub mod ledger;
 pub mod memory;

@@ -1,7 +1,7 @@
 //! The breakdown adds up: each model's families and launches to its total, the layers to the
 //! model, on every example; and the family table says what it should of the usual kernels.
 
-use super::{KernelFamily, breakdown, op_family};
+use super::{Classifier, KernelFamily, breakdown, op_family};
 use crate::analysis::{Options, check_file};
 use crate::cost::{self, Hardware, LaunchMode};
 use crate::types::OpKind;
@@ -125,4 +125,36 @@ fn attention_patterns_are_attention() {
     assert_eq!(count("matmul"), 7 * 32 + 1);
     assert_eq!(b.layers.len(), 33);
     assert_eq!(b.layers[0].name, "layers.0");
+}
+
+/// A kernel takes its most telling op's family, and a matmul with a softmax in one kernel is
+/// an attention even where no pattern named it.
+#[test]
+fn kernels_take_their_most_telling_op() {
+    let src = "graph g {\n  input x: [64, 64]\n  weight w: [64, 64]\n\
+               op mm = matmul(x, w) -> y\n  op act = elementwise.relu(y) -> a\n\
+               op sm = reduction.softmax(a, axis = -1) -> p\n\
+               op t = permute(p, dims = [1, 0]) -> pt\n  op e = elementwise.exp(pt) -> z\n\
+               op s = reduction.sum(z, axis = -1) -> r: [64]\n}\n";
+    let r = check_file("g.fgraph", src.as_bytes(), &Options::default());
+    let a = r.graphs[0].analysis.as_ref().expect("analysis");
+    let g = &a.graph;
+    let op =
+        |n: &str| crate::graph::OpId(g.ops.iter().position(|o| o.name == n).expect("op") as u32);
+    let c = Classifier::new(g, &[]);
+    use KernelFamily as F;
+    assert_eq!(c.kernel(&[op("mm"), op("act")]), F::Matmul);
+    assert_eq!(c.kernel(&[op("mm"), op("sm")]), F::Attention);
+    assert_eq!(c.kernel(&[op("act"), op("sm")]), F::Normalisation);
+    assert_eq!(c.kernel(&[op("sm"), op("s")]), F::Normalisation);
+    assert_eq!(c.kernel(&[op("e"), op("s")]), F::Reduction);
+    assert_eq!(c.kernel(&[op("t")]), F::LayoutCopy);
+    assert_eq!(c.kernel(&[op("t"), op("e")]), F::Elementwise);
+    assert_eq!(c.kernel(&[]), F::LayoutCopy);
+    for &f in F::ALL {
+        assert_eq!(F::named(f.as_str()), Some(f));
+        assert!(f.colour().starts_with('#'));
+    }
+    let colours: std::collections::HashSet<&str> = F::ALL.iter().map(|f| f.colour()).collect();
+    assert_eq!(colours.len(), F::ALL.len());
 }

@@ -1,10 +1,11 @@
 //! The HTML report's small pictures, hand-written SVG: the stacked bar of where the time goes
-//! (each plan's estimated time by kernel family, launch overhead apart;
-//! [`crate::report::family`]) and the per-layer strip (one column per top-level instance of
-//! a graph built from blocks, and one for the ops outside them: its time and its HBM bytes
-//! as bars, from [`crate::report::summary`]).
+//! (the fused plan's time by kernel family under each estimate, launch overhead apart: the
+//! models of [`crate::report::breakdown`], the figures of `analyze --breakdown`) and the
+//! per-layer strip (one column per top-level instance of a graph built from blocks, and one
+//! for the ops outside them: its time and its HBM bytes as bars, from
+//! [`crate::report::summary`]).
 
-use crate::report::family::{Breakdown, Family};
+use crate::report::breakdown::{KernelFamily, ModelRow};
 use crate::report::render::dot::bytes;
 use crate::report::render::roofline::escape;
 use crate::report::summary::{OUTSIDE, Row};
@@ -21,46 +22,55 @@ const LAUNCH: &str = "#bdbdbd";
 /// consecutive ones (`layers.0 … layers.9`), so that the page stays small.
 pub const MAX_COLUMNS: usize = 500;
 
-/// The stacked bars of `bars` (a name such as `fused` and its breakdown), on one scale (the
-/// longest bar fills the width), with a legend of the families present.
-pub fn breakdown(bars: &[(&str, &Breakdown)]) -> String {
-    let longest = bars.iter().map(|(_, b)| b.total_s()).fold(0.0, f64::max);
+/// The stacked bars of `models` (the breakdown's rows: compulsory, then the hardware model's
+/// and the runtime's where they ran), on one scale (the longest bar fills the width), with a
+/// legend of the families present. Each part carries its figures as `data-*` attributes
+/// (`data-model`, `data-family`, `data-s`, `data-kernels`), the very numbers of
+/// `analyze --breakdown`.
+pub fn breakdown(models: &[ModelRow]) -> String {
+    let longest = models.iter().map(|m| m.total_s).fold(0.0, f64::max);
     let bar_w = W - LABEL_W - 10.0;
     let row_h = 34.0;
-    let present: Vec<Family> = Family::ALL
+    let present: Vec<KernelFamily> = KernelFamily::ALL
         .iter()
-        .enumerate()
-        .filter(|&(i, _)| bars.iter().any(|(_, b)| b.kernels[i] > 0))
-        .map(|(_, &f)| f)
+        .copied()
+        .filter(|f| {
+            models
+                .iter()
+                .any(|m| m.families.iter().any(|r| r.family == f.as_str()))
+        })
         .collect();
-    let legend_y = 10.0 + row_h * bars.len() as f64 + 14.0;
+    let legend_y = 10.0 + row_h * models.len() as f64 + 14.0;
     let height = legend_y + 22.0;
     let mut s = String::new();
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="100%" font-family="Helvetica, Arial, sans-serif" font-size="13" class="breakdown">"#
     );
-    for (row, (name, b)) in bars.iter().enumerate() {
+    for (row, m) in models.iter().enumerate() {
         let y = 10.0 + row_h * row as f64;
-        let total = b.total_s();
+        let total = m.total_s;
         let _ = writeln!(
             s,
             r#"<text x="0" y="{:.1}">{} {}</text>"#,
             y + 17.0,
-            escape(name),
+            escape(&m.model),
             fmt_time(total)
         );
         let scale = if longest > 0.0 { bar_w / longest } else { 0.0 };
         let mut x = LABEL_W;
-        let parts = Family::ALL
+        let parts = m
+            .families
             .iter()
-            .enumerate()
-            .map(|(i, f)| (f.label(), f.colour(), b.family_s[i], b.kernels[i]))
+            .map(|r| {
+                let colour = KernelFamily::named(r.family).map_or(LAUNCH, |f| f.colour());
+                (r.family, colour, r.time_s, r.kernels)
+            })
             .chain(std::iter::once((
                 "launch overhead",
                 LAUNCH,
-                b.launch_s,
-                b.kernels.iter().sum(),
+                m.launch_s,
+                m.launches,
             )));
         for (label, colour, secs, kernels) in parts {
             if secs <= 0.0 {
@@ -72,10 +82,16 @@ pub fn breakdown(bars: &[(&str, &Breakdown)]) -> String {
             } else {
                 0.0
             };
+            let what = if label == "launch overhead" {
+                "launches"
+            } else {
+                "kernels"
+            };
             let _ = write!(
                 s,
-                r#"<g class="part" data-family="{label}"><rect x="{x:.1}" y="{y:.1}" width="{w:.2}" height="24" fill="{colour}"><title>{label}: {} ({pct:.1}%), {kernels} kernels</title></rect>"#,
-                fmt_time(secs)
+                r#"<g class="part" data-model="{model}" data-family="{label}" data-s="{secs}" data-kernels="{kernels}"><rect x="{x:.1}" y="{y:.1}" width="{w:.2}" height="24" fill="{colour}"><title>{label}: {} ({pct:.1}%), {kernels} {what}</title></rect>"#,
+                fmt_time(secs),
+                model = escape(&m.model),
             );
             // Labelled where the label fits (about 6.5 units a character at this size).
             if w > 10.0 + 6.5 * (label.len() + 4) as f64 {
@@ -93,7 +109,7 @@ pub fn breakdown(bars: &[(&str, &Breakdown)]) -> String {
     let mut x = 0.0;
     let legend = present
         .iter()
-        .map(|f| (f.label(), f.colour()))
+        .map(|f| (f.as_str(), f.colour()))
         .chain(std::iter::once(("launch overhead", LAUNCH)));
     for (label, colour) in legend {
         let _ = writeln!(
@@ -229,6 +245,7 @@ pub fn strip(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::breakdown::FamilyRow;
 
     #[test]
     fn the_strip_has_one_bar_per_row_and_each_part_its_share() {
@@ -264,13 +281,26 @@ mod tests {
         let cols = s.matches("<g class=\"layer\"").count();
         assert!((MAX_COLUMNS / 2..=MAX_COLUMNS).contains(&cols), "{cols}");
         assert!(s.contains("data-name=\"l.0 … l.3\""), "{}", &s[..2000]);
-        let mut b = Breakdown::default();
-        b.family_s[0] = 3e-3;
-        b.kernels[0] = 3;
-        b.launch_s = 1e-3;
-        let s = breakdown(&[("fused", &b)]);
+        let m = ModelRow {
+            model: "compulsory".into(),
+            families: vec![FamilyRow {
+                family: "matmul",
+                kernels: 3,
+                time_s: 3e-3,
+                pct: 75.0,
+            }],
+            launches: 3,
+            launch_s: 1e-3,
+            total_s: 4e-3,
+        };
+        let s = breakdown(&[m]);
         assert_eq!(s.matches("<g class=\"part\"").count(), 2);
         assert!(s.contains("matmul: 3.000 ms (75.0%), 3 kernels"), "{s}");
-        assert!(s.contains("launch overhead: 1.000 ms (25.0%)"), "{s}");
+        assert!(
+            s.contains("launch overhead: 1.000 ms (25.0%), 3 launches"),
+            "{s}"
+        );
+        assert!(s.contains("data-model=\"compulsory\" data-family=\"matmul\" data-s=\"0.003\""));
+        assert!(s.contains("fill=\"#0072b2\""), "{s}");
     }
 }

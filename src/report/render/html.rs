@@ -1,16 +1,19 @@
 //! The self-contained HTML report (`analyze --html`): one file a person opens in a browser,
 //! with no network access, no external script, style sheet or font.
 //!
-//! From the top: the summary line; where the time goes (a stacked bar of each plan's time by
-//! kernel family, [`super::charts`]); for a graph built from blocks, the per-layer strip (one
+//! From the top: the summary line; where the time goes (a stacked bar of the fused plan's
+//! time by kernel family under each estimate, [`super::charts`], and its tables,
+//! [`super::html_capacity`]: the figures of `analyze --breakdown`,
+//! [`crate::report::breakdown`]); for a graph built from blocks, the per-layer strip (one
 //! column per top-level instance with its time and bytes; clicking one opens its kernels in
 //! the table); the picture of the plan (the SVG of [`super::dot`], inline), in which the first
 //! instance of each block is drawn op by op and later instances are folded into one node per
 //! range ([`crate::report::fold`]) so that a model of a thousand ops stays readable; the
 //! kernel table, one `<tbody>` per layer, the folded layers' hidden until opened; the traffic
 //! of both plans; the roofline ([`super::roofline`], coloured by family, coincident kernels
-//! merged); the boundaries, each distinct one once with the instances that repeat it; the
-//! explanation of each reason once (`fgraph explain` texts); and the diagnostics.
+//! merged; the kernel table and the roofline classify kernels by the breakdown's
+//! [`Classifier`]); the boundaries, each distinct one once with the instances that repeat it;
+//! the explanation of each reason once (`fgraph explain` texts); and the diagnostics.
 //!
 //! A small inline script ([`super::html_script`]) links the picture, the strip and the table:
 //! clicking a kernel in the picture or the table highlights it in both, clicking a layer or a
@@ -24,7 +27,7 @@ use crate::cost::{AttentionReport, CostReport};
 use crate::diagnostics::render::{HumanStyle, human};
 use crate::diagnostics::{Diagnostic, SourceFile};
 use crate::fusion::whatif::Hint;
-use crate::report::family::{self, Family};
+use crate::report::breakdown::{Breakdown, Classifier};
 use crate::report::fold::Fold;
 use crate::report::render::dot::bytes;
 use crate::report::render::html_script::{SCRIPT, STYLE};
@@ -98,6 +101,10 @@ pub struct Page<'a> {
     pub instances: &'a [Instance],
     /// What the picture folds.
     pub fold: &'a Fold,
+    /// Where the time goes (as `analyze --breakdown` reports it).
+    pub breakdown: &'a Breakdown,
+    /// The family of each kernel, by the breakdown's table.
+    pub families: &'a Classifier<'a>,
 }
 
 /// The summary row of each op: its top-level instance's (in order), or the row after them
@@ -151,7 +158,9 @@ pub fn html(p: &Page<'_>) -> String {
         inline_svg(&roofline::svg_with(
             g,
             c,
-            roofline::Style { by_family: true }
+            roofline::Style {
+                by_family: Some(p.families)
+            }
         ))
     );
     boundaries(&mut o, p);
@@ -171,37 +180,39 @@ pub fn html(p: &Page<'_>) -> String {
     o
 }
 
-/// Where the time goes: the fused and the unfused plan's time by family.
+/// Where the time goes: the fused plan's time by family under each estimate, as a stacked bar
+/// and as the `--breakdown` tables.
 fn time_breakdown(o: &mut String, p: &Page<'_>) {
-    let g = &p.analysis.graph;
-    let fused = family::breakdown(g, &p.cost.fused.kernels);
-    let unfused_kernels: Vec<_> = p.cost.unfused_kernels().collect();
-    let unfused = family::breakdown(g, &unfused_kernels);
-    let top = Family::ALL
-        .iter()
-        .zip(&fused.family_s)
-        .max_by(|x, y| x.1.total_cmp(y.1))
-        .map(|(f, s)| (f.label(), *s));
+    let b = p.breakdown;
     let _ = write!(
         o,
-        "<h2>Where the time goes</h2>\n<p>Estimated time of each plan by kernel family \
-         (a kernel counts for its matmul, attention, norm, … whichever it holds; launch \
-         overhead apart; hover a part for its figures)."
+        "<h2>Where the time goes</h2>\n<p>Estimated time of the fused plan by kernel family \
+         (a kernel counts for its attention, matmul, normalisation, … whichever it holds; launch \
+         overhead apart; hover a part for its figures), under each estimate that ran: the \
+         figures of <code>fgraph analyze --breakdown</code>."
     );
-    if let Some((label, s)) = top.filter(|_| fused.total_s() > 0.0) {
+    let top = b.models.first().and_then(|m| {
+        m.families
+            .iter()
+            .max_by(|x, y| x.time_s.total_cmp(&y.time_s))
+            .filter(|_| m.total_s > 0.0)
+            .map(|r| (r.family, r.time_s, m.total_s))
+    });
+    if let Some((family, s, total)) = top {
         let _ = write!(
             o,
-            " Fused, {label} takes {} of {} ({:.0}%).",
+            " Compulsory, {family} takes {} of {} ({:.0}%).",
             fmt_time(s),
-            fmt_time(fused.total_s()),
-            100.0 * s / fused.total_s()
+            fmt_time(total),
+            100.0 * s / total
         );
     }
     let _ = write!(
         o,
-        "</p>\n<div id=\"breakdown\">\n{}</div>\n",
-        charts::breakdown(&[("fused", &fused), ("unfused", &unfused)])
+        "</p>\n<div id=\"breakdown-bar\">\n{}</div>\n",
+        charts::breakdown(&b.models)
     );
+    super::html_capacity::breakdown_html(o, b);
 }
 
 /// The per-layer strip and its caption; returns the summary's rows, for the table.
@@ -378,7 +389,7 @@ fn kernel_row(o: &mut String, p: &Page<'_>, k: usize) {
     };
     let names: Vec<&str> = grp.ops.iter().map(|&op| g.op(op).name.as_str()).collect();
     let kc = c.fused.kernels.get(k);
-    let f = family::of_kernel(g, &grp.ops);
+    let f = p.families.kernel(&grp.ops);
     let _ = writeln!(
         o,
         "<tr class=\"kernel-row\" id=\"row-k{n}\" data-kernel=\"{n}\"><td>{n}</td>\
@@ -388,7 +399,7 @@ fn kernel_row(o: &mut String, p: &Page<'_>, k: usize) {
         n = k + 1,
         ops = esc(&names.join(" → ")),
         colour = f.colour(),
-        family = f.label(),
+        family = f.as_str(),
         r = bytes(gt.bytes_read),
         w = bytes(gt.bytes_written),
         fl = kc.map_or(String::new(), |k| si(k.flops as f64)),
@@ -659,6 +670,8 @@ mod tests {
             summary: None,
             instances: &[],
             fold: &fold,
+            breakdown: &crate::report::breakdown::breakdown(a, &[], &c, &att.patterns, None),
+            families: &crate::report::breakdown::Classifier::new(&a.graph, &att.patterns),
         });
         assert!(html.starts_with("<!DOCTYPE html>"));
         // Self-contained: no fetched script, style sheet, font or image.
@@ -670,7 +683,8 @@ mod tests {
         assert_eq!(html.matches("<tr class=\"kernel-row\"").count(), 1);
         // No strip for a graph without blocks; the time breakdown is there.
         assert!(!html.contains("id=\"layers\""));
-        assert!(html.contains("id=\"breakdown\""));
+        assert!(html.contains("id=\"breakdown\"") && html.contains("id=\"breakdown-bar\""));
+        assert_eq!(html.matches("<h2>Where the time goes</h2>").count(), 1);
         // The unused-tensor warning is in the diagnostics, escaped.
         assert!(html.contains("unused-tensor"));
         assert!(html.contains("tensor `spare` is declared but never used"));

@@ -1,5 +1,6 @@
-//! The HTML report's sections of issue 28 (`analyze --html`): memory against the GPU and
-//! where the time goes, in the page's style (plain tables), from the report's figures
+//! The HTML report's sections of issue 28 (`analyze --html`): memory against the GPU (inserted
+//! before the roofline) and the tables of where the time goes (which [`super::html`] places
+//! under its stacked bar), in the page's style (plain tables), from the report's figures
 //! (`crate::report::memory`, `crate::report::breakdown`), computed here when the report was
 //! not asked for them, so that every HTML report has both.
 
@@ -30,9 +31,25 @@ pub fn insert(page: String, sections: &str) -> String {
     out
 }
 
-/// The two sections' HTML (empty without an analysis and a cost model).
+/// The report's breakdown (`--breakdown`'s, or computed as it would be).
+pub fn breakdown_of(r: &Report<'_>) -> Option<Breakdown> {
+    if let Some(b) = &r.breakdown {
+        return Some(b.clone());
+    }
+    let (a, (c, att)) = (r.analysis?, r.cost()?);
+    let instances = r.graph.map_or(&[][..], |g| &g.instances[..]);
+    Some(breakdown::breakdown(
+        a,
+        instances,
+        c,
+        &att.patterns,
+        r.runtime.as_ref(),
+    ))
+}
+
+/// The memory section's HTML (empty without an analysis and a cost model).
 pub fn sections(r: &Report<'_>) -> String {
-    let (Some(a), Some((c, att))) = (r.analysis, r.cost()) else {
+    let (Some(a), Some(_)) = (r.analysis, r.cost()) else {
         return String::new();
     };
     let instances = r.graph.map_or(&[][..], |g| &g.instances[..]);
@@ -50,10 +67,6 @@ pub fn sections(r: &Report<'_>) -> String {
     if let Some(m) = &m {
         memory_html(&mut o, m, &r.hardware.description);
     }
-    let b = r.breakdown.clone().unwrap_or_else(|| {
-        breakdown::breakdown(a, instances, c, &att.patterns, r.runtime.as_ref())
-    });
-    breakdown_html(&mut o, &b);
     o
 }
 
@@ -129,10 +142,9 @@ fn memory_html(o: &mut String, m: &Memory, description: &str) {
     o.push_str("</table>\n");
 }
 
-fn breakdown_html(o: &mut String, b: &Breakdown) {
-    o.push_str(
-        "<h2>Where the time goes</h2>\n<table id=\"breakdown\">\n<tr><th class=\"ops\">family</th>",
-    );
+/// The model table and the per-layer one (folded), under the stacked bar.
+pub fn breakdown_html(o: &mut String, b: &Breakdown) {
+    o.push_str("<table id=\"breakdown\">\n<tr><th class=\"ops\">family</th>");
     for m in &b.models {
         let _ = write!(o, "<th>{}</th><th>%</th>", esc(&m.model));
     }

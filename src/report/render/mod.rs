@@ -173,6 +173,8 @@ impl<'r, 'a> Files<'r, 'a> {
             FileKind::Dot => Ok(dot().clone()),
             FileKind::Svg => svg::render_svg(dot()),
             FileKind::Html => svg::render_svg(&folded().1).map(|svg| {
+                let breakdown = html_capacity::breakdown_of(r).unwrap_or_default();
+                let families = crate::report::breakdown::Classifier::new(&a.graph, &att.patterns);
                 // Every boundary's hint, computed before the diagnostics are listed.
                 let w = r.hints_upto(usize::MAX);
                 let hints = w.as_deref().map_or(&[][..], |w| &w.hints[..]);
@@ -190,6 +192,8 @@ impl<'r, 'a> Files<'r, 'a> {
                         summary: r.summary.as_ref(),
                         instances,
                         fold: &folded().0,
+                        breakdown: &breakdown,
+                        families: &families,
                     }),
                     &html_capacity::sections(r),
                 )

@@ -4,13 +4,14 @@
 //! fused plan).
 //!
 //! The HTML report draws it [`Style::by_family`]: each point coloured by its kernel's family
-//! ([`crate::report::family`]), kernels of one family that fall on the same spot (the same
-//! kernel in every layer) drawn as one point with their count, and a legend of families in
-//! place of one row per kernel (the report's kernel table lists them).
+//! (the breakdown's [`Classifier`], the table of `analyze --breakdown`), kernels of one
+//! family that fall on the same spot (the same kernel in every layer) drawn as one point with
+//! their count, and a legend of families in place of one row per kernel (the report's kernel
+//! table lists them).
 
 use crate::cost::{CostReport, KernelCost, Unit};
 use crate::graph::Graph;
-use crate::report::family::{self, Family};
+use crate::report::breakdown::{Classifier, KernelFamily as Family};
 use crate::units::{fmt_num, si, with_unit};
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -93,11 +94,11 @@ struct Point<'a> {
 }
 
 /// How the kernels are drawn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Style {
-    /// Points coloured by family, coincident points of one family merged, a legend of
-    /// families instead of one row per kernel.
-    pub by_family: bool,
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Style<'a> {
+    /// Points coloured by their family by this classifier, coincident points of one family
+    /// merged, a legend of families instead of one row per kernel.
+    pub by_family: Option<&'a Classifier<'a>>,
 }
 
 /// The roofline of `cost.hardware` with every kernel of both plans, as an SVG document.
@@ -106,7 +107,7 @@ pub fn svg(g: &Graph, cost: &CostReport) -> String {
 }
 
 /// [`svg`], drawn in `style`.
-pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
+pub fn svg_with(g: &Graph, cost: &CostReport, style: Style<'_>) -> String {
     let hw = &cost.hardware;
     let points: Vec<Point<'_>> = cost
         .unfused_kernels()
@@ -160,11 +161,17 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
     let ax = Axes { x0, x1, y0, y1 };
 
     let unplotted: Vec<&Point<'_>> = points.iter().filter(|p| !plottable(p)).collect();
+    // Without a classifier every point is drawn alike (its family is not used).
     let families: Vec<Family> = points
         .iter()
-        .map(|p| family::of_kernel(g, &p.cost.ops))
+        .map(|p| {
+            style
+                .by_family
+                .map_or(Family::LayoutCopy, |c| c.kernel(&p.cost.ops))
+        })
         .collect();
-    let listed = if style.by_family {
+    let by_family = style.by_family.is_some();
+    let listed = if by_family {
         Family::ALL.len()
     } else {
         points.len().min(MAX_LEGEND)
@@ -203,7 +210,7 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
     let _ = writeln!(
         s,
         "{}",
-        if style.by_family {
+        if by_family {
             r##"<text x="90" y="58" fill="#444">points: estimated FLOP/s, launch overhead included; ○ U = unfused (one op per kernel), ● F = fused; colour: the kernel's family</text>"##
         } else {
             r##"<text x="90" y="58" fill="#444">points: estimated FLOP/s, launch overhead included; <tspan fill="#d62728">○ U = unfused</tspan> (one op per kernel), <tspan fill="#1f77b4">● F = fused</tspan></text>"##
@@ -337,10 +344,10 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
         clusters[i].2.push(p.label.as_str());
     }
     let _ = writeln!(s, r#"<g class="kernels">"#);
-    if style.by_family {
+    if by_family {
         merged_points(&mut s, g, &placed);
     }
-    for (x, y, p, _) in placed.iter().filter(|_| !style.by_family) {
+    for (x, y, p, _) in placed.iter().filter(|_| !by_family) {
         let (fill, stroke) = if p.fused {
             ("#1f77b4", "#1f77b4")
         } else {
@@ -361,7 +368,7 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
         } else {
             (-7.0, 14.0, "end")
         };
-        let text = if style.by_family && labels.len() > 3 {
+        let text = if by_family && labels.len() > 3 {
             format!("{}, {} … ×{}", labels[0], labels[1], labels.len())
         } else {
             labels.join(", ")
@@ -379,13 +386,13 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
     // Legend: every kernel by label.
     let mut y = PLOT_Y + PLOT_H + 64.0;
     let _ = writeln!(s, r#"<g class="legend">"#);
-    if style.by_family {
+    if by_family {
         let _ = writeln!(
             s,
             r#"<text x="{PLOT_X}" y="{y:.1}" font-weight="bold">kernel families (unfused, fused kernels; hover a point for its kernels)</text>"#
         );
         y += ROW;
-        for f in Family::ALL {
+        for &f in Family::ALL {
             let count = |fused: bool| {
                 (points.iter().zip(&families))
                     .filter(|(p, g)| p.fused == fused && **g == f)
@@ -397,7 +404,7 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
                 y - 10.0,
                 f.colour(),
                 PLOT_X + 18.0,
-                f.label(),
+                f.as_str(),
                 count(false),
                 count(true)
             );
@@ -410,7 +417,7 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
         );
         y += ROW;
     }
-    for p in points.iter().take(MAX_LEGEND).filter(|_| !style.by_family) {
+    for p in points.iter().take(MAX_LEGEND).filter(|_| !by_family) {
         let colour = if p.fused { "#1f77b4" } else { "#d62728" };
         let _ = writeln!(
             s,
@@ -421,7 +428,7 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
         );
         y += ROW;
     }
-    if points.len() > MAX_LEGEND && !style.by_family {
+    if points.len() > MAX_LEGEND && !by_family {
         let _ = writeln!(
             s,
             r#"<text x="{PLOT_X}" y="{y:.1}">… {} more kernels (hover a point for its ops)</text>"#,
@@ -431,7 +438,7 @@ pub fn svg_with(g: &Graph, cost: &CostReport, style: Style) -> String {
     }
     if !unplotted.is_empty() {
         let mut names: Vec<&str> = unplotted.iter().map(|p| p.label.as_str()).collect();
-        if style.by_family && names.len() > 24 {
+        if by_family && names.len() > 24 {
             names.truncate(24);
             names.push("…");
         }
@@ -496,10 +503,10 @@ fn merged_points(s: &mut String, g: &Graph, placed: &[(f64, f64, &Point<'_>, Fam
             s,
             r#"<g class="kernel" data-kernel="{}" data-family="{}"><circle cx="{x:.1}" cy="{y:.1}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"><title>{}{count} {}: {}</title></circle></g>"#,
             ps[0].label,
-            f.label(),
+            f.as_str(),
             if fused { 5.0 } else { 4.0 },
             names.join(", "),
-            f.label(),
+            f.as_str(),
             escape(&describe(g, ps[0])),
         );
     }
