@@ -244,7 +244,26 @@ pub enum ImportCommand {
     /// An ONNX model's graph: initializers as weights by shape (their data and external data
     /// never read), standard operators as fgraph ops, named dynamic dimensions as params,
     /// shape arithmetic folded, repeated layers as a block and a repeat.
-    Onnx(super::import_onnx::OnnxArgs),
+    Onnx(OnnxArgs),
+}
+
+/// `fgraph import onnx MODEL.onnx`'s flags.
+#[derive(Args, Debug)]
+pub struct OnnxArgs {
+    #[arg(value_name = "MODEL.onnx")]
+    pub model: PathBuf,
+    /// Write to this file instead of standard output (`-` is standard output).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// The graph's name (default: the file's stem).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// A value for a named dynamic dimension: NAME=INT (repeatable; default 1 each).
+    #[arg(long = "dim", value_name = "NAME=INT", value_parser = parse_set_pub)]
+    pub dims: Vec<(String, i64)>,
+    /// Write every layer out instead of one block and a `repeat`.
+    #[arg(long)]
+    pub no_repeat: bool,
 }
 
 /// `fgraph import hf CONFIG.json`'s flags.

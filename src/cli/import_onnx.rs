@@ -5,28 +5,10 @@
 //! ONNX model, or a graph the importer cannot write correctly, is exit 1 with every problem;
 //! an unreadable file or a bad flag, exit 2.
 
+use crate::cli::args::OnnxArgs;
 use crate::cli::io::{CLEAN, FOUND, Io, Usage};
 use crate::importers::onnx::{ImportError, Options, import};
-use clap::Args;
-use std::path::{Path, PathBuf};
-
-#[derive(Args, Debug)]
-pub struct OnnxArgs {
-    #[arg(value_name = "MODEL.onnx")]
-    pub model: PathBuf,
-    /// Write to this file instead of standard output (`-` is standard output).
-    #[arg(short = 'o', long = "output", value_name = "OUT")]
-    pub output: Option<PathBuf>,
-    /// The graph's name (default: the file's stem).
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-    /// A value for a named dynamic dimension: NAME=INT (repeatable; default 1 each).
-    #[arg(long = "dim", value_name = "NAME=INT", value_parser = crate::cli::args::parse_set_pub)]
-    pub dims: Vec<(String, i64)>,
-    /// Write every layer out instead of one block and a `repeat`.
-    #[arg(long)]
-    pub no_repeat: bool,
-}
+use std::path::Path;
 
 /// Runs `fgraph import onnx`.
 pub(super) fn run(args: &OnnxArgs, io: &mut Io<'_>) -> Result<u8, Usage> {

@@ -62,7 +62,7 @@ use crate::ops::collective::{Algorithm, Collective};
 use crate::types::OpKind;
 use serde::{Deserialize, Serialize};
 
-use super::hwmodel::check_range;
+use super::hwmodel::ranges::check_range;
 
 /// How the GPUs of a node are connected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -24,7 +24,7 @@
 //! and, with `--preset NAME`, into that preset), are the `model` object of the `h100` and
 //! `h100-measured` presets (`src/cost/presets/*.json`, [`super::Hardware::preset`]).
 
-mod ranges;
+pub mod ranges;
 pub use ranges::{FieldRange, RANGES, check_range};
 mod conv;
 mod decode;
