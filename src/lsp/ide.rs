@@ -292,7 +292,13 @@ impl FileModel {
             out += &format!(" (written `{w}`)");
         }
         out += &format!("\n\n{}", fmt_bytes(tensor.bytes));
+        let cache = matches!(tensor.origin, Origin::Input | Origin::Weight)
+            && crate::analysis::state::state(g).0[t.index()];
         match tensor.origin {
+            _ if cache => {
+                out += "\n\nstate: a cache an `update` writes into, not a parameter \
+                        (`why: \"cache\"` in the ledger)"
+            }
             Origin::Input => out += "\n\ninput",
             Origin::Weight => out += "\n\nweight",
             Origin::Produced(o) => {
@@ -695,6 +701,20 @@ mod tests {
         // The repeat hovers with its instances and kernels.
         let (_, h) = m.hover(src.find("layers").expect("repeat")).expect("hover");
         assert!(h.contains("2 instances of block `mlp`"), "{h}");
+    }
+
+    /// A KV cache (a weight an `update` writes into) hovers as state, not as a weight
+    /// (issue 28: never a parameter).
+    #[test]
+    fn a_cache_hovers_as_state() {
+        let src = "graph g {\n  dtype bf16\n  input k: [1, 1, 1, 128]\n  weight cache: [1, 1, 9, 128]\n  weight w: [128, 128]\n  op app = update(cache, k, axis = 2, start = 8) -> kc\n  output kc\n}\n";
+        let hw = Hardware::preset("h100").expect("preset");
+        let m = FileModel::new("g.fgraph", src, Options::default(), hw);
+        let (_, h) = m.hover(src.find("cache:").expect("cache")).expect("hover");
+        assert!(h.contains("state: a cache"), "{h}");
+        assert!(!h.contains("\n\nweight"), "{h}");
+        let (_, h) = m.hover(src.find("w:").expect("w")).expect("hover");
+        assert!(h.contains("\n\nweight"), "{h}");
     }
 
     /// A collective's hover gives its bytes on the wire and its time (issue 25): the
