@@ -253,9 +253,10 @@ impl<'a> Builder<'a> {
                 let w = self.g.tensor(t);
                 let shape = shape_on_gpu(&w.shape, self.walk.layout[t.index()], self.plan);
                 let n = match w.origin {
-                    Origin::Produced(p) => {
-                        // Made by another stage: received from it.
-                        let st = self.stages.expect("only a pipeline drops producers");
+                    // Made by another stage: received from it. (The ops are walked in
+                    // topological order, so without a pipeline every producer was mapped
+                    // before its readers and this arm is not reached.)
+                    Origin::Produced(p) if let Some(st) = self.stages => {
                         let id = self.next_op();
                         let n = self.tensor(w.name.clone(), shape, w, Origin::Produced(id));
                         let peer = st.of_op[p.index()] as i64;

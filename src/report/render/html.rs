@@ -381,25 +381,44 @@ fn kernels(o: &mut String, p: &Page<'_>, summary: Option<&Summary>) {
 }
 
 fn kernel_row(o: &mut String, p: &Page<'_>, k: usize) {
-    let (a, c) = (p.analysis, p.cost);
+    let family = p
+        .analysis
+        .plan
+        .groups
+        .get(k)
+        .map(|grp| p.families.kernel(&grp.ops));
+    write_kernel_row(o, p.analysis, p.cost, k, family);
+}
+
+/// One row of a kernel table (`<tr class="kernel-row">`): kernel `k`'s ops, its family (the
+/// page's table has the column, the notebook's has not), bytes, FLOPs, bound and time.
+fn write_kernel_row(
+    o: &mut String,
+    a: &Analysis,
+    c: &CostReport,
+    k: usize,
+    family: Option<crate::report::breakdown::KernelFamily>,
+) {
     let g = &a.graph;
-    let grp = &a.plan.groups[k];
-    let Some(gt) = a.traffic.groups.get(k) else {
+    let (Some(grp), Some(gt)) = (a.plan.groups.get(k), a.traffic.groups.get(k)) else {
         return;
     };
     let names: Vec<&str> = grp.ops.iter().map(|&op| g.op(op).name.as_str()).collect();
     let kc = c.fused.kernels.get(k);
-    let f = p.families.kernel(&grp.ops);
+    let family = family.map_or(String::new(), |f| {
+        format!(
+            "<td class=\"ops\"><span class=\"sw\" style=\"background:{}\"></span>{}</td>",
+            f.colour(),
+            f.as_str()
+        )
+    });
     let _ = writeln!(
         o,
         "<tr class=\"kernel-row\" id=\"row-k{n}\" data-kernel=\"{n}\"><td>{n}</td>\
-         <td class=\"ops\">{ops}</td><td class=\"ops\"><span class=\"sw\" style=\"background:\
-         {colour}\"></span>{family}</td><td>{r}</td><td>{w}</td><td>{fl}</td><td>{i}</td>\
+         <td class=\"ops\">{ops}</td>{family}<td>{r}</td><td>{w}</td><td>{fl}</td><td>{i}</td>\
          <td>{b}</td><td>{time}</td></tr>",
         n = k + 1,
         ops = esc(&names.join(" → ")),
-        colour = f.colour(),
-        family = f.as_str(),
         r = bytes(gt.bytes_read),
         w = bytes(gt.bytes_written),
         fl = kc.map_or(String::new(), |k| si(k.flops as f64)),
@@ -575,33 +594,13 @@ pub(super) fn summary_line(a: &Analysis, c: &CostReport, o: &mut String) {
 /// The kernel table (`<table id="kernels">`), its first `rows` kernels: one row each, in
 /// execution order.
 pub(super) fn kernel_table(a: &Analysis, c: &CostReport, rows: usize, o: &mut String) {
-    let g = &a.graph;
-    let t = &a.traffic;
     o.push_str(
         "<table id=\"kernels\">\n<tr><th>#</th><th class=\"ops\">ops</th>\
          <th>reads</th><th>writes</th><th>FLOPs</th><th>FLOP/B</th><th>bound</th><th>time</th>\
          </tr>\n",
     );
-    let kernels = a.plan.groups.iter().zip(&t.groups).enumerate().take(rows);
-    for (k, (grp, gt)) in kernels {
-        let names: Vec<&str> = grp.ops.iter().map(|&op| g.op(op).name.as_str()).collect();
-        let kc = c.fused.kernels.get(k);
-        let _ = writeln!(
-            o,
-            "<tr class=\"kernel-row\" id=\"row-k{n}\" data-kernel=\"{n}\"><td>{n}</td>\
-             <td class=\"ops\">{ops}</td><td>{r}</td><td>{w}</td><td>{f}</td><td>{i}</td>\
-             <td>{b}</td><td>{time}</td></tr>",
-            n = k + 1,
-            ops = esc(&names.join(" → ")),
-            r = bytes(gt.bytes_read),
-            w = bytes(gt.bytes_written),
-            f = kc.map_or(String::new(), |k| si(k.flops as f64)),
-            i = kc
-                .and_then(|k| k.intensity)
-                .map_or("–".into(), |i| format!("{i:.1}")),
-            b = kc.map_or("", |k| k.bound.as_str()),
-            time = kc.map_or(String::new(), |k| fmt_time(k.time_s)),
-        );
+    for k in 0..a.plan.groups.len().min(rows) {
+        write_kernel_row(o, a, c, k, None);
     }
     o.push_str("</table>\n");
 }
