@@ -158,6 +158,11 @@ pub struct RuntimeEstimate {
     pub kernel_s: f64,
     /// Σ time, launches included: the step.
     pub time_s: f64,
+    /// The GPU's gap per CUDA kernel between kernels ([`seam::Pricing::launch_s`]).
+    pub gap_s: f64,
+    /// What each CUDA kernel's hardware-model time was shortened by in the stream
+    /// (`model.host.stream_discount_us`; 0 without it).
+    pub stream_discount_s: f64,
     /// Where the hardware model's coefficients come from.
     pub source: String,
 }
@@ -237,11 +242,12 @@ pub fn estimate(
     let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
     for k in &mut parts.kernels {
         k.launches = pricing.cuda_kernels(&k.prediction);
+        k.prediction = pricing.in_stream(k.prediction);
     }
     let time_s = match host_s {
         Some(h) => {
             let kernels: Vec<_> = parts.kernels.iter().map(|k| k.prediction).collect();
-            crate::cost::hwmodel::step_time(&kernels, Some(h), hw.launch(LaunchMode::Graph)).step_s
+            crate::cost::hwmodel::step_time(&kernels, Some(h), pricing.launch_s()).step_s
         }
         None => parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
     };
@@ -250,6 +256,8 @@ pub fn estimate(
         launch,
         kernel_s: parts.kernels.iter().map(|k| k.prediction.kernel_s).sum(),
         time_s,
+        gap_s: pricing.launch_s(),
+        stream_discount_s: pricing.stream_discount_s(),
         kernels: parts.kernels,
         views: parts.views,
         sdpa: parts.sdpa,

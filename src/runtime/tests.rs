@@ -277,3 +277,54 @@ fn eager_adds_the_kernels_pytorch_needs_beyond_the_op() {
     let (_, c) = run(src, Runtime::Compile);
     assert!(c.kernels.len() <= 3, "{:?}", c.kernels.len());
 }
+
+#[test]
+fn kernels_in_a_stream_are_shorter_than_alone_and_the_gap_is_the_streams() {
+    // A decode-sized MLP: a GEMV cuBLAS splits (2 CUDA kernels) and small elementwise kernels.
+    let src = "graph g {\n  input x: f16[2, 4096]\n  weight w: f16[4096, 4096]\n  \
+               op m = matmul(x, w) -> y: [2, 4096]\n  op s = elementwise.silu(y) -> z\n  \
+               op a = elementwise.add(z, x) -> o\n  output o\n}\n";
+    let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    let a = r.graphs[0].analysis.clone().expect("analysis");
+    let hw = Hardware::preset("h100").expect("preset");
+    let host = hw
+        .model
+        .as_ref()
+        .and_then(|m| m.host.clone())
+        .expect("host");
+    let (d, g) = (
+        host.stream_discount_us.expect("discount") * 1e-6,
+        host.graph_gap_us.expect("gap") * 1e-6,
+    );
+    // The same GPU without the two stream terms: the calibration's single kernels.
+    let mut alone_hw = hw.clone();
+    if let Some(m) = alone_hw.model.as_mut()
+        && let Some(h) = m.host.as_mut()
+    {
+        h.stream_discount_us = None;
+        h.graph_gap_us = None;
+    }
+    for runtime in [Runtime::Eager, Runtime::Compile] {
+        let streamed = estimate(&a, &hw, LaunchMode::Graph, runtime).expect("estimate");
+        let alone = estimate(&a, &alone_hw, LaunchMode::Graph, runtime).expect("estimate");
+        assert_eq!(streamed.kernels.len(), alone.kernels.len());
+        assert_eq!(
+            (alone.gap_s, alone.stream_discount_s),
+            (hw.launch(LaunchMode::Graph), 0.0)
+        );
+        assert_eq!((streamed.gap_s, streamed.stream_discount_s), (g, d));
+        let mut total = 0.0;
+        for (s, o) in streamed.kernels.iter().zip(&alone.kernels) {
+            let n = s.launches as f64;
+            let expected = (o.prediction.kernel_s - n * d).max(o.prediction.kernel_s / 2.0);
+            assert!((s.prediction.kernel_s - expected).abs() < 1e-12);
+            assert!(s.prediction.kernel_s < o.prediction.kernel_s);
+            assert!((s.prediction.time_s - (expected + n * g)).abs() < 1e-12);
+            total += expected + n * g;
+        }
+        assert!((streamed.time_s - total).abs() < 1e-12);
+        assert!(streamed.time_s < alone.time_s);
+        // The matmul is split-K on this GEMV: two CUDA kernels, each shortened.
+        assert!(streamed.kernels.iter().any(|k| k.launches == 2));
+    }
+}

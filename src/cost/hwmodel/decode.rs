@@ -78,6 +78,18 @@ pub struct HostCoeffs {
     /// TorchInductor generates (its Python wrapper and Triton's launcher).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_compile_us: Option<f64>,
+    /// `--runtime`: what a kernel's hardware-model time (fitted under Nsight Compute, one
+    /// kernel at a time with L2 flushed) overstates against the same kernel in a stream of
+    /// kernels, per CUDA kernel: the runtimes take it off every kernel (never below half the
+    /// kernel's time). Issue 24's whole-model profiles: a decode step's small kernels run
+    /// about 1.5 µs shorter in the profiler's trace than under ncu. Absent: nothing taken off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_discount_us: Option<f64>,
+    /// `--runtime`: the GPU-side gap between two kernels of a stream (a CUDA graph's
+    /// launch), in place of `launch_graph_us` (the gap of the calibration's single kernels).
+    /// Absent: `launch_graph_us`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_gap_us: Option<f64>,
     /// Where the figure comes from.
     pub source: String,
 }
@@ -224,6 +236,12 @@ impl HwModel {
             }
             if let Some(v) = h.runtime_compile_us {
                 check_range("runtime_compile_us", "model.host.runtime_compile_us", v)?;
+            }
+            if let Some(v) = h.stream_discount_us {
+                check_range("stream_discount_us", "model.host.stream_discount_us", v)?;
+            }
+            if let Some(v) = h.graph_gap_us {
+                check_range("graph_gap_us", "model.host.graph_gap_us", v)?;
             }
         }
         if let Some(k) = &self.split_k {

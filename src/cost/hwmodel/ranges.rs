@@ -129,6 +129,8 @@ pub const RANGES: &[FieldRange] = &[
     range("eager_us", 0.0, 1e6, "µs"),
     range("runtime_eager_us", 0.0, 1e6, "µs"),
     range("runtime_compile_us", 0.0, 1e6, "µs"),
+    range("stream_discount_us", 0.0, 100.0, "µs"),
+    range("graph_gap_us", 0.0, 100.0, "µs"),
     // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
     range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
     range("nodes", 1.0, 100_000.0, "nodes"),

@@ -65,8 +65,7 @@ def main():
             path = os.path.join(ROOT, "src", "cost", "presets", name + ".json")
             j = json.load(open(path))
             host = j["model"]["host"]
-            new = {"eager_us": host["eager_us"], "runtime_eager_us": fitted["eager"],
-                   "runtime_compile_us": fitted["compile"], "source": host["source"]}
+            new = dict(host, runtime_eager_us=fitted["eager"], runtime_compile_us=fitted["compile"])
             if "runtime_eager_us" not in host["source"]:
                 new["source"] += ("; runtime_eager_us and runtime_compile_us: fitted by validation/gpu/models/"
                                   "fit_host.py on the plain-launch timings of the first whole-model batch (10 cases, "

@@ -65,8 +65,19 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
         parts.join(", "),
         fmt_time(e.kernel_s),
         fmt_time(e.time_s - e.kernel_s),
-        fmt_time(c.hardware.launch(e.launch))
+        fmt_time(match e.launch {
+            crate::cost::LaunchMode::Graph => e.gap_s,
+            crate::cost::LaunchMode::Eager => c.hardware.launch(e.launch),
+        })
     );
+    if e.stream_discount_s > 0.0 {
+        let _ = writeln!(
+            out,
+            "  each kernel {} shorter in the stream than the hardware model's time for it \
+             alone (model.host.stream_discount_us)",
+            fmt_time(e.stream_discount_s)
+        );
+    }
     if !e.sdpa.is_empty() {
         let done = e.sdpa.iter().filter(|(_, r)| r.is_ok()).count();
         let _ = write!(

@@ -291,6 +291,11 @@ pub struct RuntimeJson<'a> {
     pub time_us: f64,
     /// The step, launches excluded.
     pub kernel_us: f64,
+    /// The GPU's gap between two kernels of the step (a CUDA graph's launch), per CUDA kernel.
+    pub gap_us: f64,
+    /// What each CUDA kernel's hardware-model time is shortened by in the stream
+    /// (`model.host.stream_discount_us`; 0 without it).
+    pub stream_discount_us: f64,
     /// Of `kernels`, the copies the runtime makes (and scalar fills).
     pub copies: usize,
     /// Ops that run as no kernel (views).
@@ -371,6 +376,8 @@ impl<'a> RuntimeJson<'a> {
             kernels: e.cuda_kernels(),
             time_us: r4(e.time_s * 1e6),
             kernel_us: r4(e.kernel_s * 1e6),
+            gap_us: r4(e.gap_s * 1e6),
+            stream_discount_us: r4(e.stream_discount_s * 1e6),
             copies: e
                 .kernels
                 .iter()
