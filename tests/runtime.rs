@@ -210,11 +210,11 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
     // issues one every `model.host.runtime_eager_us` (14.1 µs) or `runtime_compile_us` (15.5
     // µs), fitted on validation/gpu/models' first batch: the step is the pipeline of
     // `step_time`, never less than the CUDA-graph step nor than the host's issue time. The
-    // GPU's gap between kernels is the stream's (`model.host.graph_gap_us`, 0.3 µs measured
+    // GPU's gap between kernels is the stream's (`model.host.graph_gap_us`, 0.33 µs measured
     // by fit_stream.py), not the calibration's single-kernel launch (1.2 µs).
     let hw = Hardware::preset("h100").expect("h100");
-    assert_eq!(eager.gap_s, 0.3e-6);
-    assert_eq!(eager.stream_discount_s, 1.75e-6);
+    assert!((eager.gap_s - 0.33e-6).abs() < 1e-15, "{}", eager.gap_s);
+    assert!((eager.stream_discount_s - 2.0e-6).abs() < 1e-15);
     assert!(hw.launch(LaunchMode::Graph) > eager.gap_s);
     for (a, e) in [
         (&a, &eager),

@@ -27,6 +27,16 @@
 //!    operand it must broadcast, or whose batch dimensions do not merge, is copied by a
 //!    Triton kernel before the cuBLAS call (measured: three copies before each batched
 //!    `bmm` of the 4-D encoder layers).
+//! 4. **One-row batched matmuls in f32** ([`upcast`]): a 16-bit batched matmul with one row
+//!    per batch (a multi-head decode step's Q·Kᵀ and P·V, `[B, H, 1, D]` against the cache)
+//!    runs as cuBLAS's f32 GEMV on operands cast to f32. An operand read from a cache or an
+//!    input (no kernel computes it whole) is cast by a Triton copy of its own (Kᵀ's a
+//!    transposing one), others in the kernel that computes them; a result read only by
+//!    matmuls is cast back by a kernel of its own. Measured (validation/gpu/models batch 5,
+//!    Llama-2-7B decode, torch 2.11): `triton_poi_fused__to_copy_mul_transpose` (Kᵀ with the
+//!    scale, 505 µs at batch 16), `gemv2N_kernel<float>`, `triton_poi_fused__to_copy` (V),
+//!    `gemvx::kernel<float>` and the cast back, where grouped-query decode (several query rows
+//!    per batch) stays in 16 bits.
 
 use super::layout::{CopyReason, matmul_copies};
 use super::seam::{CopyShape, Pricing, Runner};
@@ -38,7 +48,7 @@ use crate::fusion::{Fuser, FusionOptions, find_fusion_groups_with_patterns};
 use crate::graph::{Graph, OpId, TensorId, TensorUse};
 use crate::ops::funcs;
 use crate::traffic::Overflow;
-use crate::types::OpKind;
+use crate::types::{Dtype, OpKind};
 
 /// Why Inductor's attention rewrite leaves a pattern as it is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,6 +207,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 written: tr.bytes_written,
                 elements: out.bytes / out.dtype.bytes().max(1),
                 transpose: !from.innermost_unit(),
+                broadcast: tr.bytes_read < tr.bytes_written,
             };
             kernels.push(RuntimeKernel {
                 ops: grp.ops.clone(),
@@ -239,6 +250,10 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
         let copied = copies[k]
             .iter()
             .any(|(_, r, _)| matches!(r, CopyReason::Broadcast));
+        if let Some(m) = reader.filter(|&m| !copied && upcast(g, m)) {
+            upcast_kernels(g, &plan, &s, p, k, m, &mut kernels);
+            continue;
+        }
         kernels.push(RuntimeKernel {
             ops: grp.ops.clone(),
             what: What::Kernel,
@@ -288,4 +303,99 @@ fn absorbed(
                 })
         })
         .collect()
+}
+
+/// Whether Inductor runs matmul `m` in f32 (rule 4): a batched matmul (both operands with
+/// batch dimensions of more than one matrix: `bmm`, not a linear layer's weight that
+/// `torch.matmul` folds into the rows) of 16-bit operands, with one row per matrix.
+fn upcast(g: &Graph, m: OpId) -> bool {
+    let op = g.op(m);
+    let out = &g.tensor(op.output).shape;
+    let sixteen = op
+        .inputs
+        .iter()
+        .all(|u| matches!(g.tensor(u.tensor).dtype, Dtype::F16 | Dtype::Bf16));
+    let batched = op.inputs.len() == 2
+        && op.inputs.iter().all(|u| {
+            let s = g.use_shape(u);
+            s.len() >= 3 && s[..s.len() - 2].iter().product::<u64>() > 1
+        });
+    out.len() >= 3 && sixteen && batched && out[out.len() - 2] == 1
+}
+
+/// The kernels of group `k`, whose matmul `m` runs in f32 (rule 4): a cast of each operand no
+/// kernel computes whole (a cache, an input), the f32 GEMV with the group's other ops, and
+/// the cast back when only matmuls read the result.
+fn upcast_kernels(
+    g: &Graph,
+    plan: &crate::fusion::FusionPlan,
+    s: &Strides,
+    p: &Pricing<'_>,
+    k: usize,
+    m: OpId,
+    kernels: &mut Vec<RuntimeKernel>,
+) {
+    let op = g.op(m);
+    for u in &op.inputs {
+        let whole = g
+            .producer(u.tensor)
+            .is_some_and(|o| g.op(o).kind != OpKind::Update);
+        if whole {
+            continue;
+        }
+        let from = s.of_use(g, u);
+        let t = g.tensor(u.tensor);
+        let elements = t.bytes / t.dtype.bytes().max(1);
+        let c = CopyShape {
+            read: t.bytes,
+            written: elements.saturating_mul(4),
+            elements,
+            transpose: !from.innermost_unit(),
+            broadcast: false,
+        };
+        kernels.push(RuntimeKernel {
+            ops: Vec::new(),
+            what: What::Copy {
+                tensor: u.tensor,
+                reader: Some(m),
+                reason: CopyReason::Upcast,
+            },
+            prediction: p.layout_copy(&c, Runner::Triton),
+            launches: 1,
+        });
+    }
+    let grp = &plan.groups[k];
+    if let Some(prediction) = p.f32_matmul(g, m) {
+        kernels.push(RuntimeKernel {
+            ops: grp.ops.clone(),
+            what: What::Kernel,
+            prediction,
+            launches: 1,
+        });
+    }
+    // The group's result (through its views) read by matmuls only: cast back on its own.
+    let last = grp.ops.last().map_or(m, |&o| o);
+    let out_id = g.op(last).output;
+    let out = g.tensor(out_id);
+    let readers = g.consumers(out_id);
+    if !readers.is_empty() && readers.iter().all(|&c| g.op(c).kind == OpKind::Matmul) {
+        let elements = out.bytes / out.dtype.bytes().max(1);
+        let c = CopyShape {
+            read: elements.saturating_mul(4),
+            written: out.bytes,
+            elements,
+            transpose: false,
+            broadcast: false,
+        };
+        kernels.push(RuntimeKernel {
+            ops: Vec::new(),
+            what: What::Copy {
+                tensor: out_id,
+                reader: readers.first().copied(),
+                reason: CopyReason::Upcast,
+            },
+            prediction: p.layout_copy(&c, Runner::Triton),
+            launches: 1,
+        });
+    }
 }

@@ -83,6 +83,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 written: b,
                 elements: 1,
                 transpose: false,
+                broadcast: false,
             };
             kernels.push(RuntimeKernel {
                 ops: Vec::new(),
@@ -102,12 +103,31 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 written: out.bytes,
                 elements,
                 transpose: false,
+                broadcast: false,
             };
+            let mut prediction = p.layout_copy(&pass, Runner::Eager);
+            if op.kind == OpKind::Reduction {
+                // `masked_fill` out of place: PyTorch clones the scores first, a device-to-device
+                // copy (cudaMemcpyAsync, no kernel launch) at the streaming copy rate (measured,
+                // validation/gpu/models batch 5: Llama-2-7B's 268 MB of scores in 178 µs).
+                let clone = CopyShape {
+                    read: out.bytes,
+                    written: out.bytes,
+                    elements,
+                    transpose: false,
+                    broadcast: false,
+                };
+                let c = p.layout_copy(&clone, Runner::Triton);
+                prediction.kernel_s += c.kernel_s;
+                prediction.dram_read = prediction.dram_read.saturating_add(c.dram_read);
+                prediction.dram_written = prediction.dram_written.saturating_add(c.dram_written);
+                prediction.time_s = prediction.kernel_s + prediction.launch_s;
+            }
             for _ in 0..passes {
                 kernels.push(RuntimeKernel {
                     ops: vec![o],
                     what: What::Kernel,
-                    prediction: p.layout_copy(&pass, Runner::Eager),
+                    prediction,
                     launches: 1,
                 });
             }
@@ -191,13 +211,14 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
         written: elements.saturating_mul(b),
         elements,
         transpose: !from.innermost_unit(),
+        broadcast: from.distinct_elements() < elements,
     }
 }
 
 /// The kernels PyTorch runs for op `o` beyond its own (as `fgraph emit torch` writes it): an
 /// elementwise function of two operands given more (`add(a, b, c)`: `torch.add` takes two at
 /// a time), a softmax that states its causal mask (`masked_fill` first, PyTorch's softmax
-/// takes none), a norm over an axis that is not the last one (moved there: a copy).
+/// takes none; out of place, it clones the scores first), a norm over an axis that is not the last one (moved there: a copy).
 fn extra_passes(g: &Graph, o: OpId) -> usize {
     let op = g.op(o);
     let f = op.func.as_deref().unwrap_or("");

@@ -44,6 +44,9 @@ pub enum CopyReason {
     MatrixLayout,
     /// A row-wise kernel (softmax, a norm) makes its input contiguous.
     Contiguous,
+    /// Inductor runs a 16-bit batched matmul of one row per batch in f32: an operand cast
+    /// to f32 first, or the result cast back (`compile`'s rule 4).
+    Upcast,
 }
 
 impl CopyReason {
@@ -54,6 +57,7 @@ impl CopyReason {
             CopyReason::BatchLayout => "batch-layout",
             CopyReason::MatrixLayout => "matrix-layout",
             CopyReason::Contiguous => "contiguous",
+            CopyReason::Upcast => "upcast",
         }
     }
     /// The reason in words, for the report.
@@ -64,6 +68,9 @@ impl CopyReason {
             CopyReason::BatchLayout => "matmul flattens batch dimensions that do not merge",
             CopyReason::MatrixLayout => "cuBLAS needs a unit stride in one matrix dimension",
             CopyReason::Contiguous => "the row-wise kernel makes its input contiguous",
+            CopyReason::Upcast => {
+                "Inductor runs a one-row batched matmul in f32 (a cast to f32, or back)"
+            }
         }
     }
 }

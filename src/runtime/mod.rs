@@ -163,6 +163,9 @@ pub struct RuntimeEstimate {
     /// What each CUDA kernel's hardware-model time was shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_s: f64,
+    /// How much longer a compute-bound tensor-core kernel takes sustained
+    /// (`model.host.sustained_derate`; 0 without it).
+    pub sustained_derate: f64,
     /// Where the hardware model's coefficients come from.
     pub source: String,
 }
@@ -258,6 +261,7 @@ pub fn estimate(
         time_s,
         gap_s: pricing.launch_s(),
         stream_discount_s: pricing.stream_discount_s(),
+        sustained_derate: pricing.sustained_derate(),
         kernels: parts.kernels,
         views: parts.views,
         sdpa: parts.sdpa,

@@ -47,6 +47,8 @@ pub struct CopyShape {
     pub elements: u64,
     /// Whether the copy moves the innermost axis (a transpose) rather than contiguous runs.
     pub transpose: bool,
+    /// Whether it broadcasts (writes elements it reads once several times).
+    pub broadcast: bool,
 }
 
 /// The prices of one estimate: the model, the GPU and the launch mode, with the model's
@@ -57,6 +59,9 @@ pub struct Pricing<'m> {
     launch_s: f64,
     /// What a CUDA kernel's time is shortened by in a stream (`host.stream_discount_us`).
     discount_s: f64,
+    /// How much longer a compute-bound tensor-core kernel takes when sustained
+    /// (`host.sustained_derate`).
+    derate: f64,
     /// `model` with `families.copy_eager` (else `families.scalar`) in the place of
     /// `families.elementwise` (PyTorch's copy of contiguous runs or a broadcast), with
     /// `families.layout_copy` (a transposing copy, PyTorch's or Triton's), and with
@@ -92,6 +97,7 @@ impl<'m> Pricing<'m> {
                 _ => hw.launch(launch),
             },
             discount_s: host.and_then(|h| h.stream_discount_us).unwrap_or(0.0) * 1e-6,
+            derate: host.and_then(|h| h.sustained_derate).unwrap_or(0.0),
             eager_runs: with(model.families.copy_eager.or(model.families.scalar)),
             triton_runs: with(model.families.copy_generated),
             eager_transpose: with(
@@ -124,15 +130,33 @@ impl<'m> Pricing<'m> {
         self.discount_s
     }
 
+    /// How much longer a compute-bound tensor-core kernel takes sustained.
+    pub fn sustained_derate(&self) -> f64 {
+        self.derate
+    }
+
     /// `p` (priced by the hardware model as one kernel alone, under Nsight Compute with L2
     /// flushed) as it runs in a stream of kernels: `stream_discount_s` less per CUDA kernel it
     /// launches, never below half its time. Issue 24's whole-model profiles
     /// (validation/gpu/models, `fit_stream.py`): a decode step's elementwise kernels take
     /// about 1.7 µs in the profiler's trace where ncu measured 2.8-3.2 µs, a GEMV about 1.5 µs
     /// less; the long kernels of a prefill lose a negligible share.
+    ///
+    /// A compute-bound tensor-core kernel (a matmul, attention, convolution or 8-bit GEMM
+    /// whose compute term exceeds its memory term) then takes `sustained_derate` longer: run
+    /// back to back, such kernels hold the GPU at its power limit and its clocks drop (issue
+    /// 24's prefill steps replayed from CUDA graphs took 3-15% longer than the sum of their
+    /// kernels traced in one step).
     pub fn in_stream(&self, mut p: Prediction) -> Prediction {
         let n = self.cuda_kernels(&p) as f64;
         p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0);
+        let tensor = matches!(
+            p.family,
+            Family::Matmul | Family::Attention | Family::Conv | Family::Gemm8
+        );
+        if tensor && p.compute_s > p.memory_s {
+            p.kernel_s *= 1.0 + self.derate;
+        }
         p.time_s = p.kernel_s + p.launch_s;
         p
     }
@@ -141,10 +165,21 @@ impl<'m> Pricing<'m> {
     pub fn layout_copy(&self, c: &CopyShape, runner: Runner) -> Prediction {
         let m = match (runner, c.transpose) {
             (Runner::Eager, false) => &self.eager_runs,
-            // A transposing copy is as slow for Triton as for PyTorch's own kernel (measured:
-            // Inductor's broadcast copy of a decode step's Kᵀ, validation/gpu/models).
-            (_, true) => &self.eager_transpose,
-            (Runner::Triton, false) => &self.triton_runs,
+            (Runner::Eager, true) => &self.eager_transpose,
+            // A transposing copy that broadcasts or moves more than the model's effective L2
+            // (`l2_effective_bytes`) is as slow for Triton as for PyTorch's own kernel
+            // (measured, validation/gpu/models: Inductor's broadcast copy of a decode step's
+            // Kᵀ in batch 2, its f32 copies of a multi-head cache's Kᵀ in batch 5, 50 MB
+            // moved in 65 µs and 402 MB in 505 µs); a smaller one runs at Triton's copy rate
+            // (batch 5: BERT's Kᵀ with its bias, 12.6 MB in 4.6 µs, where `copy_transpose`
+            // says 21.6).
+            (Runner::Triton, true)
+                if c.broadcast
+                    || c.read.saturating_add(c.written) as f64 > self.model.l2_effective_bytes =>
+            {
+                &self.eager_transpose
+            }
+            (Runner::Triton, _) => &self.triton_runs,
         };
         m.memory(
             Family::Elementwise,
@@ -155,6 +190,27 @@ impl<'m> Pricing<'m> {
             self.hw,
             self.launch_s,
         )
+    }
+
+    /// Matmul `m` run by cuBLAS in f32 on operands cast to f32 (`compile`'s rule 4: a
+    /// one-row batched matmul), writing its result in f32: the hardware model's matmul of the
+    /// same shape with 4-byte elements on the CUDA cores.
+    pub fn f32_matmul(&self, g: &Graph, m: OpId) -> Option<Prediction> {
+        let s = hwmodel::MatmulShape {
+            elem_bytes: 4,
+            tf32: false,
+            ..hwmodel::matmul_shape(g, m)?
+        };
+        let out = g.tensor(g.op(m).output);
+        let written = (out.bytes / out.dtype.bytes().max(1)).saturating_mul(4);
+        Some(self.model.matmul_on(
+            &s,
+            crate::cost::Unit::F32,
+            0,
+            written,
+            self.hw,
+            self.launch_s,
+        ))
     }
 
     /// The kernel made of `ops` (which moves `traffic` under the compulsory model) as

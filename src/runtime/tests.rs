@@ -328,3 +328,46 @@ fn kernels_in_a_stream_are_shorter_than_alone_and_the_gap_is_the_streams() {
         assert!(streamed.kernels.iter().any(|k| k.launches == 2));
     }
 }
+
+#[test]
+fn compile_runs_a_one_row_batched_matmul_in_f32() {
+    // A multi-head decode step as `fgraph import hf` writes it (5-D heads, `[B, NKV, G, S,
+    // D]`, G = 1: no SDPA rewrite): one query row per head against a cache, then the head
+    // merge and the output projection (whose 3-D input has one row per batch too, but a 2-D
+    // weight: a linear layer, which stays in 16 bits).
+    let src = "graph g {\n  dtype f16\n  input x: [4, 1, 512]\n  input k: [4, 8, 1, 512, 64]\n  input v: [4, 8, 1, 512, 64]\n  weight wq: [512, 512]\n  weight wo: [512, 512]\n  op q_proj = matmul(x, wq) -> q\n  op q_heads = reshape(q) -> qh: [4, 8, 1, 1, 64]\n  op scores = matmul(qh, k.T) -> sc\n  op p = reduction.softmax(sc, axis = -1) -> pr: [4, 8, 1, 1, 512]\n  op attn = matmul(pr, v) -> ah\n  op merge = reshape(ah) -> am: [4, 1, 512]\n  op o_proj = matmul(am, wo) -> o\n  output o\n}\n";
+    let (a, e) = run(src, Runtime::Compile);
+    assert_eq!(
+        kernels(&a, &e),
+        [
+            "kernel:q_proj,q_heads",
+            "copy(k, upcast)",
+            "kernel:scores",
+            "kernel:p",
+            "copy(v, upcast)",
+            "kernel:attn,merge",
+            "copy(am, upcast)",
+            "kernel:o_proj"
+        ]
+    );
+    // K's cast is a copy to f32, read once, written at twice its bytes.
+    let kc = &e.kernels[1].prediction;
+    assert_eq!(kc.dram_read, 4 * 8 * 512 * 64 * 2);
+    assert_eq!(kc.dram_written, 4 * 8 * 512 * 64 * 4);
+    // The GEMV reads the f32 copy.
+    assert!(e.kernels[2].prediction.dram_read >= 4 * 8 * 512 * 64 * 4);
+    // Eager runs the same matmuls in f16, with no casts.
+    let (a, eager) = run(src, Runtime::Eager);
+    assert!(kernels(&a, &eager).iter().all(|k| !k.contains("upcast")));
+    // Grouped-query decode (K and V broadcast over two query heads each: copied first, as
+    // measured) stays in 16 bits.
+    let gqa = src
+        .replace("input k: [4, 8, 1, 512, 64]", "input k: [4, 4, 1, 512, 64]")
+        .replace("input v: [4, 8, 1, 512, 64]", "input v: [4, 4, 1, 512, 64]")
+        .replace("-> qh: [4, 8, 1, 1, 64]", "-> qh: [4, 4, 2, 1, 64]")
+        .replace("-> pr: [4, 8, 1, 1, 512]", "-> pr: [4, 4, 2, 1, 512]");
+    let (a, e) = run(&gqa, Runtime::Compile);
+    let ks = kernels(&a, &e);
+    assert!(ks.iter().all(|k| !k.contains("upcast")), "{ks:?}");
+    assert!(ks.iter().any(|k| k.contains("broadcast")), "{ks:?}");
+}

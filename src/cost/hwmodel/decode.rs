@@ -90,6 +90,13 @@ pub struct HostCoeffs {
     /// Absent: `launch_graph_us`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph_gap_us: Option<f64>,
+    /// `--runtime`: how much longer a compute-bound tensor-core kernel (a matmul, attention,
+    /// convolution or 8-bit GEMM whose compute term exceeds its memory term) takes in a
+    /// sustained stream than alone: the GPU lowers its clocks to stay within its power limit.
+    /// Issue 24's prefill steps replayed from CUDA graphs ran 3-15% longer than the sum of
+    /// their kernels in a single profiled step; decode steps 0-2%. Absent: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sustained_derate: Option<f64>,
     /// Where the figure comes from.
     pub source: String,
 }
@@ -242,6 +249,9 @@ impl HwModel {
             }
             if let Some(v) = h.graph_gap_us {
                 check_range("graph_gap_us", "model.host.graph_gap_us", v)?;
+            }
+            if let Some(v) = h.sustained_derate {
+                check_range("sustained_derate", "model.host.sustained_derate", v)?;
             }
         }
         if let Some(k) = &self.split_k {

@@ -70,12 +70,14 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
             crate::cost::LaunchMode::Eager => c.hardware.launch(e.launch),
         })
     );
-    if e.stream_discount_s > 0.0 {
+    if e.stream_discount_s > 0.0 || e.sustained_derate > 0.0 {
         let _ = writeln!(
             out,
             "  each kernel {} shorter in the stream than the hardware model's time for it \
-             alone (model.host.stream_discount_us)",
-            fmt_time(e.stream_discount_s)
+             alone (model.host.stream_discount_us); compute-bound matmuls {:.0}% longer \
+             sustained (model.host.sustained_derate)",
+            fmt_time(e.stream_discount_s),
+            e.sustained_derate * 100.0
         );
     }
     if !e.sdpa.is_empty() {
@@ -134,6 +136,7 @@ fn copy_reasons(e: &RuntimeEstimate) -> String {
                 CopyReason::BatchLayout => "matmul batch flattening",
                 CopyReason::MatrixLayout => "cuBLAS operand",
                 CopyReason::Contiguous => "contiguous input",
+                CopyReason::Upcast => "f32 cast",
             };
             format!("{n} {what}{}", if n == 1 { "" } else { "s" })
         })

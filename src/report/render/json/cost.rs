@@ -296,6 +296,9 @@ pub struct RuntimeJson<'a> {
     /// What each CUDA kernel's hardware-model time is shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_us: f64,
+    /// How much longer a compute-bound tensor-core kernel takes sustained (a fraction;
+    /// `model.host.sustained_derate`, 0 without it).
+    pub sustained_derate: f64,
     /// Of `kernels`, the copies the runtime makes (and scalar fills).
     pub copies: usize,
     /// Ops that run as no kernel (views).
@@ -338,6 +341,10 @@ struct RuntimeKernelJson<'a> {
     family: crate::cost::Family,
     dram_read: u64,
     dram_written: u64,
+    /// The hardware model's compute and memory terms of the kernel (its time is the larger
+    /// plus overheads).
+    compute_us: f64,
+    memory_us: f64,
     kernel_us: f64,
     time_us: f64,
 }
@@ -361,6 +368,8 @@ impl Serialize for RuntimeKernelsJson<'_> {
                 family: k.prediction.family,
                 dram_read: k.prediction.dram_read,
                 dram_written: k.prediction.dram_written,
+                compute_us: r4(k.prediction.compute_s * 1e6),
+                memory_us: r4(k.prediction.memory_s * 1e6),
                 kernel_us: r4(k.prediction.kernel_s * 1e6),
                 time_us: r4(k.prediction.time_s * 1e6),
             }
@@ -378,6 +387,7 @@ impl<'a> RuntimeJson<'a> {
             kernel_us: r4(e.kernel_s * 1e6),
             gap_us: r4(e.gap_s * 1e6),
             stream_discount_us: r4(e.stream_discount_s * 1e6),
+            sustained_derate: e.sustained_derate,
             copies: e
                 .kernels
                 .iter()
