@@ -40,7 +40,7 @@
 //! - **3-D implicit GEMMs** at `gemm_3d_efficiency` (refitted by batch j on cuDNN's sm80
 //!   and sm90 3-D kernels).
 //!
-//! Batch j's refit (validation/gpu/h100-calib-j/fit_conv_j.py) added two more, also optional:
+//! Batch j's refit (validation/gpu/h100-calib-j/fit_conv_j.py) added three more, also optional:
 //! - **CUTLASS align8 kernels** (`cutlass`, [`CutlassCoeffs`]): a 2-D conv whose channels per
 //!   group are padded, that the direct kernel does not take, in bf16 with at least
 //!   `min_taps_bf16` taps or in f16 with at least `min_taps_f16` (ResNet's 7×7/2 stem in bf16,
@@ -50,6 +50,11 @@
 //!   `x'·covered + w'` in `ceil(CTAs / SMs)` waves of `overhead + 2·tm·tn·(cp·taps) /
 //!   flops_per_sm_s`, tile `tm × tn` 128×128 or 256×64 ([`ConvShape::cutlass_tile`]),
 //!   `CTAs = ceil(M / tm)·ceil(K / tn)`.
+//! - **Indexed kernels** (`indexed`): an f16 2-D conv whose channels per group are padded,
+//!   with fewer than `direct_max_taps` taps, in channels-last or (in NCHW) one the direct
+//!   kernel does not take (SD's conv_in) runs cuDNN's sm80 "indexed" implicit GEMM on the
+//!   unpadded input: the direct kernel's formula with its own coefficients, in NCHW behind
+//!   plain transposes of the input and weight and before the output's back.
 //! - **Fills of padding copies** (`padded_copy_l2_bytes`): a copy that pads channels writes
 //!   partial sectors, and reads from DRAM what it writes beyond the bytes L2 keeps:
 //!   `x + max(0, x' - padded_copy_l2_bytes)` (its time stays the copy's fit).
@@ -115,6 +120,11 @@ pub struct ConvCoeffs {
     /// convs take the padded implicit GEMM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cutlass: Option<CutlassCoeffs>,
+    /// cuDNN's sm80 "indexed" kernel (batch j): an f16 conv whose channels per group are
+    /// padded, with fewer than `direct_max_taps` taps, in channels-last, or in NCHW when the
+    /// direct kernel does not take it; `None`: the direct kernel or the padded implicit GEMM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indexed: Option<DirectCoeffs>,
     /// Bytes a copy that pads channels keeps in L2; what it writes beyond them is read from
     /// DRAM first (a fill of the partial sectors it writes). `None`: no fill.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -217,6 +227,15 @@ impl ConvCoeffs {
                 ("min_taps_f16", c.min_taps_f16),
             ] {
                 check_range(k, &format!("model.conv.cutlass.{k}"), v)?;
+            }
+        }
+        if let Some(d) = &self.indexed {
+            for (k, v) in [
+                ("bandwidth_efficiency", d.bandwidth_efficiency),
+                ("flops_per_s", d.flops_per_s),
+                ("overhead_us", d.overhead_us),
+            ] {
+                check_range(k, &format!("model.conv.indexed.{k}"), v)?;
             }
         }
         if let Some(v) = self.padded_copy_l2_bytes {
@@ -437,10 +456,24 @@ impl HwModel {
         let (_, cg) = s.channels();
         let cp = s.padded_channels();
         let filters = s.weight.first().copied().unwrap_or(1) as f64;
-        if let (Some(d), Some(max_taps)) = (&co.direct, co.direct_max_taps)
+        let direct_shape = co.direct_max_taps.is_some_and(|max_taps| {
+            cp != cg
+                && s.taps() < max_taps
+                && filters < co.direct_max_out_channels.unwrap_or(f64::INFINITY)
+        });
+        if let Some(ix) = &co.indexed
+            && s.dtype == Dtype::F16
+            && s.input.len() == 4
             && cp != cg
-            && s.taps() < max_taps
-            && filters < co.direct_max_out_channels.unwrap_or(f64::INFINITY)
+            && co
+                .direct_max_taps
+                .is_some_and(|max_taps| s.taps() < max_taps)
+            && (s.channels_last || !direct_shape)
+        {
+            return self.indexed_kernels(s, ix, other_read, written, hw);
+        }
+        if let Some(d) = &co.direct
+            && direct_shape
         {
             let read = x * covered + w + other_read;
             let flops = 2.0 * elements(&s.output) * cg as f64 * s.taps();
@@ -559,6 +592,49 @@ impl HwModel {
             ks.push(copy("to_nchw", &co.to_nchw, written, written, elems));
         }
         ks
+    }
+
+    /// cuDNN's sm80 "indexed" implicit GEMM for an f16 conv of padded channels (batch j):
+    /// one kernel reading the input (covered) and weight unpadded, `overhead + max(bytes /
+    /// (bandwidth · eff), flops / flops_per_s)`; in NCHW behind transposes of the input and
+    /// weight (no padding) and before the output's back.
+    fn indexed_kernels(
+        &self,
+        s: &ConvShape,
+        c: &DirectCoeffs,
+        other_read: f64,
+        written: f64,
+        hw: &crate::cost::Hardware,
+    ) -> Vec<ConvKernel> {
+        let bw = hw.bandwidth;
+        let (x, w) = (s.bytes(&s.input), s.bytes(&s.weight));
+        let read = x * s.covered() + w + other_read;
+        let (_, cg) = s.channels();
+        let flops = 2.0 * elements(&s.output) * cg as f64 * s.taps();
+        let kernel = ConvKernel {
+            role: "indexed",
+            read,
+            written,
+            kernel_s: c.overhead_us * 1e-6
+                + ((read + written) / (bw * c.bandwidth_efficiency)).max(flops / c.flops_per_s),
+        };
+        let Some(co) = self.conv.as_ref().filter(|_| !s.channels_last) else {
+            return vec![kernel];
+        };
+        let copy = |role: &'static str, c: &FamilyCoeffs, bytes: f64, elems: f64| ConvKernel {
+            role,
+            read: bytes,
+            written: bytes,
+            kernel_s: c.overhead_us * 1e-6
+                + (2.0 * bytes / (bw * c.bandwidth_efficiency)).max(elems / c.elements_per_s),
+        };
+        let k_out = s.weight.first().copied().unwrap_or(1) as f64;
+        vec![
+            copy("to_nhwc", &co.to_nhwc, x, elements(&s.input)),
+            copy("weight_to_nhwc", &co.weight_to_nhwc, w, k_out * cg as f64),
+            kernel,
+            copy("to_nchw", &co.to_nchw, written, written / s.e().max(1.0)),
+        ]
     }
 
     /// An implicit GEMM of `s` reading `read` and writing `written` bytes, at `(efficiency,
@@ -715,12 +791,56 @@ mod tests {
         sd.weight[1] = 4;
         assert_eq!(last(&sd), "cutlass");
         sd.dtype = Dtype::F16;
-        assert_eq!(last(&sd), "implicit_gemm");
+        assert_eq!(last(&sd), "indexed");
+        // DiT's 2×2/2 patchify on 4-channel latents in bf16 (4 taps): the sm90 implicit GEMM.
+        let mut dit = rgb(Dtype::Bf16, true, 8, 1152, 2, 2, 0);
+        dit.input[1] = 4;
+        dit.weight[1] = 4;
+        assert_eq!(last(&dit), "implicit_gemm");
         // Channels already 16-byte aligned: the implicit GEMM.
         let mut c8 = rgb(Dtype::Bf16, true, 8, 768, 16, 16, 0);
         c8.input[1] = 8;
         c8.weight[1] = 8;
         assert_eq!(last(&c8), "implicit_gemm");
+    }
+
+    #[test]
+    fn f16_small_channel_convs_run_the_indexed_kernel_unpadded() {
+        let (m, hw) = h100();
+        let ix = m.conv.clone().expect("conv").indexed.expect("indexed");
+        // MobileNet's 3×3/2 stem in f16: channels-last runs the indexed kernel (batch i
+        // measured 30.8 µs), NCHW the direct kernel (57.6 µs).
+        let s = rgb(Dtype::F16, true, 32, 32, 3, 2, 1);
+        let ks = kernels(&m, &hw, &s);
+        assert_eq!(roles(&ks), ["indexed"]);
+        let (x, w, y) = (
+            elements(&s.input) * 2.0,
+            elements(&s.weight) * 2.0,
+            elements(&s.output) * 2.0,
+        );
+        assert_eq!(ks[0].read, x + w);
+        let flops = 2.0 * elements(&s.output) * 3.0 * 9.0;
+        let t = ix.overhead_us * 1e-6
+            + ((x + w + y) / (hw.bandwidth * ix.bandwidth_efficiency)).max(flops / ix.flops_per_s);
+        assert!((ks[0].kernel_s - t).abs() < 1e-12);
+        assert!((ks[0].kernel_s * 1e6 - 30.8).abs() < 0.2 * 30.8);
+        let nchw = rgb(Dtype::F16, false, 32, 32, 3, 2, 1);
+        assert_eq!(roles(&kernels(&m, &hw, &nchw)), ["direct"]);
+        // SD's conv_in in f16 NCHW: plain transposes (no padding), the kernel, the output back.
+        let mut sd = rgb(Dtype::F16, false, 16, 320, 3, 1, 1);
+        sd.input = vec![16, 4, 64, 64];
+        sd.weight[1] = 4;
+        sd.output = vec![16, 320, 64, 64];
+        let ks = kernels(&m, &hw, &sd);
+        assert_eq!(
+            roles(&ks),
+            ["to_nhwc", "weight_to_nhwc", "indexed", "to_nchw"]
+        );
+        let x = 16.0 * 4.0 * 64.0 * 64.0 * 2.0;
+        assert_eq!((ks[0].read, ks[0].written), (x, x));
+        // bf16 has no indexed kernel: its stem stays direct.
+        let bf = rgb(Dtype::Bf16, true, 32, 32, 3, 2, 1);
+        assert_eq!(roles(&kernels(&m, &hw, &bf)), ["direct"]);
     }
 
     #[test]
@@ -739,6 +859,7 @@ mod tests {
         let s = rgb(Dtype::Bf16, true, 64, 64, 7, 2, 3);
         let co = m.conv.as_mut().expect("conv");
         co.cutlass = None;
+        co.indexed = None;
         co.padded_copy_l2_bytes = None;
         let ks = kernels(&m, &hw, &s);
         assert_eq!(roles(&ks), ["pad", "pad", "implicit_gemm"]);
@@ -759,6 +880,12 @@ mod tests {
         let e = co.validate().expect_err("out of range");
         assert!(e.contains("model.conv.cutlass.flops_per_sm_s"), "{e}");
         co.cutlass = None;
+        if let Some(ix) = co.indexed.as_mut() {
+            ix.bandwidth_efficiency = 1.5;
+        }
+        let e = co.validate().expect_err("out of range");
+        assert!(e.contains("model.conv.indexed.bandwidth_efficiency"), "{e}");
+        co.indexed = None;
         co.padded_copy_l2_bytes = Some(-1.0);
         let e = co.validate().expect_err("out of range");
         assert!(e.contains("model.conv.padded_copy_l2_bytes"), "{e}");

@@ -65,6 +65,28 @@ def is_cutlass(d, co):
     return need is not None and d["taps"] >= need
 
 
+def indexed_shape(d, co):
+    """cuDNN's sm80 "indexed" kernel (change 4): f16, channels padded, fewer than
+    `direct_max_taps` taps, in channels-last, or in NCHW when the direct path does not take it."""
+    if "indexed" not in co or d["dtype"] != "f16" or d["spatial"] != 2 or depthwise(d) or not padded(d):
+        return False
+    if d["taps"] >= co["direct_max_taps"]:
+        return False
+    return d["cl"] or not FI.is_direct(d, co)
+
+
+def indexed_plan(d, co):
+    c = co["indexed"]
+    rb = d["xb"] * FI.covered(d) + d["wb"]
+    t = c["overhead_us"] + max((rb + d["yb"]) / (BW * c["bandwidth_efficiency"]), d["flops"] / c["flops_per_s"]) * 1e6
+    if d["cl"]:
+        return [("indexed", rb, t)]
+    return [("to_nhwc", d["xb"], F.memory_kernel(co["to_nhwc"], d["xb"], d["xb"], prod(d["x"]))),
+            ("weight_to_nhwc", d["wb"], F.memory_kernel(co["weight_to_nhwc"], d["wb"], d["wb"], d["K"] * d["Cg"])),
+            ("indexed", rb, t),
+            ("to_nchw", d["yb"], F.memory_kernel(co["to_nchw"], d["yb"], d["yb"], d["outputs"]))]
+
+
 def tile(k):
     """cuDNN's CUTLASS tile (tm, tn) for K output channels."""
     return (128, 128) if -(-k // 128) * 128 <= -(-k // 64) * 64 else (256, 64)
@@ -87,6 +109,8 @@ def fill(d, xp, co):
 
 def plan(d, co):
     """The kernels for conv `d` under batch j's model: [(role, reads, µs)]."""
+    if indexed_shape(d, co):
+        return indexed_plan(d, co)
     if is_cutlass(d, co):
         c = co["cutlass"]
         grow = (-(-d["Cg"] // 8) * 8) / d["Cg"]
@@ -140,10 +164,24 @@ def fit(data, base):
     co["cutlass"]["overhead_us"] = best[1]
     co["cutlass"]["flops_per_sm_s"] = float(f"{best[2]:.3g}")
     print(f"CUTLASS kernels fitted: {len(pts)}")
+    # 4. The sm80 indexed kernel, on its measured kernels (fitted before the fills: the
+    # indexed convs have no padding copies).
+    co["indexed"] = {"bandwidth_efficiency": 0.3, "flops_per_s": 3e13, "overhead_us": 3.0}
+    pts = [(d["xb"] * FI.covered(d) + d["wb"] + d["yb"], d["flops"], t) for _, d, ks, _ in data
+           if indexed_shape(d, co) for r, b, t in ks if r == "implicit_gemm"]
+    best = None
+    for o in [i / 2 for i in range(0, 21)]:
+        for eff in [i / 100 for i in range(5, 101)]:
+            for rate in [10 ** (12 + i / 40) for i in range(0, 121)]:
+                s = sum(err(o + max(b / (BW * eff), f / rate) * 1e6, t) for b, f, t in pts)
+                if best is None or s < best[0]:
+                    best = (s, eff, rate, o)
+    co["indexed"] = {"bandwidth_efficiency": best[1], "flops_per_s": float(f"{best[2]:.3g}"), "overhead_us": best[3]}
+    print(f"indexed kernels fitted: {len(pts)}")
     # 2. The fill of padded copies: on the reads of every input copy that pads.
     cp = []
     for _, d, ks, _ in data:
-        if depthwise(d) or not padded(d) or FI.is_direct(d, co):
+        if depthwise(d) or not padded(d) or FI.is_direct(d, co) or indexed_shape(d, co):
             continue
         cpad = -(-d["Cg"] // 8) * 8 if is_cutlass(d, co) else F.padded_channels(d["Cg"], d["e"])
         xp = d["xb"] * cpad / d["Cg"]
@@ -181,8 +219,8 @@ def fit(data, base):
     co = F.rounded(co)
     # The presets' order: batch i's keys, the new ones, the source last.
     preset = json.load(open(os.path.join(ROOT, "src", "cost", "presets", "h100.json")))["model"]["conv"]
-    order = [k for k in preset if k not in ("source", "cutlass", "padded_copy_l2_bytes")]
-    order += ["cutlass", "padded_copy_l2_bytes", "source"]
+    order = [k for k in preset if k not in ("source", "cutlass", "indexed", "padded_copy_l2_bytes")]
+    order += ["cutlass", "indexed", "padded_copy_l2_bytes", "source"]
     return {k: co[k] for k in order}
 
 
@@ -197,13 +235,14 @@ def report(data, co, label):
         pr, pt = sum(b for _, b, _ in pl), sum(t for _, _, t in pl)
         mr, mt = int(m["dram_read"]), int(m["gpu_time_ns"]) / 1e3
         okr, okt = abs(pr / mr - 1) <= 0.15, abs(pt / mt - 1) <= 0.20
-        f = fams.setdefault(family(d) + (" cutlass" if is_cutlass(d, co) else ""), [0, 0, 0, 0])
+        path = "cutlass" if is_cutlass(d, co) else "indexed" if indexed_shape(d, co) else ""
+        f = fams.setdefault(f"{family(d)} {path}".strip(), [0, 0, 0, 0])
         f[0] += 1
         f[1] += okr
         if mt > 20:
             f[2] += 1
             f[3] += okt
-        path = "cutlass" if is_cutlass(d, co) else pl[-1][0] if pl else "?"
+        path = path or (pl[-1][0] if pl else "?")
         print(f"{name[:72]:<72} {path[:14]:<14} reads {pr/mr-1:+6.0%} time {pt:7.1f}/{mt:7.1f} µs "
               f"{pt/mt-1:+5.0%} {'' if okr else 'R'}{'' if okt or mt <= 20 else 'T'}")
     for f, (n, nr, nt, ntok) in sorted(fams.items()):
@@ -218,7 +257,8 @@ def main():
     base = json.load(open(os.path.join(I, "fit_conv_i.json")))  # batch i's fit, as fit_conv_i.py wrote it
     data = training()
     co = fit(data, base)
-    print(json.dumps({k: v for k, v in co.items() if k in ("cutlass", "padded_copy_l2_bytes", "gemm_3d_efficiency")},
+    print(json.dumps({k: v for k, v in co.items()
+                      if k in ("cutlass", "indexed", "padded_copy_l2_bytes", "gemm_3d_efficiency")},
                      indent=1))
     print("batch i's coefficients on the training data:")
     report(data, base, "before")
