@@ -41,8 +41,8 @@
 //!   and sm90 3-D kernels).
 //!
 //! Batch j's refit (validation/gpu/h100-calib-j/fit_conv_j.py) added three more, also optional:
-//! - **CUTLASS align8 kernels** (`cutlass`, [`CutlassCoeffs`]): a 2-D conv whose channels per
-//!   group are padded, that the direct kernel does not take, in bf16 with at least
+//! - **CUTLASS align8 kernels** (`cutlass`, [`CutlassCoeffs`]): an ungrouped 2-D conv whose
+//!   channels are padded, that the direct kernel does not take, in bf16 with at least
 //!   `min_taps_bf16` taps or in f16 with at least `min_taps_f16` (ResNet's 7×7/2 stem in bf16,
 //!   SD's conv_in in bf16, ViT's patchify convs) runs cuDNN's
 //!   `cutlass_tensorop_*_s16816fprop_optimized_*_nhwc_align8` with the channels padded to 8:
@@ -50,7 +50,7 @@
 //!   `x'·covered + w'` in `ceil(CTAs / SMs)` waves of `overhead + 2·tm·tn·(cp·taps) /
 //!   flops_per_sm_s`, tile `tm × tn` 128×128 or 256×64 ([`ConvShape::cutlass_tile`]),
 //!   `CTAs = ceil(M / tm)·ceil(K / tn)`.
-//! - **Indexed kernels** (`indexed`): an f16 2-D conv whose channels per group are padded,
+//! - **Indexed kernels** (`indexed`): an ungrouped f16 2-D conv whose channels are padded,
 //!   with fewer than `direct_max_taps` taps, in channels-last or (in NCHW) one the direct
 //!   kernel does not take (SD's conv_in) runs cuDNN's sm80 "indexed" implicit GEMM on the
 //!   unpadded input: the direct kernel's formula with its own coefficients, in NCHW behind
@@ -320,15 +320,16 @@ impl ConvShape {
         }
         frac
     }
-    /// Whether cuDNN runs its CUTLASS align8 kernel ([`CutlassCoeffs`]) for this conv, whose
-    /// channels per group are `padded` (the direct kernel and depthwise convs checked first).
+    /// Whether cuDNN runs its CUTLASS align8 kernel ([`CutlassCoeffs`]) for this ungrouped
+    /// 2-D conv, whose channels are `padded` (the direct and indexed kernels checked first;
+    /// grouped convs, unmeasured, keep the implicit GEMM).
     pub fn takes_cutlass(&self, c: &CutlassCoeffs, padded: bool) -> bool {
         let min_taps = match self.dtype {
             Dtype::Bf16 => c.min_taps_bf16,
             Dtype::F16 => c.min_taps_f16,
             _ => return false,
         };
-        padded && self.input.len() == 4 && self.taps() >= min_taps
+        padded && self.groups == 1 && self.input.len() == 4 && self.taps() >= min_taps
     }
     /// The CUTLASS kernel's tile `(tm, tn)` over `M × K` (output pixels by filters): 128×128
     /// when 128-wide tiles waste no more filters than 64-wide ones, else 256×64.
@@ -463,6 +464,7 @@ impl HwModel {
         });
         if let Some(ix) = &co.indexed
             && s.dtype == Dtype::F16
+            && s.groups == 1
             && s.input.len() == 4
             && cp != cg
             && co
@@ -785,7 +787,7 @@ mod tests {
             last(&rgb(Dtype::F32, true, 8, 768, 16, 16, 0)),
             "implicit_gemm"
         );
-        // SD's conv_in (4 → 320, 3×3) in bf16, 9 taps; in f16, the padded implicit GEMM.
+        // SD's conv_in's channels (4 → 320, 3×3) in bf16, 9 taps; in f16, the indexed kernel.
         let mut sd = rgb(Dtype::Bf16, true, 8, 320, 3, 1, 1);
         sd.input[1] = 4;
         sd.weight[1] = 4;
@@ -797,6 +799,11 @@ mod tests {
         dit.input[1] = 4;
         dit.weight[1] = 4;
         assert_eq!(last(&dit), "implicit_gemm");
+        // A grouped conv of 3 channels per group (unmeasured): the implicit GEMM.
+        let mut grouped = rgb(Dtype::Bf16, true, 8, 768, 16, 16, 0);
+        grouped.input[1] = 6;
+        grouped.groups = 2;
+        assert_eq!(last(&grouped), "implicit_gemm");
         // Channels already 16-byte aligned: the implicit GEMM.
         let mut c8 = rgb(Dtype::Bf16, true, 8, 768, 16, 16, 0);
         c8.input[1] = 8;

@@ -9,9 +9,9 @@ may now be fitted on; batch j's held-out cases, ./cases.json, check the refit).
         src/cost/presets/h100.json, h100-measured.json and ../h100-calib/fit.json (which
         tests/validation.rs holds equal to those presets)
 
-The model is batch i's (../h100-calib-i/fit_conv_i.py, src/cost/hwmodel/conv.rs) with three
+The model is batch i's (../h100-calib-i/fit_conv_i.py, src/cost/hwmodel/conv.rs) with four
 changes, each read off the kernels of the data (kernels_*.csv: name, DRAM bytes, time, grid):
-1. **CUTLASS align8 kernels** (`model.conv.cutlass`). A 2-D conv of 3 or 4 channels (padded)
+1. **CUTLASS align8 kernels** (`model.conv.cutlass`). An ungrouped 2-D conv of 3 or 4 channels
    that the direct path does not take, in bf16 with at least `min_taps_bf16` taps or in f16
    with at least `min_taps_f16`, runs cuDNN's `cutlass_tensorop_{bf16,f16}_s16816fprop_
    optimized_*_nhwc_align8` (ResNet's 7x7/2 stem in bf16, SD's conv_in 4->320 in bf16, ViT's
@@ -20,9 +20,8 @@ changes, each read off the kernels of the data (kernels_*.csv: name, DRAM bytes,
    waste no more output channels than 64-wide ones (K = 768, 1024 in the data), else 256x64
    (K = 64, 320), as the kernel names say; its grid is ceil(M/tm) x ceil(K/tn) CTAs
    (M = N * prod(out)) in ceil(CTAs / SMs) waves, each of `overhead_us + CTA_flops /
-   flops_per_sm_s` with CTA_flops = 2 tm tn (8 taps). The other padded convs keep batch i's
-   paths: f16's 7x7/2 stem runs the sm90 "first layer" kernel, f16's SD conv_in cuDNN's sm80
-   "indexed" kernel, DiT's 2x2/2 (4 taps) the sm90 implicit GEMM.
+   flops_per_sm_s` with CTA_flops = 2 tm tn (8 taps). f16's 7x7/2 stem keeps batch h's path
+   (cuDNN's sm90 "first layer" kernel), bf16 DiT's 2x2/2 (4 taps) the sm90 implicit GEMM.
 2. **Fills of padded copies** (`padded_copy_l2_bytes`). A copy that pads channels
    (`nchwToNhwcKernel` padding, `nhwcAddPaddingKernel`) writes partial sectors: what it writes
    beyond the first `padded_copy_l2_bytes` (what stays in L2) is read from DRAM first, so its
@@ -30,6 +29,13 @@ changes, each read off the kernels of the data (kernels_*.csv: name, DRAM bytes,
    read for a 19 MB input). The copy's time stays batch h's fit (the fill is in its bytes).
 3. **3-D implicit GEMMs**: `gemm_3d_efficiency` refitted on every 3-D case (batch h's sm80
    kernel and batch i's sm90 ones).
+4. **sm80 indexed kernels** (`model.conv.indexed`). An ungrouped f16 2-D conv of padded channels with
+   fewer than `direct_max_taps` taps, in channels-last (MobileNet's and Swin's stems) or in
+   NCHW when the direct path does not take it (SD's conv_in 4->320), runs cuDNN's
+   `sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_*` on the unpadded input: the direct
+   kernel's formula (`overhead + max(bytes / (bw * eff), flops / flops_per_s)`) with its own
+   coefficients, in NCHW behind plain (unpadded) transposes of input and weight and before the
+   output's transpose back. bf16 never ran it (its stems run the direct kernels).
 The other coefficients stay as fit_conv_i.py fitted them.
 """
 import argparse
@@ -59,7 +65,7 @@ def padded(d):
 
 def is_cutlass(d, co):
     c = co.get("cutlass")
-    if c is None or d["spatial"] != 2 or depthwise(d) or not padded(d) or FI.is_direct(d, co):
+    if c is None or d["spatial"] != 2 or d["g"] != 1 or not padded(d) or FI.is_direct(d, co):
         return False
     need = {"bf16": c.get("min_taps_bf16"), "f16": c.get("min_taps_f16")}.get(d["dtype"])
     return need is not None and d["taps"] >= need
@@ -68,7 +74,7 @@ def is_cutlass(d, co):
 def indexed_shape(d, co):
     """cuDNN's sm80 "indexed" kernel (change 4): f16, channels padded, fewer than
     `direct_max_taps` taps, in channels-last, or in NCHW when the direct path does not take it."""
-    if "indexed" not in co or d["dtype"] != "f16" or d["spatial"] != 2 or depthwise(d) or not padded(d):
+    if "indexed" not in co or d["dtype"] != "f16" or d["spatial"] != 2 or d["g"] != 1 or not padded(d):
         return False
     if d["taps"] >= co["direct_max_taps"]:
         return False
