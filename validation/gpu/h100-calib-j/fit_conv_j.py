@@ -6,8 +6,9 @@ may now be fitted on; batch j's held-out cases, ./cases.json, check the refit).
 
     python3 validation/gpu/h100-calib-j/fit_conv_j.py           # fit, print the tables
     python3 validation/gpu/h100-calib-j/fit_conv_j.py --write   # also write `model.conv` into
-        src/cost/presets/h100.json, h100-measured.json and ../h100-calib/fit.json (which
-        tests/validation.rs holds equal to those presets)
+        src/cost/presets/h100.json, h100-measured.json, h100-2x8.json (the H100 on two nodes,
+        which src/cost/hardware.rs holds equal to h100 but for its interconnect) and
+        ../h100-calib/fit.json (which tests/validation.rs holds equal to those presets)
 
 The model is batch i's (../h100-calib-i/fit_conv_i.py, src/cost/hwmodel/conv.rs) with four
 changes, each read off the kernels of the data (kernels_*.csv: name, DRAM bytes, time, grid):
@@ -272,7 +273,7 @@ def main():
     report(data, co, "after")
     json.dump(co, open(os.path.join(HERE, "fit_conv_j.json"), "w"), indent=2)
     if a.write:
-        for name in ("h100", "h100-measured"):
+        for name in ("h100", "h100-measured", "h100-2x8"):
             path = os.path.join(ROOT, "src", "cost", "presets", name + ".json")
             j = json.load(open(path))
             j["model"]["conv"] = co
