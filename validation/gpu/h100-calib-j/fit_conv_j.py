@@ -220,7 +220,7 @@ def fit(data, base):
     co["gemm_3d_efficiency"] = best[1]
     print(f"3-D implicit GEMMs fitted: {len(g3)}")
     co["source"] = ("fitted by validation/gpu/h100-calib-i/fit_conv_i.py on batch h (both halves) and batch i's "
-                    "fit half, then by validation/gpu/h100-calib-j/fit_conv_j.py (the CUTLASS align8 kernel, "
+                    "fit half, then by validation/gpu/h100-calib-j/fit_conv_j.py (the CUTLASS align8 and sm80 indexed kernels, "
                     "padded copies' fills, 3-D efficiency) on batch h and batch i (both halves, 128 conv cases); "
                     "H100 80GB HBM3, cuDNN 9.19, ncu, L2 flushed")
     co = F.rounded(co)
