@@ -37,7 +37,27 @@
 //!   and which has fewer than `direct_max_out_channels` filters (RGB stems of 3×3/2 and 4×4/4)
 //!   is one kernel reading `x` (covered) and `w` once, with no transposes
 //!   or padding copies: `overhead + max(bytes / (bandwidth · eff), flops / flops_per_s)`.
-//! - **3-D implicit GEMMs** at `gemm_3d_efficiency` (cuDNN's sm80 kernels).
+//! - **3-D implicit GEMMs** at `gemm_3d_efficiency` (refitted by batch j on cuDNN's sm80
+//!   and sm90 3-D kernels).
+//!
+//! Batch j's refit (validation/gpu/h100-calib-j/fit_conv_j.py) added three more, also optional:
+//! - **CUTLASS align8 kernels** (`cutlass`, [`CutlassCoeffs`]): an ungrouped 2-D conv whose
+//!   channels are padded, that the direct kernel does not take, in bf16 with at least
+//!   `min_taps_bf16` taps or in f16 with at least `min_taps_f16` (ResNet's 7×7/2 stem in bf16,
+//!   SD's conv_in in bf16, ViT's patchify convs) runs cuDNN's
+//!   `cutlass_tensorop_*_s16816fprop_optimized_*_nhwc_align8` with the channels padded to 8:
+//!   the same copies as the padded implicit GEMM (padding to 8), then one kernel reading
+//!   `x'·covered + w'` in `ceil(CTAs / SMs)` waves of `overhead + 2·tm·tn·(cp·taps) /
+//!   flops_per_sm_s`, tile `tm × tn` 128×128 or 256×64 ([`ConvShape::cutlass_tile`]),
+//!   `CTAs = ceil(M / tm)·ceil(K / tn)`.
+//! - **Indexed kernels** (`indexed`): an ungrouped f16 2-D conv whose channels are padded,
+//!   with fewer than `direct_max_taps` taps, in channels-last or (in NCHW) one the direct
+//!   kernel does not take (SD's conv_in) runs cuDNN's sm80 "indexed" implicit GEMM on the
+//!   unpadded input: the direct kernel's formula with its own coefficients, in NCHW behind
+//!   plain transposes of the input and weight and before the output's back.
+//! - **Fills of padding copies** (`padded_copy_l2_bytes`): a copy that pads channels writes
+//!   partial sectors, and reads from DRAM what it writes beyond the bytes L2 keeps:
+//!   `x + max(0, x' - padded_copy_l2_bytes)` (its time stays the copy's fit).
 //!
 //! The kernel's prediction sums its cuDNN kernels (reads, writes of the copies, time, one
 //! launch each); an epilogue's other reads (a bias) are added to the GEMM's, as for a matmul.
@@ -96,6 +116,19 @@ pub struct ConvCoeffs {
     /// The implicit GEMM's efficiency for 3-D convs (`None`: `gemm_efficiency`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gemm_3d_efficiency: Option<f64>,
+    /// cuDNN's CUTLASS align8 kernel for small-channel 2-D convs (batch j); `None`: such
+    /// convs take the padded implicit GEMM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cutlass: Option<CutlassCoeffs>,
+    /// cuDNN's sm80 "indexed" kernel (batch j): an f16 conv whose channels per group are
+    /// padded, with fewer than `direct_max_taps` taps, in channels-last, or in NCHW when the
+    /// direct kernel does not take it; `None`: the direct kernel or the padded implicit GEMM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indexed: Option<DirectCoeffs>,
+    /// Bytes a copy that pads channels keeps in L2; what it writes beyond them is read from
+    /// DRAM first (a fill of the partial sectors it writes). `None`: no fill.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub padded_copy_l2_bytes: Option<f64>,
     /// Where the coefficients come from.
     pub source: String,
 }
@@ -108,6 +141,20 @@ pub struct DirectCoeffs {
     pub bandwidth_efficiency: f64,
     pub flops_per_s: f64,
     pub overhead_us: f64,
+}
+
+/// cuDNN's `cutlass_tensorop_*_s16816fprop_optimized_*_nhwc_align8` kernel (batch j): a 2-D
+/// conv whose channels per group are padded and that the direct kernel does not take, in
+/// bf16 with at least `min_taps_bf16` taps or in f16 with at least `min_taps_f16`. Its time
+/// is `waves · (overhead_us + CTA_flops / flops_per_sm_s)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CutlassCoeffs {
+    pub overhead_us: f64,
+    /// FLOPs a second of one SM (one CTA at a time).
+    pub flops_per_sm_s: f64,
+    pub min_taps_bf16: f64,
+    pub min_taps_f16: f64,
 }
 
 impl ConvCoeffs {
@@ -171,6 +218,28 @@ impl ConvCoeffs {
         }
         if let Some(v) = self.gemm_3d_efficiency {
             check_range("gemm_3d_efficiency", "model.conv.gemm_3d_efficiency", v)?;
+        }
+        if let Some(c) = &self.cutlass {
+            for (k, v) in [
+                ("overhead_us", c.overhead_us),
+                ("flops_per_sm_s", c.flops_per_sm_s),
+                ("min_taps_bf16", c.min_taps_bf16),
+                ("min_taps_f16", c.min_taps_f16),
+            ] {
+                check_range(k, &format!("model.conv.cutlass.{k}"), v)?;
+            }
+        }
+        if let Some(d) = &self.indexed {
+            for (k, v) in [
+                ("bandwidth_efficiency", d.bandwidth_efficiency),
+                ("flops_per_s", d.flops_per_s),
+                ("overhead_us", d.overhead_us),
+            ] {
+                check_range(k, &format!("model.conv.indexed.{k}"), v)?;
+            }
+        }
+        if let Some(v) = self.padded_copy_l2_bytes {
+            check_range("padded_copy_l2_bytes", "model.conv.padded_copy_l2_bytes", v)?;
         }
         Ok(())
     }
@@ -250,6 +319,38 @@ impl ConvShape {
             }
         }
         frac
+    }
+    /// Whether cuDNN runs its CUTLASS align8 kernel ([`CutlassCoeffs`]) for this ungrouped
+    /// 2-D conv, whose channels are `padded` (the direct and indexed kernels checked first;
+    /// grouped convs, unmeasured, keep the implicit GEMM).
+    pub fn takes_cutlass(&self, c: &CutlassCoeffs, padded: bool) -> bool {
+        let min_taps = match self.dtype {
+            Dtype::Bf16 => c.min_taps_bf16,
+            Dtype::F16 => c.min_taps_f16,
+            _ => return false,
+        };
+        padded && self.groups == 1 && self.input.len() == 4 && self.taps() >= min_taps
+    }
+    /// The CUTLASS kernel's tile `(tm, tn)` over `M × K` (output pixels by filters): 128×128
+    /// when 128-wide tiles waste no more filters than 64-wide ones, else 256×64.
+    pub fn cutlass_tile(&self) -> (u64, u64) {
+        let k = self.weight.first().copied().unwrap_or(1);
+        if k.div_ceil(128).saturating_mul(128) <= k.div_ceil(64).saturating_mul(64) {
+            (128, 128)
+        } else {
+            (256, 64)
+        }
+    }
+    /// The CUTLASS kernel's seconds, its channels padded to `cp`, on `sms` SMs:
+    /// `ceil(CTAs / sms)` waves of `overhead + 2·tm·tn·cp·taps / flops_per_sm_s`.
+    fn cutlass_s(&self, c: &CutlassCoeffs, cp: u64, sms: u32) -> f64 {
+        let (tm, tn) = self.cutlass_tile();
+        let m = self.gemm().m;
+        let k = self.weight.first().copied().unwrap_or(1);
+        let ctas = m.div_ceil(tm) as f64 * k.div_ceil(tn) as f64;
+        let waves = (ctas / f64::from(sms.max(1))).ceil();
+        let cta_flops = 2.0 * (tm * tn) as f64 * cp as f64 * self.taps();
+        waves * (c.overhead_us * 1e-6 + cta_flops / c.flops_per_sm_s)
     }
     /// Channels per group as cuDNN's kernels take them: padded to 4 below 4, else to a
     /// multiple of 8, when their bytes are not a multiple of 16.
@@ -356,10 +457,25 @@ impl HwModel {
         let (_, cg) = s.channels();
         let cp = s.padded_channels();
         let filters = s.weight.first().copied().unwrap_or(1) as f64;
-        if let (Some(d), Some(max_taps)) = (&co.direct, co.direct_max_taps)
+        let direct_shape = co.direct_max_taps.is_some_and(|max_taps| {
+            cp != cg
+                && s.taps() < max_taps
+                && filters < co.direct_max_out_channels.unwrap_or(f64::INFINITY)
+        });
+        if let Some(ix) = &co.indexed
+            && s.dtype == Dtype::F16
+            && s.groups == 1
+            && s.input.len() == 4
             && cp != cg
-            && s.taps() < max_taps
-            && filters < co.direct_max_out_channels.unwrap_or(f64::INFINITY)
+            && co
+                .direct_max_taps
+                .is_some_and(|max_taps| s.taps() < max_taps)
+            && (s.channels_last || !direct_shape)
+        {
+            return self.indexed_kernels(s, ix, other_read, written, hw);
+        }
+        if let Some(d) = &co.direct
+            && direct_shape
         {
             let read = x * covered + w + other_read;
             let flops = 2.0 * elements(&s.output) * cg as f64 * s.taps();
@@ -374,7 +490,8 @@ impl HwModel {
         }
         let gemm = s.gemm();
         let pixels = elements(s.input.get(2..).unwrap_or(&[]));
-        if s.pointwise() {
+        let cutlass = co.cutlass.filter(|c| s.takes_cutlass(c, cp != cg));
+        if s.pointwise() && cutlass.is_none() {
             let aligned = (pixels * s.e()) % 16.0 == 0.0;
             if s.channels_last || aligned {
                 let p = self.matmul(&gemm, other_read as u64, written as u64, hw, 0.0);
@@ -402,9 +519,20 @@ impl HwModel {
                 return vec![k];
             }
         }
+        let padded = cp != cg;
+        // The CUTLASS kernel pads the channels to a multiple of 8 (align8).
+        let cp = if cutlass.is_some() {
+            cg.div_ceil(8).saturating_mul(8)
+        } else {
+            cp
+        };
         let grow = cp as f64 / cg.max(1) as f64;
         let (xp, wp) = (x * grow, w * grow);
-        let padded = cp != cg;
+        // A copy that pads writes partial sectors: beyond what stays in L2, it reads them first.
+        let fill = match co.padded_copy_l2_bytes {
+            Some(l2) if padded => (xp - l2).max(0.0),
+            _ => 0.0,
+        };
         let copy = |role: &'static str, c: &FamilyCoeffs, read: f64, write: f64, elems: f64| {
             let kernel_s = c.overhead_us * 1e-6
                 + ((read + write) / (bw * c.bandwidth_efficiency)).max(elems / c.elements_per_s);
@@ -423,7 +551,9 @@ impl HwModel {
             } else {
                 ("to_nhwc", &co.to_nhwc)
             };
-            ks.push(copy(role, c, x, xp, elements(&s.input)));
+            let mut k = copy(role, c, x, xp, elements(&s.input));
+            k.read += fill;
+            ks.push(k);
             if s.taps() > 1.0 || padded {
                 ks.push(copy(
                     "weight_to_nhwc",
@@ -434,25 +564,79 @@ impl HwModel {
                 ));
             }
         } else if padded {
-            ks.push(copy("pad", &co.pad, x, xp, elements(&s.input)));
+            let mut k = copy("pad", &co.pad, x, xp, elements(&s.input));
+            k.read += fill;
+            ks.push(k);
             ks.push(copy("pad", &co.pad, w, wp, elements(&s.weight)));
         }
         let efficiency = match co.gemm_3d_efficiency {
             Some(e) if s.input.len() == 5 => e,
             _ => co.gemm_efficiency,
         };
-        ks.push(self.gemm_kernel(
-            &gemm,
-            xp * covered + wp + other_read,
-            written,
-            Some((efficiency, co.gemm_k_half, co.gemm_overhead_us)),
-            hw,
-        ));
+        let read = xp * covered + wp + other_read;
+        ks.push(match cutlass {
+            Some(c) => ConvKernel {
+                role: "cutlass",
+                read,
+                written,
+                kernel_s: s.cutlass_s(&c, cp, hw.sms.unwrap_or(132)),
+            },
+            None => self.gemm_kernel(
+                &gemm,
+                read,
+                written,
+                Some((efficiency, co.gemm_k_half, co.gemm_overhead_us)),
+                hw,
+            ),
+        });
         if !s.channels_last {
             let elems = written / s.e().max(1.0);
             ks.push(copy("to_nchw", &co.to_nchw, written, written, elems));
         }
         ks
+    }
+
+    /// cuDNN's sm80 "indexed" implicit GEMM for an f16 conv of padded channels (batch j):
+    /// one kernel reading the input (covered) and weight unpadded, `overhead + max(bytes /
+    /// (bandwidth · eff), flops / flops_per_s)`; in NCHW behind transposes of the input and
+    /// weight (no padding) and before the output's back.
+    fn indexed_kernels(
+        &self,
+        s: &ConvShape,
+        c: &DirectCoeffs,
+        other_read: f64,
+        written: f64,
+        hw: &crate::cost::Hardware,
+    ) -> Vec<ConvKernel> {
+        let bw = hw.bandwidth;
+        let (x, w) = (s.bytes(&s.input), s.bytes(&s.weight));
+        let read = x * s.covered() + w + other_read;
+        let (_, cg) = s.channels();
+        let flops = 2.0 * elements(&s.output) * cg as f64 * s.taps();
+        let kernel = ConvKernel {
+            role: "indexed",
+            read,
+            written,
+            kernel_s: c.overhead_us * 1e-6
+                + ((read + written) / (bw * c.bandwidth_efficiency)).max(flops / c.flops_per_s),
+        };
+        let Some(co) = self.conv.as_ref().filter(|_| !s.channels_last) else {
+            return vec![kernel];
+        };
+        let copy = |role: &'static str, c: &FamilyCoeffs, bytes: f64, elems: f64| ConvKernel {
+            role,
+            read: bytes,
+            written: bytes,
+            kernel_s: c.overhead_us * 1e-6
+                + (2.0 * bytes / (bw * c.bandwidth_efficiency)).max(elems / c.elements_per_s),
+        };
+        let k_out = s.weight.first().copied().unwrap_or(1) as f64;
+        vec![
+            copy("to_nhwc", &co.to_nhwc, x, elements(&s.input)),
+            copy("weight_to_nhwc", &co.weight_to_nhwc, w, k_out * cg as f64),
+            kernel,
+            copy("to_nchw", &co.to_nchw, written, written / s.e().max(1.0)),
+        ]
     }
 
     /// An implicit GEMM of `s` reading `read` and writing `written` bytes, at `(efficiency,
@@ -515,5 +699,202 @@ impl HwModel {
         );
         p.memory_s = ks.iter().map(|k| (k.read + k.written) / hw.bandwidth).sum();
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::Hardware;
+
+    fn h100() -> (HwModel, Hardware) {
+        let hw = Hardware::preset("h100").expect("h100");
+        (hw.model.clone().expect("model"), hw)
+    }
+
+    /// An RGB conv `[n, 3, 224, 224]` with `k` filters of `r × r`, stride `s`, padding `p`.
+    fn rgb(dtype: Dtype, channels_last: bool, n: u64, k: u64, r: u64, s: u64, p: u64) -> ConvShape {
+        let out = (224 + 2 * p - r) / s + 1;
+        ConvShape {
+            input: vec![n, 3, 224, 224],
+            weight: vec![k, 3, r, r],
+            output: vec![n, k, out, out],
+            stride: vec![s, s],
+            padding: vec![p, p],
+            groups: 1,
+            channels_last,
+            dtype,
+        }
+    }
+
+    fn kernels(m: &HwModel, hw: &Hardware, s: &ConvShape) -> Vec<ConvKernel> {
+        let written = elements(&s.output) * s.e();
+        m.conv_kernels(s, 0.0, written, hw)
+    }
+
+    fn roles(ks: &[ConvKernel]) -> Vec<&'static str> {
+        ks.iter().map(|k| k.role).collect()
+    }
+
+    #[test]
+    fn a_bf16_resnet_stem_runs_the_cutlass_kernel_padded_to_8() {
+        let (m, hw) = h100();
+        let co = m.conv.clone().expect("conv");
+        let c = co.cutlass.expect("cutlass");
+        let l2 = co.padded_copy_l2_bytes.expect("fill");
+        let s = rgb(Dtype::Bf16, true, 64, 64, 7, 2, 3);
+        let ks = kernels(&m, &hw, &s);
+        assert_eq!(roles(&ks), ["pad", "pad", "cutlass"]);
+        let x = 64.0 * 3.0 * 224.0 * 224.0 * 2.0;
+        let w = 64.0 * 3.0 * 49.0 * 2.0;
+        // The copies write, and the kernel reads, 8/3 of the input and weight; the input's
+        // copy reads what it writes beyond L2 first.
+        let xp = x * 8.0 / 3.0;
+        assert!((ks[0].read - (x + xp - l2)).abs() < 1.0, "{}", ks[0].read);
+        assert!((ks[2].read - (xp + w * 8.0 / 3.0)).abs() < 1.0);
+        // M = 64·112·112 = 802,816 rows in 256×64 tiles: 3,136 CTAs, 24 waves on 132 SMs.
+        assert_eq!(s.cutlass_tile(), (256, 64));
+        let wave = c.overhead_us * 1e-6 + 2.0 * 256.0 * 64.0 * 8.0 * 49.0 / c.flops_per_sm_s;
+        assert!((ks[2].kernel_s - 24.0 * wave).abs() < 1e-12);
+        // Measured (batch i, held-out_031): 395 µs.
+        assert!((ks[2].kernel_s * 1e6 - 395.0).abs() < 0.2 * 395.0);
+        // NCHW: a padding transpose of the input, the weight's, the kernel, the output's back.
+        let ks = kernels(&m, &hw, &rgb(Dtype::Bf16, false, 64, 64, 7, 2, 3));
+        assert_eq!(
+            roles(&ks),
+            ["to_nhwc_padded", "weight_to_nhwc", "cutlass", "to_nchw"]
+        );
+    }
+
+    #[test]
+    fn which_convs_take_the_cutlass_kernel() {
+        let (m, hw) = h100();
+        let last = |s: &ConvShape| *roles(&kernels(&m, &hw, s)).last().expect("kernel");
+        // f16's 7×7/2 stem runs cuDNN's sm90 "first layer" kernel: the padded implicit GEMM
+        // (49 taps, under f16's 64).
+        assert_eq!(
+            last(&rgb(Dtype::F16, true, 32, 64, 7, 2, 3)),
+            "implicit_gemm"
+        );
+        // ViT's 16×16/16 in f16 and bf16.
+        for dt in [Dtype::F16, Dtype::Bf16] {
+            assert_eq!(last(&rgb(dt, true, 8, 768, 16, 16, 0)), "cutlass");
+        }
+        // A 3×3/2 MobileNet stem stays on the direct kernel (9 taps, 32 filters).
+        assert_eq!(last(&rgb(Dtype::Bf16, true, 32, 32, 3, 2, 1)), "direct");
+        // f32 has no such kernel.
+        assert_eq!(
+            last(&rgb(Dtype::F32, true, 8, 768, 16, 16, 0)),
+            "implicit_gemm"
+        );
+        // SD's conv_in's channels (4 → 320, 3×3) in bf16, 9 taps; in f16, the indexed kernel.
+        let mut sd = rgb(Dtype::Bf16, true, 8, 320, 3, 1, 1);
+        sd.input[1] = 4;
+        sd.weight[1] = 4;
+        assert_eq!(last(&sd), "cutlass");
+        sd.dtype = Dtype::F16;
+        assert_eq!(last(&sd), "indexed");
+        // DiT's 2×2/2 patchify on 4-channel latents in bf16 (4 taps): the sm90 implicit GEMM.
+        let mut dit = rgb(Dtype::Bf16, true, 8, 1152, 2, 2, 0);
+        dit.input[1] = 4;
+        dit.weight[1] = 4;
+        assert_eq!(last(&dit), "implicit_gemm");
+        // A grouped conv of 3 channels per group (unmeasured): the implicit GEMM.
+        let mut grouped = rgb(Dtype::Bf16, true, 8, 768, 16, 16, 0);
+        grouped.input[1] = 6;
+        grouped.groups = 2;
+        assert_eq!(last(&grouped), "implicit_gemm");
+        // Channels already 16-byte aligned: the implicit GEMM.
+        let mut c8 = rgb(Dtype::Bf16, true, 8, 768, 16, 16, 0);
+        c8.input[1] = 8;
+        c8.weight[1] = 8;
+        assert_eq!(last(&c8), "implicit_gemm");
+    }
+
+    #[test]
+    fn f16_small_channel_convs_run_the_indexed_kernel_unpadded() {
+        let (m, hw) = h100();
+        let ix = m.conv.clone().expect("conv").indexed.expect("indexed");
+        // MobileNet's 3×3/2 stem in f16: channels-last runs the indexed kernel (batch i
+        // measured 30.8 µs), NCHW the direct kernel (57.6 µs).
+        let s = rgb(Dtype::F16, true, 32, 32, 3, 2, 1);
+        let ks = kernels(&m, &hw, &s);
+        assert_eq!(roles(&ks), ["indexed"]);
+        let (x, w, y) = (
+            elements(&s.input) * 2.0,
+            elements(&s.weight) * 2.0,
+            elements(&s.output) * 2.0,
+        );
+        assert_eq!(ks[0].read, x + w);
+        let flops = 2.0 * elements(&s.output) * 3.0 * 9.0;
+        let t = ix.overhead_us * 1e-6
+            + ((x + w + y) / (hw.bandwidth * ix.bandwidth_efficiency)).max(flops / ix.flops_per_s);
+        assert!((ks[0].kernel_s - t).abs() < 1e-12);
+        assert!((ks[0].kernel_s * 1e6 - 30.8).abs() < 0.2 * 30.8);
+        let nchw = rgb(Dtype::F16, false, 32, 32, 3, 2, 1);
+        assert_eq!(roles(&kernels(&m, &hw, &nchw)), ["direct"]);
+        // SD's conv_in in f16 NCHW: plain transposes (no padding), the kernel, the output back.
+        let mut sd = rgb(Dtype::F16, false, 16, 320, 3, 1, 1);
+        sd.input = vec![16, 4, 64, 64];
+        sd.weight[1] = 4;
+        sd.output = vec![16, 320, 64, 64];
+        let ks = kernels(&m, &hw, &sd);
+        assert_eq!(
+            roles(&ks),
+            ["to_nhwc", "weight_to_nhwc", "indexed", "to_nchw"]
+        );
+        let x = 16.0 * 4.0 * 64.0 * 64.0 * 2.0;
+        assert_eq!((ks[0].read, ks[0].written), (x, x));
+        // bf16 has no indexed kernel: its stem stays direct.
+        let bf = rgb(Dtype::Bf16, true, 32, 32, 3, 2, 1);
+        assert_eq!(roles(&kernels(&m, &hw, &bf)), ["direct"]);
+    }
+
+    #[test]
+    fn the_tile_wastes_the_fewest_filters() {
+        let tile = |k: u64| rgb(Dtype::Bf16, true, 8, k, 16, 16, 0).cutlass_tile();
+        assert_eq!(tile(64), (256, 64));
+        assert_eq!(tile(320), (256, 64));
+        assert_eq!(tile(768), (128, 128));
+        assert_eq!(tile(1024), (128, 128));
+        assert_eq!(tile(96), (128, 128));
+    }
+
+    #[test]
+    fn without_batch_j_coefficients_the_model_is_batch_i() {
+        let (mut m, hw) = h100();
+        let s = rgb(Dtype::Bf16, true, 64, 64, 7, 2, 3);
+        let co = m.conv.as_mut().expect("conv");
+        co.cutlass = None;
+        co.indexed = None;
+        co.padded_copy_l2_bytes = None;
+        let ks = kernels(&m, &hw, &s);
+        assert_eq!(roles(&ks), ["pad", "pad", "implicit_gemm"]);
+        // Padded to 4 (batch h's rule), the copy reading its source only.
+        let x = 64.0 * 3.0 * 224.0 * 224.0 * 2.0;
+        assert_eq!(ks[0].read, x);
+        assert!((ks[0].written - x * 4.0 / 3.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn cutlass_coefficients_are_range_checked() {
+        let (m, _) = h100();
+        let mut co = m.conv.expect("conv");
+        assert_eq!(co.validate(), Ok(()));
+        if let Some(c) = co.cutlass.as_mut() {
+            c.flops_per_sm_s = 0.0;
+        }
+        let e = co.validate().expect_err("out of range");
+        assert!(e.contains("model.conv.cutlass.flops_per_sm_s"), "{e}");
+        co.cutlass = None;
+        if let Some(ix) = co.indexed.as_mut() {
+            ix.bandwidth_efficiency = 1.5;
+        }
+        let e = co.validate().expect_err("out of range");
+        assert!(e.contains("model.conv.indexed.bandwidth_efficiency"), "{e}");
+        co.indexed = None;
+        co.padded_copy_l2_bytes = Some(-1.0);
+        let e = co.validate().expect_err("out of range");
+        assert!(e.contains("model.conv.padded_copy_l2_bytes"), "{e}");
     }
 }

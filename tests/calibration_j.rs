@@ -1,0 +1,61 @@
+//! The held-out predictions of batch j (issue 23 item 7, docs/VALIDATION.md §22) are what the
+//! binary predicts now: each case's `.fgraph` text, kept with its prediction in
+//! `validation/gpu/h100-calib-j/predictions_j.json` (committed before the cases are measured),
+//! analysed again under the hardware model on the H100 preset, gives the committed DRAM reads
+//! and kernel time. A change to the model that moves one of them must update the predictions
+//! and VALIDATION.md, not drift past them.
+
+mod common;
+
+use serde_json::Value;
+
+#[test]
+fn the_batch_j_predictions_are_what_fgraph_predicts() {
+    let root = common::root();
+    let p: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("validation/gpu/h100-calib-j/predictions_j.json"))
+            .expect("predictions"),
+    )
+    .expect("JSON");
+    let cases = p["cases"].as_array().expect("cases");
+    let listed: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("validation/gpu/h100-calib-j/cases.json"))
+            .expect("cases"),
+    )
+    .expect("JSON");
+    let listed = listed.as_array().expect("cases");
+    assert_eq!(cases.len(), 24, "every case of batch j is predicted");
+    assert_eq!(cases.len(), listed.len());
+    let dir = std::env::temp_dir().join(format!("fgraph-calib-j-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    for (c, l) in cases.iter().zip(listed) {
+        let name = c["case"].as_str().expect("case");
+        assert_eq!(c["case"], l["case"]);
+        let file = dir.join(format!("{name}.fgraph"));
+        std::fs::write(&file, c["fgraph"].as_str().expect("text")).expect("write");
+        let out = common::fgraph(&[
+            "analyze",
+            file.to_str().expect("path"),
+            "--traffic-model",
+            "hardware",
+            "--hardware",
+            "h100",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(common::code(&out), 0, "{name}: {}", common::stdout(&out));
+        let d: Value = serde_json::from_str(&common::stdout(&out)).expect("JSON");
+        let hm = &d["cost"]["hardware_model"];
+        assert_eq!(hm["dram_read"], c["dram_read"], "{name}");
+        let (now, then) = (
+            hm["kernel_us"].as_f64().expect("now"),
+            c["kernel_us"].as_f64().expect("then"),
+        );
+        // Committed rounded to 3 decimals.
+        assert!(
+            (now - then).abs() <= 1e-4 * then.abs().max(1.0),
+            "{name}: {now} µs now, {then} µs predicted"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
