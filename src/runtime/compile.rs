@@ -27,7 +27,8 @@
 //!    operand it must broadcast, or whose batch dimensions do not merge, is copied by a
 //!    Triton kernel before the cuBLAS call (measured: three copies before each batched
 //!    `bmm` of the 4-D encoder layers).
-//! 4. **One-row batched matmuls in f32** ([`upcast`]): a 16-bit batched matmul with one row
+//! 4. **Residual adds into the next norm**: the preset's inline policy (above).
+//! 5. **One-row batched matmuls in f32** ([`upcast`]): a 16-bit batched matmul with one row
 //!    per batch (a multi-head decode step's Q·Kᵀ and P·V, `[B, H, 1, D]` against the cache)
 //!    runs as cuBLAS's f32 GEMV on operands cast to f32. An operand read from a cache or an
 //!    input (no kernel computes it whole) is cast by a Triton copy of its own (Kᵀ's a
@@ -37,6 +38,12 @@
 //!    scale, 505 µs at batch 16), `gemv2N_kernel<float>`, `triton_poi_fused__to_copy` (V),
 //!    `gemvx::kernel<float>` and the cast back, where grouped-query decode (several query rows
 //!    per batch) stays in 16 bits.
+//! 6. **Padded GEMMs** (`torch/_inductor/fx_passes/pad_mm.py`): where cuBLAS would run a
+//!    matmul as an unaligned GEMM (K or N not a multiple of 16 bytes), Inductor benchmarks
+//!    padding its misaligned operands (a Triton copy each) and an aligned GEMM, and keeps the
+//!    faster ([`Pricing::padded`] compares the two predictions the same way). Measured: GPT-2
+//!    medium's LM head (N = 50,257) padded under compile, 64 + 590 µs, where eager ran
+//!    CUTLASS's align1 kernel for 4,059 µs; batch d's ViT scores (N = 197) stayed unaligned.
 
 use super::layout::{CopyReason, matmul_copies};
 use super::seam::{CopyShape, Pricing, Runner};
@@ -254,10 +261,35 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             upcast_kernels(g, &plan, &s, p, k, m, &mut kernels);
             continue;
         }
+        let prediction = p.kernel(g, &grp.ops, tr, None, Runner::Triton, copied);
+        // Rule 6: Inductor pads a misaligned matmul's operands where that is faster.
+        if let Some(m) = reader.filter(|_| !copied)
+            && let Some((pads, gemm)) = p.padded(g, &grp.ops, m, tr, &prediction)
+        {
+            for (tensor, c) in &pads {
+                kernels.push(RuntimeKernel {
+                    ops: Vec::new(),
+                    what: What::Copy {
+                        tensor: *tensor,
+                        reader: Some(m),
+                        reason: CopyReason::Pad,
+                    },
+                    prediction: p.layout_copy(c, Runner::Triton),
+                    launches: 1,
+                });
+            }
+            kernels.push(RuntimeKernel {
+                ops: grp.ops.clone(),
+                what: What::Kernel,
+                prediction: gemm,
+                launches: 1,
+            });
+            continue;
+        }
         kernels.push(RuntimeKernel {
             ops: grp.ops.clone(),
             what: What::Kernel,
-            prediction: p.kernel(g, &grp.ops, tr, None, Runner::Triton, copied),
+            prediction,
             launches: 1,
         });
     }
@@ -305,7 +337,7 @@ fn absorbed(
         .collect()
 }
 
-/// Whether Inductor runs matmul `m` in f32 (rule 4): a batched matmul (both operands with
+/// Whether Inductor runs matmul `m` in f32 (rule 5): a batched matmul (both operands with
 /// batch dimensions of more than one matrix: `bmm`, not a linear layer's weight that
 /// `torch.matmul` folds into the rows) of 16-bit operands, with one row per matrix.
 fn upcast(g: &Graph, m: OpId) -> bool {
@@ -323,7 +355,7 @@ fn upcast(g: &Graph, m: OpId) -> bool {
     out.len() >= 3 && sixteen && batched && out[out.len() - 2] == 1
 }
 
-/// The kernels of group `k`, whose matmul `m` runs in f32 (rule 4): a cast of each operand no
+/// The kernels of group `k`, whose matmul `m` runs in f32 (rule 5): a cast of each operand no
 /// kernel computes whole (a cache, an input), the f32 GEMV with the group's other ops, and
 /// the cast back when only matmuls read the result.
 fn upcast_kernels(

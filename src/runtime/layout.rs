@@ -45,8 +45,10 @@ pub enum CopyReason {
     /// A row-wise kernel (softmax, a norm) makes its input contiguous.
     Contiguous,
     /// Inductor runs a 16-bit batched matmul of one row per batch in f32: an operand cast
-    /// to f32 first, or the result cast back (`compile`'s rule 4).
+    /// to f32 first, or the result cast back (`compile`'s rule 5).
     Upcast,
+    /// Inductor pads a misaligned matmul operand (`compile`'s rule 6).
+    Pad,
 }
 
 impl CopyReason {
@@ -58,6 +60,7 @@ impl CopyReason {
             CopyReason::MatrixLayout => "matrix-layout",
             CopyReason::Contiguous => "contiguous",
             CopyReason::Upcast => "upcast",
+            CopyReason::Pad => "pad",
         }
     }
     /// The reason in words, for the report.
@@ -71,6 +74,7 @@ impl CopyReason {
             CopyReason::Upcast => {
                 "Inductor runs a one-row batched matmul in f32 (a cast to f32, or back)"
             }
+            CopyReason::Pad => "Inductor pads a misaligned matmul operand (pad_mm)",
         }
     }
 }

@@ -27,6 +27,15 @@ use crate::fusion::AttentionPattern;
 use crate::graph::{Graph, OpId};
 use crate::traffic::GroupTraffic;
 
+/// How much faster (predicted) padding a misaligned GEMM must be for Inductor to pad it
+/// ([`Pricing::padded`]). Read off the three LM heads measured under compile
+/// (validation/gpu/models): GPT-2 small at 512 tokens kept CUTLASS's unaligned kernel (in its
+/// trace) where padding is predicted 2.9 times faster; GPT-2 medium at batch 4 (4.8 times) ran
+/// padded (its padding copy in the trace), and GPT-2 small at 1,024 tokens (3.8 times; no
+/// trace) ran 37% faster than the unpadded prediction. Inductor decides by benchmarking both
+/// at compile time; fgraph has only its predictions.
+pub const PAD_MARGIN: f64 = 3.3;
+
 /// Who runs a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Runner {
@@ -76,6 +85,8 @@ pub struct Pricing<'m> {
     /// `model` pricing a matmul after the runtime copied its broadcast operand
     /// ([`HwModel::unfold_broadcast`]).
     unfolded: HwModel,
+    /// `model` pricing every matmul as aligned (Inductor's padded operands, [`Pricing::padded`]).
+    aligned: HwModel,
 }
 
 impl<'m> Pricing<'m> {
@@ -111,7 +122,65 @@ impl<'m> Pricing<'m> {
                 unfold_broadcast: true,
                 ..model.clone()
             },
+            aligned: HwModel {
+                mm_unaligned_efficiency: None,
+                ..model.clone()
+            },
         }
+    }
+
+    /// Inductor's `pad_mm` for matmul `m` of kernel `ops`: when cuBLAS would run it as an
+    /// unaligned GEMM (K or N not a multiple of 16 bytes, `mm_unaligned_efficiency`), Inductor
+    /// benchmarks padding the misaligned operands (a Triton copy of each into a padded layout)
+    /// and an aligned GEMM against the unaligned one, and keeps the faster. `Some((copies,
+    /// gemm))` when padding wins by [`PAD_MARGIN`]: the copies' shapes and the aligned kernel.
+    /// Measured (validation/gpu/models batch 6): GPT-2 medium's LM head against the tied
+    /// embedding (N = 50,257) ran a 64 µs padding copy and cuBLAS's full-rate GEMM (590 µs)
+    /// under compile, where eager ran CUTLASS's align1 kernel (4,059 µs).
+    pub fn padded(
+        &self,
+        g: &Graph,
+        ops: &[OpId],
+        m: OpId,
+        traffic: &GroupTraffic,
+        unaligned: &Prediction,
+    ) -> Option<(Vec<(crate::graph::TensorId, CopyShape)>, Prediction)> {
+        let s = hwmodel::matmul_shape(g, m)?;
+        if s.aligned() || self.model.mm_unaligned_efficiency.is_none() {
+            return None;
+        }
+        let row = |d: u64| d.saturating_mul(s.elem_bytes).is_multiple_of(16);
+        let op = g.op(m);
+        // K pads both operands; N the second.
+        let padded: Vec<&crate::graph::TensorUse> = op
+            .inputs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !row(s.k) || (i == 1 && !row(s.n)))
+            .map(|(_, u)| u)
+            .collect();
+        let copies: Vec<(crate::graph::TensorId, CopyShape)> = padded
+            .iter()
+            .map(|u| {
+                let t = g.tensor(u.tensor);
+                let elements = t.bytes / t.dtype.bytes().max(1);
+                let c = CopyShape {
+                    read: t.bytes,
+                    written: t.bytes,
+                    elements,
+                    transpose: false,
+                    broadcast: false,
+                };
+                (u.tensor, c)
+            })
+            .collect();
+        let gemm = hwmodel::predict(&self.aligned, g, ops, traffic, None, self.hw, self.launch_s);
+        let cost: f64 = copies
+            .iter()
+            .map(|(_, c)| self.layout_copy(c, Runner::Triton).time_s)
+            .sum::<f64>()
+            + gemm.time_s;
+        (cost * PAD_MARGIN < unaligned.time_s).then_some((copies, gemm))
     }
 
     /// The launch cost of one kernel.

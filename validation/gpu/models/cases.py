@@ -216,7 +216,17 @@ def main():
     ap.add_argument("--predict", action="store_true")
     ap.add_argument("--only", default="")
     ap.add_argument("--batch", default="1", choices=sorted(BATCHES))
+    ap.add_argument("--manifest", action="store_true", help="write cases.json (every batch's cases, for tests/whole_models.rs)")
     a = ap.parse_args()
+    if a.manifest:
+        rows = [dict(batch=b, case=n, file=spec(n)[0], params=spec(n)[1],
+                     depth=list(spec(n)[2]) if spec(n)[2] else None)
+                for b, (cases, _) in sorted(BATCHES.items()) for n in cases]
+        with open(os.path.join(HERE, "cases.json"), "w") as fh:
+            json.dump(dict(what="every case of cases.py: the .fgraph, its params and its repeat count replaced (from, to)",
+                           made_by="validation/gpu/models/cases.py --manifest", cases=rows), fh, indent=1)
+            fh.write("\n")
+        return
     cases, out = BATCHES[a.batch]
     only = [c for c in cases if not a.only or c in a.only.split(",")]
     if a.emit:

@@ -137,6 +137,7 @@ fn copy_reasons(e: &RuntimeEstimate) -> String {
                 CopyReason::MatrixLayout => "cuBLAS operand",
                 CopyReason::Contiguous => "contiguous input",
                 CopyReason::Upcast => "f32 cast",
+                CopyReason::Pad => "matmul padding",
             };
             format!("{n} {what}{}", if n == 1 { "" } else { "s" })
         })
