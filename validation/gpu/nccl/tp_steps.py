@@ -43,11 +43,11 @@ def rope(name, x, heads, b):
 """
 
 
-def step(n, b, layers):
+def step(n, b, layers, ctx=CTX):
     hq, hkv, vl, fl = HQ // n, HKV // n, V // n, F // n
     grp = hq // hkv
     out = [f"""// tp_decode.py's llama3_70b_tp_decode step on one GPU of TP = {n}: batch {b}, {layers} layers,
-// {CTX} cached positions (written by validation/gpu/nccl/tp_steps.py)
+// {ctx} cached positions (written by validation/gpu/nccl/tp_steps.py)
 block layer() {{
   dtype bf16
   input x: [{b}, {H}]
@@ -59,8 +59,8 @@ block layer() {{
   weight wo: [{hq * HD}, {H}]
   weight wgu: [{H}, {2 * fl}]
   weight wdown: [{fl}, {H}]
-  weight k_cache: [{b}, {hkv}, {CTX}, {HD}]
-  weight v_cache: [{b}, {hkv}, {CTX}, {HD}]
+  weight k_cache: [{b}, {hkv}, {ctx}, {HD}]
+  weight v_cache: [{b}, {hkv}, {ctx}, {HD}]
   op norm1 = reduction.rmsnorm(x, n1, eps = 1e-5) -> y
   op qkv = matmul(y, wqkv) -> qkv_out
   op q_split = slice(qkv_out, axis = 1, start = 0, end = {hq * HD}) -> q
@@ -73,8 +73,8 @@ block layer() {{
     out.append(rope("rq", "qh", hq, b))
     out.append(rope("rk", "kh", hkv, b))
     out.append(f"""  op k_row = reshape(rk_r) -> k4: [{b}, {hkv}, 1, {HD}]
-  op k_write = update(k_cache, k4, axis = 2, start = {CTX - 1}) -> kc
-  op v_write = update(v_cache, vh, axis = 2, start = {CTX - 1}) -> vc
+  op k_write = update(k_cache, k4, axis = 2, start = {ctx - 1}) -> kc
+  op v_write = update(v_cache, vh, axis = 2, start = {ctx - 1}) -> vc
   op q_rows = reshape(rq_r) -> q4: [{b}, {hkv}, {grp}, {HD}]
   op sdpa = attention(q4, kc, vc) -> a4: [{b}, {hkv}, {grp}, {HD}]
   op merge = reshape(a4) -> am: [{b}, {hq * HD}]
@@ -97,8 +97,8 @@ graph llama3_70b_tp{n}_decode {{
   dtype bf16
   input ids: i64[{b}]
   input pos: i64[1]
-  input cos_table: [{CTX}, {HD // 2}]
-  input sin_table: [{CTX}, {HD // 2}]
+  input cos_table: [{ctx}, {HD // 2}]
+  input sin_table: [{ctx}, {HD // 2}]
   weight emb: [{vl}, {H}]
   weight norm_f: [{H}]
   weight head: [{H}, {vl}]
@@ -161,13 +161,41 @@ def predict():
     return steps
 
 
+# A second held-out set (after issue 24's stream terms changed `--runtime`): TP 2, batches 4
+# and 8 against 8,191 cached positions, 32 and 64 layers (run.sh's STEPS_ARGS="--what llama
+# --layers 32,64 --batches 4,8 --ctx 8192"); predictions in predictions_steps_ctx8192.json.
+CASES2 = {2: (32, 64)}
+
+
+def predict2():
+    steps = []
+    for n, depths in CASES2.items():
+        for L in depths:
+            for b in (4, 8):
+                text = step(n, b, L, ctx=8192)
+                for mode in ("graph", "eager"):
+                    rt = analyze(text, mode)["cost"]["runtime"]
+                    steps.append(dict(what="llama3_70b_tp_decode", world=n, batch=b, layers=L, mode=mode, ctx=8192,
+                                      time_us=round(rt["time_us"], 3), kernels=rt["kernels"]))
+                    print(steps[-1])
+    return steps
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--predict", action="store_true")
+    ap.add_argument("--predict2", action="store_true", help="predictions_steps_ctx8192.json (CASES2)")
     ap.add_argument("--print", nargs=3, type=int, metavar=("N", "B", "L"))
     a = ap.parse_args()
     if a.print:
         print(step(*a.print), end="")
+    if a.predict2:
+        with open(os.path.join(HERE, "predictions_steps_ctx8192.json"), "w") as fh:
+            json.dump(dict(what="fgraph's --runtime eager predictions (h100 preset) of tp_decode.py's TP-2 steps at "
+                                "batch 4 and 8 against 8,192 cached positions, made before they are measured",
+                           made_by="validation/gpu/nccl/tp_steps.py --predict2", collectives=[], steps=predict2()),
+                      fh, indent=1)
+            fh.write("\n")
     if a.predict:
         path = os.path.join(HERE, "predictions_nccl.json")
         d = json.load(open(path))
