@@ -10,7 +10,8 @@ random weights and inputs on cuda, under torch.inference_mode, then
   warmed until compiled, then plain launches and a manual CUDA-graph capture of the compiled
   call, timed as above;
 - kernels: one step under torch.profiler, counting CUDA kernels (memcpy/memset apart).
-Rows go to OUT/measured_models.csv as they are measured (a case cut short keeps its rows).
+Rows go to OUT/measured_models.csv as they are measured (a case cut short keeps its rows);
+OUT/host.txt records the host's speed first (`host_probe`).
 """
 import csv, importlib.util, os, statistics, sys, time, traceback
 
@@ -79,6 +80,32 @@ def kernels(fn, trace=None, tag=()):
     return k, m
 
 
+def host_probe(out):
+    """The host's speed (issue 24: plain-launch steps are host-bound, and the host of one
+    lent machine issued kernels twice as fast as another's): the CPU's name and the median
+    µs of one `torch.add(a, b, out=c)` on one-element CUDA tensors, issued 2,000 times without
+    a synchronisation (PyTorch's dispatcher and the launch call), over 5 runs. Written to
+    OUT/host.txt."""
+    a, b, c = (torch.ones(1, device="cuda") for _ in range(3))
+    runs = []
+    for _ in range(6):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(2000):
+            torch.add(a, b, out=c)
+        runs.append((time.perf_counter() - t0) / 2000 * 1e6)
+        torch.cuda.synchronize()
+    cpu = "unknown"
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    with open(os.path.join(out, "host.txt"), "w") as fh:
+        fh.write(f"cpu: {cpu}\ncpus: {os.cpu_count()}\nadd_launch_us_median: {statistics.median(runs[1:]):.3f}\n"
+                 f"add_launch_us_runs: {' '.join(f'{r:.3f}' for r in runs[1:])}\n")
+    print("host:", cpu, f"{statistics.median(runs[1:]):.2f} µs a torch.add", flush=True)
+
+
 def main():
     folder, out = sys.argv[1], sys.argv[2]
     only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
@@ -96,6 +123,7 @@ def main():
     if tnew:
         trace.writerow(["case", "runtime", "index", "name", "duration_us"])
     print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
+    host_probe(out)
     names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py"))
     for name in names:
         if only and name not in only:
