@@ -115,9 +115,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         ("3", "eager", 16, 20),
         ("4", "graph", 20, 20),
         ("4", "eager", 20, 20),
-        ("5", "graph", 23, 26),
+        ("5", "graph", 25, 26),
         ("5", "eager", 22, 26),
-        ("6", "graph", 17, 18),
+        ("6", "graph", 18, 18),
         ("6", "eager", 11, 18),
     ];
     for &(b, l, within, n) in expected {

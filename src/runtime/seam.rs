@@ -12,7 +12,9 @@
 //!   hardware model's prediction for the op alone ([`crate::cost::hwmodel::predict`]); a
 //!   Triton kernel is the same prediction, except that a lone elementwise op is priced as the
 //!   vectorised `elementwise` family, not as PyTorch's non-vectorised kernel that a broadcast
-//!   or a widening cast picks in eager.
+//!   or a widening cast picks in eager; a Triton norm, or softmax over rows of at most 1,024
+//!   (a persistent reduction), at the `elementwise` family's rates too (one streaming pass).
+//! - [`Pricing::padded`]: Inductor's padding of a misaligned GEMM, where it pays.
 //! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`; in a CUDA graph the
 //!   model's `host.graph_gap_us` where it has one), and [`Pricing::cuda_kernels`]: how many
 //!   CUDA kernels a priced kernel launches (a cuBLAS split-K GEMM and its reduction are 2:
@@ -87,6 +89,9 @@ pub struct Pricing<'m> {
     unfolded: HwModel,
     /// `model` pricing every matmul as aligned (Inductor's padded operands, [`Pricing::padded`]).
     aligned: HwModel,
+    /// `model` with Triton's fused norms and persistent softmaxes at the streaming
+    /// (`elementwise`) family's rates ([`Pricing::kernel`]).
+    triton_rows: HwModel,
 }
 
 impl<'m> Pricing<'m> {
@@ -125,6 +130,13 @@ impl<'m> Pricing<'m> {
             aligned: HwModel {
                 mm_unaligned_efficiency: None,
                 ..model.clone()
+            },
+            triton_rows: {
+                let mut m = model.clone();
+                m.families.norm = m.families.elementwise;
+                m.families.softmax = m.families.elementwise;
+                m.softmax_row_scale = Vec::new();
+                m
             },
         }
     }
@@ -326,7 +338,55 @@ impl<'m> Pricing<'m> {
                 self.launch_s,
             );
         }
-        let model = if copied { &self.unfolded } else { self.model };
+        let model = if copied {
+            &self.unfolded
+        } else if runner == Runner::Triton && flash.is_none() && triton_rows(g, ops) {
+            &self.triton_rows
+        } else {
+            self.model
+        };
         hwmodel::predict(model, g, ops, traffic, flash, self.hw, self.launch_s)
     }
+}
+
+/// Rows of at most this many elements a Triton reduction holds whole (Inductor's persistent
+/// reductions, `triton_per_fused_*`); longer rows loop (`triton_red_fused_*`).
+const PERSISTENT_ROW: u64 = 1024;
+
+/// Whether a Triton kernel of `ops` (no matmul) is a norm, or a softmax over rows Inductor
+/// holds whole: one streaming pass, priced at the `elementwise` family's rates. Measured
+/// (validation/gpu/models, compile traces): GPT-2 medium's residual add with its LayerNorm
+/// over [4096, 1024] (`triton_per_fused_add_native_layer_norm`) in 10.6 µs, 3.2 TB/s, where
+/// the `norm` family (PyTorch's kernels) says 23; its softmax over rows of 1,024
+/// (`triton_per_fused__softmax`) in 92 µs for 268 MB; a softmax over rows of 2,048
+/// (`triton_red_fused__softmax`, Llama-2's prefill) reads its rows twice and keeps the
+/// `softmax` family.
+fn triton_rows(g: &Graph, ops: &[OpId]) -> bool {
+    use crate::ops::funcs::{self, FuncFamily};
+    let mut any = false;
+    for &o in ops {
+        let op = g.op(o);
+        if op.kind == crate::types::OpKind::Matmul {
+            return false;
+        }
+        if op.kind != crate::types::OpKind::Reduction {
+            continue;
+        }
+        match funcs::family(op.func.as_deref().unwrap_or("")) {
+            FuncFamily::Norm => any = true,
+            FuncFamily::Softmax => {
+                let cols = op
+                    .inputs
+                    .first()
+                    .and_then(|u| g.use_shape(u).last().copied())
+                    .unwrap_or(0);
+                if cols > PERSISTENT_ROW {
+                    return false;
+                }
+                any = true;
+            }
+            _ => {}
+        }
+    }
+    any
 }

@@ -371,3 +371,56 @@ fn compile_runs_a_one_row_batched_matmul_in_f32() {
     assert!(ks.iter().all(|k| !k.contains("upcast")), "{ks:?}");
     assert!(ks.iter().any(|k| k.contains("broadcast")), "{ks:?}");
 }
+
+#[test]
+fn compile_pads_a_large_misaligned_gemm_and_keeps_a_small_one() {
+    // GPT-2 medium's LM head (batch 4 × 1,024 tokens) against the tied embedding: N = 50,257.
+    let head = |rows: u64, d: u64| {
+        format!(
+            "graph g {{\n  dtype f16\n  input x: [{rows}, {d}]\n  weight wte: [50257, {d}]\n  op lm_head = matmul(x, wte.T) -> logits: [{rows}, 50257]\n  output logits\n}}\n"
+        )
+    };
+    let (a, e) = run(&head(4096, 1024), Runtime::Compile);
+    assert_eq!(kernels(&a, &e), ["copy(wte, pad)", "kernel:lm_head"]);
+    let (a, eager) = run(&head(4096, 1024), Runtime::Eager);
+    assert_eq!(kernels(&a, &eager), ["kernel:lm_head"]);
+    // Padding and the aligned GEMM beat the unaligned kernel by more than PAD_MARGIN.
+    assert!(e.kernel_s * seam::PAD_MARGIN < eager.kernel_s);
+    // GPT-2 small at 512 tokens: padding is predicted less than PAD_MARGIN faster (measured:
+    // Inductor kept CUTLASS's unaligned kernel).
+    let (a, e) = run(&head(512, 768), Runtime::Compile);
+    assert_eq!(kernels(&a, &e), ["kernel:lm_head"]);
+}
+
+#[test]
+fn compile_prices_a_fused_norm_and_a_short_softmax_as_streaming_kernels() {
+    let src = "graph g {\n  dtype f16\n  input x: [4096, 1024]\n  input r: [4096, 1024]\n  weight w: [1024]\n  weight b: [1024]\n  input s: [64, 1024, 1024]\n  input l: [32, 512, 4096]\n  op res = elementwise.add(x, r) -> h\n  op ln = reduction.layernorm(h, w, b, eps = 1e-5) -> y: [4096, 1024]\n  op sm = reduction.softmax(s, axis = -1) -> p: [64, 1024, 1024]\n  op long = reduction.softmax(l, axis = -1) -> q: [32, 512, 4096]\n  output h, y, p, q\n}\n";
+    let (a, compile) = run(src, Runtime::Compile);
+    let (_, eager) = run(src, Runtime::Eager);
+    let time = |e: &RuntimeEstimate, op: &str| {
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == op))
+            .map(|k| k.prediction)
+            .expect(op)
+    };
+    let hw = Hardware::preset("h100").expect("preset");
+    let ew = hw.model.as_ref().expect("model").families.elementwise;
+    // The norm (with the residual add it computes) and the softmax over rows of 1,024: one
+    // streaming pass at the elementwise family's bandwidth.
+    for op in ["ln", "sm"] {
+        let p = time(&compile, op);
+        let bytes = (p.dram_read + p.dram_written) as f64;
+        assert!(
+            (p.memory_s - bytes / (hw.bandwidth * ew.bandwidth_efficiency)).abs() < 1e-12,
+            "{op}: {p:?}, {}",
+            bytes / (hw.bandwidth * ew.bandwidth_efficiency)
+        );
+    }
+    // PyTorch's softmax over the same rows (the softmax family) is slower.
+    assert!(time(&compile, "sm").kernel_s < time(&eager, "sm").kernel_s);
+    // Rows of 4,096 loop (`triton_red_fused`): the softmax family, as PyTorch's.
+    let long = time(&compile, "long");
+    let bytes = (long.dram_read + long.dram_written) as f64;
+    assert!(long.memory_s > bytes / (hw.bandwidth * ew.bandwidth_efficiency) * 1.05);
+}
