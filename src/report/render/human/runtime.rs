@@ -7,7 +7,7 @@ use crate::runtime::{CopyReason, RuntimeEstimate, What, row};
 use crate::units::{fmt_time, group_digits};
 use std::fmt::Write as _;
 
-/// `eager, CUDA graphs: 963 kernels, 78.764 ms` and what it is made of.
+/// `eager, CUDA graphs: 963 kernels, 78.813 ms` and what it is made of.
 pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) -> String {
     let g = &a.graph;
     let r = row(e.runtime);
