@@ -150,15 +150,32 @@ CASES7 = {
     "bert_base_b32_s128": (IMP + "bert_base_b32_s128.fgraph", {}, None),
     "mixtral_decode_b16_t1023_l2": (IMP + "mixtral_decode_b16.fgraph", {"L": 2}, None),
 }
+# Batch 8: the held-out check of the rules written after batch 7 (compile's f32 GEMV for f16
+# only; small sorts as streaming kernels; the stream refit). Qwen2.5-0.5B (all 24 layers;
+# prefill of 1,024, decode of batch 4 against 2,047), Llama-2-7B in bf16 at decode of batch 8
+# against 2,047 (4 layers: multi-head in bf16), GPT-2 XL (f16, 1,024 tokens, all 48 layers),
+# Qwen2.5-7B at decode of batch 16 against 1,023 (4 layers), Mistral-7B at prefill of 4,096 (4
+# layers) and DeepSeek-V2-Lite's decode of batch 4 against 2,047 (its dense layer and 3 MoE
+# layers: multi-head latent attention, 64 routed experts). Predictions in
+# predictions_models_8.json.
+CASES8 = {
+    "qwen2_5_0_5b_prefill_s1024": (IMP + "qwen2_5_0_5b_prefill.fgraph", {}, None),
+    "qwen2_5_0_5b_decode_b4_t2047": (IMP + "qwen2_5_0_5b_decode_b4.fgraph", {}, None),
+    "llama2_7b_bf16_decode_b8_t2047_l4": (IMP + "llama2_7b_bf16_decode_b8.fgraph", {"L": 4}, None),
+    "gpt2_xl_s1024": (IMP + "gpt2_xl_s1024.fgraph", {}, None),
+    "qwen2_5_7b_decode_b16_t1023_l4": (IMP + "qwen2_5_7b_decode_b16.fgraph", {"L": 4}, None),
+    "mistral_7b_prefill_s4096_l4": (IMP + "mistral_7b_prefill_s4096.fgraph", {"L": 4}, None),
+    "deepseek_v2_lite_decode_b4_t2047_l4": (IMP + "deepseek_v2_lite_decode_b4.fgraph", {}, (26, 3)),
+}
 BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_models_2.json"),
            "3": (CASES3, "predictions_models_3.json"), "4": (CASES4, "predictions_models_4.json"),
            "5": (CASES5, "predictions_models_5.json"), "6": (CASES6, "predictions_models_6.json"),
-           "7": (CASES7, "predictions_models_7.json")}
+           "7": (CASES7, "predictions_models_7.json"), "8": (CASES8, "predictions_models_8.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
-    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7):
+    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8):
         if name in c:
             return c[name]
     raise KeyError(name)
