@@ -28,16 +28,17 @@
 //!    Triton kernel before the cuBLAS call (measured: three copies before each batched
 //!    `bmm` of the 4-D encoder layers).
 //! 4. **Residual adds into the next norm**: the preset's inline policy (above).
-//! 5. **One-row batched matmuls in f32** ([`upcast`]): an f16 batched matmul with one row
-//!    per batch (a multi-head decode step's Q·Kᵀ and P·V, `[B, H, 1, D]` against the cache)
+//! 5. **One-row batched matmuls in f32** ([`upcast`]): a 16-bit batched matmul with one row
+//!    per batch over a cache of at most 2,048 positions (a multi-head decode step's Q·Kᵀ and P·V, `[B, H, 1, D]` against the cache)
 //!    runs as cuBLAS's f32 GEMV on operands cast to f32. An operand read from a cache or an
-//!    input (no kernel computes it whole) is cast by a Triton copy of its own (Kᵀ's a
-//!    transposing one), others in the kernel that computes them; a result read only by
+//!    input, or written by a matmul, is cast by a Triton copy of its own (Kᵀ's a transposing
+//!    one), others in the kernel that computes them; a result read only by
 //!    matmuls is cast back by a kernel of its own. Measured (validation/gpu/models batch 5,
 //!    Llama-2-7B decode, torch 2.11): `triton_poi_fused__to_copy_mul_transpose` (Kᵀ with the
 //!    scale, 505 µs at batch 16), `gemv2N_kernel<float>`, `triton_poi_fused__to_copy` (V),
 //!    `gemvx::kernel<float>` and the cast back, where grouped-query decode (several query rows
-//!    per batch) stays in 16 bits, and so does Phi-3-mini's multi-head decode in bf16 (batch 7).
+//!    per batch) stays in 16 bits, and so does Phi-3-mini's multi-head decode against 4,096
+//!    positions (batch 7); DeepSeek-V2-Lite's latent attention (bf16, batch 8) upcasts.
 //! 6. **Padded GEMMs** (`torch/_inductor/fx_passes/pad_mm.py`): where cuBLAS would run a
 //!    matmul as an unaligned GEMM (K or N not a multiple of 16 bytes), Inductor benchmarks
 //!    padding its misaligned operands (a Triton copy each) and an aligned GEMM, and keeps the
@@ -337,17 +338,37 @@ fn absorbed(
         .collect()
 }
 
+/// The longest cache (the larger of K and N) a one-row batched matmul was measured upcast
+/// at (rule 5): 1,024 and 2,048 cached positions in f16 and bf16 (Llama-2-7B, -13B,
+/// DeepSeek-V2-Lite), not 4,096 (Phi-3-mini, bf16, batch 7). Read off five models; the
+/// threshold's cause in Inductor is not known.
+const UPCAST_MAX_CACHE: u64 = 2048;
+
 /// Whether Inductor runs matmul `m` in f32 (rule 5): a batched matmul (both operands with
 /// batch dimensions of more than one matrix: `bmm`, not a linear layer's weight that
-/// `torch.matmul` folds into the rows) of f16 operands, with one row per matrix. Measured on
-/// Llama-2-7B and -13B (f16); Phi-3-mini's bf16 decode (batch 7) ran cuBLAS's bf16 GEMV.
+/// `torch.matmul` folds into the rows) of 16-bit operands, with one row per matrix, over a
+/// cache of at most [`UPCAST_MAX_CACHE`] positions.
 fn upcast(g: &Graph, m: OpId) -> bool {
     let op = g.op(m);
     let out = &g.tensor(op.output).shape;
     let sixteen = op
         .inputs
         .iter()
-        .all(|u| g.tensor(u.tensor).dtype == Dtype::F16);
+        .all(|u| matches!(g.tensor(u.tensor).dtype, Dtype::F16 | Dtype::Bf16));
+    let cache = match (op.inputs.first(), out.last()) {
+        (Some(a), Some(&n)) => g.use_shape(a).last().copied().unwrap_or(0).max(n),
+        _ => u64::MAX,
+    };
+    // The second operand an activation (a cache written by `update`, a projection's output),
+    // not a weight: DeepSeek-V2-Lite's expert GEMMs at decode (one row per expert against the
+    // experts' weights) stayed in 16 bits (batch 8).
+    let activation = op
+        .inputs
+        .get(1)
+        .is_some_and(|b| g.producer(b.tensor).is_some());
+    if cache > UPCAST_MAX_CACHE || !activation {
+        return false;
+    }
     let batched = op.inputs.len() == 2
         && op.inputs.iter().all(|u| {
             let s = g.use_shape(u);
@@ -370,10 +391,13 @@ fn upcast_kernels(
 ) {
     let op = g.op(m);
     for u in &op.inputs {
-        let whole = g
-            .producer(u.tensor)
-            .is_some_and(|o| g.op(o).kind != OpKind::Update);
-        if whole {
+        // A kernel of pointwise or row work computes the cast as it writes the operand; a
+        // cache (an input or `update`'s) or a matmul's output (cuBLAS's) is cast by a copy.
+        let fused = g.producer(u.tensor).is_some_and(|o| {
+            let kind = g.op(o).kind;
+            kind != OpKind::Update && kind != OpKind::Matmul && !kind.is_layout()
+        });
+        if fused {
             continue;
         }
         let from = s.of_use(g, u);

@@ -335,12 +335,16 @@ fn compile_runs_a_one_row_batched_matmul_in_f32() {
     // D]`, G = 1: no SDPA rewrite): one query row per head against a cache, then the head
     // merge and the output projection (whose 3-D input has one row per batch too, but a 2-D
     // weight: a linear layer, which stays in 16 bits).
-    let src = "graph g {\n  dtype f16\n  input x: [4, 1, 512]\n  input k: [4, 8, 1, 512, 64]\n  input v: [4, 8, 1, 512, 64]\n  weight wq: [512, 512]\n  weight wo: [512, 512]\n  op q_proj = matmul(x, wq) -> q\n  op q_heads = reshape(q) -> qh: [4, 8, 1, 1, 64]\n  op scores = matmul(qh, k.T) -> sc\n  op p = reduction.softmax(sc, axis = -1) -> pr: [4, 8, 1, 1, 512]\n  op attn = matmul(pr, v) -> ah\n  op merge = reshape(ah) -> am: [4, 1, 512]\n  op o_proj = matmul(am, wo) -> o\n  output o\n}\n";
+    let src = "graph g {\n  dtype f16\n  input x: [4, 1, 512]\n  input kc: [4, 8, 1, 512, 64]\n  input vc: [4, 8, 1, 512, 64]\n  input kn: [4, 8, 1, 1, 64]\n  input vn: [4, 8, 1, 1, 64]\n  weight wq: [512, 512]\n  weight wo: [512, 512]\n  op k_up = update(kc, kn, axis = 3, start = 511) -> k\n  op v_up = update(vc, vn, axis = 3, start = 511) -> v\n  op q_proj = matmul(x, wq) -> q\n  op q_heads = reshape(q) -> qh: [4, 8, 1, 1, 64]\n  op scores = matmul(qh, k.T) -> sc\n  op p = reduction.softmax(sc, axis = -1) -> pr: [4, 8, 1, 1, 512]\n  op attn = matmul(pr, v) -> ah\n  op merge = reshape(ah) -> am: [4, 1, 512]\n  op o_proj = matmul(am, wo) -> o\n  output o\n}\n";
     let (a, e) = run(src, Runtime::Compile);
     assert_eq!(
         kernels(&a, &e),
         [
+            "kernel:k_up",
+            "kernel:v_up",
             "kernel:q_proj,q_heads",
+            // Q comes from cuBLAS (through a view): its cast is a copy too.
+            "copy(qh, upcast)",
             "copy(k, upcast)",
             "kernel:scores",
             "kernel:p",
@@ -351,19 +355,44 @@ fn compile_runs_a_one_row_batched_matmul_in_f32() {
         ]
     );
     // K's cast is a copy to f32, read once, written at twice its bytes.
-    let kc = &e.kernels[1].prediction;
+    let kc = &e.kernels[4].prediction;
     assert_eq!(kc.dram_read, 4 * 8 * 512 * 64 * 2);
     assert_eq!(kc.dram_written, 4 * 8 * 512 * 64 * 4);
     // The GEMV reads the f32 copy.
-    assert!(e.kernels[2].prediction.dram_read >= 4 * 8 * 512 * 64 * 4);
+    assert!(e.kernels[5].prediction.dram_read >= 4 * 8 * 512 * 64 * 4);
+    // Over a cache of more than 2,048 positions, or against a weight, it stays in 16 bits.
+    for other in [
+        src.replace("512, 64]", "4096, 64]")
+            .replace("start = 511", "start = 4095")
+            .replace("1, 1, 512]", "1, 1, 4096]"),
+        src.replace("  input kn: [4, 8, 1, 1, 64]\n", "")
+            .replace(
+                "  op k_up = update(kc, kn, axis = 3, start = 511) -> k\n",
+                "",
+            )
+            .replace("input kc:", "weight k:"),
+    ] {
+        let (a, e) = run(&other, Runtime::Compile);
+        let ks = kernels(&a, &e);
+        assert!(ks.contains(&"kernel:scores".to_string()), "{ks:?}");
+        assert!(!ks.contains(&"copy(k, upcast)".to_string()), "{ks:?}");
+    }
     // Eager runs the same matmuls in f16, with no casts.
     let (a, eager) = run(src, Runtime::Eager);
     assert!(kernels(&a, &eager).iter().all(|k| !k.contains("upcast")));
     // Grouped-query decode (K and V broadcast over two query heads each: copied first, as
     // measured) stays in 16 bits.
     let gqa = src
-        .replace("input k: [4, 8, 1, 512, 64]", "input k: [4, 4, 1, 512, 64]")
-        .replace("input v: [4, 8, 1, 512, 64]", "input v: [4, 4, 1, 512, 64]")
+        .replace(
+            "input kc: [4, 8, 1, 512, 64]",
+            "input kc: [4, 4, 1, 512, 64]",
+        )
+        .replace(
+            "input vc: [4, 8, 1, 512, 64]",
+            "input vc: [4, 4, 1, 512, 64]",
+        )
+        .replace("input kn: [4, 8, 1, 1, 64]", "input kn: [4, 4, 1, 1, 64]")
+        .replace("input vn: [4, 8, 1, 1, 64]", "input vn: [4, 4, 1, 1, 64]")
         .replace("-> qh: [4, 8, 1, 1, 64]", "-> qh: [4, 4, 2, 1, 64]")
         .replace("-> pr: [4, 8, 1, 1, 512]", "-> pr: [4, 4, 2, 1, 512]");
     let (a, e) = run(&gqa, Runtime::Compile);
