@@ -28,17 +28,17 @@
 //!    Triton kernel before the cuBLAS call (measured: three copies before each batched
 //!    `bmm` of the 4-D encoder layers).
 //! 4. **Residual adds into the next norm**: the preset's inline policy (above).
-//! 5. **One-row batched matmuls in f32** ([`upcast`]): a 16-bit batched matmul with one row
-//!    per batch over a cache of at most 2,048 positions (a multi-head decode step's Q·Kᵀ and P·V, `[B, H, 1, D]` against the cache)
-//!    runs as cuBLAS's f32 GEMV on operands cast to f32. An operand read from a cache or an
-//!    input, or written by a matmul, is cast by a Triton copy of its own (Kᵀ's a transposing
-//!    one), others in the kernel that computes them; a result read only by
-//!    matmuls is cast back by a kernel of its own. Measured (validation/gpu/models batch 5,
-//!    Llama-2-7B decode, torch 2.11): `triton_poi_fused__to_copy_mul_transpose` (Kᵀ with the
-//!    scale, 505 µs at batch 16), `gemv2N_kernel<float>`, `triton_poi_fused__to_copy` (V),
-//!    `gemvx::kernel<float>` and the cast back, where grouped-query decode (several query rows
-//!    per batch) stays in 16 bits, and so does Phi-3-mini's multi-head decode against 4,096
-//!    positions (batch 7); DeepSeek-V2-Lite's latent attention (bf16, batch 8) upcasts.
+//! 5. **Decode attention as math SDPA, in f32** ([`upcast_ops`]): an attention pattern rule 1
+//!    leaves, with one query row, 16-bit operands, only a scale and casts between the matmuls
+//!    and no mask, runs as Inductor's math SDPA in f32: cuBLAS's f32 GEMVs on operands cast to
+//!    f32. An operand no pointwise kernel computes (a cache, a matmul's output) is cast by a
+//!    Triton copy of its own (Kᵀ's a transposing one), others in the kernel that computes
+//!    them; a result read only by matmuls is cast back by a kernel of its own. Measured
+//!    (validation/gpu/models batches 5-9, torch 2.11): Llama-2-7B at batch 16,
+//!    `triton_poi_fused__to_copy_mul_transpose` (Kᵀ with the scale, 505 µs),
+//!    `gemv2N_kernel<float>`, `triton_poi_fused__to_copy` (V), `gemvx::kernel<float>` and the
+//!    cast back; grouped-query decode (K and V broadcast-copied first) and a windowed decode
+//!    that masks stay in 16 bits.
 //! 6. **Padded GEMMs** (`torch/_inductor/fx_passes/pad_mm.py`): where cuBLAS would run a
 //!    matmul as an unaligned GEMM (K or N not a multiple of 16 bytes), Inductor benchmarks
 //!    padding its misaligned operands (a Triton copy each) and an aligned GEMM, and keeps the
@@ -180,6 +180,12 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
         })
         .collect();
     let absorbed = absorbed(g, &plan, &traffic, &copies);
+    let rewritten: Vec<OpId> = sdpa
+        .iter()
+        .filter(|(_, r)| r.is_ok())
+        .map(|&(o, _)| o)
+        .collect();
+    let upcast = upcast_ops(g, &rewritten);
     let mut kernels = Vec::new();
     let mut views = 0;
     for (k, (grp, tr)) in plan.groups.iter().zip(&traffic).enumerate() {
@@ -258,7 +264,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
         let copied = copies[k]
             .iter()
             .any(|(_, r, _)| matches!(r, CopyReason::Broadcast));
-        if let Some(m) = reader.filter(|&m| !copied && upcast(g, m)) {
+        if let Some(m) = reader.filter(|&m| !copied && upcast[m.index()]) {
             upcast_kernels(g, &plan, &s, p, k, m, &mut kernels);
             continue;
         }
@@ -338,48 +344,50 @@ fn absorbed(
         .collect()
 }
 
-/// The longest cache (the larger of K and N) a one-row batched matmul was measured upcast
-/// at (rule 5): 1,024 and 2,048 cached positions in f16 and bf16 (Llama-2-7B, -13B,
-/// DeepSeek-V2-Lite), not 4,096 (Phi-3-mini, bf16, batch 7). Read off five models; the
-/// threshold's cause in Inductor is not known.
-const UPCAST_MAX_CACHE: u64 = 2048;
-
-/// Whether Inductor runs matmul `m` in f32 (rule 5): a batched matmul (both operands with
-/// batch dimensions of more than one matrix: `bmm`, not a linear layer's weight that
-/// `torch.matmul` folds into the rows) of 16-bit operands, with one row per matrix, over a
-/// cache of at most [`UPCAST_MAX_CACHE`] positions.
-fn upcast(g: &Graph, m: OpId) -> bool {
-    let op = g.op(m);
-    let out = &g.tensor(op.output).shape;
-    let sixteen = op
-        .inputs
-        .iter()
-        .all(|u| matches!(g.tensor(u.tensor).dtype, Dtype::F16 | Dtype::Bf16));
-    let cache = match (op.inputs.first(), out.last()) {
-        (Some(a), Some(&n)) => g.use_shape(a).last().copied().unwrap_or(0).max(n),
-        _ => u64::MAX,
-    };
-    // The second operand an activation (a cache written by `update`, a projection's output),
-    // not a weight: DeepSeek-V2-Lite's expert GEMMs at decode (one row per expert against the
-    // experts' weights) stayed in 16 bits (batch 8).
-    let activation = op
-        .inputs
-        .get(1)
-        .is_some_and(|b| g.producer(b.tensor).is_some());
-    if cache > UPCAST_MAX_CACHE || !activation {
-        return false;
+/// The matmuls Inductor runs in f32 (rule 5): the Q·Kᵀ and P·V of an attention pattern it
+/// did not rewrite into a fused SDPA kernel (rule 1), with one query row, 16-bit operands,
+/// nothing between the matmuls but a scale by a constant and casts, and no mask (a decode
+/// step against its whole cache). Inductor matches such a pattern on its batched matmuls and
+/// lowers it to the math SDPA, which computes in f32. Measured (validation/gpu/models):
+/// Llama-2-7B and -13B (f16) and DeepSeek-V2-Lite (bf16) decode, and Phi-3-mini's bf16 decode
+/// against 1,023 positions, ran f32 copies and f32 GEMVs; Phi-3-mini against 4,095 positions,
+/// whose window masks the oldest (a `masked_fill` between the matmuls), ran bf16 GEMVs.
+fn upcast_ops(g: &Graph, rewritten: &[OpId]) -> Vec<bool> {
+    let mut out = vec![false; g.ops.len()];
+    let is = |o: OpId, f: &str| g.op(o).func.as_deref().is_some_and(|x| funcs::is(x, f));
+    for c in flash::candidates(g) {
+        let Ok(p) = c.result else { continue };
+        if rewritten.contains(&p.softmax) {
+            continue;
+        }
+        let scale = |o: OpId| {
+            let op = g.op(o);
+            is(o, "cast")
+                || ((is(o, "mul") || is(o, "div"))
+                    && op.inputs.len() == 1
+                    && op.scalars().len() == 1)
+        };
+        let sixteen = [&p.q, &p.k, &p.v]
+            .iter()
+            .all(|u| matches!(g.tensor(u.tensor).dtype, Dtype::F16 | Dtype::Bf16));
+        let scores = &g.tensor(g.op(p.qk).output).shape;
+        let one_row = scores.len() >= 3 && scores[scores.len() - 2] == 1;
+        if sixteen
+            && one_row
+            && p.pre.iter().all(|&o| scale(o))
+            && p.post.iter().all(|&o| is(o, "cast"))
+            && !super::eager::masks(g, p.softmax)
+        {
+            out[p.qk.index()] = true;
+            out[p.pv.index()] = true;
+        }
     }
-    let batched = op.inputs.len() == 2
-        && op.inputs.iter().all(|u| {
-            let s = g.use_shape(u);
-            s.len() >= 3 && s[..s.len() - 2].iter().product::<u64>() > 1
-        });
-    out.len() >= 3 && sixteen && batched && out[out.len() - 2] == 1
+    out
 }
 
 /// The kernels of group `k`, whose matmul `m` runs in f32 (rule 5): a cast of each operand no
-/// kernel computes whole (a cache, an input), the f32 GEMV with the group's other ops, and
-/// the cast back when only matmuls read the result.
+/// pointwise kernel computes (a cache, an input, a matmul's output), the f32 GEMV with the
+/// group's other ops, and the cast back when only matmuls read the result.
 fn upcast_kernels(
     g: &Graph,
     plan: &crate::fusion::FusionPlan,

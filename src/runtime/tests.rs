@@ -360,23 +360,18 @@ fn compile_runs_a_one_row_batched_matmul_in_f32() {
     assert_eq!(kc.dram_written, 4 * 8 * 512 * 64 * 4);
     // The GEMV reads the f32 copy.
     assert!(e.kernels[5].prediction.dram_read >= 4 * 8 * 512 * 64 * 4);
-    // Over a cache of more than 2,048 positions, or against a weight, it stays in 16 bits.
-    for other in [
-        src.replace("512, 64]", "4096, 64]")
-            .replace("start = 511", "start = 4095")
-            .replace("1, 1, 512]", "1, 1, 4096]"),
-        src.replace("  input kn: [4, 8, 1, 1, 64]\n", "")
-            .replace(
-                "  op k_up = update(kc, kn, axis = 3, start = 511) -> k\n",
-                "",
-            )
-            .replace("input kc:", "weight k:"),
-    ] {
-        let (a, e) = run(&other, Runtime::Compile);
-        let ks = kernels(&a, &e);
-        assert!(ks.contains(&"kernel:scores".to_string()), "{ks:?}");
-        assert!(!ks.contains(&"copy(k, upcast)".to_string()), "{ks:?}");
-    }
+    // With a mask between the matmuls (a window hiding the oldest positions: `masked_fill`
+    // before the softmax) Inductor's pattern does not match: 16 bits, as measured on Phi-3-mini
+    // against 4,095 positions.
+    let masked = src.replace(
+        "reduction.softmax(sc, axis = -1)",
+        "reduction.softmax(sc, axis = -1, causal = true, window = 256)",
+    );
+    assert_ne!(masked, src);
+    let (a, e) = run(&masked, Runtime::Compile);
+    let ks = kernels(&a, &e);
+    assert!(ks.contains(&"kernel:scores".to_string()), "{ks:?}");
+    assert!(ks.iter().all(|k| !k.contains("upcast")), "{ks:?}");
     // Eager runs the same matmuls in f16, with no casts.
     let (a, eager) = run(src, Runtime::Eager);
     assert!(kernels(&a, &eager).iter().all(|k| !k.contains("upcast")));
