@@ -181,16 +181,29 @@ CASES9 = {
     "tinyllama_decode_b32_t511": (IMP + "tinyllama_decode_b32_t511.fgraph", {}, None),
     "bert_large_b4_s512": (IMP + "bert_large_b4_s512.fgraph", {}, None),
 }
+# Batch 10: the held-out check of batch 9's rule 5 (unmasked one-row decode attention as
+# Inductor's math SDPA in f32): Phi-3-mini (bf16) against 2,999 positions (its window masks:
+# predicted in 16 bits), Llama-2-13B (f16) decoding batch 1 against 1,023 and Llama-2-7B (f16)
+# batch 32 against 511 (predicted in f32), Qwen2.5-0.5B decoding batch 16 against 1,023 (all
+# 24 layers, grouped-query), Gemma-2-9B (bf16) decoding batch 2 against 8,191 (4 layers,
+# sliding-window layers). Predictions in predictions_models_10.json.
+CASES10 = {
+    "phi3_mini_decode_b4_t2999_l4": (IMP + "phi3_mini_decode_b4_t2999.fgraph", {"L": 4}, None),
+    "llama2_13b_decode_b1_t1023_l4": (IMP + "llama2_13b_decode_b1_t1023.fgraph", {"L": 4}, None),
+    "llama2_7b_decode_b32_t511_l4": (IMP + "llama2_7b_decode_b32_t511.fgraph", {"L": 4}, None),
+    "qwen2_5_0_5b_decode_b16_t1023": (IMP + "qwen2_5_0_5b_decode_b16_t1023.fgraph", {}, None),
+    "gemma2_9b_decode_b2_t8191_l4": (IMP + "gemma2_9b_decode_b2_t8191.fgraph", {"L": 4}, None),
+}
 BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_models_2.json"),
            "3": (CASES3, "predictions_models_3.json"), "4": (CASES4, "predictions_models_4.json"),
            "5": (CASES5, "predictions_models_5.json"), "6": (CASES6, "predictions_models_6.json"),
            "7": (CASES7, "predictions_models_7.json"), "8": (CASES8, "predictions_models_8.json"),
-           "9": (CASES9, "predictions_models_9.json")}
+           "9": (CASES9, "predictions_models_9.json"), "10": (CASES10, "predictions_models_10.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
-    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9):
+    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10):
         if name in c:
             return c[name]
     raise KeyError(name)
