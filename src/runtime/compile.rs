@@ -347,8 +347,10 @@ fn absorbed(
 /// The matmuls Inductor runs in f32 (rule 5): the Q·Kᵀ and P·V of an attention pattern it
 /// did not rewrite into a fused SDPA kernel (rule 1), with one query row, 16-bit operands,
 /// nothing between the matmuls but a scale by a constant and casts, and no mask (a decode
-/// step against its whole cache). Inductor matches such a pattern on its batched matmuls and
-/// lowers it to the math SDPA, which computes in f32. Measured (validation/gpu/models):
+/// step against its whole cache). The explanation that fits every measured case (read off
+/// the kernel traces, not Inductor's source): Inductor matches such a pattern on its batched
+/// matmuls and lowers it to the math SDPA, which computes in f32. Measured
+/// (validation/gpu/models):
 /// Llama-2-7B and -13B (f16) and DeepSeek-V2-Lite (bf16) decode, and Phi-3-mini's bf16 decode
 /// against 1,023 positions, ran f32 copies and f32 GEMVs; Phi-3-mini against 4,095 positions,
 /// whose window masks the oldest (a `masked_fill` between the matmuls), ran bf16 GEMVs.
