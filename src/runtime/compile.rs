@@ -143,11 +143,15 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
     let before = Strides::of(g, Rules::Compile, &|_| false);
     let mut sdpa = Vec::new();
     let mut patterns = Vec::new();
+    // The patterns rule 1 leaves, for rule 5.
+    let mut left = Vec::new();
     for c in flash::candidates(g) {
         if let Ok(pattern) = c.result {
             let r = sdpa_rule(g, &pattern, &before);
             if r.is_ok() {
                 patterns.push(pattern);
+            } else {
+                left.push(pattern);
             }
             sdpa.push((c.softmax, r));
         }
@@ -180,12 +184,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
         })
         .collect();
     let absorbed = absorbed(g, &plan, &traffic, &copies);
-    let rewritten: Vec<OpId> = sdpa
-        .iter()
-        .filter(|(_, r)| r.is_ok())
-        .map(|&(o, _)| o)
-        .collect();
-    let upcast = upcast_ops(g, &rewritten);
+    let upcast = upcast_ops(g, &left);
     let mut kernels = Vec::new();
     let mut views = 0;
     for (k, (grp, tr)) in plan.groups.iter().zip(&traffic).enumerate() {
@@ -354,14 +353,10 @@ fn absorbed(
 /// Llama-2-7B and -13B (f16) and DeepSeek-V2-Lite (bf16) decode, and Phi-3-mini's bf16 decode
 /// against 1,023 positions, ran f32 copies and f32 GEMVs; Phi-3-mini against 4,095 positions,
 /// whose window masks the oldest (a `masked_fill` between the matmuls), ran bf16 GEMVs.
-fn upcast_ops(g: &Graph, rewritten: &[OpId]) -> Vec<bool> {
+fn upcast_ops(g: &Graph, left: &[AttentionPattern]) -> Vec<bool> {
     let mut out = vec![false; g.ops.len()];
     let is = |o: OpId, f: &str| g.op(o).func.as_deref().is_some_and(|x| funcs::is(x, f));
-    for c in flash::candidates(g) {
-        let Ok(p) = c.result else { continue };
-        if rewritten.contains(&p.softmax) {
-            continue;
-        }
+    for p in left {
         let scale = |o: OpId| {
             let op = g.op(o);
             is(o, "cast")
