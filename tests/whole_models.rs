@@ -109,7 +109,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
     // docs/VALIDATION.md §21, the model as it is now (batches 1-5 fitted on; batches 6 to 9
     // held out from the stream terms, pre-registered by CUDA graph 17 of 18, 10 of 16, 10 of
     // 14 and 7 of 12, the rules each led to written after it was measured; batch 10 held out
-    // from everything, its figures the pre-registered ones).
+    // from everything, its figures the pre-registered ones; §23: Inductor's transposing copy
+    // of a small tile, fitted on batches 2-8, moved batches 8, 9 and 10 to 14, 11 and 10 by
+    // CUDA graph).
     let expected: &[(&str, &str, usize, usize)] = &[
         ("1", "graph", 17, 20),
         ("1", "eager", 16, 20),
@@ -125,12 +127,12 @@ fn runtime_keeps_its_whole_model_accuracy() {
         ("6", "eager", 11, 18),
         ("7", "graph", 14, 16),
         ("7", "eager", 10, 16),
-        ("8", "graph", 13, 14),
+        ("8", "graph", 14, 14),
         ("8", "eager", 6, 14),
-        ("9", "graph", 10, 12),
+        ("9", "graph", 11, 12),
         ("9", "eager", 8, 12),
-        ("10", "graph", 8, 10),
-        ("10", "eager", 2, 10),
+        ("10", "graph", 10, 10),
+        ("10", "eager", 3, 10),
     ];
     for &(b, l, within, n) in expected {
         let got = tally.get(&(b.to_string(), l)).copied().unwrap_or_default();

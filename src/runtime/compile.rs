@@ -219,7 +219,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 read: tr.bytes_read,
                 written: tr.bytes_written,
                 elements: out.bytes / out.dtype.bytes().max(1),
-                transpose: !from.innermost_unit(),
+                transposed_tile: from.transposed_tile(),
                 broadcast: tr.bytes_read < tr.bytes_written,
             };
             kernels.push(RuntimeKernel {
@@ -412,7 +412,7 @@ fn upcast_kernels(
             read: t.bytes,
             written: elements.saturating_mul(4),
             elements,
-            transpose: !from.innermost_unit(),
+            transposed_tile: from.transposed_tile(),
             broadcast: false,
         };
         kernels.push(RuntimeKernel {
@@ -446,7 +446,7 @@ fn upcast_kernels(
             read: elements.saturating_mul(4),
             written: out.bytes,
             elements,
-            transpose: false,
+            transposed_tile: None,
             broadcast: false,
         };
         kernels.push(RuntimeKernel {

@@ -82,7 +82,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 read: 0,
                 written: b,
                 elements: 1,
-                transpose: false,
+                transposed_tile: None,
                 broadcast: false,
             };
             kernels.push(RuntimeKernel {
@@ -102,7 +102,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 read: out.bytes.saturating_mul(2),
                 written: out.bytes,
                 elements,
-                transpose: false,
+                transposed_tile: None,
                 broadcast: false,
             };
             let mut prediction = p.layout_copy(&pass, Runner::Eager);
@@ -114,7 +114,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                     read: out.bytes,
                     written: out.bytes,
                     elements,
-                    transpose: false,
+                    transposed_tile: None,
                     broadcast: false,
                 };
                 let c = p.layout_copy(&clone, Runner::Triton);
@@ -210,7 +210,7 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
         read: from.distinct_elements().saturating_mul(b),
         written: elements.saturating_mul(b),
         elements,
-        transpose: !from.innermost_unit(),
+        transposed_tile: from.transposed_tile(),
         broadcast: from.distinct_elements() < elements,
     }
 }

@@ -154,6 +154,26 @@ impl Layout {
         }
     }
 
+    /// A copy of this layout into a contiguous one: `None` when it moves contiguous runs
+    /// ([`Layout::innermost_unit`]), else the elements of one transposed tile, the innermost
+    /// output dimensions from the one that is contiguous in the source (stride 1) inwards
+    /// (Kᵀ `[B, H, D, T]` read from `[B, H, T, D]`: `D·T`); the whole tensor when no
+    /// dimension is contiguous in the source.
+    pub fn transposed_tile(&self) -> Option<u64> {
+        if self.innermost_unit() {
+            return None;
+        }
+        let from = (0..self.rank())
+            .rev()
+            .find(|&d| self.sizes[d] != 1 && self.strides[d] == 1)
+            .unwrap_or(0);
+        Some(
+            self.sizes[from..]
+                .iter()
+                .fold(1u64, |a, &s| a.saturating_mul(s)),
+        )
+    }
+
     /// `permute(dims)`: output dimension `i` is input dimension `dims[i]` (negative counts
     /// from the end). `None` when `dims` is not a permutation of the dimensions.
     pub fn permute(&self, dims: &[i64]) -> Option<Layout> {
@@ -477,6 +497,14 @@ mod tests {
         let every_other = t.slice(1, 2, 512).expect("slice");
         assert_eq!(every_other.strides, [131072, 256, 1]);
         assert_eq!(t.transpose_last().strides, [131072, 1, 128]);
+        // Kᵀ of `[8, 1024, 128]`: a tile of 128 × 1,024 elements per leading index.
+        assert_eq!(t.transpose_last().transposed_tile(), Some(128 * 1024));
+        assert_eq!(t.transposed_tile(), None);
+        // A permute that keeps the innermost axis moves runs: no tile.
+        assert_eq!(
+            t.permute(&[1, 0, 2]).expect("permute").transposed_tile(),
+            None
+        );
         assert_eq!(t.index_leading().strides, [128, 1]);
         assert_eq!(t.permute(&[0, 0, 1]), None);
         assert_eq!(t.slice(3, 1, 1), None);

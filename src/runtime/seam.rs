@@ -38,6 +38,18 @@ use crate::traffic::GroupTraffic;
 /// at compile time; fgraph has only its predictions.
 pub const PAD_MARGIN: f64 = 3.3;
 
+/// The largest transposed tile, in bytes written, that Inductor's transposing copy moves
+/// faster than PyTorch's own ([`Pricing::layout_copy`]): an H100 SM's 256 KiB of L1 and
+/// shared memory. Read off the decode steps of validation/gpu/models batches 2-10: every Kᵀ
+/// copy whose `positions × head_dim` tile is at most 256 KiB ran at 169-220 G
+/// elements/s, every larger one at 127-153 G, whether the copy fits in L2 or not.
+pub const TRITON_TILE_BYTES: f64 = 262_144.0;
+
+/// How much faster than `copy_transpose` Inductor's transposing copy of a tile within
+/// [`TRITON_TILE_BYTES`] runs: fitted on the five such copies of batches 2-8 (the geometric
+/// mean of predicted over measured; batches 9 and 10 held out).
+pub const TRITON_TILE_SPEEDUP: f64 = 1.25;
+
 /// Who runs a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Runner {
@@ -56,8 +68,9 @@ pub struct CopyShape {
     pub written: u64,
     /// Elements written.
     pub elements: u64,
-    /// Whether the copy moves the innermost axis (a transpose) rather than contiguous runs.
-    pub transpose: bool,
+    /// When the copy moves the innermost axis (a transpose) rather than contiguous runs, the
+    /// elements of one transposed tile ([`super::layout::Layout::transposed_tile`]).
+    pub transposed_tile: Option<u64>,
     /// Whether it broadcasts (writes elements it reads once several times).
     pub broadcast: bool,
 }
@@ -180,7 +193,7 @@ impl<'m> Pricing<'m> {
                     read: t.bytes,
                     written: t.bytes,
                     elements,
-                    transpose: false,
+                    transposed_tile: None,
                     broadcast: false,
                 };
                 (u.tensor, c)
@@ -243,24 +256,44 @@ impl<'m> Pricing<'m> {
     }
 
     /// A layout copy kernel as `runner` runs it.
+    ///
+    /// Inductor's transposing copies (validation/gpu/models, batches 2-8 and 10: a decode
+    /// step's Kᵀ, broadcast over a group's heads or cast to f32):
+    /// - a tile ([`CopyShape::transposed_tile`]) of more than [`TRITON_TILE_BYTES`] written
+    ///   runs as slowly as PyTorch's own transposing copy (`copy_transpose`: 127-153 G
+    ///   elements/s measured; Llama-2-13B's 5.2 M-element f32 Kᵀ at 1,024 positions in 41 µs although
+    ///   the copy fits in L2);
+    /// - a smaller tile that broadcasts, or whose copy moves more than the model's effective
+    ///   L2 (`l2_effective_bytes`), runs [`TRITON_TILE_SPEEDUP`] times faster than that;
+    /// - the rest at Triton's copy rate (BERT's Kᵀ with its bias, 12.6 MB in 4.6 µs).
     pub fn layout_copy(&self, c: &CopyShape, runner: Runner) -> Prediction {
-        let m = match (runner, c.transpose) {
-            (Runner::Eager, false) => &self.eager_runs,
-            (Runner::Eager, true) => &self.eager_transpose,
-            // A transposing copy that broadcasts or moves more than the model's effective L2
-            // (`l2_effective_bytes`) is as slow for Triton as for PyTorch's own kernel
-            // (measured, validation/gpu/models: Inductor's broadcast copy of a decode step's
-            // Kᵀ in batch 2, its f32 copies of a multi-head cache's Kᵀ in batch 5, 50 MB
-            // moved in 65 µs and 402 MB in 505 µs); a smaller one runs at Triton's copy rate
-            // (batch 5: BERT's Kᵀ with its bias, 12.6 MB in 4.6 µs, where `copy_transpose`
-            // says 21.6).
-            (Runner::Triton, true)
-                if c.broadcast
-                    || c.read.saturating_add(c.written) as f64 > self.model.l2_effective_bytes =>
-            {
-                &self.eager_transpose
+        let m = match (runner, c.transposed_tile) {
+            (Runner::Eager, None) => &self.eager_runs,
+            (Runner::Eager, Some(_)) => &self.eager_transpose,
+            (Runner::Triton, Some(tile)) => {
+                let tile_bytes = tile.saturating_mul(c.written / c.elements.max(1));
+                let large = c.broadcast
+                    || c.read.saturating_add(c.written) as f64 > self.model.l2_effective_bytes;
+                if tile_bytes as f64 > TRITON_TILE_BYTES {
+                    &self.eager_transpose
+                } else if large {
+                    let mut p = self.eager_transpose.memory(
+                        Family::Elementwise,
+                        c.read,
+                        c.written,
+                        c.elements,
+                        None,
+                        self.hw,
+                        self.launch_s,
+                    );
+                    p.kernel_s /= TRITON_TILE_SPEEDUP;
+                    p.time_s = p.kernel_s + p.launch_s;
+                    return p;
+                } else {
+                    &self.triton_runs
+                }
             }
-            (Runner::Triton, _) => &self.triton_runs,
+            (Runner::Triton, None) => &self.triton_runs,
         };
         m.memory(
             Family::Elementwise,

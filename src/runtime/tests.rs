@@ -448,3 +448,65 @@ fn compile_prices_a_fused_norm_and_a_short_softmax_as_streaming_kernels() {
     let bytes = (long.dram_read + long.dram_written) as f64;
     assert!(long.memory_s > bytes / (hw.bandwidth * ew.bandwidth_efficiency) * 1.05);
 }
+
+#[test]
+fn triton_prices_a_transposing_copy_by_its_tile() {
+    use seam::{CopyShape, Pricing, Runner, TRITON_TILE_SPEEDUP};
+    let hw = Hardware::preset("h100").expect("preset");
+    let model = hw.model.as_ref().expect("model");
+    let p = Pricing::new(model, &hw, LaunchMode::Graph);
+    // A decode step's Kᵀ cast to f32: 67 M elements, far more than L2.
+    let kt = |tile: u64| CopyShape {
+        read: 134_217_728,
+        written: 268_435_456,
+        elements: 67_108_864,
+        transposed_tile: Some(tile),
+        broadcast: false,
+    };
+    let eager = p.layout_copy(&kt(512 * 128), Runner::Eager);
+    // 1,024 positions × 128 of f32: 512 KiB a tile, as slow as PyTorch's copy.
+    let slow = p.layout_copy(&kt(1024 * 128), Runner::Triton);
+    assert_eq!(slow.kernel_s, eager.kernel_s);
+    // 512 positions: 256 KiB, the largest tile that runs faster.
+    let fast = p.layout_copy(&kt(512 * 128), Runner::Triton);
+    assert!((fast.kernel_s * TRITON_TILE_SPEEDUP - eager.kernel_s).abs() < 1e-15);
+    assert_eq!(fast.dram_read, eager.dram_read);
+    // A small copy within L2 with a small tile: Triton's copy rate, as a copy of runs.
+    let small = CopyShape {
+        read: 1 << 21,
+        written: 1 << 22,
+        elements: 1 << 20,
+        transposed_tile: Some(512 * 64),
+        broadcast: false,
+    };
+    let runs = p.layout_copy(
+        &CopyShape {
+            transposed_tile: None,
+            ..small
+        },
+        Runner::Triton,
+    );
+    assert_eq!(
+        p.layout_copy(&small, Runner::Triton).kernel_s,
+        runs.kernel_s
+    );
+    // The same copy broadcasting (Kᵀ over a group's heads): the faster transposing rate.
+    let bc = CopyShape {
+        broadcast: true,
+        ..small
+    };
+    let e = p.layout_copy(&bc, Runner::Eager);
+    assert!(
+        (p.layout_copy(&bc, Runner::Triton).kernel_s * TRITON_TILE_SPEEDUP - e.kernel_s).abs()
+            < 1e-15
+    );
+    // Within L2 but with a large tile (Llama-2-13B's Kᵀ at 1,024 positions): slow.
+    let wide = CopyShape {
+        transposed_tile: Some(1024 * 128),
+        ..small
+    };
+    assert_eq!(
+        p.layout_copy(&wide, Runner::Triton).kernel_s,
+        p.layout_copy(&wide, Runner::Eager).kernel_s
+    );
+}
