@@ -24,6 +24,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     let mut out = BTreeMap::new();
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
+        "data11",
     ] {
         let text = std::fs::read_to_string(dir.join(folder).join("measured_models.csv"))
             .unwrap_or_else(|e| panic!("{folder}: {e}"));
@@ -133,6 +134,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         ("9", "eager", 8, 12),
         ("10", "graph", 10, 10),
         ("10", "eager", 3, 10),
+        // §23: batch 11, held out from everything (the pre-registered figures).
+        ("11", "graph", 18, 18),
+        ("11", "eager", 12, 18),
     ];
     for &(b, l, within, n) in expected {
         let got = tally.get(&(b.to_string(), l)).copied().unwrap_or_default();
