@@ -45,6 +45,9 @@
 //!    faster ([`Pricing::padded`] compares the two predictions the same way). Measured: GPT-2
 //!    medium's LM head (N = 50,257) padded under compile, 64 + 590 µs, where eager ran
 //!    CUTLASS's align1 kernel for 4,059 µs; batch d's ViT scores (N = 197) stayed unaligned.
+//! 7. **Channels-last convolutions** (`torch/_inductor/config.py`'s `layout_optimization`): a
+//!    2-D convolution stated NCHW runs channels-last, without eager's transposes around it
+//!    ([`Pricing::kernel`] prices it so).
 
 use super::layout::{CopyReason, matmul_copies};
 use super::seam::{CopyShape, Pricing, Runner};

@@ -13,7 +13,9 @@
 //!   Triton kernel is the same prediction, except that a lone elementwise op is priced as the
 //!   vectorised `elementwise` family, not as PyTorch's non-vectorised kernel that a broadcast
 //!   or a widening cast picks in eager; a Triton norm, or softmax over rows of at most 1,024
-//!   (a persistent reduction), at the `elementwise` family's rates too (one streaming pass).
+//!   (a persistent reduction), at the `elementwise` family's rates too (one streaming pass),
+//!   and a Triton group norm's two passes; a Triton kernel's 2-D convolution stated NCHW as
+//!   cuDNN runs it channels-last (Inductor's layout optimisation).
 //! - [`Pricing::padded`]: Inductor's padding of a misaligned GEMM, where it pays.
 //! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`; in a CUDA graph the
 //!   model's `host.graph_gap_us` where it has one), and [`Pricing::cuda_kernels`]: how many
@@ -148,6 +150,8 @@ impl<'m> Pricing<'m> {
                 let mut m = model.clone();
                 m.families.norm = m.families.elementwise;
                 m.families.softmax = m.families.elementwise;
+                m.families.group_norm = Some(m.families.elementwise);
+                m.families.scalar = Some(m.families.elementwise);
                 m.softmax_row_scale = Vec::new();
                 m
             },
@@ -371,6 +375,24 @@ impl<'m> Pricing<'m> {
                 self.launch_s,
             );
         }
+        // Inductor's layout optimisation: a graph with 2-D convolutions runs them channels-last
+        // (SD 1.5's compiled UNet block: cuDNN's NHWC implicit GEMM, no transposes, where eager
+        // ran `nchwToNhwcKernel` around each).
+        if runner == Runner::Triton
+            && let [c] = computed[..]
+                .iter()
+                .copied()
+                .filter(|&o| g.op(o).kind.is_contraction())
+                .collect::<Vec<_>>()[..]
+            && let Some(mut shape) = hwmodel::conv_shape(g, c)
+            && !shape.channels_last
+            && shape.input.len() == 4
+        {
+            shape.channels_last = true;
+            return self
+                .model
+                .conv_in_kernel(g, c, &shape, traffic, self.hw, self.launch_s);
+        }
         let model = if copied {
             &self.unfolded
         } else if runner == Runner::Triton && flash.is_none() && triton_rows(g, ops) {
@@ -406,7 +428,7 @@ fn triton_rows(g: &Graph, ops: &[OpId]) -> bool {
             continue;
         }
         match funcs::family(op.func.as_deref().unwrap_or("")) {
-            FuncFamily::Norm => any = true,
+            FuncFamily::Norm | FuncFamily::GroupNorm => any = true,
             FuncFamily::Softmax => {
                 let cols = op
                     .inputs

@@ -510,3 +510,36 @@ fn triton_prices_a_transposing_copy_by_its_tile() {
         p.layout_copy(&wide, Runner::Eager).kernel_s
     );
 }
+
+#[test]
+fn compile_runs_a_2d_conv_channels_last_and_a_group_norm_as_streaming_kernels() {
+    // SD 1.5's resnet conv and group norm, contiguous (NCHW) as the file states them.
+    let src = |cl: &str| {
+        format!(
+            "graph g {{\n  dtype f16\n  input x: [2, 320, 64, 64]\n  weight w: [320, 320, 3, 3]\n  weight gw: [320]\n  weight gb: [320]\n  op conv = conv(x, w, padding = 1{cl}) -> c: [2, 320, 64, 64]\n  op gn = reduction.group_norm(c, gw, gb, groups = 32, eps = 1e-5) -> n\n  output n\n}}\n"
+        )
+    };
+    let nchw = src("");
+    let (a, compile) = run(&nchw, Runtime::Compile);
+    let (_, eager) = run(&nchw, Runtime::Eager);
+    let (b, cl) = run(&src(", channels_last = true"), Runtime::Eager);
+    let time = |a: &Analysis, e: &RuntimeEstimate, op: &str| {
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == op))
+            .map(|k| k.prediction.time_s)
+            .expect(op)
+    };
+    // Inductor's layout optimisation: the conv as cuDNN runs it channels-last, without the
+    // transposes eager runs around an NCHW conv.
+    assert_eq!(time(&a, &compile, "conv"), time(&b, &cl, "conv"));
+    assert!(time(&a, &compile, "conv") < time(&a, &eager, "conv"));
+    // The group norm: two streaming passes (moments, apply) instead of PyTorch's block per
+    // group of a sample and scalar apply kernel.
+    assert!(time(&a, &compile, "gn") * 2.0 < time(&a, &eager, "gn"));
+    // A conv1d keeps its layout (Whisper's compiled stem still ran cuDNN's transposes).
+    let conv1d = "graph g {\n  dtype f16\n  input x: [4, 80, 3000]\n  weight w: [384, 80, 3]\n  op conv = conv(x, w, padding = 1) -> c: [4, 384, 3000]\n  output c\n}\n";
+    let (a, compile) = run(conv1d, Runtime::Compile);
+    let (_, eager) = run(conv1d, Runtime::Eager);
+    assert_eq!(time(&a, &compile, "conv"), time(&a, &eager, "conv"));
+}

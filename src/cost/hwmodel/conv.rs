@@ -700,6 +700,28 @@ impl HwModel {
         p.memory_s = ks.iter().map(|k| (k.read + k.written) / hw.bandwidth).sum();
         p
     }
+
+    /// Conv `c` of a kernel that moves `traffic` under the compulsory model, as problem
+    /// `shape` (its op's, or a runtime's layout of it): its input and weight give way to
+    /// cuDNN's reads of them, the rest of the reads (an epilogue's bias) stay as counted.
+    pub fn conv_in_kernel(
+        &self,
+        g: &Graph,
+        c: OpId,
+        shape: &ConvShape,
+        traffic: &crate::traffic::GroupTraffic,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let operands: u64 = g
+            .op(c)
+            .inputs
+            .iter()
+            .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
+            .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
+        let other = traffic.bytes_read.saturating_sub(operands);
+        self.conv(shape, other, traffic.bytes_written, hw, launch_s)
+    }
 }
 
 #[cfg(test)]

@@ -679,19 +679,11 @@ pub fn predict(
         .copied()
         .filter(|&o| g.op(o).kind.is_contraction())
         .collect();
-    // A conv: cuDNN's kernels for its layout (`conv.rs`); its input and weight give way to
-    // theirs, the rest of the reads (an epilogue's bias) stay as counted.
+    // A conv: cuDNN's kernels for its layout (`conv.rs`).
     if let [c] = matmuls[..]
         && let Some(shape) = conv_shape(g, c)
     {
-        let operands: u64 = g
-            .op(c)
-            .inputs
-            .iter()
-            .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
-            .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
-        let other = traffic.bytes_read.saturating_sub(operands);
-        return model.conv(&shape, other, traffic.bytes_written, hw, launch_s);
+        return model.conv_in_kernel(g, c, &shape, traffic, hw, launch_s);
     }
     // The low-precision GEMMs (issue 23 item 6, `quant.rs`).
     if let [q] = matmuls[..]
