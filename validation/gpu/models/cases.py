@@ -213,17 +213,30 @@ CASES11 = {
     "gpt2_medium_b8_s512": (IMP + "gpt2_medium_b8_s512.fgraph", {}, None),
     "qwen2_5_1_5b_prefill_s2048": (IMP + "qwen2_5_1_5b_prefill_s2048.fgraph", {}, None),
 }
+# Batch 12: the held-out check of compile's rule 7 (a 2-D convolution stated NCHW runs
+# channels-last) and of Triton's group norm at streaming rates, both read off SD 1.5's
+# compiled down block at batch 2 (batch 2): the same block at batch 1 and 4 and at 96×96
+# latents, ResNet-50 in NCHW (every conv's `channels_last` removed) at batch 32 and 8, and the
+# shipped channels-last ResNet-50 at batch 8. Predictions in predictions_models_12.json.
+CASES12 = {
+    "sd15_unet_down_b1": ("examples/sd15_unet_down_block.fgraph", {"B": 1}, None),
+    "sd15_unet_down_b4": ("examples/sd15_unet_down_block.fgraph", {"B": 4}, None),
+    "sd15_unet_down_b2_h96": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 96}, None),
+    "resnet50_nchw_b32": (IMP + "resnet50_nchw.fgraph", {}, None),
+    "resnet50_nchw_b8": (IMP + "resnet50_nchw.fgraph", {"B": 8}, None),
+    "resnet50_b8": ("examples/resnet50.fgraph", {"B": 8}, None),
+}
 BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_models_2.json"),
            "3": (CASES3, "predictions_models_3.json"), "4": (CASES4, "predictions_models_4.json"),
            "5": (CASES5, "predictions_models_5.json"), "6": (CASES6, "predictions_models_6.json"),
            "7": (CASES7, "predictions_models_7.json"), "8": (CASES8, "predictions_models_8.json"),
            "9": (CASES9, "predictions_models_9.json"), "10": (CASES10, "predictions_models_10.json"),
-           "11": (CASES11, "predictions_models_11.json")}
+           "11": (CASES11, "predictions_models_11.json"), "12": (CASES12, "predictions_models_12.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
-    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11):
+    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12):
         if name in c:
             return c[name]
     raise KeyError(name)
