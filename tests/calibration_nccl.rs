@@ -51,13 +51,14 @@ fn the_nccl_predictions_are_what_fgraph_predicts() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The held-out sizes over 1 MiB measured on 2 H100s (NVLS off), against the committed
-/// predictions: 27 of 30 within ±15% (all-reduce at 2 MiB −15.9%; send/recv, timed with
-/// plain launches only, at 8 and 32 MiB), every collective but send/recv within ±16%.
-#[test]
-fn the_recorded_held_out_accuracy() {
+/// The held-out sizes over 1 MiB measured in `folder` against the committed predictions:
+/// (within ±15%, compared); every collective but send/recv within `bound`.
+fn held_out_accuracy(folder: &str, bound: f64) -> (usize, usize) {
     let p = predictions();
-    let path = common::root().join("validation/gpu/nccl/data/heldout/measured_nccl.csv");
+    let path = common::root()
+        .join("validation/gpu/nccl/data")
+        .join(folder)
+        .join("measured_nccl.csv");
     let text = std::fs::read_to_string(path).expect("measured");
     let mut lines = text.lines();
     let head: Vec<&str> = lines.next().expect("header").split(',').collect();
@@ -105,8 +106,23 @@ fn the_recorded_held_out_accuracy() {
         n += 1;
         within += usize::from(err.abs() <= 0.15);
         if key.0 != "send_recv" {
-            assert!(err.abs() <= 0.16, "{key:?}: {err:+.3}");
+            assert!(err.abs() <= bound, "{key:?}: {err:+.3}");
         }
     }
-    assert_eq!((within, n), (27, 30));
+    (within, n)
+}
+
+/// On 2 H100s (NVLS off): 27 of 30 within ±15% (all-reduce at 2 MiB −15.9%; send/recv, timed
+/// with plain launches only, at 8 and 32 MiB), every collective but send/recv within ±16%.
+#[test]
+fn the_recorded_held_out_accuracy() {
+    assert_eq!(held_out_accuracy("heldout", 0.16), (27, 30));
+}
+
+/// On 4 H200s (the 4-GPU kind lent H200s: the same NVLink 4 and NVSwitch; VALIDATION.md §20):
+/// 25 of 30 within ±15%, every collective but send/recv within ±19% (all-to-all and broadcast
+/// at 128 MiB, eager).
+#[test]
+fn the_recorded_held_out_accuracy_on_4_gpus() {
+    assert_eq!(held_out_accuracy("heldout_w4_h200", 0.19), (25, 30));
 }
