@@ -24,7 +24,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     let mut out = BTreeMap::new();
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
-        "data11",
+        "data11", "data12",
     ] {
         let text = std::fs::read_to_string(dir.join(folder).join("measured_models.csv"))
             .unwrap_or_else(|e| panic!("{folder}: {e}"));
@@ -137,6 +137,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // §23: batch 11, held out from everything (the pre-registered figures).
         ("11", "graph", 18, 18),
         ("11", "eager", 12, 18),
+        // §24: batch 12, held out from rule 7 and Triton's group norm (pre-registered).
+        ("12", "graph", 9, 12),
+        ("12", "eager", 2, 12),
     ];
     for &(b, l, within, n) in expected {
         let got = tally.get(&(b.to_string(), l)).copied().unwrap_or_default();
