@@ -25,7 +25,8 @@
 //! - A FlashAttention kernel (`--flash-attention`'s, [`crate::fusion::FlashKernel`]): its two
 //!   matmuls' FLOPs at `peak · attention.efficiency · wave_eff · L / (L + attention.kv_half) ·
 //!   D / (D + attention.head_dim_half)`, one tile per 128 queries of each batch and head, `L`
-//!   the keys, `D` the head dim; memory as a matmul's, on the counted bytes.
+//!   the keys, `D` the head dim rounded up to the kernels' step ([`padded_head_dim`]: 32, and
+//!   256 above 192) with the FLOPs padded to it; memory as a matmul's, on the counted bytes.
 //!   `--attention-kernel NAME` takes `attention_kernels[NAME]` instead
 //!   ([`HwModel::with_attention_kernel`]), `--causal-attention` half the keys and FLOPs.
 
@@ -250,7 +251,13 @@ impl HwModel {
         let tiles = (batch.max(1) * queries.div_ceil(128).max(1)) as f64;
         let waves = (tiles / sms).ceil().max(1.0);
         let a = &self.attention;
-        let (l, d) = (keys as f64, head_dim as f64);
+        // The kernels are built for head dims in steps of 32 (256 above 192, as
+        // FlashAttention-2's `round_multiple(d, 32)`): a head dim in between runs the next
+        // one's kernel, its two matmuls padded to it (SD 1.5's 40-wide heads ran 20-27%
+        // slower than the price for 40: validation/gpu/models batches 2 and 12).
+        let padded = padded_head_dim(head_dim);
+        let flops = flops * padded as f64 / head_dim.max(1) as f64;
+        let (l, d) = (keys as f64, padded as f64);
         let eff =
             a.efficiency * tiles / (waves * sms) * l / (l + a.kv_half) * d / (d + a.head_dim_half);
         let compute_s = flops / (hw.peak(crate::cost::Unit::Tensor16) * eff);
@@ -264,6 +271,17 @@ impl HwModel {
             memory_s,
             launch_s,
         )
+    }
+}
+
+/// The head dim a FlashAttention kernel runs `d` at: `d` rounded up to a multiple of 32, or
+/// 256 above 192 ([`HwModel::attention`]); a head dim above 256 as it is.
+pub fn padded_head_dim(d: u64) -> u64 {
+    match d {
+        0 => 0,
+        1..=192 => d.div_ceil(32) * 32,
+        193..=256 => 256,
+        _ => d,
     }
 }
 
@@ -332,4 +350,29 @@ fn shape_of(g: &Graph, o: OpId, fold_broadcast: bool) -> Option<MatmulShape> {
 /// kernel's tiles are per query head, as its coefficients were fitted).
 pub(super) fn pattern_shape(g: &Graph, o: OpId) -> Option<MatmulShape> {
     shape_of(g, o, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attention_runs_a_head_dim_at_the_kernels_next_step() {
+        assert_eq!(padded_head_dim(40), 64);
+        assert_eq!(padded_head_dim(64), 64);
+        assert_eq!(padded_head_dim(80), 96);
+        assert_eq!(padded_head_dim(192), 192);
+        assert_eq!(padded_head_dim(200), 256);
+        assert_eq!(padded_head_dim(320), 320);
+        // SD 1.5's 40-wide heads cost what 64-wide ones do (their FLOPs padded to 64).
+        let hw = crate::cost::Hardware::preset("h100").expect("h100");
+        let m = hw.model.clone().expect("model");
+        let at = |d: u64| {
+            let flops = 4.0 * 16.0 * 4096.0 * 4096.0 * d as f64;
+            m.attention(16, 4096, 4096, d, flops, (0, 0), &hw, 0.0)
+                .compute_s
+        };
+        assert!((at(40) - at(64)).abs() < 1e-12);
+        assert!(at(128) > at(64));
+    }
 }
