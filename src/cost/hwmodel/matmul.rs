@@ -251,11 +251,12 @@ impl HwModel {
         let tiles = (batch.max(1) * queries.div_ceil(128).max(1)) as f64;
         let waves = (tiles / sms).ceil().max(1.0);
         let a = &self.attention;
-        // The kernels are built for head dims in steps of 32 (256 above 192, as
-        // FlashAttention-2's `round_multiple(d, 32)`): a head dim in between runs the next
-        // one's kernel, its two matmuls padded to it (SD 1.5's 40-wide heads ran 20-27%
-        // slower than the price for 40: validation/gpu/models batches 2 and 12).
-        let padded = padded_head_dim(head_dim);
+        // The kernels are built for some head dims only (`head_dim_step`): a head dim in
+        // between runs the next one's kernel, its two matmuls padded to it (SD 1.5's 40-wide
+        // heads ran 20-27% slower than the price for 40: validation/gpu/models batches 2 and
+        // 12; cuDNN's kernels name their head-dim tile, 64, 128, 192 or 256:
+        // validation/gpu/attention-hd).
+        let padded = padded_head_dim(head_dim, a.head_dim_step);
         let flops = flops * padded as f64 / head_dim.max(1) as f64;
         let (l, d) = (keys as f64, padded as f64);
         let eff =
@@ -274,14 +275,19 @@ impl HwModel {
     }
 }
 
-/// The head dim a FlashAttention kernel runs `d` at: `d` rounded up to a multiple of 32, or
-/// 256 above 192 ([`HwModel::attention`]); a head dim above 256 as it is.
-pub fn padded_head_dim(d: u64) -> u64 {
+/// The head dim a FlashAttention kernel runs `d` at, for kernels built every `step` head dims
+/// (`attention.head_dim_step`): `d` rounded up to a multiple of `step`, or 256 above 192
+/// (FlashAttention-2's `round_multiple(d, 32)` and its 256 kernel; cuDNN's SDPA kernels tile
+/// the head dim by 64); `d` as it is above 256 or without a step.
+pub fn padded_head_dim(d: u64, step: Option<f64>) -> u64 {
+    let Some(step) = step.filter(|s| *s >= 1.0).map(|s| s as u64) else {
+        return d;
+    };
     match d {
         0 => 0,
-        1..=192 => d.div_ceil(32) * 32,
         193..=256 => 256,
-        _ => d,
+        257.. => d,
+        _ => d.div_ceil(step) * step,
     }
 }
 
@@ -358,14 +364,22 @@ mod tests {
 
     #[test]
     fn attention_runs_a_head_dim_at_the_kernels_next_step() {
-        assert_eq!(padded_head_dim(40), 64);
-        assert_eq!(padded_head_dim(64), 64);
-        assert_eq!(padded_head_dim(80), 96);
-        assert_eq!(padded_head_dim(192), 192);
-        assert_eq!(padded_head_dim(200), 256);
-        assert_eq!(padded_head_dim(320), 320);
+        // cuDNN's SDPA (the H100 presets' `attention`): 64, 128, 192, 256.
+        let cudnn = Some(64.0);
+        assert_eq!(padded_head_dim(40, cudnn), 64);
+        assert_eq!(padded_head_dim(64, cudnn), 64);
+        assert_eq!(padded_head_dim(80, cudnn), 128);
+        assert_eq!(padded_head_dim(160, cudnn), 192);
+        assert_eq!(padded_head_dim(200, cudnn), 256);
+        assert_eq!(padded_head_dim(320, cudnn), 320);
+        // FlashAttention-2 (`flash2`): every 32, 256 above 192.
+        assert_eq!(padded_head_dim(80, Some(32.0)), 96);
+        assert_eq!(padded_head_dim(200, Some(32.0)), 256);
+        // A hardware file without the step: as it is.
+        assert_eq!(padded_head_dim(40, None), 40);
         // SD 1.5's 40-wide heads cost what 64-wide ones do (their FLOPs padded to 64).
         let hw = crate::cost::Hardware::preset("h100").expect("h100");
+        assert_eq!(hw.model.as_ref().and_then(|m| m.attention.head_dim_step), Some(64.0));
         let m = hw.model.clone().expect("model");
         let at = |d: u64| {
             let flops = 4.0 * 16.0 * 4096.0 * 4096.0 * d as f64;

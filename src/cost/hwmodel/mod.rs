@@ -36,7 +36,7 @@ mod scan;
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use decode::{CopyKernel, HostCoeffs, SplitK, SplitKCoeffs, Step, step_time};
-pub use matmul::{MatmulShape, matmul_shape};
+pub use matmul::{MatmulShape, matmul_shape, padded_head_dim};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
 pub use scan::ScanCoeffs;
@@ -139,6 +139,10 @@ pub struct AttentionCoeffs {
     /// (`--flash-attention`), whose coefficients were fitted without it, do not take it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub memory_overhead_us: f64,
+    /// The head dims the kernels are built for, every `head_dim_step` (and 256 above 192):
+    /// a head dim in between runs at the next one, its FLOPs padded ([`padded_head_dim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim_step: Option<f64>,
 }
 
 fn is_zero(v: &f64) -> bool {
@@ -410,6 +414,9 @@ impl HwModel {
                 ("memory_overhead_us", a.memory_overhead_us),
             ] {
                 check_range(k, &format!("model.{key}.{k}"), v)?;
+            }
+            if let Some(v) = a.head_dim_step {
+                check_range("head_dim_step", &format!("model.{key}.head_dim_step"), v)?;
             }
         }
         let mut last = 0.0;
