@@ -271,35 +271,24 @@ impl<'m> Pricing<'m> {
     ///   L2 (`l2_effective_bytes`), runs [`TRITON_TILE_SPEEDUP`] times faster than that;
     /// - the rest at Triton's copy rate (BERT's Kᵀ with its bias, 12.6 MB in 4.6 µs).
     pub fn layout_copy(&self, c: &CopyShape, runner: Runner) -> Prediction {
-        let m = match (runner, c.transposed_tile) {
-            (Runner::Eager, None) => &self.eager_runs,
-            (Runner::Eager, Some(_)) => &self.eager_transpose,
+        let (m, speedup) = match (runner, c.transposed_tile) {
+            (Runner::Eager, None) => (&self.eager_runs, 1.0),
+            (Runner::Eager, Some(_)) => (&self.eager_transpose, 1.0),
             (Runner::Triton, Some(tile)) => {
                 let tile_bytes = tile.saturating_mul(c.written / c.elements.max(1));
                 let large = c.broadcast
                     || c.read.saturating_add(c.written) as f64 > self.model.l2_effective_bytes;
                 if tile_bytes as f64 > TRITON_TILE_BYTES {
-                    &self.eager_transpose
+                    (&self.eager_transpose, 1.0)
                 } else if large {
-                    let mut p = self.eager_transpose.memory(
-                        Family::Elementwise,
-                        c.read,
-                        c.written,
-                        c.elements,
-                        None,
-                        self.hw,
-                        self.launch_s,
-                    );
-                    p.kernel_s /= TRITON_TILE_SPEEDUP;
-                    p.time_s = p.kernel_s + p.launch_s;
-                    return p;
+                    (&self.eager_transpose, TRITON_TILE_SPEEDUP)
                 } else {
-                    &self.triton_runs
+                    (&self.triton_runs, 1.0)
                 }
             }
-            (Runner::Triton, None) => &self.triton_runs,
+            (Runner::Triton, None) => (&self.triton_runs, 1.0),
         };
-        m.memory(
+        let mut p = m.memory(
             Family::Elementwise,
             c.read,
             c.written,
@@ -307,7 +296,10 @@ impl<'m> Pricing<'m> {
             None,
             self.hw,
             self.launch_s,
-        )
+        );
+        p.kernel_s /= speedup;
+        p.time_s = p.kernel_s + p.launch_s;
+        p
     }
 
     /// Matmul `m` run by cuBLAS in f32 on operands cast to f32 (`compile`'s rule 4: a

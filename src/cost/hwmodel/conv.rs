@@ -713,13 +713,7 @@ impl HwModel {
         hw: &crate::cost::Hardware,
         launch_s: f64,
     ) -> Prediction {
-        let operands: u64 = g
-            .op(c)
-            .inputs
-            .iter()
-            .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
-            .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
-        let other = traffic.bytes_read.saturating_sub(operands);
+        let other = super::matmul::other_reads(g, c, traffic);
         self.conv(shape, other, traffic.bytes_written, hw, launch_s)
     }
 }

@@ -25,8 +25,9 @@
 //! - A FlashAttention kernel (`--flash-attention`'s, [`crate::fusion::FlashKernel`]): its two
 //!   matmuls' FLOPs at `peak · attention.efficiency · wave_eff · L / (L + attention.kv_half) ·
 //!   D / (D + attention.head_dim_half)`, one tile per 128 queries of each batch and head, `L`
-//!   the keys, `D` the head dim rounded up to the kernels' step ([`padded_head_dim`]: 32, and
-//!   256 above 192) with the FLOPs padded to it; memory as a matmul's, on the counted bytes.
+//!   the keys, `D` the head dim rounded up to the kernels' step ([`padded_head_dim`]:
+//!   `attention.head_dim_step`, and 256 above 192) with the FLOPs padded to it; memory as a
+//!   matmul's, on the counted bytes.
 //!   `--attention-kernel NAME` takes `attention_kernels[NAME]` instead
 //!   ([`HwModel::with_attention_kernel`]), `--causal-attention` half the keys and FLOPs.
 
@@ -275,6 +276,18 @@ impl HwModel {
     }
 }
 
+/// The reads a kernel of contraction `o` makes besides `o`'s operands (an epilogue's bias),
+/// as counted in `traffic`: a tiling model's reads of the operands take their place.
+pub(crate) fn other_reads(g: &Graph, o: OpId, traffic: &crate::traffic::GroupTraffic) -> u64 {
+    let operands: u64 = g
+        .op(o)
+        .inputs
+        .iter()
+        .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
+        .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
+    traffic.bytes_read.saturating_sub(operands)
+}
+
 /// The head dim a FlashAttention kernel runs `d` at, for kernels built every `step` head dims
 /// (`attention.head_dim_step`): `d` rounded up to a multiple of `step`, or 256 above 192
 /// (FlashAttention-2's `round_multiple(d, 32)` and its 256 kernel; cuDNN's SDPA kernels tile
@@ -379,7 +392,10 @@ mod tests {
         assert_eq!(padded_head_dim(40, None), 40);
         // SD 1.5's 40-wide heads cost what 64-wide ones do (their FLOPs padded to 64).
         let hw = crate::cost::Hardware::preset("h100").expect("h100");
-        assert_eq!(hw.model.as_ref().and_then(|m| m.attention.head_dim_step), Some(64.0));
+        assert_eq!(
+            hw.model.as_ref().and_then(|m| m.attention.head_dim_step),
+            Some(64.0)
+        );
         let m = hw.model.clone().expect("model");
         let at = |d: u64| {
             let flops = 4.0 * 16.0 * 4096.0 * 4096.0 * d as f64;

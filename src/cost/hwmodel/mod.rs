@@ -706,13 +706,7 @@ pub fn predict(
         }
     {
         // The operands' counted reads give way to the tiling model's.
-        let operands: u64 = g
-            .op(mm)
-            .inputs
-            .iter()
-            .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
-            .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
-        let other = traffic.bytes_read.saturating_sub(operands);
+        let other = matmul::other_reads(g, mm, traffic);
         let unit = super::op_unit(g, mm);
         let p = model.matmul_on(&shape, unit, other, traffic.bytes_written, hw, launch_s);
         if unit.is_8bit() {

@@ -82,7 +82,7 @@ pub const RANGES: &[FieldRange] = &[
     fraction("efficiency"),
     range("kv_half", 0.0, 1e6, ""),
     range("head_dim_half", 0.0, 1e6, ""),
-    range("head_dim_step", 1.0, 256.0, ""),
+    range("head_dim_step", 1.0, 4096.0, ""),
     fraction("bandwidth_efficiency"),
     range("elements_per_s", 1e6, 1e16, "elements/s"),
     range("overhead_us", 0.0, 1e6, "µs"),
