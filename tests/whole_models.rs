@@ -24,7 +24,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     let mut out = BTreeMap::new();
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
-        "data11", "data12",
+        "data11", "data12", "data13",
     ] {
         let text = std::fs::read_to_string(dir.join(folder).join("measured_models.csv"))
             .unwrap_or_else(|e| panic!("{folder}: {e}"));
@@ -140,6 +140,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // §24: batch 12, held out from rule 7 and Triton's group norm (pre-registered).
         ("12", "graph", 9, 12),
         ("12", "eager", 2, 12),
+        // §26: batch 13, SD-like blocks at other widths, held out (pre-registered).
+        ("13", "graph", 6, 10),
+        ("13", "eager", 5, 10),
     ];
     for &(b, l, within, n) in expected {
         let got = tally.get(&(b.to_string(), l)).copied().unwrap_or_default();
