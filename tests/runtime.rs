@@ -329,6 +329,12 @@ fn the_report_leads_with_the_runtime_and_json_carries_it() {
         out.contains("(the prediction the report leads with)"),
         "{out}"
     );
+    // Plain launches are the pipeline of the preset's host and the GPU: the report says so,
+    // with the host's time per kernel, not a launch added to each kernel.
+    assert!(
+        out.contains("of gaps and waiting for the host, which issues a kernel every 14.10 µs (model.host.runtime_eager_us"),
+        "{out}"
+    );
     // The rest of the report is still there, labelled.
     assert!(out.contains("graph `llama_layer`: 46 ops in"), "{out}");
     assert!(out.contains("fgraph's own plan (--fuser seed)"), "{out}");
@@ -354,6 +360,20 @@ fn the_report_leads_with_the_runtime_and_json_carries_it() {
     assert!((t - r["time_us"].as_f64().expect("t")).abs() < 0.01);
     assert_eq!(r["sdpa"][0]["rewritten"], true);
     assert!(per.iter().any(|k| k["what"] == "sdpa"));
+    // CUDA graphs: no host in the step.
+    assert!(r.get("host_us").is_none(), "{r}");
+    let o = fgraph(&[
+        "analyze",
+        "--runtime",
+        "compile",
+        "--launch",
+        "eager",
+        "--format",
+        "json",
+        "validation/inductor/heldout/llama_decode.fgraph",
+    ]);
+    let j: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(j["cost"]["runtime"]["host_us"], 15.5);
 }
 
 #[test]

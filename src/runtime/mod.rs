@@ -160,6 +160,11 @@ pub struct RuntimeEstimate {
     pub time_s: f64,
     /// The GPU's gap per CUDA kernel between kernels ([`seam::Pricing::launch_s`]).
     pub gap_s: f64,
+    /// Plain launches fed by a host that issues a kernel every `host_s`
+    /// (`model.host.runtime_eager_us` or `runtime_compile_us`): the step is the pipeline of
+    /// the host and the GPU, not each kernel plus a launch. `None` under CUDA graphs, or
+    /// when the model has no host time (then each kernel adds `launch_eager_us`).
+    pub host_s: Option<f64>,
     /// What each CUDA kernel's hardware-model time was shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_s: f64,
@@ -260,6 +265,7 @@ pub fn estimate(
         kernel_s: parts.kernels.iter().map(|k| k.prediction.kernel_s).sum(),
         time_s,
         gap_s: pricing.launch_s(),
+        host_s,
         stream_discount_s: pricing.stream_discount_s(),
         sustained_derate: pricing.sustained_derate(),
         kernels: parts.kernels,

@@ -59,17 +59,34 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
     } else {
         format!("{} ops run as views", group_digits(e.views as u64))
     });
-    let _ = writeln!(
-        out,
-        "  {}; {} in kernels + {} of launches ({} each)",
-        parts.join(", "),
-        fmt_time(e.kernel_s),
-        fmt_time(e.time_s - e.kernel_s),
-        fmt_time(match e.launch {
-            crate::cost::LaunchMode::Graph => e.gap_s,
-            crate::cost::LaunchMode::Eager => c.hardware.launch(e.launch),
-        })
-    );
+    match e.host_s {
+        // Plain launches fed by the model's host: the step is their pipeline.
+        Some(h) => {
+            let _ = writeln!(
+                out,
+                "  {}; {} in kernels + {} of gaps and waiting for the host, which issues a \
+                 kernel every {} (model.host.runtime_{}_us; hosts differ: docs/language.md)",
+                parts.join(", "),
+                fmt_time(e.kernel_s),
+                fmt_time(e.time_s - e.kernel_s),
+                fmt_time(h),
+                e.name()
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  {}; {} in kernels + {} of launches ({} each)",
+                parts.join(", "),
+                fmt_time(e.kernel_s),
+                fmt_time(e.time_s - e.kernel_s),
+                fmt_time(match e.launch {
+                    crate::cost::LaunchMode::Graph => e.gap_s,
+                    crate::cost::LaunchMode::Eager => c.hardware.launch(e.launch),
+                })
+            );
+        }
+    }
     if e.stream_discount_s > 0.0 || e.sustained_derate > 0.0 {
         let _ = writeln!(
             out,

@@ -293,6 +293,11 @@ pub struct RuntimeJson<'a> {
     pub kernel_us: f64,
     /// The GPU's gap between two kernels of the step (a CUDA graph's launch), per CUDA kernel.
     pub gap_us: f64,
+    /// Plain launches: the host's time to issue one kernel (`model.host.runtime_eager_us` or
+    /// `runtime_compile_us`), the step being the pipeline of host and GPU; absent under CUDA
+    /// graphs or without a host time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_us: Option<f64>,
     /// What each CUDA kernel's hardware-model time is shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_us: f64,
@@ -386,6 +391,7 @@ impl<'a> RuntimeJson<'a> {
             time_us: r4(e.time_s * 1e6),
             kernel_us: r4(e.kernel_s * 1e6),
             gap_us: r4(e.gap_s * 1e6),
+            host_us: e.host_s.map(|h| r4(h * 1e6)),
             stream_discount_us: r4(e.stream_discount_s * 1e6),
             sustained_derate: e.sustained_derate,
             copies: e
