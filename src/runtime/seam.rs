@@ -218,8 +218,15 @@ impl<'m> Pricing<'m> {
     }
 
     /// The CUDA kernels the kernel priced as `p` launches: 2 for a GEMM cuBLAS runs as
-    /// split-K (its reduction kernel, priced in `p`), else 1.
+    /// split-K (its reduction kernel, priced in `p`); 3 for a group norm (the hardware
+    /// model's moments, parameters and apply kernels under eager, PyTorch's
+    /// `RowwiseMoments`, `ComputeFusedParams` and apply; Inductor's partial sums, their
+    /// combine and the apply pass under compile: validation/gpu/models batches 2, 12 and
+    /// 13); else 1.
     pub fn cuda_kernels(&self, p: &Prediction) -> usize {
+        if p.family == Family::GroupNorm {
+            return 3;
+        }
         1 + usize::from(p.split_k.is_some())
     }
 
@@ -248,6 +255,10 @@ impl<'m> Pricing<'m> {
     pub fn in_stream(&self, mut p: Prediction) -> Prediction {
         let n = self.cuda_kernels(&p) as f64;
         p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0);
+        if p.family == Family::GroupNorm {
+            // Its three kernels' launches (the model's prediction has one).
+            p.launch_s = n * self.launch_s;
+        }
         let tensor = matches!(
             p.family,
             Family::Matmul | Family::Attention | Family::Conv | Family::Gemm8
