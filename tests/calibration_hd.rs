@@ -33,19 +33,7 @@ fn attention_at_odd_head_dims_keeps_its_recorded_accuracy() {
     let (mut now_ok, mut pre_ok) = (0, 0);
     for (name, &meas) in &measured {
         assert!(meas > 20.0, "{name}: every case is over 20 µs");
-        let file = dir.join("graphs").join(format!("{name}.fgraph"));
-        let out = common::fgraph(&[
-            "analyze",
-            file.to_str().expect("path"),
-            "--traffic-model",
-            "hardware",
-            "--hardware",
-            "h100",
-            "--format",
-            "json",
-        ]);
-        assert_eq!(common::code(&out), 0, "{name}");
-        let d: Value = serde_json::from_str(&common::stdout(&out)).expect("JSON");
+        let d = common::analyze_h100_json(&dir.join("graphs").join(format!("{name}.fgraph")));
         let now = d["cost"]["hardware_model"]["kernels"][0]["kernel_us"]
             .as_f64()
             .expect("kernel_us");

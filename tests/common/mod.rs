@@ -30,6 +30,24 @@ pub fn fgraph(args: &[&str]) -> Output {
         .expect("run fgraph")
 }
 
+/// `fgraph analyze FILE --traffic-model hardware --hardware h100 --format json`, its JSON (the
+/// calibration tests' common call); panics unless it exits 0.
+pub fn analyze_h100_json(file: &std::path::Path) -> serde_json::Value {
+    let path = file.to_str().expect("a UTF-8 path");
+    let out = fgraph(&[
+        "analyze",
+        path,
+        "--traffic-model",
+        "hardware",
+        "--hardware",
+        "h100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 0, "{path}: {}", stdout(&out));
+    serde_json::from_str(&stdout(&out)).expect("JSON")
+}
+
 pub fn code(o: &Output) -> i32 {
     o.status.code().expect("exited, not killed by a signal")
 }
