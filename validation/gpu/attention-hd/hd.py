@@ -10,7 +10,7 @@ committed before the measurement.
 
     cargo build --release
     python3 validation/gpu/attention-hd/hd.py --predict          # predictions_hd.json (commit it)
-    # device (nvidia-h100-x1): python3 validation/gpu/attention-hd/hd.py --measure $OUT
+    # device (nvidia-h100-x1): python3 validation/gpu/attention-hd/hd.py --measure $OUT [--grid]
     python3 validation/gpu/attention-hd/hd.py --compare DIR      # the table (VALIDATION.md §25)
 
 A case is one SDPA call on f16 (or bf16) `[B, H, S, D]` tensors, PyTorch's default backend
@@ -50,6 +50,13 @@ CASES = [
 ]
 
 
+# `--grid`: causal against non-causal SDPA over head dims, lengths and batch × heads (a
+# measurement to read the causal kernels' time off, after §25's causal misses).
+GRID = [(f"g_d{d}_bh{bh}_s{s}{'_causal' if c else ''}", "f16", 1, bh, s, d, c)
+        for d in (64, 128, 256) for s in (1024, 2048, 4096, 8192) for bh in (8, 32, 128) for c in (False, True)
+        if bh * s <= 128 * 4096]
+
+
 def fgraph_text(name, dt, b, h, s, d, causal):
     shape = f"{dt}[{b}, {h}, {s}, {d}]"
     return (f"// {name}: validation/gpu/attention-hd/hd.py\n"
@@ -82,7 +89,7 @@ def predict():
         fh.write("\n")
 
 
-def measure(out):
+def measure(out, cases=None):
     import torch
     import torch.nn.functional as F
     from torch.profiler import ProfilerActivity, profile
@@ -92,7 +99,7 @@ def measure(out):
         fh.write(f"{torch.cuda.get_device_name(0)}\ntorch {torch.__version__} cuda {torch.version.cuda} "
                  f"cudnn {torch.backends.cudnn.version()}\n")
     rows, kern = [], []
-    for name, dt, b, h, s, d, causal in CASES:
+    for name, dt, b, h, s, d, causal in cases or CASES:
         q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dts[dt]) for _ in range(3))
         call = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)  # noqa: E731
         for _ in range(5):
@@ -145,7 +152,7 @@ if __name__ == "__main__":
     if "--predict" in sys.argv:
         predict()
     elif "--measure" in sys.argv:
-        measure(sys.argv[sys.argv.index("--measure") + 1])
+        measure(sys.argv[sys.argv.index("--measure") + 1], GRID if "--grid" in sys.argv else None)
     elif "--compare" in sys.argv:
         compare(sys.argv[sys.argv.index("--compare") + 1])
     else:
