@@ -8,7 +8,9 @@
 //! Two families were refitted after batch h's held-out check (batch i, VALIDATION.md §19):
 //! the convolutions and `topk`. Their batch-h predictions stay committed as the pre-registered
 //! record; what the binary predicts for them now is checked against batch i's predictions by
-//! `tests/calibration_i.rs`.
+//! `tests/calibration_i.rs`. The causal prefill cases of the attention family moved with the
+//! causal schedule read off validation/gpu/attention-hd/grid (VALIDATION.md §27): their
+//! committed figures stay the record, and they are checked against their measured kernels.
 
 mod common;
 
@@ -19,6 +21,21 @@ fn predictions(family: &str) -> Value {
         "validation/gpu/h100-calib-h/predictions_{family}.json"
     ));
     serde_json::from_str(&std::fs::read_to_string(path).expect("predictions")).expect("JSON")
+}
+
+/// The held-out case's main kernel as measured (`max_kernel_ns`), in µs.
+fn measured_main_us(case: &str) -> f64 {
+    let path = common::root().join("validation/gpu/h100-calib-h/heldout/measured_heldout.csv");
+    let text = std::fs::read_to_string(path).expect("measured");
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).expect(n);
+    let (c, t) = (col("case"), col("max_kernel_ns"));
+    lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|f| f[c] == case)
+        .map(|f| f[t].parse::<f64>().expect("ns") / 1e3)
+        .expect("measured case")
 }
 
 /// `analyze --format json --traffic-model hardware --hardware h100` on `path`.
@@ -78,6 +95,16 @@ fn the_attention_predictions_are_what_fgraph_predicts() {
         let hm = hardware_model(file.to_str().expect("path"));
         let k = &hm["kernels"][0];
         assert_eq!(k["dram_read"], c["dram_read"], "{name}");
+        if name.contains("_causal_") {
+            // Within issue 23's ±20% of the main kernel measured (−3.1..−6.5% since §27).
+            let now = k["kernel_us"].as_f64().expect("now");
+            let meas = measured_main_us(name);
+            assert!(
+                (now / meas - 1.0).abs() <= 0.10,
+                "{name}: {now} µs, {meas} measured"
+            );
+            continue;
+        }
         let (now, then) = (k["kernel_us"].as_f64(), c["kernel_us"].as_f64());
         assert!(
             close(now.expect("now"), then.expect("then"), 1e-9),

@@ -1186,10 +1186,17 @@ fn calib_predictions(c: &CalibCase, m: &HwModel, hw: &Hardware) -> Option<[(f64,
     let compulsory_time =
         (c.flops as f64 / hw.peak(unit)).max((c.read + c.write) as f64 / hw.bandwidth) * 1e6;
     if c.kind == "attention" {
-        // [batch·heads, S, D]; a causal kernel visits half the keys and does half the FLOPs
-        // (`flops` is already halved).
+        // [batch·heads, S, D]; a causal kernel visits the keys up to its diagonal and does
+        // half the FLOPs (`flops` is already halved).
         let [bh, s, d, _] = c.dims;
-        let keys = if c.causal { s / 2 } else { s };
+        let keys = if c.causal {
+            hwmodel::KeyVisits::Causal {
+                keys: s,
+                mean: s / 2,
+            }
+        } else {
+            hwmodel::KeyVisits::Each(s)
+        };
         let p = m.attention(bh, s, keys, d, c.flops as f64, (c.read, c.write), hw, 0.0);
         return Some([
             (p.dram_read as f64, p.kernel_s * 1e6),

@@ -36,7 +36,7 @@ mod scan;
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use decode::{CopyKernel, HostCoeffs, SplitK, SplitKCoeffs, Step, step_time};
-pub use matmul::{MatmulShape, matmul_shape, padded_head_dim};
+pub use matmul::{KeyVisits, MatmulShape, causal_schedule, matmul_shape, padded_head_dim};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
 pub use scan::ScanCoeffs;
@@ -614,15 +614,17 @@ pub fn predict(
             .fold(0u64, |a, &o| {
                 a.saturating_add(p.masked_flops(g, super::op_flops(g, o).0))
             });
-        let (keys, flops) = if p.mask(g).is_some() {
-            let (pairs, _) = p.pairs(g);
-            let (sq, _) = p.seq_lens(g);
-            let keys = pairs.div_ceil(u128::from(sq.max(1)));
-            (u64::try_from(keys).unwrap_or(u64::MAX), flops as f64)
+        let (keys, flops) = if let Some(mask) = p.mask(g) {
+            let ((pairs, _), (sq, _)) = (p.pairs(g), p.seq_lens(g));
+            (
+                KeyVisits::of(true, mask.window, s.n, pairs, sq),
+                flops as f64,
+            )
         } else if model.causal_attention {
-            (s.n.div_ceil(2), flops as f64 / 2.0)
+            let mean = s.n.div_ceil(2);
+            (KeyVisits::Causal { keys: s.n, mean }, flops as f64 / 2.0)
         } else {
-            (s.n, flops as f64)
+            (KeyVisits::Each(s.n), flops as f64)
         };
         return model.attention(
             s.batch,
@@ -651,7 +653,7 @@ pub fn predict(
             .then(|| crate::ops::attention::Dims::of_op(g, op))
             .flatten()
     }) {
-        let keys = d.pairs().div_ceil(u128::from(d.sq.max(1)));
+        let visits = KeyVisits::of(d.causal, d.window, d.sk, d.pairs(), d.sq);
         // A sliding window runs FlashAttention-2's kernel (PyTorch's `varlen_attn` with
         // `window_size`: SDPA has no window), where the model knows it.
         let windowed;
@@ -668,7 +670,7 @@ pub fn predict(
         let mut p = model.attention(
             d.batch,
             d.sq,
-            u64::try_from(keys).unwrap_or(u64::MAX),
+            visits,
             d.d,
             // A checked graph's count fits 64 bits.
             d.matmul_flops().unwrap_or(u128::MAX) as f64,

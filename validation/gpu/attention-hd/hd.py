@@ -10,7 +10,7 @@ committed before the measurement.
 
     cargo build --release
     python3 validation/gpu/attention-hd/hd.py --predict          # predictions_hd.json (commit it)
-    # device (nvidia-h100-x1): python3 validation/gpu/attention-hd/hd.py --measure $OUT [--grid]
+    # device (nvidia-h100-x1): python3 validation/gpu/attention-hd/hd.py --measure $OUT [--grid | --causal]
     python3 validation/gpu/attention-hd/hd.py --compare DIR      # the table (VALIDATION.md §25)
 
 A case is one SDPA call on f16 (or bf16) `[B, H, S, D]` tensors, PyTorch's default backend
@@ -57,6 +57,19 @@ GRID = [(f"g_d{d}_bh{bh}_s{s}{'_causal' if c else ''}", "f16", 1, bh, s, d, c)
         if bh * s <= 128 * 4096]
 
 
+# `--causal`: the held-out check of the causal schedule read off the grid (VALIDATION §27):
+# batch × heads, lengths and head dims the grid did not have, causal, with three non-causal
+# controls; predicted (`--predict --causal`, predictions_causal.json) before measuring.
+CAUSAL = [(f"c_d{d}_b{b}h{h}_s{s}{'_causal' if c else ''}", dt, b, h, s, d, c)
+          for (d, b, h, s, dt, c) in [
+              (64, 1, 4, 6144, "f16", True), (64, 2, 24, 1536, "bf16", True), (64, 1, 96, 3072, "f16", True),
+              (96, 1, 16, 3072, "bf16", True), (96, 4, 12, 1536, "f16", True), (96, 1, 48, 6144, "bf16", True),
+              (128, 1, 4, 12288, "bf16", True), (128, 2, 20, 3072, "f16", True), (128, 1, 64, 1536, "bf16", True),
+              (128, 3, 16, 6144, "f16", True), (192, 1, 12, 3072, "bf16", True), (192, 2, 40, 1536, "f16", True),
+              (256, 1, 24, 3072, "bf16", True), (64, 1, 96, 3072, "f16", False), (128, 2, 20, 3072, "f16", False),
+              (192, 1, 12, 3072, "bf16", False)]]
+
+
 def fgraph_text(name, dt, b, h, s, d, causal):
     shape = f"{dt}[{b}, {h}, {s}, {d}]"
     return (f"// {name}: validation/gpu/attention-hd/hd.py\n"
@@ -65,7 +78,7 @@ def fgraph_text(name, dt, b, h, s, d, causal):
             f"  output o\n}}\n")
 
 
-def predict():
+def predict(cases=None, out_name="predictions_hd.json"):
     fgraph = os.path.join(ROOT, "target", "release", "fgraph")
     folder = os.path.join(HERE, "graphs")
     os.makedirs(folder, exist_ok=True)
@@ -73,7 +86,7 @@ def predict():
     out = dict(what="fgraph's attention kernel per case, made before the measurement",
                made_by="validation/gpu/attention-hd/hd.py --predict", fgraph_commit=git("rev-parse", "HEAD"),
                src_clean=not git("status", "--porcelain", "src"), cases={})
-    for c in CASES:
+    for c in cases or CASES:
         path = os.path.join(folder, c[0] + ".fgraph")
         with open(path, "w") as fh:
             fh.write(fgraph_text(*c))
@@ -84,7 +97,7 @@ def predict():
         out["cases"][c[0]] = dict(family=k["family"], kernel_us=round(k["kernel_us"], 3),
                                   compute_us=round(k["compute_us"], 3), dram_read=k["dram_read"])
         print(f"{c[0]:28} {k['kernel_us']:9.2f} µs")
-    with open(os.path.join(HERE, "predictions_hd.json"), "w") as fh:
+    with open(os.path.join(HERE, out_name), "w") as fh:
         json.dump(out, fh, indent=1)
         fh.write("\n")
 
@@ -132,12 +145,12 @@ def measure(out, cases=None):
             w.writerows(data)
 
 
-def compare(folder):
-    pred = json.load(open(os.path.join(HERE, "predictions_hd.json")))["cases"]
+def compare(folder, cases=None, pred_name="predictions_hd.json"):
+    pred = json.load(open(os.path.join(HERE, pred_name)))["cases"]
     meas = {r["case"]: r for r in csv.DictReader(open(os.path.join(folder, "measured_hd.csv")))}
     ok = n = 0
     print(f"{'case':28} {'pred µs':>9} {'meas µs':>9} {'err':>8}  kernel")
-    for name, *_ in CASES:
+    for name, *_ in cases or CASES:
         p, m = pred[name]["kernel_us"], float(meas[name]["main_us"])
         e = p / m - 1
         if m > 20:
@@ -149,11 +162,14 @@ def compare(folder):
 
 
 if __name__ == "__main__":
+    causal = "--causal" in sys.argv
     if "--predict" in sys.argv:
-        predict()
+        predict(CAUSAL, "predictions_causal.json") if causal else predict()
     elif "--measure" in sys.argv:
-        measure(sys.argv[sys.argv.index("--measure") + 1], GRID if "--grid" in sys.argv else None)
+        measure(sys.argv[sys.argv.index("--measure") + 1],
+                GRID if "--grid" in sys.argv else CAUSAL if causal else None)
     elif "--compare" in sys.argv:
-        compare(sys.argv[sys.argv.index("--compare") + 1])
+        folder = sys.argv[sys.argv.index("--compare") + 1]
+        compare(folder, CAUSAL, "predictions_causal.json") if causal else compare(folder)
     else:
         sys.exit(__doc__)
