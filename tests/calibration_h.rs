@@ -40,19 +40,7 @@ fn measured_main_us(case: &str) -> f64 {
 
 /// `analyze --format json --traffic-model hardware --hardware h100` on `path`.
 fn hardware_model(path: &str) -> Value {
-    let out = common::fgraph(&[
-        "analyze",
-        path,
-        "--traffic-model",
-        "hardware",
-        "--hardware",
-        "h100",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(common::code(&out), 0, "{path}: {}", common::stdout(&out));
-    let d: Value = serde_json::from_str(&common::stdout(&out)).expect("JSON");
-    d["cost"]["hardware_model"].clone()
+    common::analyze_h100_json(std::path::Path::new(path))["cost"]["hardware_model"].clone()
 }
 
 fn close(a: f64, b: f64, tol: f64) -> bool {

@@ -26,18 +26,7 @@ fn load(rel: &str) -> Vec<Value> {
 fn predicts(dir: &std::path::Path, name: &str, text: &str) -> (Value, f64) {
     let file = dir.join(format!("{name}.fgraph"));
     std::fs::write(&file, text).expect("write");
-    let out = common::fgraph(&[
-        "analyze",
-        file.to_str().expect("path"),
-        "--traffic-model",
-        "hardware",
-        "--hardware",
-        "h100",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(common::code(&out), 0, "{name}: {}", common::stdout(&out));
-    let d: Value = serde_json::from_str(&common::stdout(&out)).expect("JSON");
+    let d = common::analyze_h100_json(&file);
     let hm = &d["cost"]["hardware_model"];
     (
         hm["dram_read"].clone(),

@@ -33,18 +33,7 @@ fn the_batch_j_predictions_are_what_fgraph_predicts() {
         assert_eq!(c["case"], l["case"]);
         let file = dir.join(format!("{name}.fgraph"));
         std::fs::write(&file, c["fgraph"].as_str().expect("text")).expect("write");
-        let out = common::fgraph(&[
-            "analyze",
-            file.to_str().expect("path"),
-            "--traffic-model",
-            "hardware",
-            "--hardware",
-            "h100",
-            "--format",
-            "json",
-        ]);
-        assert_eq!(common::code(&out), 0, "{name}: {}", common::stdout(&out));
-        let d: Value = serde_json::from_str(&common::stdout(&out)).expect("JSON");
+        let d = common::analyze_h100_json(&file);
         let hm = &d["cost"]["hardware_model"];
         assert_eq!(hm["dram_read"], c["dram_read"], "{name}");
         let (now, then) = (

@@ -26,18 +26,7 @@ fn the_nccl_predictions_are_what_fgraph_predicts() {
     for (i, c) in cases.iter().enumerate() {
         let file = dir.join(format!("c{i}.fgraph"));
         std::fs::write(&file, c["fgraph"].as_str().expect("text")).expect("write");
-        let out = common::fgraph(&[
-            "analyze",
-            file.to_str().expect("path"),
-            "--traffic-model",
-            "hardware",
-            "--hardware",
-            "h100",
-            "--format",
-            "json",
-        ]);
-        assert_eq!(common::code(&out), 0, "{c}: {}", common::stdout(&out));
-        let d: Value = serde_json::from_str(&common::stdout(&out)).expect("JSON");
+        let d = common::analyze_h100_json(&file);
         let now = d["cost"]["hardware_model"]["kernel_us"]
             .as_f64()
             .expect("now");
