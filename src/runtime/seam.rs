@@ -381,12 +381,12 @@ impl<'m> Pricing<'m> {
         // Inductor's layout optimisation: a graph with 2-D convolutions runs them channels-last
         // (SD 1.5's compiled UNet block: cuDNN's NHWC implicit GEMM, no transposes, where eager
         // ran `nchwToNhwcKernel` around each).
+        let mut contractions = computed
+            .iter()
+            .copied()
+            .filter(|&o| g.op(o).kind.is_contraction());
         if runner == Runner::Triton
-            && let [c] = computed[..]
-                .iter()
-                .copied()
-                .filter(|&o| g.op(o).kind.is_contraction())
-                .collect::<Vec<_>>()[..]
+            && let (Some(c), None) = (contractions.next(), contractions.next())
             && let Some(mut shape) = hwmodel::conv_shape(g, c)
             && !shape.channels_last
             && shape.input.len() == 4
