@@ -300,12 +300,12 @@ def emit(folder, only):
         print("emitted", name)
 
 
-def predict(only):
+def predict(only, modes=MODES):
     out = []
     for name in only:
         p = write_case(name)
         try:
-            for runtime, launch in MODES:
+            for runtime, launch in modes:
                 r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--hardware",
                                     "h100", "--runtime", runtime, "--launch", launch, p] + sets(name),
                                    capture_output=True, text=True)
@@ -327,7 +327,23 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--batch", default="1", choices=sorted(BATCHES))
     ap.add_argument("--manifest", action="store_true", help="write cases.json (every batch's cases, for tests/whole_models.rs)")
+    ap.add_argument("--predict-plain", metavar="BATCHES",
+                    help="predictions_plain.json: the plain-launch predictions of the batches named (e.g. 6-13), "
+                         "made before plain_rounds.py measures them")
     a = ap.parse_args()
+    if a.predict_plain:
+        lo, _, hi = a.predict_plain.partition("-")
+        names = [(b, n) for b in map(str, range(int(lo), int(hi or lo) + 1)) for n in BATCHES[b][0]]
+        preds = []
+        for b, n in names:
+            preds += [dict(p, batch=b) for p in predict([n], [m for m in MODES if m[1] == "eager"])]
+        with open(os.path.join(HERE, "predictions_plain.json"), "w") as fh:
+            json.dump(dict(what="fgraph's --runtime predictions with plain launches (traffic model hardware, h100 "
+                                "preset) for the cases of batches " + a.predict_plain + ", made before plain_rounds.py "
+                                "measured them in interleaved rounds", made_by="validation/gpu/models/cases.py "
+                                "--predict-plain " + a.predict_plain, predictions=preds), fh, indent=1)
+            fh.write("\n")
+        return
     if a.manifest:
         rows = [dict(batch=b, case=n, file=spec(n)[0], params=spec(n)[1],
                      depth=list(spec(n)[2]) if spec(n)[2] else None)
