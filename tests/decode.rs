@@ -493,20 +493,20 @@ fn kernel(us_: f64) -> Prediction {
 fn the_host_is_the_floor_of_a_step_of_short_kernels() {
     let gap = 1.2e-6;
     let short = vec![kernel(5.0); 100];
-    let s = cost::hwmodel::step_time(&short, Some(27.5e-6), gap);
+    let s = cost::hwmodel::step_time(&short, Some(27.5e-6), &[], gap);
     assert!(
         (s.step_s - (100.0 * 27.5e-6 + 5e-6 + gap)).abs() < 1e-12,
         "{s:?}"
     );
     assert_eq!(s.host_bound, 100);
     let long = vec![kernel(50.0); 100];
-    let s = cost::hwmodel::step_time(&long, Some(27.5e-6), gap);
+    let s = cost::hwmodel::step_time(&long, Some(27.5e-6), &[], gap);
     assert!(
         (s.step_s - (27.5e-6 + 100.0 * (50e-6 + gap))).abs() < 1e-12,
         "{s:?}"
     );
     assert_eq!(s.host_bound, 1);
-    let s = cost::hwmodel::step_time(&short, None, gap);
+    let s = cost::hwmodel::step_time(&short, None, &[], gap);
     assert!((s.step_s - 100.0 * 16e-6).abs() < 1e-12);
     assert_eq!((s.host_s, s.host_bound), (None, 0));
 }

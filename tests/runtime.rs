@@ -230,7 +230,7 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
         };
         let preds: Vec<_> = e.kernels.iter().map(|k| k.prediction).collect();
         let expected =
-            fgraph::cost::hwmodel::step_time(&preds, Some(host_us * 1e-6), e.gap_s).step_s;
+            fgraph::cost::hwmodel::step_time(&preds, Some(host_us * 1e-6), &[], e.gap_s).step_s;
         assert!((plain.time_s - expected).abs() < 1e-9, "{}", e.label());
         assert!(plain.time_s >= e.time_s - 1e-12);
         assert!(plain.time_s >= host_us * 1e-6 * e.kernels.len() as f64);

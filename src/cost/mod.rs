@@ -254,7 +254,7 @@ pub fn with_hardware_model(c: &mut CostReport, a: &Analysis) -> Result<(), Strin
         source: model.source.clone(),
         copy_kernel: model.copy_kernel,
         launches: kernels.iter().map(Prediction::launches).sum(),
-        step: hwmodel::step_time(&kernels, host_s, hw.launch(LaunchMode::Graph)),
+        step: hwmodel::step_time(&kernels, host_s, &[], hw.launch(LaunchMode::Graph)),
         kernels,
     });
     Ok(())

@@ -26,6 +26,7 @@ use crate::analysis::Analysis;
 use crate::cost::{Hardware, LaunchMode, Prediction};
 use crate::graph::{OpId, TensorId};
 use crate::traffic::Overflow;
+use crate::types::OpKind;
 use serde::Serialize;
 
 /// A runtime (`--runtime`).
@@ -165,6 +166,11 @@ pub struct RuntimeEstimate {
     /// the host and the GPU, not each kernel plus a launch. `None` under CUDA graphs, or
     /// when the model has no host time (then each kernel adds `launch_eager_us`).
     pub host_s: Option<f64>,
+    /// With `host_s`: what the host spends on a convolution's kernel beyond it
+    /// (`model.host.runtime_conv_eager_us` or `runtime_conv_compile_us`; 0 without one).
+    pub conv_host_s: Option<f64>,
+    /// The kernels charged `conv_host_s` (ungrouped convolutions; 0 without a host time).
+    pub host_convs: usize,
     /// What each CUDA kernel's hardware-model time was shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_s: f64,
@@ -252,10 +258,35 @@ pub fn estimate(
         k.launches = pricing.cuda_kernels(&k.prediction);
         k.prediction = pricing.in_stream(k.prediction);
     }
+    // An ungrouped convolution's kernel costs the host more than another (cuDNN's set-up
+    // per call: `aten::cudnn_convolution` alone took 34-311 µs a call under the profiler).
+    let conv_host_s = model
+        .host
+        .as_ref()
+        .and_then(|h| match runtime {
+            Runtime::Eager => h.runtime_conv_eager_us,
+            Runtime::Compile => h.runtime_conv_compile_us,
+        })
+        .map_or(0.0, |us| us * 1e-6);
+    let mut host_convs = 0;
     let time_s = match host_s {
         Some(h) => {
             let kernels: Vec<_> = parts.kernels.iter().map(|k| k.prediction).collect();
-            crate::cost::hwmodel::step_time(&kernels, Some(h), pricing.launch_s()).step_s
+            let extra: Vec<f64> = parts
+                .kernels
+                .iter()
+                .map(|k| {
+                    // A grouped or depthwise one did not (ConvNeXt's blocks: about 15 µs a
+                    // kernel with three depthwise convolutions of four).
+                    let conv = k.ops.iter().any(|&o| {
+                        let op = a.graph.op(o);
+                        op.kind == OpKind::Conv && op.int_attr("groups").unwrap_or(1) == 1
+                    });
+                    if conv { conv_host_s } else { 0.0 }
+                })
+                .collect();
+            host_convs = extra.iter().filter(|&&x| x > 0.0).count();
+            crate::cost::hwmodel::step_time(&kernels, Some(h), &extra, pricing.launch_s()).step_s
         }
         None => parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
     };
@@ -266,6 +297,8 @@ pub fn estimate(
         time_s,
         gap_s: pricing.launch_s(),
         host_s,
+        conv_host_s: host_s.map(|_| conv_host_s),
+        host_convs,
         stream_discount_s: pricing.stream_discount_s(),
         sustained_derate: pricing.sustained_derate(),
         kernels: parts.kernels,

@@ -554,3 +554,66 @@ fn compile_runs_a_2d_conv_channels_last_and_a_group_norm_as_streaming_kernels() 
     let (_, eager) = run(conv1d, Runtime::Eager);
     assert_eq!(time(&a, &compile, "conv"), time(&a, &eager, "conv"));
 }
+
+#[test]
+fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
+    // Small enough that every kernel waits on the host: the step is the host's pipeline.
+    let src = |groups: u64| {
+        format!(
+            "graph g {{\n  input x: f16[1, 32, 8, 8]\n  weight w: f16[32, {}, 3, 3]\n  \
+             op c = conv(x, w, padding = 1, groups = {groups}, channels_last = true) -> y: [1, 32, 8, 8]\n  \
+             op r = elementwise.relu(y) -> z\n  output z\n}}\n",
+            32 / groups
+        )
+    };
+    let hw = Hardware::preset("h100").expect("preset");
+    let host = hw
+        .model
+        .as_ref()
+        .and_then(|m| m.host.clone())
+        .expect("host");
+    for (runtime, per_kernel, conv) in [
+        (
+            Runtime::Eager,
+            host.runtime_eager_us.expect("eager"),
+            host.runtime_conv_eager_us.expect("conv eager"),
+        ),
+        (
+            Runtime::Compile,
+            host.runtime_compile_us.expect("compile"),
+            host.runtime_conv_compile_us.expect("conv compile"),
+        ),
+    ] {
+        let step = |groups: u64| {
+            let r = check_file("t.fgraph", src(groups).as_bytes(), &Options::default());
+            assert!(
+                r.diagnostics.iter().all(|d| !d.is_error()),
+                "{:?}",
+                r.diagnostics
+            );
+            let a = r.graphs[0].analysis.clone().expect("analysis");
+            estimate(&a, &hw, LaunchMode::Eager, runtime).expect("estimate")
+        };
+        let (plain, depthwise) = (step(1), step(32));
+        assert_eq!(plain.conv_host_s, Some(conv * 1e-6));
+        assert_eq!((plain.host_convs, depthwise.host_convs), (1, 0));
+        // The last kernel starts when the host has issued it and runs for its own time.
+        let last = plain.kernels.last().expect("kernel").prediction.kernel_s;
+        let issued = plain.kernels.len() as f64 * per_kernel + conv;
+        let want = issued * 1e-6 + last + plain.gap_s;
+        assert!(
+            (plain.time_s - want).abs() < 1e-9,
+            "{runtime:?}: {} vs {want}",
+            plain.time_s
+        );
+        // A depthwise convolution costs the host what any kernel does.
+        let last = depthwise
+            .kernels
+            .last()
+            .expect("kernel")
+            .prediction
+            .kernel_s;
+        let want = depthwise.kernels.len() as f64 * per_kernel * 1e-6 + last + depthwise.gap_s;
+        assert!((depthwise.time_s - want).abs() < 1e-9, "{runtime:?}");
+    }
+}

@@ -78,6 +78,15 @@ pub struct HostCoeffs {
     /// TorchInductor generates (its Python wrapper and Triton's launcher).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_compile_us: Option<f64>,
+    /// `--runtime eager --launch eager`: host microseconds an ungrouped convolution's kernel
+    /// costs on top of `runtime_eager_us` (cuDNN's set-up of the call: ResNet-50's and SD
+    /// 1.5's steps, issue 24; grouped and depthwise ones add nothing). Absent: nothing added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_conv_eager_us: Option<f64>,
+    /// `--runtime compile --launch eager`: the same on top of `runtime_compile_us` (Inductor
+    /// calls cuDNN for a convolution, an extern kernel). Absent: nothing added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_conv_compile_us: Option<f64>,
     /// `--runtime`: what a kernel's hardware-model time (fitted under Nsight Compute, one
     /// kernel at a time with L2 flushed) overstates against the same kernel in a stream of
     /// kernels, per CUDA kernel: the runtimes take it off every kernel (never below half the
@@ -121,8 +130,14 @@ pub struct Step {
 /// gap, a CUDA graph's launch cost): kernel `i` starts at `max(end of kernel i − 1, (i + 1) ·
 /// host_s)`. Kernels longer than the host's time hide it (prefill: the sum of the kernels);
 /// shorter ones wait on it (decode: `kernels · host_s`). Issue 24 measured eager Llama-3-8B
-/// decode without CUDA graphs host-bound at 25–30 µs a kernel.
-pub fn step_time(kernels: &[Prediction], host_s: Option<f64>, gpu_launch_s: f64) -> Step {
+/// decode without CUDA graphs host-bound at 25–30 µs a kernel. `extra_host_s[i]`, where
+/// given, is what kernel `i` costs the host beyond `host_s` (a cuDNN convolution's set-up).
+pub fn step_time(
+    kernels: &[Prediction],
+    host_s: Option<f64>,
+    extra_host_s: &[f64],
+    gpu_launch_s: f64,
+) -> Step {
     let Some(h) = host_s else {
         return Step {
             step_s: kernels.iter().map(|k| k.time_s).sum(),
@@ -131,8 +146,8 @@ pub fn step_time(kernels: &[Prediction], host_s: Option<f64>, gpu_launch_s: f64)
         };
     };
     let (mut host, mut gpu, mut waited) = (0.0f64, 0.0f64, 0usize);
-    for k in kernels {
-        host += h;
+    for (i, k) in kernels.iter().enumerate() {
+        host += h + extra_host_s.get(i).copied().unwrap_or(0.0);
         if host > gpu {
             waited += 1;
         }
@@ -243,6 +258,20 @@ impl HwModel {
             }
             if let Some(v) = h.runtime_compile_us {
                 check_range("runtime_compile_us", "model.host.runtime_compile_us", v)?;
+            }
+            if let Some(v) = h.runtime_conv_eager_us {
+                check_range(
+                    "runtime_conv_eager_us",
+                    "model.host.runtime_conv_eager_us",
+                    v,
+                )?;
+            }
+            if let Some(v) = h.runtime_conv_compile_us {
+                check_range(
+                    "runtime_conv_compile_us",
+                    "model.host.runtime_conv_compile_us",
+                    v,
+                )?;
             }
             if let Some(v) = h.stream_discount_us {
                 check_range("stream_discount_us", "model.host.stream_discount_us", v)?;

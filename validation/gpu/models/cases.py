@@ -27,7 +27,7 @@ import argparse, json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-BIN = os.path.join(ROOT, "target", "debug", "fgraph")
+BIN = os.environ.get("FGRAPH", os.path.join(ROOT, "target", "debug", "fgraph"))
 
 # name: (example, {param: value}, (repeat count in the file, depth) or None)
 CASES = {

@@ -62,10 +62,24 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
     match e.host_s {
         // Plain launches fed by the model's host: the step is their pipeline.
         Some(h) => {
+            // A convolution's extra host time, where the model has one and the step has one.
+            let conv = match (e.conv_host_s, e.host_convs) {
+                (Some(c), n) if c > 0.0 && n > 0 => format!(
+                    ", and {} more for {} (model.host.runtime_conv_{}_us)",
+                    fmt_time(c),
+                    if n == 1 {
+                        "its convolution".to_string()
+                    } else {
+                        format!("each of its {} convolutions", group_digits(n as u64))
+                    },
+                    e.name()
+                ),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
                 "  {}; {} in kernels + {} of gaps and waiting for the host, which issues a \
-                 kernel every {} (model.host.runtime_{}_us; hosts differ: docs/language.md)",
+                 kernel every {} (model.host.runtime_{}_us; hosts differ: docs/language.md){conv}",
                 parts.join(", "),
                 fmt_time(e.kernel_s),
                 fmt_time(e.time_s - e.kernel_s),

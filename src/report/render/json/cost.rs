@@ -298,6 +298,10 @@ pub struct RuntimeJson<'a> {
     /// graphs or without a host time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_us: Option<f64>,
+    /// With `host_us`: what the host spends on an ungrouped convolution's kernel beyond it
+    /// (`model.host.runtime_conv_eager_us` or `runtime_conv_compile_us`; 0 without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conv_host_us: Option<f64>,
     /// What each CUDA kernel's hardware-model time is shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_us: f64,
@@ -392,6 +396,7 @@ impl<'a> RuntimeJson<'a> {
             kernel_us: r4(e.kernel_s * 1e6),
             gap_us: r4(e.gap_s * 1e6),
             host_us: e.host_s.map(|h| r4(h * 1e6)),
+            conv_host_us: e.conv_host_s.map(|h| r4(h * 1e6)),
             stream_discount_us: r4(e.stream_discount_s * 1e6),
             sustained_derate: e.sustained_derate,
             copies: e
