@@ -330,18 +330,20 @@ def main():
     ap.add_argument("--predict-plain", metavar="BATCHES",
                     help="predictions_plain.json: the plain-launch predictions of the batches named (e.g. 6-13), "
                          "made before plain_rounds.py measures them")
+    ap.add_argument("--plain-out", default="predictions_plain.json", help="where --predict-plain writes")
     a = ap.parse_args()
     if a.predict_plain:
         lo, _, hi = a.predict_plain.partition("-")
-        names = [(b, n) for b in map(str, range(int(lo), int(hi or lo) + 1)) for n in BATCHES[b][0]]
+        names = [(b, n) for b in map(str, range(int(lo), int(hi or lo) + 1)) for n in BATCHES[b][0]
+                 if not a.only or n in a.only.split(",")]
         preds = []
         for b, n in names:
             preds += [dict(p, batch=b) for p in predict([n], [m for m in MODES if m[1] == "eager"])]
-        with open(os.path.join(HERE, "predictions_plain.json"), "w") as fh:
+        with open(os.path.join(HERE, a.plain_out), "w") as fh:
             json.dump(dict(what="fgraph's --runtime predictions with plain launches (traffic model hardware, h100 "
                                 "preset) for the cases of batches " + a.predict_plain + ", made before plain_rounds.py "
                                 "measured them in interleaved rounds", made_by="validation/gpu/models/cases.py "
-                                "--predict-plain " + a.predict_plain, predictions=preds), fh, indent=1)
+                                "--predict-plain " + a.predict_plain + (" --only " + a.only if a.only else ""), predictions=preds), fh, indent=1)
             fh.write("\n")
         return
     if a.manifest:

@@ -16,12 +16,13 @@ ungrouped convolutions only; batch 12 has no grouped one). Least squares of the 
 error over the fitted steps, per runtime, the kernels' times fgraph's own (`--launch graph`)
 and the host's time per kernel the presets' (fit_host.py), a grid of 0.5 µs.
 """
-import csv, json, math, os, statistics, subprocess, sys
+import csv, json, math, os, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, HERE)
 import cases as C  # noqa: E402
+import fit_host  # noqa: E402
 
 PRESETS = ("h100", "h100-measured", "h100-2x8")
 
@@ -32,13 +33,7 @@ def host_us():
 
 def kernels(name, runtime):
     """(time_us, is a convolution) of each kernel of the case's step under CUDA graphs."""
-    p = C.write_case(name)
-    try:
-        r = subprocess.run([C.BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--hardware", "h100",
-                            "--runtime", runtime, "--launch", "graph", p] + C.sets(name), capture_output=True, text=True)
-    finally:
-        os.unlink(p)
-    return [(k["time_us"], k["family"] == "conv") for k in json.loads(r.stdout)["cost"]["runtime"]["per_kernel"]]
+    return [(k["time_us"], k["family"] == "conv") for k in fit_host.per_kernel(name, runtime)]
 
 
 def pipeline(ks, h, conv):

@@ -26,14 +26,19 @@ sys.path.insert(0, HERE)
 import cases as C  # noqa: E402
 
 
-def kernel_times(name, runtime):
+def per_kernel(name, runtime):
+    """fgraph's `cost.runtime.per_kernel` of the case's step under CUDA graphs."""
     p = C.write_case(name)
     try:
         r = subprocess.run([C.BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--hardware", "h100",
                             "--runtime", runtime, "--launch", "graph", p] + C.sets(name), capture_output=True, text=True)
     finally:
         os.unlink(p)
-    return [k["time_us"] for k in json.loads(r.stdout)["cost"]["runtime"]["per_kernel"]]
+    return json.loads(r.stdout)["cost"]["runtime"]["per_kernel"]
+
+
+def kernel_times(name, runtime):
+    return [k["time_us"] for k in per_kernel(name, runtime)]
 
 
 def pipeline(ks, h):

@@ -12,42 +12,13 @@ that case. Then one step of each case under torch.profiler with CPU activity: ea
 calls and self CPU time. Writes OUT/host_repeat.csv (round, case, step_us, probe_us) and
 OUT/host_ops.csv (case, op, calls, self_cpu_us).
 """
-import csv, importlib.util, os, statistics, sys, time
+import csv, os, sys
 
 import torch
 
-REPS, WARM = 20, 3
-
-
-def load(path):
-    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
-
-
-def plain(step):
-    for _ in range(WARM):
-        step()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    for _ in range(REPS):
-        step()
-    b.record()
-    torch.cuda.synchronize()
-    return a.elapsed_time(b) * 1000.0 / REPS
-
-
-def probe():
-    a, b, c = (torch.ones(1, device="cuda") for _ in range(3))
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(2000):
-        torch.add(a, b, out=c)
-    t = (time.perf_counter() - t0) / 2000 * 1e6
-    torch.cuda.synchronize()
-    return t
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure import load  # noqa: E402
+from plain_rounds import plain, probe  # noqa: E402
 
 
 def main():

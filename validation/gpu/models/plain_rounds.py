@@ -17,18 +17,14 @@ Writes OUT/plain_rounds.csv (dir, round, case, runtime, step_us, probe_us), OUT/
 (case, runtime, launch=eager, time_us = the median round, best_us = the fastest, rounds,
 probe_us = the median probe, status) and OUT/host_ops.csv (case, runtime, op, calls, self_cpu_us).
 """
-import csv, importlib.util, os, statistics, sys, time, traceback
+import csv, os, statistics, sys, time, traceback
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure import load  # noqa: E402
+
 REPS, WARM = 20, 3
-
-
-def load(path):
-    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
 
 
 def plain(step):
