@@ -56,6 +56,15 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     out
 }
 
+/// Every batch's cases (`cases.json`, written by `cases.py --manifest`).
+fn manifest() -> Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(root().join("validation/gpu/models/cases.json"))
+            .expect("cases.json"),
+    )
+    .expect("json")
+}
+
 /// The case's source: its file with the repeat count replaced, checked as if it sat beside
 /// the file (so that its imports resolve).
 fn analysis(case: &Value) -> fgraph::analysis::Analysis {
@@ -81,11 +90,7 @@ fn analysis(case: &Value) -> fgraph::analysis::Analysis {
 
 #[test]
 fn runtime_keeps_its_whole_model_accuracy() {
-    let manifest: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("validation/gpu/models/cases.json"))
-            .expect("cases.json"),
-    )
-    .expect("json");
+    let manifest = manifest();
     let meas = measured();
     let hw = Hardware::preset("h100").expect("h100");
     // (batch, launch) → (within target, measured)
@@ -171,7 +176,7 @@ fn runtime_keeps_its_whole_model_accuracy() {
 fn rounds() -> BTreeMap<(String, String), (f64, f64)> {
     let dir = root().join("validation/gpu/models/data_plain");
     let mut out = BTreeMap::new();
-    for sub in ["b6-7", "b8-10", "b11-13"] {
+    for sub in ["b6-7", "b8-10", "b11-13", "conv13"] {
         for r in ok_rows(&dir.join(sub).join("measured_plain.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone());
             out.insert(key, (us(&r, "time_us"), us(&r, "best_us")));
@@ -182,11 +187,7 @@ fn rounds() -> BTreeMap<(String, String), (f64, f64)> {
 
 #[test]
 fn plain_launches_in_rounds_keep_their_accuracy() {
-    let manifest: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("validation/gpu/models/cases.json"))
-            .expect("cases.json"),
-    )
-    .expect("json");
+    let manifest = manifest();
     let meas = rounds();
     let hw = Hardware::preset("h100").expect("h100");
     // batch → (within ±15% of the median round, of the fastest round, measured)
@@ -198,7 +199,7 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
             .expect("batch")
             .parse()
             .expect("batch");
-        if batch < 6 {
+        if !meas.contains_key(&(name.to_string(), "eager".to_string())) {
             continue;
         }
         let a = analysis(case);
@@ -220,6 +221,12 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
     // VALIDATION.md §28: the model as it is now; batch 12 fitted the convolutions' host time
     // (`model.host.runtime_conv_eager_us` / `runtime_conv_compile_us`), the others held out.
     let expected: &[(u32, usize, usize, usize)] = &[
+        // data_plain/conv13: batches 1-3's convolutional steps on a fourth host, held out and
+        // pre-registered with the convolution term (predictions_plain_conv.json): this host's
+        // cuDNN calls cost it little, and ResNet-50 at batch 32 ran at +152%.
+        (1, 2, 2, 4),
+        (2, 5, 5, 6),
+        (3, 2, 2, 4),
         (6, 15, 18, 18),
         (7, 9, 12, 16),
         (8, 10, 12, 14),

@@ -18,6 +18,17 @@ fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
     (a, e)
 }
 
+/// The H100 preset and its host terms.
+fn h100_host() -> (Hardware, crate::cost::hwmodel::HostCoeffs) {
+    let hw = Hardware::preset("h100").expect("preset");
+    let host = hw
+        .model
+        .as_ref()
+        .and_then(|m| m.host.clone())
+        .expect("host");
+    (hw, host)
+}
+
 /// Each kernel as `what:op,op` (a copy as `copy(tensor)`).
 fn kernels(a: &Analysis, e: &RuntimeEstimate) -> Vec<String> {
     let g = &a.graph;
@@ -286,12 +297,7 @@ fn kernels_in_a_stream_are_shorter_than_alone_and_the_gap_is_the_streams() {
                op a = elementwise.add(z, x) -> o\n  output o\n}\n";
     let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
     let a = r.graphs[0].analysis.clone().expect("analysis");
-    let hw = Hardware::preset("h100").expect("preset");
-    let host = hw
-        .model
-        .as_ref()
-        .and_then(|m| m.host.clone())
-        .expect("host");
+    let (hw, host) = h100_host();
     let (d, g) = (
         host.stream_discount_us.expect("discount") * 1e-6,
         host.graph_gap_us.expect("gap") * 1e-6,
@@ -566,12 +572,7 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
             32 / groups
         )
     };
-    let hw = Hardware::preset("h100").expect("preset");
-    let host = hw
-        .model
-        .as_ref()
-        .and_then(|m| m.host.clone())
-        .expect("host");
+    let (hw, host) = h100_host();
     for (runtime, per_kernel, conv) in [
         (
             Runtime::Eager,
