@@ -110,9 +110,7 @@ def main():
             if note not in new["source"]:
                 new["source"] += "; " + note
             j["model"]["host"] = new
-            with open(path, "w") as fh:
-                json.dump(j, fh, indent=2, ensure_ascii=False)
-                fh.write("\n")
+            fit_host.write_json(path, j)
 
 
 if __name__ == "__main__":

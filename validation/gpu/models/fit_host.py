@@ -114,9 +114,14 @@ def main():
             elif now not in host["source"]:
                 new["source"] += "; " + now + "fgraph emit torch modules, torch 2.11, H100 80GB HBM3)"
             j["model"]["host"] = new
-            with open(path, "w") as fh:
-                json.dump(j, fh, indent=2, ensure_ascii=False)
-                fh.write("\n")
+            write_json(path, j)
+
+
+def write_json(path, j):
+    """A preset as the repository keeps it (two spaces, UTF-8, a final newline)."""
+    with open(path, "w") as fh:
+        json.dump(j, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
 
 
 if __name__ == "__main__":

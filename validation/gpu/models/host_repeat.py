@@ -18,7 +18,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure import load  # noqa: E402
-from plain_rounds import plain, probe  # noqa: E402
+from plain_rounds import host_ops, plain, probe  # noqa: E402
 
 
 def main():
@@ -45,18 +45,12 @@ def main():
                     w.writerow([r, name, round(t, 3), round(p, 3)])
                     fh.flush()
                     print(r, name, round(t, 1), round(p, 2), flush=True)
-        from torch.profiler import profile, ProfilerActivity
         with open(os.path.join(out, "host_ops.csv"), "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(["case", "op", "calls", "self_cpu_us"])
             for name, step in steps.items():
-                step()
-                torch.cuda.synchronize()
-                with profile(activities=[ProfilerActivity.CPU]) as prof:
-                    step()
-                    torch.cuda.synchronize()
-                for e in prof.key_averages():
-                    w.writerow([name, e.key[:120], e.count, round(e.self_cpu_time_total, 3)])
+                for row in host_ops(step):
+                    w.writerow([name, *row])
                 fh.flush()
                 print("profiled", name, flush=True)
 

@@ -51,6 +51,17 @@ def probe():
     return t
 
 
+def host_ops(step):
+    """(ATen op or call, calls, self CPU µs) of one step of `step` under torch.profiler."""
+    from torch.profiler import profile, ProfilerActivity
+    step()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        step()
+        torch.cuda.synchronize()
+    return [(e.key[:120], e.count, round(e.self_cpu_time_total, 3)) for e in prof.key_averages()]
+
+
 def one_dir(folder, rounds, w_rounds, w_plain, w_ops):
     tag = os.path.basename(folder.rstrip("/"))
     steps = {}
@@ -95,15 +106,9 @@ def one_dir(folder, rounds, w_rounds, w_plain, w_ops):
                                       time_us=round(statistics.median(ts), 3), best_us=round(min(ts), 3),
                                       rounds=len(ts), probe_us=round(statistics.median(probes[(name, runtime)]), 3),
                                       status="ok"))
-        from torch.profiler import profile, ProfilerActivity
         for (name, runtime), step in steps.items():
-            step()
-            torch.cuda.synchronize()
-            with profile(activities=[ProfilerActivity.CPU]) as prof:
-                step()
-                torch.cuda.synchronize()
-            for e in prof.key_averages():
-                w_ops.writerow([name, runtime, e.key[:120], e.count, round(e.self_cpu_time_total, 3)])
+            for op, calls, us in host_ops(step):
+                w_ops.writerow([name, runtime, op, calls, us])
     steps.clear()
     torch.cuda.empty_cache()
     torch._dynamo.reset()
