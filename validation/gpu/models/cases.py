@@ -238,6 +238,15 @@ CASES13 = {
     "sd15_down_c1280_h32_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 1280, "H": 32}, None),
     "sd15_down_c320_h64_b8": (IMP + "sd15_down_width.fgraph", {"B": 8}, None),
 }
+# Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
+# the same rounds as the cases; host_calib.py reads a host's time per kernel and per
+# convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
+# 64 cached positions) and a chain of 16 small convolutions. Not in BATCHES: never a case.
+HOST_PROBES = {
+    "host_decode": (IMP + "tinyllama_decode_b8.fgraph",
+                    {"B": 1, "P": 63, "V": 1024, "H": 256, "L": 8, "NH": 4, "NKV": 2, "HD": 64, "F": 512}, None),
+    "host_conv": ("validation/gpu/models/host/host_conv.fgraph", {}, None),
+}
 BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_models_2.json"),
            "3": (CASES3, "predictions_models_3.json"), "4": (CASES4, "predictions_models_4.json"),
            "5": (CASES5, "predictions_models_5.json"), "6": (CASES6, "predictions_models_6.json"),
@@ -249,7 +258,8 @@ MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile
 
 
 def spec(name):
-    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13):
+    for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
+              HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
@@ -331,7 +341,11 @@ def main():
                     help="predictions_plain.json: the plain-launch predictions of the batches named (e.g. 6-13), "
                          "made before plain_rounds.py measures them")
     ap.add_argument("--plain-out", default="predictions_plain.json", help="where --predict-plain writes")
+    ap.add_argument("--emit-probes", metavar="DIR", help="emit the host probes (HOST_PROBES) into DIR")
     a = ap.parse_args()
+    if a.emit_probes:
+        emit(a.emit_probes, list(HOST_PROBES))
+        return
     if a.predict_plain:
         lo, _, hi = a.predict_plain.partition("-")
         names = [(b, n) for b in map(str, range(int(lo), int(hi or lo) + 1)) for n in BATCHES[b][0]
