@@ -572,7 +572,16 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
             32 / groups
         )
     };
-    let (hw, host) = h100_host();
+    // The presets state no convolution term (VALIDATION.md §29): a host file that does.
+    let (mut hw, _) = h100_host();
+    let h = hw
+        .model
+        .as_mut()
+        .and_then(|m| m.host.as_mut())
+        .expect("host");
+    h.runtime_conv_eager_us = Some(100.0);
+    h.runtime_conv_compile_us = Some(50.0);
+    let host = h.clone();
     for (runtime, per_kernel, conv) in [
         (
             Runtime::Eager,

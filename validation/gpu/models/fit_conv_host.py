@@ -5,6 +5,11 @@ batches named by --check (their median and fastest rounds) as held out.
 
     cargo build && python3 validation/gpu/models/fit_conv_host.py --fit 12 --check 13 [--write]
 
+The fit (110 µs eager, 53.5 compile) was written into the presets, then held out on another
+host and failed there (9 of 14 within ±15% against 11 without it); a third host's probe ran
+its convolutions as fast as its ReLUs (host_calib.py). The presets carry no convolution term
+now: --write is for a hardware file of a host like batch 12's (VALIDATION §28-29).
+
 Why: measured in rounds (data_plain/), the plain-launch steps of ResNet-50 and SD 1.5's block
 ran 2-3 times the host model of 14.1 / 15.5 µs a kernel even in their fastest round, where
 the transformers' steps of batches 6-9 were within 15%; under the profiler (host_ops.csv)
