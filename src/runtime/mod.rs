@@ -258,8 +258,9 @@ pub fn estimate(
         k.launches = pricing.cuda_kernels(&k.prediction);
         k.prediction = pricing.in_stream(k.prediction);
     }
-    // An ungrouped convolution's kernel costs the host more than another (cuDNN's set-up
-    // per call: `aten::cudnn_convolution` alone took 34-311 µs a call under the profiler).
+    // Where a host file says so (`model.host.runtime_conv_*_us`; the presets do not: one
+    // host's figure failed on another, VALIDATION.md §28-29), an ungrouped convolution's
+    // kernel costs the host more than another.
     let conv_host_s = model
         .host
         .as_ref()
