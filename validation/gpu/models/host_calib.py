@@ -3,6 +3,11 @@ VALIDATION §29).
 
     cargo build && python3 validation/gpu/models/host_calib.py DATA [--write DIR]
 
+Your own host: on the machine, `python3 validation/gpu/models/plain_rounds.py OUT
+validation/gpu/models/host/emitted` (the two probes, about a minute; add your cases' emitted
+modules to the folder to have them checked too), then here `host_calib.py OUT --write DIR`:
+DIR/h100-host-median.json is the H100 preset with your host's figures, for `--hardware-file`.
+
 DATA holds plain_rounds.py's measured_plain.csv of a folder that had the host probes
 (cases.py --emit-probes: `host_decode`, a TinyLlama-shaped decode at hidden 256 whose every
 kernel waits on the host, and `host_conv`, a chain of 16 small ungrouped convolutions) among
@@ -67,8 +72,8 @@ def main():
             h = solve(lambda x: F.pipeline(dec, x, 0.0), meas[("host_decode", runtime)][stat])
             c = solve(lambda x: F.pipeline(conv, h, x), meas[("host_conv", runtime)][stat])
             host[k_kernel], host[k_conv] = h, c
-            print(f"{stat}: {runtime} host {h} µs a kernel (preset {preset['model']['host'][k_kernel]}), "
-                  f"{c} µs more a convolution (preset {preset['model']['host'][k_conv]})")
+            print(f"{stat}: {runtime} host {h} µs a kernel (preset {preset['model']['host'].get(k_kernel)}), "
+                  f"{c} µs more a convolution (preset {preset['model']['host'].get(k_conv, 0)})")
         host["source"] = f"host_calib.py on {data} ({stat} round): " + host["source"]
         path = os.path.join(out, f"h100-host-{stat}.json")
         with open(path, "w") as fh:
