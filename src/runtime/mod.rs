@@ -258,7 +258,7 @@ pub fn estimate(
         k.launches = pricing.cuda_kernels(&k.prediction);
         k.prediction = pricing.in_stream(k.prediction);
     }
-    // Where a host file says so (`model.host.runtime_conv_*_us`; the presets do not: one
+    // Where a host file says so (`model.host.runtime_conv_*_us`; 0 on the presets: one
     // host's figure failed on another, VALIDATION.md §28-29), an ungrouped convolution's
     // kernel costs the host more than another.
     let conv_host_s = model

@@ -572,7 +572,7 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
             32 / groups
         )
     };
-    // The presets state no convolution term (VALIDATION.md §29): a host file that does.
+    // The presets state 0 for the convolution term (VALIDATION.md §29): a host file that does not.
     let (mut hw, _) = h100_host();
     let h = hw
         .model

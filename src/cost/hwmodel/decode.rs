@@ -81,7 +81,7 @@ pub struct HostCoeffs {
     /// `--runtime eager --launch eager`: host microseconds an ungrouped convolution's kernel
     /// costs on top of `runtime_eager_us`, where a host's cuDNN calls cost more than other
     /// kernels (one H100 host's ResNet-50 and SD 1.5 steps, not another's: VALIDATION.md
-    /// §28-29; the presets state none; grouped and depthwise ones add nothing). Absent:
+    /// §28-29; the presets state 0; grouped and depthwise ones add nothing). Absent:
     /// nothing added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_conv_eager_us: Option<f64>,

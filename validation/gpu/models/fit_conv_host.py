@@ -3,12 +3,14 @@ step (`model.host.runtime_conv_eager_us`, `runtime_conv_compile_us`; VALIDATION 
 fastest of plain_rounds.py's five rounds of the batches named by --fit, and reports the
 batches named by --check (their median and fastest rounds) as held out.
 
-    cargo build && python3 validation/gpu/models/fit_conv_host.py --fit 12 --check 13 [--write]
+    cargo build && python3 validation/gpu/models/fit_conv_host.py --fit 12 --check 13 [--data b11-13]
 
-The fit (110 µs eager, 53.5 compile) was written into the presets, then held out on another
+(--data: the data_plain/ folder, one host's call; b11-13 is the host the fit was made on.)
+
+The fit (110 µs eager, 53.5 compile) was written into the presets (35dabb5), then held out on another
 host and failed there (9 of 14 within ±15% against 11 without it); a third host's probe ran
-its convolutions as fast as its ReLUs (host_calib.py). The presets carry no convolution term
-now: --write is for a hardware file of a host like batch 12's (VALIDATION §28-29).
+its convolutions as fast as its ReLUs (host_calib.py). The presets set the convolution term to 0
+now; state the fit in a hardware file for a host like batch 12's (VALIDATION §28-29).
 
 Why: measured in rounds (data_plain/), the plain-launch steps of ResNet-50 and SD 1.5's block
 ran 2-3 times the host model of 14.1 / 15.5 µs a kernel even in their fastest round, where
@@ -29,7 +31,6 @@ sys.path.insert(0, HERE)
 import cases as C  # noqa: E402
 import fit_host  # noqa: E402
 
-PRESETS = ("h100", "h100-measured", "h100-2x8")
 
 
 def host_us():
@@ -49,14 +50,12 @@ def pipeline(ks, h, conv):
     return gpu
 
 
-def rounds():
-    """(case, runtime) → (median, fastest) µs, from every data_plain/*/measured_plain.csv."""
+def rounds(sub):
+    """(case, runtime) → (median, fastest) µs, from data_plain/SUB/measured_plain.csv."""
     out = {}
-    base = os.path.join(HERE, "data_plain")
-    for sub in sorted(os.listdir(base)):
-        for r in csv.DictReader(open(os.path.join(base, sub, "measured_plain.csv"))):
-            if r["status"] == "ok":
-                out[(r["case"], r["runtime"])] = (float(r["time_us"]), float(r["best_us"]))
+    for r in csv.DictReader(open(os.path.join(HERE, "data_plain", sub, "measured_plain.csv"))):
+        if r["status"] == "ok":
+            out[(r["case"], r["runtime"])] = (float(r["time_us"]), float(r["best_us"]))
     return out
 
 
@@ -79,7 +78,7 @@ def main():
     arg = dict(zip(sys.argv[1::2], sys.argv[2::2]))
     fit = arg.get("--fit", "12").split(",")
     check = arg["--check"].split(",") if "--check" in arg else []
-    meas = rounds()
+    meas = rounds(arg.get("--data", "b11-13"))
     host = host_us()
     fitted = {}
     for runtime in ("eager", "compile"):
@@ -97,25 +96,6 @@ def main():
             for which in ("best", "median"):
                 print(f" held out, batch {b}, {which} round:")
                 report(held, h, conv, which)
-    if "--write" in sys.argv:
-        note = ("runtime_conv_eager_us and runtime_conv_compile_us: fitted by validation/gpu/models/"
-                f"fit_conv_host.py on the fastest of five interleaved rounds of whole-model batch {','.join(fit)}'s "
-                "plain-launch steps (data_plain/, ResNet-50 and SD 1.5's down block)")
-        for name in PRESETS:
-            path = os.path.join(ROOT, "src", "cost", "presets", name + ".json")
-            j = json.load(open(path))
-            new = {}
-            for k, v in j["model"]["host"].items():
-                if k in ("runtime_conv_eager_us", "runtime_conv_compile_us"):
-                    continue
-                new[k] = v
-                if k == "runtime_compile_us":
-                    new["runtime_conv_eager_us"] = fitted["eager"]
-                    new["runtime_conv_compile_us"] = fitted["compile"]
-            if note not in new["source"]:
-                new["source"] += "; " + note
-            j["model"]["host"] = new
-            fit_host.write_json(path, j)
 
 
 if __name__ == "__main__":

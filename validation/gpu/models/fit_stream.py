@@ -118,6 +118,7 @@ def main():
             host["source"] = src + note
             # key order: the struct's (eager_us, runtime_eager_us, runtime_compile_us, stream, gap, source)
             j["model"]["host"] = {k: host[k] for k in ("eager_us", "runtime_eager_us", "runtime_compile_us",
+                                                      "runtime_conv_eager_us", "runtime_conv_compile_us",
                                                       *KEYS, "source") if k in host}
             with open(path, "w") as fh:
                 json.dump(j, fh, indent=2, ensure_ascii=False)
