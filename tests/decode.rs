@@ -482,6 +482,7 @@ fn kernel(us_: f64) -> Prediction {
         time_s: (us_ + 11.0) * 1e-6,
         split_k: None,
         comm_s: 0.0,
+        extra_launches: 0,
     }
 }
 

@@ -222,12 +222,13 @@ impl<'m> Pricing<'m> {
     /// model's moments, parameters and apply kernels under eager, PyTorch's
     /// `RowwiseMoments`, `ComputeFusedParams` and apply; Inductor's partial sums, their
     /// combine and the apply pass under compile: validation/gpu/models batches 2, 12 and
-    /// 13); else 1.
+    /// 13); else [`Prediction::launches`] (1, a split-K GEMM's reduction, cuDNN's transposes
+    /// around a contiguous convolution: batch 12's traces).
     pub fn cuda_kernels(&self, p: &Prediction) -> usize {
         if p.family == Family::GroupNorm {
             return 3;
         }
-        1 + usize::from(p.split_k.is_some())
+        p.launches()
     }
 
     /// What each CUDA kernel's time is shortened by in a stream.

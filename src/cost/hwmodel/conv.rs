@@ -698,6 +698,7 @@ impl HwModel {
             launch_s * launches,
         );
         p.memory_s = ks.iter().map(|k| (k.read + k.written) / hw.bandwidth).sum();
+        p.extra_launches = ks.len().saturating_sub(1);
         p
     }
 

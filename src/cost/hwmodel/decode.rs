@@ -371,9 +371,10 @@ impl HwModel {
 }
 
 impl Prediction {
-    /// Kernels launched: one, and a split-K GEMM's reduction.
+    /// Kernels launched: one, a split-K GEMM's reduction, and a call's other kernels
+    /// (`extra_launches`: cuDNN's transposes around an NCHW convolution).
     pub fn launches(&self) -> usize {
-        1 + usize::from(self.split_k.is_some())
+        1 + usize::from(self.split_k.is_some()) + self.extra_launches
     }
 }
 

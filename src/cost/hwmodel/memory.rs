@@ -620,6 +620,7 @@ impl HwModel {
                 time_s: kernel_s + launch_s,
                 split_k: None,
                 comm_s: 0.0,
+                extra_launches: 0,
             };
         }
         let pools = || {
