@@ -370,6 +370,11 @@ impl HwModel {
     }
 }
 
+/// Serde's test for a count not worth printing.
+pub(super) fn is_zero_usize(n: &usize) -> bool {
+    *n == 0
+}
+
 impl Prediction {
     /// Kernels launched: one, a split-K GEMM's reduction, and a call's other kernels
     /// (`extra_launches`: cuDNN's transposes around an NCHW convolution).

@@ -381,15 +381,10 @@ pub struct Prediction {
     /// `kernel_s`; 0 for every other kernel.
     #[serde(skip_serializing_if = "is_zero")]
     pub comm_s: f64,
-    /// CUDA kernels beyond the first one call launches, inside the figures above: cuDNN's
-    /// transposes around a contiguous (NCHW) convolution's implicit GEMM, its padding
-    /// kernels (`crate::cost::hwmodel::conv`); 0 for every other kernel.
-    #[serde(skip_serializing_if = "is_zero_usize")]
+    /// Kernels beyond the first that the call launches, inside the figures above (cuDNN's
+    /// transposes and padding around an NCHW convolution, `conv`); else 0.
+    #[serde(skip_serializing_if = "decode::is_zero_usize")]
     pub extra_launches: usize,
-}
-
-fn is_zero_usize(n: &usize) -> bool {
-    *n == 0
 }
 
 impl HwModel {
