@@ -93,7 +93,7 @@ def one_dir(folder, rounds, w_rounds, w_plain, w_ops):
                 try:
                     p = probe()
                     t = plain(step)
-                except Exception as e:  # noqa: BLE001
+                except Exception:  # noqa: BLE001
                     traceback.print_exc()
                     continue
                 times[(name, runtime)].append(t)
