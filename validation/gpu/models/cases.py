@@ -238,6 +238,23 @@ CASES13 = {
     "sd15_down_c1280_h32_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 1280, "H": 32}, None),
     "sd15_down_c320_h64_b8": (IMP + "sd15_down_width.fgraph", {"B": 8}, None),
 }
+# Batch 14: a fresh held-out batch for the model at the end of VALIDATION §29 (cuDNN's
+# transposes counted, plain launches measured in rounds as well as once): models at sizes no
+# batch had. Qwen2.5-7B decoding batch 8 against 2,047 (4 layers), GPT-2 large at batch 4 of
+# 512, Llama-3.2-1B decoding batch 8 against 2,047 (all 16 layers), Phi-3-mini prefilling
+# 2,048 (4 layers), Mistral-7B decoding batch 8 against 1,023 (4 layers), Whisper-tiny's
+# encoder at batch 32, a ViT-B/16 block at batch 16 and SD 1.5's down block at 48×48 latents.
+# Predictions in predictions_models_14.json and predictions_plain_14.json.
+CASES14 = {
+    "qwen2_5_7b_decode_b8_t2047_l4": (IMP + "qwen2_5_7b_decode.fgraph", {"B": 8, "P": 2047, "L": 4}, None),
+    "gpt2_large_b4_s512": (IMP + "gpt2_large_b2.fgraph", {"B": 4, "S": 512}, None),
+    "llama3_2_1b_decode_b8_t2047": (IMP + "llama3_2_1b_decode_b1.fgraph", {"B": 8, "P": 2047}, None),
+    "phi3_mini_prefill_s2048_l4": (IMP + "phi3_mini_prefill.fgraph", {"S": 2048, "L": 4}, None),
+    "mistral_7b_decode_b8_t1023_l4": (IMP + "mistral_7b_decode.fgraph", {"B": 8, "P": 1023, "L": 4}, None),
+    "whisper_tiny_enc_b32": ("examples/whisper_tiny_encoder.fgraph", {"B": 32}, None),
+    "vit_b16_block_b16": ("examples/vit_block.fgraph", {"B": 16}, None),
+    "sd15_unet_down_b2_h48": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 48}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -253,13 +270,13 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "7": (CASES7, "predictions_models_7.json"), "8": (CASES8, "predictions_models_8.json"),
            "9": (CASES9, "predictions_models_9.json"), "10": (CASES10, "predictions_models_10.json"),
            "11": (CASES11, "predictions_models_11.json"), "12": (CASES12, "predictions_models_12.json"),
-           "13": (CASES13, "predictions_models_13.json")}
+           "13": (CASES13, "predictions_models_13.json"), "14": (CASES14, "predictions_models_14.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              HOST_PROBES):
+              CASES14, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
