@@ -46,7 +46,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     let mut out = BTreeMap::new();
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
-        "data11", "data12", "data13",
+        "data11", "data12", "data13", "data14",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -156,6 +156,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // graph; 7 once a group norm counts its three kernels).
         ("13", "graph", 7, 10),
         ("13", "eager", 5, 10),
+        // §30: batch 14, held out from everything (the pre-registered figures).
+        ("14", "graph", 14, 16),
+        ("14", "eager", 10, 16),
     ];
     for &(b, l, within, n) in expected {
         let got = tally.get(&(b.to_string(), l)).copied().unwrap_or_default();
@@ -171,7 +174,7 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 5] = ["b6-7", "b8-10", "b11-13", "conv13", "hostcal"];
+const ROUNDS: [&str; 6] = ["b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14"];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
 /// round, the fastest round) µs.
@@ -249,6 +252,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("hostcal", 3, 2, 2, 4),
         ("hostcal", 11, 18, 18, 18),
         ("hostcal", 12, 5, 5, 12),
+        // §30: batch 14 in rounds, in the same call as its single runs, pre-registered.
+        ("b14", 14, 14, 14, 16),
     ];
     for &(sub, b, median, best, n) in expected {
         let got = tally.get(&(sub, b)).copied().unwrap_or_default();
