@@ -10,6 +10,9 @@
 //! reports), and `validation/gpu/h100-calib-j/refit_i.json` holds what the refit predicts for
 //! the same `.fgraph` texts (written by predict_j.py). The conv cases are checked against that
 //! file, every other case against predictions_i.json.
+//!
+//! Batch k (§31) refitted top-k, the w4a16 GEMM and the associative scan on batch i's held-out
+//! half the same way: `validation/gpu/h100-calib-k/refit_i.json` holds those cases' figures now.
 
 mod common;
 
@@ -42,18 +45,29 @@ fn the_batch_i_predictions_are_what_fgraph_predicts() {
         63,
         "every held-out case of batch i is predicted"
     );
-    let refit = load("validation/gpu/h100-calib-j/refit_i.json");
-    let convs: Vec<&Value> = cases
-        .iter()
-        .filter(|c| c["family"].as_str().expect("family").starts_with("conv"))
-        .collect();
-    assert_eq!(convs.len(), 33);
-    assert_eq!(refit.len(), convs.len(), "refit_i.json: every conv case");
-    for (r, c) in refit.iter().zip(&convs) {
-        // The same cases, the same files: only the figures moved.
-        assert_eq!(r["case"], c["case"]);
-        assert_eq!(r["fgraph"], c["fgraph"], "{}", c["case"]);
+    let refit_j = load("validation/gpu/h100-calib-j/refit_i.json");
+    let refit_k = load("validation/gpu/h100-calib-k/refit_i.json");
+    for (refit, families, n) in [
+        (&refit_j, &["conv1d", "conv2d", "conv3d"][..], 33),
+        (&refit_k, &["topk", "w4a16", "assoc_scan"][..], 16),
+    ] {
+        let of: Vec<&Value> = cases
+            .iter()
+            .filter(|c| families.contains(&c["family"].as_str().expect("family")))
+            .collect();
+        assert_eq!(of.len(), n);
+        assert_eq!(
+            refit.len(),
+            of.len(),
+            "refit_i.json: every case of {families:?}"
+        );
+        for (r, c) in refit.iter().zip(&of) {
+            // The same cases, the same files: only the figures moved.
+            assert_eq!(r["case"], c["case"]);
+            assert_eq!(r["fgraph"], c["fgraph"], "{}", c["case"]);
+        }
     }
+    let refit: Vec<Value> = refit_j.iter().chain(&refit_k).cloned().collect();
     let dir = std::env::temp_dir().join(format!("fgraph-calib-i-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let mut moved = 0;
@@ -61,11 +75,19 @@ fn the_batch_i_predictions_are_what_fgraph_predicts() {
         let name = c["case"].as_str().expect("case");
         let expected = refit.iter().find(|r| r["case"] == c["case"]).unwrap_or(c);
         if expected["kernel_us"] != c["kernel_us"] || expected["dram_read"] != c["dram_read"] {
-            // The refit moved the small-channel stems, the patchify convs and conv3d only.
+            // Batch j's refit moved the small-channel stems, the patchify convs and conv3d;
+            // batch k's top-k, the w4a16 GEMMs and the split `add` scan.
             assert!(
-                ["small_c_stem", "patchify", "conv3d_conv3d"]
-                    .iter()
-                    .any(|s| name.contains(s)),
+                [
+                    "small_c_stem",
+                    "patchify",
+                    "conv3d_conv3d",
+                    "topk",
+                    "w4a16",
+                    "assoc_scan_add_add_f32_1x"
+                ]
+                .iter()
+                .any(|s| name.contains(s)),
                 "{name} moved"
             );
             moved += 1;
@@ -80,7 +102,7 @@ fn the_batch_i_predictions_are_what_fgraph_predicts() {
         );
     }
     // ResNet-50's bf16 stems and ViT's patchify convs (8: CUTLASS), MobileNet's f16 stem in
-    // channels-last (indexed) and 4 conv3d cases.
-    assert_eq!(moved, 13);
+    // channels-last (indexed) and 4 conv3d cases; 7 top-k, 5 w4a16 and the one-row scan.
+    assert_eq!(moved, 26);
     let _ = std::fs::remove_dir_all(&dir);
 }

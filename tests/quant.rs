@@ -492,9 +492,10 @@ fn an_fp8_gemm_runs_at_the_8_bit_peak_under_the_hardware_model() {
 }
 
 /// w4a16 at decode (M = 1) streams its packed weights: a quarter of bf16's bytes, so about
-/// 3× faster than the bf16 GEMM; at prefill (M = 4,096) it is compute-bound at the 16-bit
-/// peak times `weight_only.efficiency` (0.03: PyTorch's tinygemm kernel, fitted on batch i),
-/// plus its dequantisation per 64 rows, and it reads the weights once per 64 rows.
+/// 2.5× faster than the bf16 GEMM (tinygemm's MMAs do not hide under its loads: `overlap`
+/// 0, batch k's refit); at prefill (M = 4,096) it is compute-bound at the 16-bit peak times
+/// `weight_only.efficiency` (0.033: PyTorch's tinygemm kernel), plus its dequantisation per
+/// 64 rows, and it reads the weights once per 64 rows.
 #[test]
 fn w4a16_is_memory_bound_at_decode_and_compute_bound_at_prefill() {
     let h100 = hw("h100");
@@ -511,19 +512,21 @@ fn w4a16_is_memory_bound_at_decode_and_compute_bound_at_prefill() {
     assert_eq!((p.dram_read, p.dram_written), (30_285_824, 28_672));
     let memory = 30_314_496.0 / (3.35e12 * w.bandwidth_efficiency);
     assert!((p.memory_s - memory).abs() < 1e-15, "{p:?}");
-    // 2 · 4096 · 14336 FLOPs at 989 · 0.03 · 4096 / 4352, and 4096 · 14336 weights at
-    // 1.58e13/s: 4.20 + 3.72 = 7.92 µs, under the memory time.
-    let compute = 117_440_512.0 / (989e12 * 0.03 * 4096.0 / 4352.0) + 58_720_256.0 / 1.58e13;
+    // 2 · 4096 · 14336 FLOPs at 989 · 0.033 · 4096 / 4352, and 4096 · 14336 weights at
+    // 3e13/s: 3.82 + 1.96 = 5.78 µs, under the memory time.
+    let compute = 117_440_512.0 / (989e12 * 0.033 * 4096.0 / 4352.0) + 58_720_256.0 / 3e13;
     assert!((p.compute_s - compute).abs() < 1e-15, "{p:?}");
-    // 9.53 µs of memory (0.95 of 3.35 TB/s) + 5.5 µs start-up.
-    assert!((p.kernel_s * 1e6 - 15.03).abs() < 0.01, "{p:?}");
+    assert_eq!(w.overlap, Some(0.0));
+    // 9.23 µs of memory (0.98 of 3.35 TB/s) + the 5.78 µs of compute it does not hide +
+    // 3.25 µs start-up.
+    assert!((p.kernel_s * 1e6 - 18.26).abs() < 0.01, "{p:?}");
     // The bf16 GEMM of the same shape reads 117.4 MB: about 3× as long.
     let bf16 = analysis(&graph(
         "  input x: bf16[1, 4096]\n  weight w: bf16[4096, 14336]\n  op q = matmul(x, w) -> y\n",
     ));
     let pb = model(&bf16).kernels[0];
     let ratio = pb.kernel_s / p.kernel_s;
-    assert!((2.9..3.2).contains(&ratio), "{ratio}");
+    assert!((2.3..2.7).contains(&ratio), "{ratio}");
     // Prefill: compute-bound.
     let prefill = analysis(&graph(
         "  input x: bf16[4096, 4096]\n  weight w: u8[2048, 14336]\n  weight s: bf16[32, 14336]\n  \
@@ -531,7 +534,7 @@ fn w4a16_is_memory_bound_at_decode_and_compute_bound_at_prefill() {
     ));
     let p = model(&prefill).kernels[0];
     let flops = 2.0 * 4096.0 * 14336.0 * 4096.0;
-    let compute = flops / (989e12 * 0.03 * 4096.0 / 4352.0) + 58_720_256.0 * 64.0 / 1.58e13;
+    let compute = flops / (989e12 * 0.033 * 4096.0 / 4352.0) + 58_720_256.0 * 64.0 / 3e13;
     assert!((p.compute_s - compute).abs() < 1e-12, "{p:?}");
     // 64 blocks of 64 rows: the packed weights and scales (29,360,128 + 917,504 B) are read
     // 63 more times.
@@ -622,8 +625,9 @@ fn the_llama3_8b_w4a16_decode_example() {
     assert_eq!(read16, 352_321_536 + 8_192 + 2 * x + 2 * xn + 2 * h);
     let ratio = read as f64 / read16 as f64;
     assert!((0.25..0.27).contains(&ratio), "{ratio}");
-    // Under the hardware model each projection is a memory-bound `quant_mm` kernel of about
-    // 15.0 µs (9.5 µs streaming 30.3 MB at 0.95 of 3.35 TB/s, 5.5 µs start-up).
+    // Under the hardware model each projection is a memory-bound `quant_mm` kernel of 18.1
+    // to 18.3 µs (9.2 µs streaming 30.3 MB at 0.98 of 3.35 TB/s, 5.6 to 5.8 µs of MMAs and
+    // dequantisation after it, 3.25 µs start-up).
     let r = model(&a);
     let families: Vec<cost::Family> = r.kernels.iter().map(|k| k.family).collect();
     assert_eq!(
@@ -637,6 +641,6 @@ fn the_llama3_8b_w4a16_decode_example() {
     );
     for k in &r.kernels[1..] {
         assert!(k.memory_s > k.compute_s, "{k:?}");
-        assert!((k.kernel_s * 1e6 - 15.04).abs() < 0.02, "{k:?}");
+        assert!((18.05..18.3).contains(&(k.kernel_s * 1e6)), "{k:?}");
     }
 }

@@ -290,12 +290,47 @@ pub struct RoutingCoeffs {
 /// `torch.topk`'s time beyond `topk.elements_per_s`: `gatherTopK` runs one block per row
 /// (`rows / rows_per_s`), and for `k > 1` a second kernel, `bitonicSortKVInPlace`, sorts the
 /// k kept per row (`sort_overhead_us + rows · k / sort_elements_per_s`).
+///
+/// Batch k's form (validation/gpu/h100-calib-k/fit_k.py), where its keys are present: a
+/// row's radix passes and its elements overlap, so `gatherTopK` takes `rows · max(1 /
+/// rows_per_s, E / topk.elements_per_s) + rows · k / kept_per_s` (`kept_per_s`), and the sort
+/// costs each row at least `1 / sort_rows_per_s`: `sort_overhead_us + rows · max(1 /
+/// sort_rows_per_s, k / sort_elements_per_s)` (`sort_rows_per_s`).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TopkRows {
     pub rows_per_s: f64,
     pub sort_overhead_us: f64,
     pub sort_elements_per_s: f64,
+    /// Values kept per second by `gatherTopK` beyond its row term; with it, the row and
+    /// element terms overlap (batch k's form). `None`: batch i's sum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_per_s: Option<f64>,
+    /// Rows per second `bitonicSortKVInPlace` sorts at most (its time per row does not fall
+    /// with k below the kernel's minimum sort size). `None`: batch i's per-value term alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_rows_per_s: Option<f64>,
+}
+
+impl TopkRows {
+    /// `torch.topk`'s compute time (both kernels, without the family's overhead) for `rows`
+    /// rows of `width` elements keeping `k`, at `elements_per_s` elements a second.
+    pub fn seconds(&self, rows: f64, width: f64, k: f64, elements_per_s: f64) -> f64 {
+        let gather = match self.kept_per_s {
+            Some(kept) => {
+                rows * (1.0 / self.rows_per_s).max(width / elements_per_s) + rows * k / kept
+            }
+            None => rows / self.rows_per_s + rows * width / elements_per_s,
+        };
+        if k <= 1.0 {
+            return gather;
+        }
+        let per_row = match self.sort_rows_per_s {
+            Some(sr) => (1.0 / sr).max(k / self.sort_elements_per_s),
+            None => k / self.sort_elements_per_s,
+        };
+        gather + self.sort_overhead_us * 1e-6 + rows * per_row
+    }
 }
 
 impl RoutingCoeffs {
@@ -323,6 +358,14 @@ impl RoutingCoeffs {
                 ("sort_elements_per_s", t.sort_elements_per_s),
             ] {
                 super::check_range(k, &format!("model.routing.topk_rows.{k}"), v)?;
+            }
+            for (k, v) in [
+                ("kept_per_s", t.kept_per_s),
+                ("sort_rows_per_s", t.sort_rows_per_s),
+            ] {
+                if let Some(v) = v {
+                    super::check_range(k, &format!("model.routing.topk_rows.{k}"), v)?;
+                }
             }
         }
         for (k, v) in [
@@ -429,10 +472,8 @@ impl HwModel {
             if let Some(tr) = r.topk_rows {
                 let k = g.op(o).int_attr("k").unwrap_or(1).max(1) as f64;
                 let rows = values / k;
-                let mut compute_s = rows / tr.rows_per_s + count(&x) / r.topk.elements_per_s;
-                if k > 1.0 {
-                    compute_s += tr.sort_overhead_us * 1e-6 + values / tr.sort_elements_per_s;
-                }
+                let width = count(&x) / rows.max(1.0);
+                let compute_s = tr.seconds(rows, width, k, r.topk.elements_per_s);
                 return Some(time(r.topk, Family::TopK, read + again, compute_s, 1.0));
             }
             return Some(time(

@@ -1,8 +1,9 @@
 //! The hardware model's low-precision GEMMs (part of [`super`], issue 23 item 6): 8-bit GEMMs
 //! (`scaled_mm`, and `matmul` of 1-byte operands) and weight-only quantised GEMMs
-//! (`quant_mm`). No H100 measurement of either exists yet: the coefficients come from first
-//! principles and the matmul family's measurements, and are stored in the preset's
-//! `model.quant` with their sources, for the calibration set to replace.
+//! (`quant_mm`). The H100 preset's `model.quant` is fitted on PyTorch's kernels measured on
+//! an H100 (validation/gpu/h100-calib-i/fit_quant_i.py, the weight-only GEMM refitted by
+//! h100-calib-k/fit_k.py); `source` says so. Without `model.quant`, an 8-bit GEMM takes the
+//! matmul family's coefficients and a weight-only GEMM is priced as a 16-bit matmul.
 //!
 //! - **8-bit GEMM** (cuBLASLt's FP8 and INT8 kernels): the matmul family's tiling, L2 and
 //!   wave arithmetic on 1-byte operands, at the GPU's 8-bit peak (`Unit::TensorF8`,
@@ -16,6 +17,8 @@
 //!   ceil(M / dequant_rows) / dequant_per_s` (each block of `dequant_rows` rows dequantises
 //!   the weights again), `time = max(compute, memory) + weight_only.overhead_us`. Small M
 //!   (decode) is memory-bound on the packed bytes, large M compute-bound at the 16-bit peak.
+//!   With `weight_only.overlap` below 1, `(1 - overlap) · min(compute, memory)` is added: the
+//!   H100 preset's 0 (batch k) makes the two terms a sum, as PyTorch's tinygemm runs them.
 
 use super::{HwModel, MatmulShape, Prediction, check_range, finish};
 use crate::cost::Unit;
@@ -38,6 +41,11 @@ pub struct WeightOnlyCoeffs {
     pub dequant_rows: f64,
     /// Fixed microseconds per kernel (start-up and tail).
     pub overhead_us: f64,
+    /// How much of the shorter of the compute and memory times hides under the longer: 1,
+    /// fully (`max`, the default); 0, none (their sum: tinygemm's few warps per SM wait for
+    /// each weight tile before its MMAs, batch k's fit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlap: Option<f64>,
 }
 
 /// The low-precision GEMMs' coefficients (`model.quant` of a hardware file); none: an 8-bit
@@ -75,6 +83,9 @@ impl QuantCoeffs {
             ("overhead_us", w.overhead_us),
         ] {
             check_range(k, &format!("model.quant.weight_only.{k}"), v)?;
+        }
+        if let Some(v) = w.overlap {
+            check_range("overlap", "model.quant.weight_only.overlap", v)?;
         }
         Ok(())
     }
@@ -166,7 +177,9 @@ impl HwModel {
             memory,
             launch_s,
         );
-        p.kernel_s += w.overhead_us * 1e-6;
+        // What the longer term does not hide of the shorter one.
+        let serial = 1.0 - w.overlap.unwrap_or(1.0);
+        p.kernel_s += serial * compute_s.min(memory) + w.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
         p
     }

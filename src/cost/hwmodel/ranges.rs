@@ -111,7 +111,11 @@ pub const RANGES: &[FieldRange] = &[
     range("sort_overhead_us", 0.0, 1e6, "µs"),
     range("sort_elements_per_s", 1e6, 1e16, "elements/s"),
     range("associative_row_flops_per_s", 1e3, 1e16, "FLOP/s"),
+    range("block_us", 0.0, 1e6, "µs"),
+    range("block_elements", 1.0, 1e9, "elements"),
     range("rows_per_s", 1e3, 1e16, "rows/s"),
+    range("kept_per_s", 1e3, 1e16, "values/s"),
+    range("sort_rows_per_s", 1e3, 1e16, "rows/s"),
     // The routing families (`memory.rs`, [`RoutingCoeffs`]).
     range("repeat_miss_bytes", 1.0, 1e15, "bytes"),
     range("repeat_miss_exponent", EXPONENT.0, EXPONENT.1, ""),
@@ -124,6 +128,7 @@ pub const RANGES: &[FieldRange] = &[
     range("mm8_k_half", 0.0, 1e6, ""),
     range("dequant_per_s", 1e6, 1e17, "weights/s"),
     range("dequant_rows", 1.0, 1e6, "rows"),
+    range("overlap", 0.0, 1.0, ""),
     // cuBLAS's split-K (`model.split_k`, [`super::SplitKCoeffs`]).
     range("min_k", 1.0, 1e9, ""),
     range("tile_m", 1.0, 1e6, ""),

@@ -16,6 +16,8 @@
 //! - **associative_scan**: work is the elements times the combine's FLOPs (its function's,
 //!   or `flops = N`), at `elements_per_s` one-FLOP combines per second: a generic scan
 //!   kernel (CUB's, Triton's `tl.associative_scan`), priced from PyTorch's measured `cumsum`.
+//!   A scan of one tensor over few long rows is Inductor's split scan ([`SplitScanCoeffs`]):
+//!   memory-bound, or bound by the chain of blocks along a row.
 //!
 //! The H100 coefficients are fitted on batch i's fit half (validation/gpu/h100-calib-i/
 //! fit_scan_i.py): the selective scan on mamba_ssm's own kernel built on the device, the
@@ -40,9 +42,38 @@ pub struct ScanCoeffs {
     /// this)`. `None`: no row limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub associative_row_flops_per_s: Option<f64>,
+    /// Inductor's split scan ([`SplitScanCoeffs`]); `None`: every associative scan is priced
+    /// by rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub associative_split: Option<SplitScanCoeffs>,
     /// Where the coefficients come from.
     pub source: String,
 }
+
+/// Inductor's split scan (`triton_spl_*`, `SplitScan` in torch/_inductor/ir.py): a scan of
+/// one tensor over fewer rows than twice the SMs, each longer than 8,192, is split along the
+/// row into blocks of `block_elements` that pass their running prefix on by a decoupled
+/// look-back, after a kernel that zeroes the look-back's flags. Its time is `overhead_us +
+/// max(bytes / (bandwidth · bandwidth_efficiency), blocks per row · block_us)`: the blocks of
+/// one row publish their prefixes one after another.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitScanCoeffs {
+    pub bandwidth_efficiency: f64,
+    /// Microseconds each block of a row adds to the look-back chain.
+    pub block_us: f64,
+    /// Elements of a row one block scans (the kernel's `RBLOCK`).
+    pub block_elements: f64,
+    /// Fixed microseconds per scan, the flags' zeroing kernel included.
+    pub overhead_us: f64,
+}
+
+/// Inductor splits a scan's rows only below this many per SM, twice
+/// (`inner_reduction_splits`' `numel_hint >= 2 * num_sm`), and rows longer than
+/// [`SPLIT_MIN_ALONG`].
+const SPLIT_ROWS_PER_SM: f64 = 2.0;
+/// Inductor splits no row of 8,192 elements or fewer.
+const SPLIT_MIN_ALONG: f64 = 8192.0;
 
 /// The sequence length one block of the selective scan covers per chunk (`kNThreads ·
 /// kNItems` = 128 · 16 for L above 1,024): one state per chunk is written.
@@ -69,6 +100,16 @@ impl ScanCoeffs {
                 "model.scan.associative_row_flops_per_s",
                 v,
             )?;
+        }
+        if let Some(c) = self.associative_split {
+            for (k, v) in [
+                ("bandwidth_efficiency", c.bandwidth_efficiency),
+                ("block_us", c.block_us),
+                ("block_elements", c.block_elements),
+                ("overhead_us", c.overhead_us),
+            ] {
+                super::check_range(k, &format!("model.scan.associative_split.{k}"), v)?;
+            }
         }
         Ok(())
     }
@@ -122,15 +163,21 @@ impl HwModel {
             )
         } else {
             let per = crate::cost::flops::op_flops(g, o).0 as f64;
+            let rank = out.shape.len() as i64;
+            let axis = op.int_attr("axis").unwrap_or(-1);
+            let axis = if axis < 0 { axis + rank } else { axis };
+            let along = usize::try_from(axis)
+                .ok()
+                .and_then(|a| out.shape.get(a))
+                .map_or(1.0, |&d| d.max(1) as f64);
+            let rows = count(&out.shape) / along;
+            let sms = f64::from(hw.sms.unwrap_or(132).max(1));
+            if let Some(c) = s.associative_split.filter(|_| {
+                op.inputs.len() == 1 && rows < SPLIT_ROWS_PER_SM * sms && along > SPLIT_MIN_ALONG
+            }) {
+                return Some(self.split_scan(c, traffic, along, hw, launch_s));
+            }
             if let Some(row) = s.associative_row_flops_per_s {
-                let rank = out.shape.len() as i64;
-                let axis = op.int_attr("axis").unwrap_or(-1);
-                let axis = if axis < 0 { axis + rank } else { axis };
-                let along = usize::try_from(axis)
-                    .ok()
-                    .and_then(|a| out.shape.get(a))
-                    .map_or(1.0, |&d| d.max(1) as f64);
-                let rows = count(&out.shape) / along;
                 rate = Some(s.associative.elements_per_s.min(rows * row));
             }
             (s.associative, Family::AssociativeScan, per, 0.0)
@@ -143,5 +190,32 @@ impl HwModel {
         p.kernel_s += c.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
         Some(p)
+    }
+
+    /// An associative scan Inductor splits along its rows ([`SplitScanCoeffs`]): two kernels
+    /// (the flags' zeroing and the scan).
+    fn split_scan(
+        &self,
+        c: SplitScanCoeffs,
+        traffic: &crate::traffic::GroupTraffic,
+        along: f64,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        let (read, written) = (traffic.bytes_read as f64, traffic.bytes_written);
+        let memory_s = (read + written as f64) / (hw.bandwidth * c.bandwidth_efficiency);
+        let chain_s = (along / c.block_elements).ceil() * c.block_us * 1e-6;
+        let mut p = finish(
+            Family::AssociativeScan,
+            read,
+            written,
+            chain_s,
+            memory_s,
+            2.0 * launch_s,
+        );
+        p.kernel_s += c.overhead_us * 1e-6;
+        p.time_s = p.kernel_s + launch_s;
+        p.extra_launches = 1;
+        p
     }
 }
