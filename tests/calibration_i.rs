@@ -11,8 +11,9 @@
 //! the same `.fgraph` texts (written by predict_j.py). The conv cases are checked against that
 //! file, every other case against predictions_i.json.
 //!
-//! Batch k (§31) refitted top-k, the w4a16 GEMM and the associative scan on batch i's held-out
-//! half the same way: `validation/gpu/h100-calib-k/refit_i.json` holds those cases' figures now.
+//! Batches k and l (§31) refitted top-k, the w4a16 GEMM and the associative scan on batch i's
+//! held-out half the same way: `validation/gpu/h100-calib-l/refit_i.json` holds those cases'
+//! figures now.
 
 mod common;
 
@@ -46,7 +47,7 @@ fn the_batch_i_predictions_are_what_fgraph_predicts() {
         "every held-out case of batch i is predicted"
     );
     let refit_j = load("validation/gpu/h100-calib-j/refit_i.json");
-    let refit_k = load("validation/gpu/h100-calib-k/refit_i.json");
+    let refit_k = load("validation/gpu/h100-calib-l/refit_i.json");
     for (refit, families, n) in [
         (&refit_j, &["conv1d", "conv2d", "conv3d"][..], 33),
         (&refit_k, &["topk", "w4a16", "assoc_scan"][..], 16),

@@ -251,16 +251,16 @@ fn index_add_touches_only_its_rows() {
 
 /// The H100 presets carry the routing families that
 /// validation/gpu/h100-calib-h/fit_routing.py fitted, with top-k refitted by
-/// validation/gpu/h100-calib-i/fit_topk_i.py and then by validation/gpu/h100-calib-k/fit_k.py
-/// (`--write` stores them in the presets and the whole object in fit_routing_k.json).
+/// validation/gpu/h100-calib-i/fit_topk_i.py, then by h100-calib-k/fit_k.py and h100-calib-l/fit_l.py
+/// (`--write` stores them in the presets and the whole object in fit_routing_l.json).
 #[test]
 fn h100_presets_carry_the_fitted_routing_families() {
     let path = format!(
-        "{}/validation/gpu/h100-calib-k/fit_routing_k.json",
+        "{}/validation/gpu/h100-calib-l/fit_routing_l.json",
         env!("CARGO_MANIFEST_DIR")
     );
     let fit: fgraph::cost::hwmodel::RoutingCoeffs =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("fit_routing_k.json"))
+        serde_json::from_str(&std::fs::read_to_string(path).expect("fit_routing_l.json"))
             .expect("routing");
     for name in ["h100", "h100-measured", "h100-2x8"] {
         let model = fgraph::Hardware::preset(name)

@@ -295,7 +295,9 @@ pub struct RoutingCoeffs {
 /// row's radix passes and its elements overlap, so `gatherTopK` takes `rows · max(1 /
 /// rows_per_s, E / topk.elements_per_s) + rows · k / kept_per_s` (`kept_per_s`), and the sort
 /// costs each row at least `1 / sort_rows_per_s`: `sort_overhead_us + rows · max(1 /
-/// sort_rows_per_s, k / sort_elements_per_s)` (`sort_rows_per_s`).
+/// sort_rows_per_s, k / sort_elements_per_s)` (`sort_rows_per_s`). Batch l's
+/// (h100-calib-l/fit_l.py): with `row_chunk`, E is rounded up to whole chunks of that many
+/// elements (a warp's 32: 40 experts cost what 64 do).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TopkRows {
@@ -310,12 +312,19 @@ pub struct TopkRows {
     /// with k below the kernel's minimum sort size). `None`: batch i's per-value term alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort_rows_per_s: Option<f64>,
+    /// Elements `gatherTopK` reads a row in (one per lane of a warp); `None`: E as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_chunk: Option<f64>,
 }
 
 impl TopkRows {
     /// `torch.topk`'s compute time (both kernels, without the family's overhead) for `rows`
     /// rows of `width` elements keeping `k`, at `elements_per_s` elements a second.
     pub fn seconds(&self, rows: f64, width: f64, k: f64, elements_per_s: f64) -> f64 {
+        let width = match self.row_chunk {
+            Some(c) if c >= 1.0 => (width / c).ceil() * c,
+            _ => width,
+        };
         let gather = match self.kept_per_s {
             Some(kept) => {
                 rows * (1.0 / self.rows_per_s).max(width / elements_per_s) + rows * k / kept
@@ -362,6 +371,7 @@ impl RoutingCoeffs {
             for (k, v) in [
                 ("kept_per_s", t.kept_per_s),
                 ("sort_rows_per_s", t.sort_rows_per_s),
+                ("row_chunk", t.row_chunk),
             ] {
                 if let Some(v) = v {
                     super::check_range(k, &format!("model.routing.topk_rows.{k}"), v)?;

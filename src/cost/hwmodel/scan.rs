@@ -54,8 +54,12 @@ pub struct ScanCoeffs {
 /// one tensor over fewer rows than twice the SMs, each longer than 8,192, is split along the
 /// row into blocks of `block_elements` that pass their running prefix on by a decoupled
 /// look-back, after a kernel that zeroes the look-back's flags. Its time is `overhead_us +
-/// max(bytes / (bandwidth · bandwidth_efficiency), blocks per row · block_us)`: the blocks of
-/// one row publish their prefixes one after another.
+/// max(bytes / (bandwidth · bandwidth_efficiency), chain · block_us)`: the blocks of one row
+/// publish their prefixes one after another. `chain` is the blocks of one row (batch k); with
+/// `resident_blocks` (batch l), the blocks in launch order that wait on one another: rows of
+/// `b` blocks run `resident_blocks / b` at a time, so `chain = all blocks · min(1, b /
+/// resident_blocks)` (a row longer than the GPU holds chains every row after it), and the
+/// chain takes `chain_overhead_us` more (its first block's load and its last's store).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SplitScanCoeffs {
@@ -66,6 +70,12 @@ pub struct SplitScanCoeffs {
     pub block_elements: f64,
     /// Fixed microseconds per scan, the flags' zeroing kernel included.
     pub overhead_us: f64,
+    /// Blocks of the scan the GPU holds at once; `None`: rows run side by side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resident_blocks: Option<f64>,
+    /// Microseconds a chain of blocks takes beyond `block_us` each; `None`: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_overhead_us: Option<f64>,
 }
 
 /// Inductor splits a scan's rows only below this many per SM, twice
@@ -109,6 +119,14 @@ impl ScanCoeffs {
                 ("overhead_us", c.overhead_us),
             ] {
                 super::check_range(k, &format!("model.scan.associative_split.{k}"), v)?;
+            }
+            for (k, v) in [
+                ("resident_blocks", c.resident_blocks),
+                ("chain_overhead_us", c.chain_overhead_us),
+            ] {
+                if let Some(v) = v {
+                    super::check_range(k, &format!("model.scan.associative_split.{k}"), v)?;
+                }
             }
         }
         Ok(())
@@ -175,7 +193,7 @@ impl HwModel {
             if let Some(c) = s.associative_split.filter(|_| {
                 op.inputs.len() == 1 && rows < SPLIT_ROWS_PER_SM * sms && along > SPLIT_MIN_ALONG
             }) {
-                return Some(self.split_scan(c, traffic, along, hw, launch_s));
+                return Some(self.split_scan(c, traffic, (rows, along), hw, launch_s));
             }
             if let Some(row) = s.associative_row_flops_per_s {
                 rate = Some(s.associative.elements_per_s.min(rows * row));
@@ -198,13 +216,18 @@ impl HwModel {
         &self,
         c: SplitScanCoeffs,
         traffic: &crate::traffic::GroupTraffic,
-        along: f64,
+        (rows, along): (f64, f64),
         hw: &crate::cost::Hardware,
         launch_s: f64,
     ) -> Prediction {
         let (read, written) = (traffic.bytes_read as f64, traffic.bytes_written);
         let memory_s = (read + written as f64) / (hw.bandwidth * c.bandwidth_efficiency);
-        let chain_s = (along / c.block_elements).ceil() * c.block_us * 1e-6;
+        let per_row = (along / c.block_elements).ceil();
+        let chain = match c.resident_blocks {
+            Some(r) => rows * per_row * (per_row / r.max(1.0)).min(1.0),
+            None => per_row,
+        };
+        let chain_s = (c.chain_overhead_us.unwrap_or(0.0) + chain * c.block_us) * 1e-6;
         let mut p = finish(
             Family::AssociativeScan,
             read,
