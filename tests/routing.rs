@@ -251,7 +251,8 @@ fn index_add_touches_only_its_rows() {
 
 /// The H100 presets carry the routing families that
 /// validation/gpu/h100-calib-h/fit_routing.py fitted, with top-k refitted by
-/// validation/gpu/h100-calib-i/fit_topk_i.py, then by h100-calib-k/fit_k.py and h100-calib-l/fit_l.py
+/// validation/gpu/h100-calib-i/fit_topk_i.py, then by h100-calib-k/fit_k.py and
+/// h100-calib-l/fit_l.py
 /// (`--write` stores them in the presets and the whole object in fit_routing_l.json).
 #[test]
 fn h100_presets_carry_the_fitted_routing_families() {
@@ -275,7 +276,8 @@ fn h100_presets_carry_the_fitted_routing_families() {
 /// (validation/gpu/h100-calib-h/fit/measured_fit.csv): index_add fit_119 (bf16, dest
 /// [25856, 4096], 51,712 rows added: 826,573,056 B read in 1,824.6 µs) and top-k fit_091 (f32
 /// [8192, 64], k 8: 2,919,680 B in 39.8 µs, the indices in the same kernels; batch i's refit
-/// of top-k gives it 43.0 µs, +8%).
+/// of top-k gave it 43.0 µs, +8%; batch l's 39.9 µs). Top-k's time steps with the warps of a
+/// row (32 experts each) and its sort does not grow with k (batches k and l, §31).
 #[test]
 fn the_hardware_model_prices_routing_kernels_as_measured() {
     let run = |src: &str| {
@@ -325,6 +327,19 @@ fn the_hardware_model_prices_routing_kernels_as_measured() {
             .kernel_s
     };
     assert!(sort(32) < 5e-6, "{}", sort(32));
+    let topk = |experts: u64, k: u64| {
+        run(&format!(
+            "graph g {{\n  input x: bf16[8192, {experts}]\n  op top = topk(x, k = {k}) -> v\n  output v\n}}\n"
+        ))[0]
+            .compute_s
+    };
+    // 33, 40 and 64 experts are two warps a row, 32 one.
+    assert_eq!(topk(33, 2), topk(64, 2));
+    assert_eq!(topk(40, 2), topk(64, 2));
+    assert!(topk(32, 2) < 0.8 * topk(33, 2));
+    // k adds 0.035 ns a row to the gather and nothing to the sort (one sort size up to 16).
+    let per_k = (topk(64, 8) - topk(64, 2)) / (6.0 * 8192.0);
+    assert!((per_k * 1e9 - 0.035).abs() < 0.005, "{per_k}");
     assert!(sort(4096) < 20e-6, "{}", sort(4096));
     assert!(sort(16384) > 71.8e-6, "{}", sort(16384));
 }

@@ -302,3 +302,60 @@ fn the_scan_family_prices_both_scans() {
         p[1]
     );
 }
+
+/// Inductor's split scan (`model.scan.associative_split`, VALIDATION.md §31): a scan of one
+/// tensor over fewer rows than twice the SMs (264 on an H100), each longer than 8,192, is two
+/// kernels (the look-back flags' zeroing and the scan) bound by its bytes or by the chain of
+/// blocks that wait on one another; anything else keeps the per-row rate.
+#[test]
+fn a_few_long_rows_of_one_tensor_are_a_split_scan() {
+    let hw = fgraph::Hardware::preset("h100").expect("preset");
+    let m = hw.model.clone().expect("model");
+    let sp = m
+        .scan
+        .as_ref()
+        .and_then(|s| s.associative_split)
+        .expect("split");
+    let price = |shape: &str, op: &str| {
+        let v = if op.contains("(u, v") {
+            format!("  input v: f32[{shape}]\n")
+        } else {
+            String::new()
+        };
+        let text = format!("graph g {{\n  input u: f32[{shape}]\n{v}  {op}\n  output s\n}}\n");
+        let r = check_file("t.fgraph", text.as_bytes(), &Options::default());
+        assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let (grp, tr) = (&a.plan.groups[0], &a.traffic.groups[0]);
+        fgraph::cost::hwmodel::predict(&m, &a.graph, &grp.ops, tr, None, &hw, 0.0)
+    };
+    let add = "op c = associative_scan.add(u, axis = -1) -> s";
+    // One row of 16M: 8,192 blocks of 2,048, all in one chain (more than the 208 the GPU
+    // holds): 6.5 + 8,192 · 0.0175 = 149.9 µs, above the bytes' 74.2 µs (134 MB at 0.54 of
+    // 3.35 TB/s), plus 2.39 µs: 152.3 µs (155.3 measured in batch i).
+    let long = price("1, 16777216", add);
+    assert_eq!(long.family.as_str(), "associative_scan");
+    assert_eq!(long.extra_launches, 1, "the flags' zeroing kernel");
+    let chain = sp.chain_overhead_us.expect("chain") + 8192.0 * sp.block_us;
+    assert!((long.compute_s * 1e6 - chain).abs() < 1e-6, "{long:?}");
+    assert!(long.compute_s > long.memory_s, "{long:?}");
+    assert!((long.kernel_s * 1e6 - 152.3).abs() < 0.1, "{long:?}");
+    // 128 rows of 65,536: 32 blocks a row, side by side: bound by the bytes, 67 MB at 0.54
+    // of 3.35 TB/s = 37.1 µs, + 2.39 (39.6 measured in batch k).
+    let many = price("128, 65536", add);
+    let memory = 2.0 * 128.0 * 65536.0 * 4.0 / (hw.bandwidth * sp.bandwidth_efficiency);
+    assert!((many.memory_s - memory).abs() < 1e-12, "{many:?}");
+    assert!(many.memory_s > many.compute_s, "{many:?}");
+    // Not split: 264 rows or more, rows of 8,192 or fewer, or a scan of two tensors.
+    for (shape, op) in [
+        ("264, 65536", add),
+        ("4, 8192", add),
+        (
+            "4, 1048576",
+            "op c = associative_scan.linear(u, v, axis = -1) -> s",
+        ),
+    ] {
+        let p = price(shape, op);
+        assert_eq!(p.extra_launches, 0, "{shape}: {p:?}");
+    }
+}
