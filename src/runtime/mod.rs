@@ -174,9 +174,12 @@ pub struct RuntimeEstimate {
     /// What each CUDA kernel's hardware-model time was shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_s: f64,
-    /// How much longer a compute-bound tensor-core kernel takes sustained
-    /// (`model.host.sustained_derate`; 0 without it).
+    /// How much longer each compute-bound tensor-core kernel takes in this step
+    /// (`model.host.sustained_derate` at `sustained_share`, [`seam::Pricing::sustained_derate`];
+    /// 0 without it).
     pub sustained_derate: f64,
+    /// The share of the step's time (before the derate) in compute-bound tensor-core kernels.
+    pub sustained_share: f64,
     /// Where the hardware model's coefficients come from.
     pub source: String,
 }
@@ -258,6 +261,21 @@ pub fn estimate(
         k.launches = pricing.cuda_kernels(&k.prediction);
         k.prediction = pricing.in_stream(k.prediction);
     }
+    // The step's share of time in compute-bound tensor-core kernels sets their derate.
+    let all: f64 = parts.kernels.iter().map(|k| k.prediction.time_s).sum();
+    let sustained: f64 = parts
+        .kernels
+        .iter()
+        .filter(|k| seam::Pricing::sustains(&k.prediction))
+        .map(|k| k.prediction.time_s)
+        .sum();
+    let sustained_share = if all > 0.0 { sustained / all } else { 0.0 };
+    let derate = pricing.sustained_derate(sustained_share);
+    for k in &mut parts.kernels {
+        if seam::Pricing::sustains(&k.prediction) {
+            k.prediction = seam::Pricing::derated(k.prediction, derate);
+        }
+    }
     // Where a host file says so (`model.host.runtime_conv_*_us`; 0 on the presets: one
     // host's figure failed on another, VALIDATION.md §28-29), an ungrouped convolution's
     // kernel costs the host more than another.
@@ -301,7 +319,8 @@ pub fn estimate(
         conv_host_s: host_s.map(|_| conv_host_s),
         host_convs,
         stream_discount_s: pricing.stream_discount_s(),
-        sustained_derate: pricing.sustained_derate(),
+        sustained_derate: derate,
+        sustained_share,
         kernels: parts.kernels,
         views: parts.views,
         sdpa: parts.sdpa,

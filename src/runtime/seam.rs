@@ -86,8 +86,10 @@ pub struct Pricing<'m> {
     /// What a CUDA kernel's time is shortened by in a stream (`host.stream_discount_us`).
     discount_s: f64,
     /// How much longer a compute-bound tensor-core kernel takes when sustained
-    /// (`host.sustained_derate`).
+    /// (`host.sustained_derate`), and the share of the step in such kernels up to which it
+    /// takes nothing longer (`host.sustained_share`).
     derate: f64,
+    derate_share: Option<f64>,
     /// `model` with `families.copy_eager` (else `families.scalar`) in the place of
     /// `families.elementwise` (PyTorch's copy of contiguous runs or a broadcast), with
     /// `families.layout_copy` (a transposing copy, PyTorch's or Triton's), and with
@@ -129,6 +131,7 @@ impl<'m> Pricing<'m> {
             },
             discount_s: host.and_then(|h| h.stream_discount_us).unwrap_or(0.0) * 1e-6,
             derate: host.and_then(|h| h.sustained_derate).unwrap_or(0.0),
+            derate_share: host.and_then(|h| h.sustained_share),
             eager_runs: with(model.families.copy_eager.or(model.families.scalar)),
             triton_runs: with(model.families.copy_generated),
             eager_transpose: with(
@@ -152,6 +155,8 @@ impl<'m> Pricing<'m> {
                 m.families.softmax = m.families.elementwise;
                 m.families.group_norm = Some(m.families.elementwise);
                 m.families.scalar = Some(m.families.elementwise);
+                m.families.pool = Some(m.families.elementwise);
+                m.families.pool_global_channels_last = Some(m.families.elementwise);
                 m.softmax_row_scale = Vec::new();
                 m
             },
@@ -236,9 +241,36 @@ impl<'m> Pricing<'m> {
         self.discount_s
     }
 
-    /// How much longer a compute-bound tensor-core kernel takes sustained.
-    pub fn sustained_derate(&self) -> f64 {
-        self.derate
+    /// How much longer a compute-bound tensor-core kernel takes in a step that spends
+    /// `share` of its time in such kernels: nothing up to `host.sustained_share`, then in
+    /// proportion to the whole `host.sustained_derate` at a share of 1; without
+    /// `sustained_share`, the whole derate at any share.
+    pub fn sustained_derate(&self, share: f64) -> f64 {
+        match self.derate_share {
+            Some(s0) => self.derate * ((share - s0) / (1.0 - s0)).clamp(0.0, 1.0),
+            None => self.derate,
+        }
+    }
+
+    /// Whether `p` is a compute-bound tensor-core kernel (a matmul, attention, convolution
+    /// or 8-bit GEMM whose compute term exceeds its memory term): what holds the GPU at its
+    /// power limit, and what a sustained derate lengthens.
+    pub fn sustains(p: &Prediction) -> bool {
+        let tensor = matches!(
+            p.family,
+            Family::Matmul | Family::Attention | Family::Conv | Family::Gemm8
+        );
+        tensor && p.compute_s > p.memory_s
+    }
+
+    /// `p` (a kernel [`Pricing::sustains`] holds) `derate` longer.
+    pub fn derated(p: Prediction, derate: f64) -> Prediction {
+        let kernel_s = p.kernel_s * (1.0 + derate);
+        Prediction {
+            kernel_s,
+            time_s: kernel_s + p.launch_s,
+            ..p
+        }
     }
 
     /// `p` (priced by the hardware model as one kernel alone, under Nsight Compute with L2
@@ -248,10 +280,10 @@ impl<'m> Pricing<'m> {
     /// about 1.7 µs in the profiler's trace where ncu measured 2.8-3.2 µs, a GEMV about 1.5 µs
     /// less; the long kernels of a prefill lose a negligible share.
     ///
-    /// A compute-bound tensor-core kernel (a matmul, attention, convolution or 8-bit GEMM
-    /// whose compute term exceeds its memory term) then takes `sustained_derate` longer: run
-    /// back to back, such kernels hold the GPU at its power limit and its clocks drop (issue
-    /// 24's prefill steps replayed from CUDA graphs took 3-15% longer than the sum of their
+    /// The step then lengthens its compute-bound tensor-core kernels by
+    /// [`Pricing::sustained_derate`] of their share of it ([`super::estimate`]): run back to
+    /// back, such kernels hold the GPU at its power limit and its clocks drop (issue 24's
+    /// prefill steps replayed from CUDA graphs took 3-15% longer than the sum of their
     /// kernels traced in one step).
     pub fn in_stream(&self, mut p: Prediction) -> Prediction {
         let n = self.cuda_kernels(&p) as f64;
@@ -259,13 +291,6 @@ impl<'m> Pricing<'m> {
         if p.family == Family::GroupNorm {
             // Its three kernels' launches (the model's prediction has one).
             p.launch_s = n * self.launch_s;
-        }
-        let tensor = matches!(
-            p.family,
-            Family::Matmul | Family::Attention | Family::Conv | Family::Gemm8
-        );
-        if tensor && p.compute_s > p.memory_s {
-            p.kernel_s *= 1.0 + self.derate;
         }
         p.time_s = p.kernel_s + p.launch_s;
         p
@@ -419,7 +444,10 @@ const PERSISTENT_ROW: u64 = 1024;
 /// the `norm` family (PyTorch's kernels) says 23; its softmax over rows of 1,024
 /// (`triton_per_fused__softmax`) in 92 µs for 268 MB; a softmax over rows of 2,048
 /// (`triton_red_fused__softmax`, Llama-2's prefill) reads its rows twice and keeps the
-/// `softmax` family.
+/// `softmax` family. A pool (Inductor's lowering of `max_pool2d` and `avg_pool2d` into a
+/// Triton loop over each window, or of a global average pool into a reduction) is priced
+/// the same way: ResNet-50's stem batch norm, ReLU and 3×3/2 max pool at batch 32 ran as one
+/// Triton kernel in 27.6 µs, where PyTorch's own max pool's rates say 108.
 fn triton_rows(g: &Graph, ops: &[OpId]) -> bool {
     use crate::ops::funcs::{self, FuncFamily};
     let mut any = false;
@@ -427,6 +455,10 @@ fn triton_rows(g: &Graph, ops: &[OpId]) -> bool {
         let op = g.op(o);
         if op.kind == crate::types::OpKind::Matmul {
             return false;
+        }
+        if crate::ops::pool::is_pool(op.kind) {
+            any = true;
+            continue;
         }
         if op.kind != crate::types::OpKind::Reduction {
             continue;

@@ -108,6 +108,13 @@ pub struct HostCoeffs {
     /// their kernels in a single profiled step; decode steps 0-2%. Absent: 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sustained_derate: Option<f64>,
+    /// `--runtime`: the share of a step's time in compute-bound tensor-core kernels up to
+    /// which the clocks hold; above it the derate grows in proportion, to the whole
+    /// `sustained_derate` at a share of 1 (a step of long GEMMs back to back holds the GPU at
+    /// its power limit; BERT's and ResNet's steps, whose GEMMs alternate with memory-bound
+    /// kernels, ran no slower than their kernels). Absent: the whole derate at any share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sustained_share: Option<f64>,
     /// Where the figure comes from.
     pub source: String,
 }
@@ -283,6 +290,9 @@ impl HwModel {
             }
             if let Some(v) = h.sustained_derate {
                 check_range("sustained_derate", "model.host.sustained_derate", v)?;
+            }
+            if let Some(v) = h.sustained_share {
+                check_range("sustained_share", "model.host.sustained_share", v)?;
             }
         }
         if let Some(k) = &self.split_k {

@@ -146,7 +146,8 @@ pub const RANGES: &[FieldRange] = &[
     range("runtime_conv_compile_us", 0.0, 1e6, "µs"),
     range("stream_discount_us", 0.0, 100.0, "µs"),
     range("graph_gap_us", 0.0, 100.0, "µs"),
-    range("sustained_derate", 0.0, 1.0, ""),
+    range("sustained_derate", 0.0, 2.0, ""),
+    open("sustained_share", 0.0, 0.99, ""),
     // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
     range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
     range("nodes", 1.0, 100_000.0, "nodes"),

@@ -102,7 +102,7 @@ def fit_split_scan(preset):
     for p, pp in zip(pts, model(be, bus, res, co)):
         print(f"  {p[0][:60]:60} {pp:7.1f} / {p[5]:7.1f} µs {pp / p[5] - 1:+6.1%}")
     return dict(bandwidth_efficiency=round(float(be), 3), block_us=round(float(bus), 4), block_elements=block,
-                overhead_us=o, resident_blocks=round(float(res)), chain_overhead_us=round(float(co), 2))
+                overhead_us=o, resident_blocks=float(round(res)), chain_overhead_us=round(float(co), 2))
 
 
 def main():

@@ -255,6 +255,19 @@ CASES14 = {
     "vit_b16_block_b16": ("examples/vit_block.fgraph", {"B": 16}, None),
     "sd15_unet_down_b2_h48": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 48}, None),
 }
+# Batch 15: held out from fit_derate.py's sustained derate by share and from the Triton pools
+# (VALIDATION §32): BERT, GPT-2 medium, ResNet-50 and ConvNeXt at batch sizes no batch had, and
+# two prefills of long GEMMs. Predictions in predictions_models_15.json.
+CASES15 = {
+    "bert_base_b16_s256": (IMP + "bert_base_b8.fgraph", {"B": 16, "S": 256}, None),
+    "bert_large_b8_s256": (IMP + "bert_large_b16.fgraph", {"B": 8, "S": 256}, None),
+    "gpt2_medium_b16_s256": (IMP + "gpt2_medium_b4.fgraph", {"B": 16, "S": 256}, None),
+    "resnet50_b16": ("examples/resnet50.fgraph", {"B": 16}, None),
+    "resnet50_nchw_b16": (IMP + "resnet50_nchw.fgraph", {"B": 16}, None),
+    "convnext_block_b16": ("examples/convnext_block.fgraph", {"B": 16}, None),
+    "qwen2_5_7b_prefill_s2048_l4": (IMP + "qwen2_5_7b_prefill.fgraph", {"S": 2048, "L": 4}, None),
+    "mistral_7b_prefill_s2048_l4": (IMP + "mistral_7b_prefill_s4096.fgraph", {"S": 2048, "L": 4}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -270,13 +283,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "7": (CASES7, "predictions_models_7.json"), "8": (CASES8, "predictions_models_8.json"),
            "9": (CASES9, "predictions_models_9.json"), "10": (CASES10, "predictions_models_10.json"),
            "11": (CASES11, "predictions_models_11.json"), "12": (CASES12, "predictions_models_12.json"),
-           "13": (CASES13, "predictions_models_13.json"), "14": (CASES14, "predictions_models_14.json")}
+           "13": (CASES13, "predictions_models_13.json"), "14": (CASES14, "predictions_models_14.json"),
+           "15": (CASES15, "predictions_models_15.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, HOST_PROBES):
+              CASES14, CASES15, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)

@@ -105,10 +105,12 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
         let _ = writeln!(
             out,
             "  each kernel {} shorter in the stream than the hardware model's time for it \
-             alone (model.host.stream_discount_us); compute-bound matmuls {:.0}% longer \
-             sustained (model.host.sustained_derate)",
+             alone (model.host.stream_discount_us); compute-bound matmuls {:.1}% longer \
+             sustained, being {:.0}% of the step (model.host.sustained_derate, \
+             sustained_share)",
             fmt_time(e.stream_discount_s),
-            e.sustained_derate * 100.0
+            e.sustained_derate * 100.0,
+            e.sustained_share * 100.0
         );
     }
     if !e.sdpa.is_empty() {

@@ -305,9 +305,12 @@ pub struct RuntimeJson<'a> {
     /// What each CUDA kernel's hardware-model time is shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_us: f64,
-    /// How much longer a compute-bound tensor-core kernel takes sustained (a fraction;
-    /// `model.host.sustained_derate`, 0 without it).
+    /// How much longer each compute-bound tensor-core kernel takes in this step (a
+    /// fraction: `model.host.sustained_derate` at `sustained_share` above
+    /// `model.host.sustained_share`; 0 without it).
     pub sustained_derate: f64,
+    /// The share of the step's time in compute-bound tensor-core kernels (before the derate).
+    pub sustained_share: f64,
     /// Of `kernels`, the copies the runtime makes (and scalar fills).
     pub copies: usize,
     /// Ops that run as no kernel (views).
@@ -398,7 +401,8 @@ impl<'a> RuntimeJson<'a> {
             host_us: e.host_s.map(|h| r4(h * 1e6)),
             conv_host_us: e.conv_host_s.map(|h| r4(h * 1e6)),
             stream_discount_us: r4(e.stream_discount_s * 1e6),
-            sustained_derate: e.sustained_derate,
+            sustained_derate: r4(e.sustained_derate),
+            sustained_share: r4(e.sustained_share),
             copies: e
                 .kernels
                 .iter()
