@@ -46,7 +46,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     let mut out = BTreeMap::new();
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
-        "data11", "data12", "data13", "data14",
+        "data11", "data12", "data13", "data14", "data15",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -163,6 +163,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // §30: batch 14, held out from everything (the pre-registered figures).
         ("14", "graph", 14, 16),
         ("14", "eager", 10, 16),
+        // §32: batch 15, held out from the derate by share and the Triton pools (the
+        // pre-registered figures).
+        ("15", "graph", 13, 16),
+        ("15", "eager", 8, 16),
     ];
     for &(b, l, within, n) in expected {
         let got = tally.get(&(b.to_string(), l)).copied().unwrap_or_default();
@@ -178,7 +182,7 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 6] = ["b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14"];
+const ROUNDS: [&str; 7] = ["b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15"];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
 /// round, the fastest round) µs.
@@ -258,6 +262,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("hostcal", 12, 5, 5, 12),
         // §30: batch 14 in rounds, in the same call as its single runs, pre-registered.
         ("b14", 14, 14, 14, 16),
+        // §32: batch 15 likewise.
+        ("b15", 15, 11, 11, 16),
     ];
     for &(sub, b, median, best, n) in expected {
         let got = tally.get(&(sub, b)).copied().unwrap_or_default();
