@@ -680,7 +680,7 @@ impl Emitter<'_> {
         self.l(1, format!("op first_split = reshape({h}) -> h3: [B, S, H]"));
         self.l(
             1,
-            "op first_token = slice(h3, axis = 1, start = 0, end = 1) -> cls // [B, 1, H]",
+            "op first_token = slice(h3, axis = 1, start = 0, end = 1) -> cls: [B, 1, H]",
         );
         self.l(1, "op pooler_dense = matmul(cls, pooler_w) -> pd");
         self.l(1, "op pooler_bias = elementwise.add(pd, pooler_b) -> pb");
