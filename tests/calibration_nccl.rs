@@ -115,3 +115,49 @@ fn the_recorded_held_out_accuracy() {
 fn the_recorded_held_out_accuracy_on_4_gpus() {
     assert_eq!(held_out_accuracy("heldout_w4_h200", 0.19), (25, 30));
 }
+
+/// On 4 H100s (`nvidia-h100-x4`, NVLS off; VALIDATION.md §20): 26 of 30 within ±15% as
+/// pre-registered in f82ed7f, every collective but send/recv within ±16% (all-reduce at 2 MiB
+/// by CUDA graph +15.1%); send/recv, timed with plain launches only, at 2, 32 and 128 MiB.
+#[test]
+fn the_recorded_held_out_accuracy_on_4_h100s() {
+    assert_eq!(held_out_accuracy("heldout_w4", 0.16), (26, 30));
+}
+
+/// The TP-4 Llama-3-70B decode step on 4 H100s (`data/heldout_w4/measured_steps.csv`): by
+/// CUDA graph the model of f82ed7f predicted it 16.8-20.2% long; the model now (issue 24's
+/// stream terms and derate, fitted on single-GPU whole models, not on this step) prices it
+/// within −10..−4%.
+#[test]
+fn the_tp4_decode_step_on_4_h100s() {
+    let path = common::root().join("validation/gpu/nccl/data/heldout_w4/measured_steps.csv");
+    let text = std::fs::read_to_string(path).expect("measured");
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).expect(name);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let graph: Vec<&Vec<&str>> = rows
+        .iter()
+        .filter(|r| r[col("mode")] == "graph" && r[col("what")] == "llama3_70b_tp_decode")
+        .collect();
+    assert_eq!(graph.len(), 4);
+    let p = predictions();
+    for r in graph {
+        let (b, l): (u64, u64) = (
+            r[col("batch")].parse().expect("batch"),
+            r[col("layers")].parse().expect("layers"),
+        );
+        let meas: f64 = r[col("time_us")].parse().expect("time");
+        let then = p["steps"]
+            .as_array()
+            .expect("steps")
+            .iter()
+            .find(|s| {
+                s["world"] == 4 && s["batch"] == b && s["layers"] == l && s["mode"] == "graph"
+            })
+            .and_then(|s| s["time_us"].as_f64())
+            .expect("predicted");
+        let err = then / meas - 1.0;
+        assert!((0.16..0.21).contains(&err), "batch {b}, {l} layers: {err:+.3}");
+    }
+}
