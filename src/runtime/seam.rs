@@ -254,7 +254,10 @@ impl<'m> Pricing<'m> {
 
     /// Whether `p` is a compute-bound tensor-core kernel (a matmul, attention, convolution
     /// or 8-bit GEMM whose compute term exceeds its memory term): what holds the GPU at its
-    /// power limit, and what a sustained derate lengthens.
+    /// power limit, and what a sustained derate lengthens. A convolution's prediction keeps
+    /// its kernels' modelled time as its compute term and their bytes at the full bandwidth
+    /// as its memory term, so every convolution counts, a memory-bound one too (VALIDATION.md
+    /// §32, left as it is).
     pub fn sustains(p: &Prediction) -> bool {
         let tensor = matches!(
             p.family,

@@ -237,7 +237,7 @@ impl HwModel {
             2.0 * launch_s,
         );
         p.kernel_s += c.overhead_us * 1e-6;
-        p.time_s = p.kernel_s + launch_s;
+        p.time_s = p.kernel_s + p.launch_s;
         p.extra_launches = 1;
         p
     }

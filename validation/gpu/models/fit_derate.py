@@ -21,7 +21,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
