@@ -1,0 +1,127 @@
+"""Decode attention on few (batch × head) blocks (issue 26's TP-4 step, issue 24): does
+`F.scaled_dot_product_attention` with q `[B, H, G, 128]` (G query rows per key/value head: a
+grouped-query decode as tp_decode.py writes it) against a cache `[B, H, T, 128]` stream the
+cache at the rate fgraph prices, when B · H is far below the 132 SMs?
+
+    cargo build --release
+    python3 validation/gpu/attention-hd/decode.py --predict        # predictions_decode.json (commit it)
+    # device (nvidia-h100-x1): python3 validation/gpu/attention-hd/decode.py --measure $OUT
+    python3 validation/gpu/attention-hd/decode.py --compare DIR     # the table
+
+Measured as hd.py measures (the median of 5 runs of 20 back-to-back calls between CUDA events;
+one call's kernels from the profiler). Compared: fgraph's `kernel_us` for the one `attention`
+op (`analyze --traffic-model hardware --hardware h100`) against the call's kernels summed
+(a split-KV kernel's combine kernel included), target ±20% over 20 µs.
+"""
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+D = 128
+CASES = [(f"dec_b{b}_h{h}_g{g}_t{t}", b, h, g, t)
+         for (b, h) in ((1, 2), (4, 2), (8, 2), (1, 8), (4, 8), (16, 8), (32, 8), (64, 8))
+         for g in (1, 8) for t in (4096, 8192, 32768)]
+
+
+def text(name, b, h, g, t):
+    return (f"// {name}: validation/gpu/attention-hd/decode.py\ngraph {name} {{\n  dtype bf16\n"
+            f"  input q: [{b}, {h}, {g}, {D}]\n  input k: [{b}, {h}, {t}, {D}]\n  input v: [{b}, {h}, {t}, {D}]\n"
+            f"  op attn = attention(q, k, v) -> o\n  output o\n}}\n")
+
+
+def predict():
+    fgraph = os.path.join(ROOT, "target", "release", "fgraph")
+    folder = os.path.join(HERE, "graphs_decode")
+    os.makedirs(folder, exist_ok=True)
+    out = dict(what="fgraph's attention kernel per decode case, made before the measurement",
+               made_by="validation/gpu/attention-hd/decode.py --predict", cases={})
+    for c in CASES:
+        path = os.path.join(folder, c[0] + ".fgraph")
+        with open(path, "w") as fh:
+            fh.write(text(*c))
+        r = subprocess.run([fgraph, "analyze", os.path.relpath(path, ROOT), "--traffic-model", "hardware",
+                            "--hardware", "h100", "--format", "json"], capture_output=True, text=True, cwd=ROOT,
+                           check=True)
+        hm = json.loads(r.stdout)["cost"]["hardware_model"]
+        out["cases"][c[0]] = dict(kernel_us=round(hm["kernel_us"], 3), dram_read=hm["dram_read"],
+                                  families=[k["family"] for k in hm["kernels"]])
+        print(f"{c[0]:28} {hm['kernel_us']:9.2f} µs")
+    with open(os.path.join(HERE, "predictions_decode.json"), "w") as fh:
+        json.dump(out, fh, indent=1)
+        fh.write("\n")
+
+
+def measure(out):
+    import torch
+    import torch.nn.functional as F
+    from torch.profiler import ProfilerActivity, profile
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "env.txt"), "w") as fh:
+        fh.write(f"{torch.cuda.get_device_name(0)}\ntorch {torch.__version__} cuda {torch.version.cuda} "
+                 f"cudnn {torch.backends.cudnn.version()}\n")
+    rows, kern = [], []
+    for name, b, h, g, t in CASES:
+        q = torch.randn(b, h, g, D, device="cuda", dtype=torch.bfloat16)
+        k, v = (torch.randn(b, h, t, D, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+        call = lambda: F.scaled_dot_product_attention(q, k, v)  # noqa: E731
+        for _ in range(5):
+            call()
+        torch.cuda.synchronize()
+        runs = []
+        for _ in range(5):
+            a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            for _ in range(20):
+                call()
+            e.record()
+            torch.cuda.synchronize()
+            runs.append(a.elapsed_time(e) * 1000 / 20)
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            call()
+            torch.cuda.synchronize()
+        ks = [(ev.name, float(getattr(ev, "device_time", 0.0) or ev.cuda_time)) for ev in prof.events()
+              if ev.device_type == torch.autograd.DeviceType.CUDA]
+        main = max(ks, key=lambda x: x[1]) if ks else ("none", 0.0)
+        rows.append(dict(case=name, call_us=round(statistics.median(runs), 3),
+                         kernels_us=round(sum(x[1] for x in ks), 3), main_us=round(main[1], 3),
+                         kernels=len(ks), main_kernel=main[0][:150]))
+        kern += [dict(case=name, index=i, name=n[:150], duration_us=round(d, 3)) for i, (n, d) in enumerate(ks)]
+        print(rows[-1], flush=True)
+        del q, k, v
+    for fname, data in (("measured_decode.csv", rows), ("kernels_decode.csv", kern)):
+        with open(os.path.join(out, fname), "w", newline="") as fh:
+            w = csv.DictWriter(fh, list(data[0]))
+            w.writeheader()
+            w.writerows(data)
+
+
+def compare(folder):
+    pred = json.load(open(os.path.join(HERE, "predictions_decode.json")))["cases"]
+    meas = {r["case"]: r for r in csv.DictReader(open(os.path.join(folder, "measured_decode.csv")))}
+    ok = n = 0
+    print(f"{'case':28} {'pred µs':>9} {'meas µs':>9} {'err':>8}  kernels")
+    for name, *_ in CASES:
+        p, m = pred[name]["kernel_us"], float(meas[name]["kernels_us"])
+        e = p / m - 1
+        if m > 20:
+            n += 1
+            ok += abs(e) <= 0.20
+        print(f"{name:28} {p:9.1f} {m:9.1f} {e:+8.1%}{'' if abs(e) <= 0.20 or m <= 20 else ' ✗'}  "
+              f"{meas[name]['kernels']} {meas[name]['main_kernel'][:60]}")
+    print(f"within ±20% (over 20 µs): {ok} of {n}")
+
+
+if __name__ == "__main__":
+    if "--predict" in sys.argv:
+        predict()
+    elif "--measure" in sys.argv:
+        measure(sys.argv[sys.argv.index("--measure") + 1])
+    elif "--compare" in sys.argv:
+        compare(sys.argv[sys.argv.index("--compare") + 1])
+    else:
+        sys.exit(__doc__)
