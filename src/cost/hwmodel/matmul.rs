@@ -268,6 +268,15 @@ impl HwModel {
         // validation/gpu/attention-hd).
         let padded = padded_head_dim(head_dim, a.head_dim_step);
         let flops = flops * padded as f64 / head_dim.max(1) as f64;
+        // Fewer queries than a block of 128 (2 to 127: a grouped-query decode written as rows,
+        // a short chunk) still run the block's two matmuls over every key: cuDNN's SDPA took
+        // 8 query rows through 4,096 keys in 49.7 µs on anywhere from 2 to 32 blocks
+        // (validation/gpu/attention-hd/decode). One query runs a decode kernel: unchanged.
+        let flops = if (2..QUERY_BLOCK).contains(&queries) {
+            flops * QUERY_BLOCK as f64 / queries as f64
+        } else {
+            flops
+        };
         let (l, d) = (keys as f64, padded as f64);
         let eff = a.efficiency * schedule * l / (l + a.kv_half) * d / (d + a.head_dim_half);
         let compute_s = flops / (hw.peak(crate::cost::Unit::Tensor16) * eff);
@@ -306,6 +315,9 @@ impl KeyVisits {
         }
     }
 }
+
+/// The queries of one block of an attention kernel (FlashAttention's and cuDNN's tile).
+const QUERY_BLOCK: u64 = 128;
 
 /// Query blocks (of 128 queries) a causal schedule is simulated for; past it, every SM is
 /// taken as busy but for the last, longest block ([`causal_schedule`]).
