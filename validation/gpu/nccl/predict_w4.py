@@ -20,6 +20,27 @@ import moe_steps as MS  # noqa: E402
 import tp_steps as TS  # noqa: E402
 
 OUT = os.path.join(HERE, "predictions_w4_ctx8192.json")
+# The second set (`--set 2`): after the query-block rule of attention (src/cost/hwmodel/
+# matmul.rs, `QUERY_BLOCK`, read off validation/gpu/attention-hd/decode), TP-2 and TP-4 steps
+# at batches 2 and 6 against 16,384 cached positions, predicted before they are measured:
+#   STAGES=steps STEPS_ARGS="--what llama --layers 24,48 --batches 2,6 --ctx 16384" bash run.sh 2 heldout COMMIT
+#   STAGES=steps STEPS_ARGS="--what llama --layers 40,80 --batches 2,6 --ctx 16384" bash run.sh 4 heldout COMMIT
+OUT2 = os.path.join(HERE, "predictions_tp_ctx16384.json")
+SET2 = {2: (24, 48), 4: (40, 80)}
+
+
+def predict2():
+    steps = []
+    for n, depths in SET2.items():
+        for L in depths:
+            for b in (2, 6):
+                text = TS.step(n, b, L, ctx=16384)
+                for mode in ("graph", "eager"):
+                    rt = TS.analyze(text, mode)["cost"]["runtime"]
+                    steps.append(dict(what="llama3_70b_tp_decode", world=n, batch=b, layers=L, mode=mode, ctx=16384,
+                                      time_us=round(rt["time_us"], 3), kernels=rt["kernels"]))
+                    print(steps[-1])
+    return steps
 
 
 def predict():
@@ -42,13 +63,13 @@ def predict():
     return steps
 
 
-def compare(folder):
+def compare(folder, out=OUT):
     meas = {}
     for r in csv.DictReader(open(os.path.join(folder, "measured_steps.csv"))):
         if r.get("status", "ok") == "ok" and r["time_us"]:
             meas[(r["what"], int(r["world"]), int(r["batch"]), int(r["layers"]), r["mode"])] = float(r["time_us"])
     n = {}
-    for s in json.load(open(OUT))["steps"]:
+    for s in json.load(open(out))["steps"]:
         m = meas.get((s["what"], s["world"], s["batch"], s["layers"], s["mode"]))
         if m is None:
             print(f"{s['what']:22} w{s['world']} batch {s['batch']:5} L {s['layers']:3} {s['mode']:5} not measured")
@@ -66,9 +87,17 @@ def compare(folder):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--compare", metavar="FOLDER")
+    ap.add_argument("--set", choices=["1", "2"], default="1")
     a = ap.parse_args()
     if a.compare:
-        compare(a.compare)
+        compare(a.compare, OUT2 if a.set == "2" else OUT)
+        return
+    if a.set == "2":
+        with open(OUT2, "w") as fh:
+            json.dump(dict(what="fgraph's --runtime eager predictions (h100 preset) of tp_decode.py's TP-2 and TP-4 steps "
+                                "at batch 2 and 6 against 16,384 cached positions, made before they are measured",
+                           made_by="validation/gpu/nccl/predict_w4.py --set 2", steps=predict2()), fh, indent=1)
+            fh.write("\n")
         return
     with open(OUT, "w") as fh:
         json.dump(dict(what="fgraph's --runtime eager predictions (h100 preset) of tp_decode.py's TP-4 steps at batch 4 "
