@@ -214,3 +214,47 @@ fn the_fresh_4_h100_set_as_pre_registered() {
     assert_eq!(get("llama3_70b_tp_decode", "graph"), (0, 4));
     assert_eq!(get("llama3_70b_tp_decode", "eager"), (0, 4));
 }
+
+/// The TP-2 and TP-4 steps against 16,384 cached positions (`predict_w4.py --set 2`,
+/// `predictions_tp_ctx16384.json`, committed in 04efcc4 after the query-block rule and before
+/// `data/heldout_tp_ctx16384{,_w4}/` were measured; VALIDATION.md §33): by CUDA graph 8 of 8
+/// within ±15% (+5.5..+9.0%).
+#[test]
+fn the_tp_steps_at_16k_cached_positions_as_pre_registered() {
+    let root = common::root().join("validation/gpu/nccl");
+    let p: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("predictions_tp_ctx16384.json")).expect("predictions"),
+    )
+    .expect("json");
+    let mut n = 0;
+    for folder in ["heldout_tp_ctx16384", "heldout_tp_ctx16384_w4"] {
+        let text =
+            std::fs::read_to_string(root.join("data").join(folder).join("measured_steps.csv"))
+                .expect("measured");
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().expect("header").split(',').collect();
+        let col = |name: &str| head.iter().position(|h| *h == name).expect(name);
+        for l in lines {
+            let f: Vec<&str> = l.split(',').collect();
+            if f[col("mode")] != "graph" {
+                continue;
+            }
+            let s = p["steps"]
+                .as_array()
+                .expect("steps")
+                .iter()
+                .find(|s| {
+                    s["world"].to_string() == f[col("world")]
+                        && s["batch"].to_string() == f[col("batch")]
+                        && s["layers"].to_string() == f[col("layers")]
+                        && s["mode"] == "graph"
+                })
+                .expect("predicted");
+            let meas: f64 = f[col("time_us")].parse().expect("time");
+            let err = s["time_us"].as_f64().expect("pred") / meas - 1.0;
+            assert!((0.05..0.10).contains(&err), "{folder} {l}: {err:+.3}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 8);
+}
