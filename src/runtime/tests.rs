@@ -537,8 +537,9 @@ fn compile_runs_a_2d_conv_channels_last_and_a_group_norm_as_streaming_kernels() 
             .expect(op)
     };
     // Inductor's layout optimisation: the conv as cuDNN runs it channels-last, without the
-    // transposes eager runs around an NCHW conv (each step's sustained derate aside: it
-    // depends on the step's share of compute-bound kernels).
+    // transposes eager runs around an NCHW conv, after a Triton copy of its 3×3 weight into
+    // the channels-last layout (1.8 MB each way: about 2 µs in the stream); each step's
+    // sustained derate aside (it depends on the step's share of compute-bound kernels).
     let alone = |a: &Analysis, e: &RuntimeEstimate| {
         e.kernels
             .iter()
@@ -546,7 +547,16 @@ fn compile_runs_a_2d_conv_channels_last_and_a_group_norm_as_streaming_kernels() 
             .map(|k| k.prediction.kernel_s / (1.0 + e.sustained_derate))
             .expect("conv")
     };
-    assert!((alone(&a, &compile) - alone(&b, &cl)).abs() < 1e-12);
+    let weight_copy = alone(&a, &compile) - alone(&b, &cl);
+    assert!((1e-6..4e-6).contains(&weight_copy), "{weight_copy}");
+    let conv = |a: &Analysis, e: &RuntimeEstimate| {
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "conv"))
+            .map(|k| k.launches)
+            .expect("conv")
+    };
+    assert_eq!((conv(&a, &compile), conv(&b, &cl)), (2, 1));
     assert!(time(&a, &compile, "conv") < time(&a, &eager, "conv"));
     // The group norm: two streaming passes (moments, apply) instead of PyTorch's block per
     // group of a sample and scalar apply kernel.
