@@ -244,9 +244,10 @@ fn the_tp_steps_at_16k_cached_positions_as_pre_registered() {
                 .expect("steps")
                 .iter()
                 .find(|s| {
-                    s["world"].to_string() == f[col("world")]
-                        && s["batch"].to_string() == f[col("batch")]
-                        && s["layers"].to_string() == f[col("layers")]
+                    let at = |c: &str| f[col(c)].parse::<u64>().ok();
+                    s["world"].as_u64() == at("world")
+                        && s["batch"].as_u64() == at("batch")
+                        && s["layers"].as_u64() == at("layers")
                         && s["mode"] == "graph"
                 })
                 .expect("predicted");
