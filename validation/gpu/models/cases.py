@@ -268,6 +268,20 @@ CASES15 = {
     "qwen2_5_7b_prefill_s2048_l4": (IMP + "qwen2_5_7b_prefill.fgraph", {"S": 2048, "L": 4}, None),
     "mistral_7b_prefill_s2048_l4": (IMP + "mistral_7b_prefill_s4096.fgraph", {"S": 2048, "L": 4}, None),
 }
+# Batch 16: held out from Inductor's weight copy before a contiguous 3×3 conv and from the
+# query-block rule of attention (VALIDATION §33-34): SD 1.5's down blocks at sizes no batch had,
+# ResNet-50 stated NCHW at batches 4 and 24, BERT-base at 4 × 384 and Llama-3-8B's prefill of
+# 3,072 tokens (4 layers). Predictions in predictions_models_16.json.
+CASES16 = {
+    "sd15_unet_down_b1_h80": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 80}, None),
+    "sd15_unet_down_b3": ("examples/sd15_unet_down_block.fgraph", {"B": 3}, None),
+    "sd15_down_c640_h24_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 640, "H": 24}, None),
+    "sd15_down_c1280_h24_b1": (IMP + "sd15_down_width.fgraph", {"B": 1, "C": 1280, "H": 24}, None),
+    "resnet50_nchw_b4": (IMP + "resnet50_nchw.fgraph", {"B": 4}, None),
+    "resnet50_nchw_b24": (IMP + "resnet50_nchw.fgraph", {"B": 24}, None),
+    "bert_base_b4_s384": (IMP + "bert_base_b8.fgraph", {"B": 4, "S": 384}, None),
+    "llama3_8b_prefill_s3072_l4": ("examples/llama3_8b.fgraph", {"S": 3072}, (32, 4)),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -284,13 +298,13 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "9": (CASES9, "predictions_models_9.json"), "10": (CASES10, "predictions_models_10.json"),
            "11": (CASES11, "predictions_models_11.json"), "12": (CASES12, "predictions_models_12.json"),
            "13": (CASES13, "predictions_models_13.json"), "14": (CASES14, "predictions_models_14.json"),
-           "15": (CASES15, "predictions_models_15.json")}
+           "15": (CASES15, "predictions_models_15.json"), "16": (CASES16, "predictions_models_16.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, HOST_PROBES):
+              CASES14, CASES15, CASES16, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
