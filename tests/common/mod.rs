@@ -1,5 +1,6 @@
 //! What the CLI test files share: running the binary from the repository root (colour off)
-//! and reading what it printed. Each test file uses some of it.
+//! and reading what it printed, and checking a calibration batch's committed predictions
+//! against the binary. Each test file uses some of it.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -110,4 +111,53 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
+}
+
+/// The cases of a calibration batch's predictions file (`rel`, under the repository).
+pub fn prediction_cases(rel: &str) -> Vec<serde_json::Value> {
+    let p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(rel)).expect("predictions"))
+            .expect("JSON");
+    p["cases"].as_array().expect("cases").clone()
+}
+
+/// A held-out calibration batch (`dir`: its predictions in `predictions_X.json` beside
+/// `cases.json`, each case's `.fgraph` text kept with its prediction): every listed case is
+/// predicted, in order, and the binary now gives the committed DRAM reads and kernel time, or
+/// those of `refit` (a later refit's file of the same cases) where it holds the case.
+pub fn check_batch_predictions(dir: &str, file: &str, n: usize, refit: &[serde_json::Value]) {
+    let cases = prediction_cases(&format!("{dir}/{file}"));
+    let listed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join(dir).join("cases.json")).expect("cases"),
+    )
+    .expect("JSON");
+    let listed = listed.as_array().expect("cases");
+    assert_eq!(cases.len(), n, "every case of {dir} is predicted");
+    assert_eq!(cases.len(), listed.len());
+    let tmp = std::env::temp_dir().join(format!(
+        "fgraph-calib-{}-{}",
+        file.replace('.', "-"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&tmp).expect("dir");
+    for (c, l) in cases.iter().zip(listed) {
+        let name = c["case"].as_str().expect("case");
+        assert_eq!(c["case"], l["case"]);
+        let expected = refit.iter().find(|r| r["case"] == c["case"]).unwrap_or(c);
+        let path = tmp.join(format!("{name}.fgraph"));
+        std::fs::write(&path, c["fgraph"].as_str().expect("text")).expect("write");
+        let d = analyze_h100_json(&path);
+        let hm = &d["cost"]["hardware_model"];
+        assert_eq!(hm["dram_read"], expected["dram_read"], "{name}");
+        let (now, then) = (
+            hm["kernel_us"].as_f64().expect("now"),
+            expected["kernel_us"].as_f64().expect("then"),
+        );
+        // Committed rounded to 3 decimals.
+        assert!(
+            (now - then).abs() <= 1e-4 * then.abs().max(1.0),
+            "{name}: {now} µs now, {then} µs predicted"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -10,7 +10,7 @@ cache at the rate fgraph prices, when B · H is far below the 132 SMs?
     # add `--set 2` to each for the second set (CASES2, predictions_decode2.json), held out
     # from the query-block rule the first set led to
 
-Measured as hd.py measures (the median of 5 runs of 20 back-to-back calls between CUDA events;
+Measured by hd.py's `time_and_trace` (the median of 5 runs of 20 back-to-back calls between CUDA events;
 one call's kernels from the profiler). Compared: fgraph's `kernel_us` for the one `attention`
 op (`analyze --traffic-model hardware --hardware h100`) against the call's kernels summed
 (a split-KV kernel's combine kernel included), target ±20% over 20 µs.
@@ -18,11 +18,12 @@ op (`analyze --traffic-model hardware --hardware h100`) against the call's kerne
 import csv
 import json
 import os
-import statistics
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import hd  # noqa: E402  (time_and_trace: hd.py's timing and profile of one call)
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 D = 128
 CASES = [(f"dec_b{b}_h{h}_g{g}_t{t}", b, h, g, t)
@@ -72,7 +73,6 @@ def predict(second=False):
 def measure(out, second=False):
     import torch
     import torch.nn.functional as F
-    from torch.profiler import ProfilerActivity, profile
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "env.txt"), "w") as fh:
         fh.write(f"{torch.cuda.get_device_name(0)}\ntorch {torch.__version__} cuda {torch.version.cuda} "
@@ -82,26 +82,9 @@ def measure(out, second=False):
     for name, b, h, g, t, d in cases(second):
         q = torch.randn(b, h, g, d, device="cuda", dtype=dt)
         k, v = (torch.randn(b, h, t, d, device="cuda", dtype=dt) for _ in range(2))
-        call = lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v)  # noqa: E731
-        for _ in range(5):
-            call()
-        torch.cuda.synchronize()
-        runs = []
-        for _ in range(5):
-            a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            for _ in range(20):
-                call()
-            e.record()
-            torch.cuda.synchronize()
-            runs.append(a.elapsed_time(e) * 1000 / 20)
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            call()
-            torch.cuda.synchronize()
-        ks = [(ev.name, float(getattr(ev, "device_time", 0.0) or ev.cuda_time)) for ev in prof.events()
-              if ev.device_type == torch.autograd.DeviceType.CUDA]
+        call_us, ks = hd.time_and_trace(lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v))
         main = max(ks, key=lambda x: x[1]) if ks else ("none", 0.0)
-        rows.append(dict(case=name, call_us=round(statistics.median(runs), 3),
+        rows.append(dict(case=name, call_us=call_us,
                          kernels_us=round(sum(x[1] for x in ks), 3), main_us=round(main[1], 3),
                          kernels=len(ks), main_kernel=main[0][:150]))
         kern += [dict(case=name, index=i, name=n[:150], duration_us=round(d, 3)) for i, (n, d) in enumerate(ks)]

@@ -102,10 +102,34 @@ def predict(cases=None, out_name="predictions_hd.json"):
         fh.write("\n")
 
 
+def time_and_trace(call):
+    """`call`'s time (µs: the median of 5 runs of 20 back-to-back calls between CUDA events,
+    after 5 warm-up calls) and one call's CUDA kernels from the profiler: (name, µs)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(5):
+        call()
+    torch.cuda.synchronize()
+    runs = []
+    for _ in range(5):
+        a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(20):
+            call()
+        e.record()
+        torch.cuda.synchronize()
+        runs.append(a.elapsed_time(e) * 1000 / 20)
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        call()
+        torch.cuda.synchronize()
+    ks = [(ev.name, float(getattr(ev, "device_time", 0.0) or ev.cuda_time)) for ev in prof.events()
+          if ev.device_type == torch.autograd.DeviceType.CUDA]
+    return round(statistics.median(runs), 3), ks
+
+
 def measure(out, cases=None):
     import torch
     import torch.nn.functional as F
-    from torch.profiler import ProfilerActivity, profile
     os.makedirs(out, exist_ok=True)
     dts = {"f16": torch.float16, "bf16": torch.bfloat16}
     with open(os.path.join(out, "env.txt"), "w") as fh:
@@ -114,26 +138,9 @@ def measure(out, cases=None):
     rows, kern = [], []
     for name, dt, b, h, s, d, causal in cases or CASES:
         q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dts[dt]) for _ in range(3))
-        call = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)  # noqa: E731
-        for _ in range(5):
-            call()
-        torch.cuda.synchronize()
-        runs = []
-        for _ in range(5):
-            a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            for _ in range(20):
-                call()
-            e.record()
-            torch.cuda.synchronize()
-            runs.append(a.elapsed_time(e) * 1000 / 20)
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            call()
-            torch.cuda.synchronize()
-        ks = [(ev.name, float(getattr(ev, "device_time", 0.0) or ev.cuda_time)) for ev in prof.events()
-              if ev.device_type == torch.autograd.DeviceType.CUDA]
+        call_us, ks = time_and_trace(lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v, is_causal=causal))
         main = max(ks, key=lambda x: x[1]) if ks else ("none", 0.0)
-        rows.append(dict(case=name, call_us=round(statistics.median(runs), 3), main_us=round(main[1], 3),
+        rows.append(dict(case=name, call_us=call_us, main_us=round(main[1], 3),
                          kernels=len(ks), main_kernel=main[0][:150]))
         kern += [dict(case=name, index=i, name=n[:150], duration_us=round(t, 3)) for i, (n, t) in enumerate(ks)]
         print(rows[-1], flush=True)

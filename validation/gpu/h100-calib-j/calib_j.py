@@ -23,16 +23,14 @@ listed; calib_h.py's builders, case records and method):
   python3 calib_j.py --profile --part heldout
   python3 calib_j.py --time --part heldout --out DIR
 """
-import argparse
-import json
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "h100-calib-h"))
 import calib_h as H  # noqa: E402
+import heldout_cli  # noqa: E402  (calib_h's folder)
 
-GiB = 1 << 30
 
 BOTH = ("nchw", "channels_last")
 BOTH_3D = ("ncdhw", "channels_last")
@@ -58,48 +56,16 @@ SHAPES = [
 
 
 def make_cases():
-    cases = []
+    out = []
     for family, stratum, tag, dt, layouts, N, C, K, sp, k, s, p in SHAPES:
         for lay in layouts:
-            c = H.conv_case(family, stratum, dt, lay, N, C, K, sp, k, s, p, tag=tag)
-            i = len(cases)
-            rec = dict(part="heldout", case=f"heldout_{i:03d}_{family}_{stratum}_{c.pop('desc')}", index=i)
-            rec.update(c)
-            assert rec["footprint"] < 8 * GiB, rec["case"]
-            cases.append(rec)
-    return cases
+            out.append(dict(H.conv_case(family, stratum, dt, lay, N, C, K, sp, k, s, p, tag=tag), stratum=stratum))
+    return heldout_cli.number(out)
 
 
 CASES = make_cases()
 H.CASES = CASES  # calib_h's profile_cases/time_cases/part_cases walk this list
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--profile", action="store_true")
-    ap.add_argument("--time", action="store_true")
-    ap.add_argument("--part", choices=["heldout"], default=None)
-    ap.add_argument("--out", default=None)
-    a = ap.parse_args()
-    if (a.profile or a.time) and a.part != "heldout":
-        ap.error("--profile and --time take --part heldout")
-    if a.list:
-        for c in H.part_cases(a.part):
-            print(c["part"], c["family"], c["case"], c["read"], c["write"], c["flops"])
-        k, t = H.est_ncu_seconds(CASES)
-        print(f"{len(CASES)} held-out cases, ~{k} kernels (guessed), ncu pass ~{t:.0f} s, largest footprint "
-              f"{max(c['footprint'] for c in CASES) / GiB:.2f} GiB", file=sys.stderr)
-    if a.json:
-        with open(os.path.join(a.out or HERE, "cases.json"), "w") as fh:
-            json.dump(CASES, fh, indent=0)
-            fh.write("\n")
-    if a.profile:
-        H.profile_cases(a.part)
-    if a.time:
-        H.time_cases(a.part, a.out or os.environ.get("OUT", "/tmp/out"))
-
-
 if __name__ == "__main__":
-    main()
+    heldout_cli.main(H, CASES, HERE)

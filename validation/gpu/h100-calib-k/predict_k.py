@@ -38,10 +38,10 @@ def predict(cases):
     return out
 
 
-def write(name, what, coefficients, cases):
-    with open(os.path.join(HERE, name), "w") as fh:
-        json.dump(dict(what=what, made_by="validation/gpu/h100-calib-k/predict_k.py", coefficients=coefficients,
-                       cases=cases), fh, indent=1)
+def write(name, what, coefficients, cases, made_by="validation/gpu/h100-calib-k/predict_k.py", here=HERE):
+    """A predictions file: `cases` with what they are and the coefficients they come from."""
+    with open(os.path.join(here, name), "w") as fh:
+        json.dump(dict(what=what, made_by=made_by, coefficients=coefficients, cases=cases), fh, indent=1)
         fh.write("\n")
 
 

@@ -33,10 +33,7 @@ REFITTED = ("topk", "assoc_scan")
 
 
 def write(name, what, coefficients, cases):
-    with open(os.path.join(HERE, name), "w") as fh:
-        json.dump(dict(what=what, made_by="validation/gpu/h100-calib-l/predict_l.py", coefficients=coefficients,
-                       cases=cases), fh, indent=1)
-        fh.write("\n")
+    predict_k.write(name, what, coefficients, cases, made_by="validation/gpu/h100-calib-l/predict_l.py", here=HERE)
 
 
 def again(path, families):
