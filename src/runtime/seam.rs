@@ -14,8 +14,9 @@
 //!   vectorised `elementwise` family, not as PyTorch's non-vectorised kernel that a broadcast
 //!   or a widening cast picks in eager; a Triton norm, or softmax over rows of at most 1,024
 //!   (a persistent reduction), at the `elementwise` family's rates too (one streaming pass),
-//!   and a Triton group norm's two passes; a Triton kernel's 2-D convolution stated NCHW as
-//!   cuDNN runs it channels-last (Inductor's layout optimisation).
+//!   and a Triton group norm's two passes, and a Triton pool; a Triton kernel's 2-D
+//!   convolution stated NCHW as cuDNN runs it channels-last (Inductor's layout optimisation),
+//!   after Inductor's copy of its weight into that layout when it is wider than 1×1.
 //! - [`Pricing::padded`]: Inductor's padding of a misaligned GEMM, where it pays.
 //! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`; in a CUDA graph the
 //!   model's `host.graph_gap_us` where it has one), and [`Pricing::cuda_kernels`]: how many
@@ -23,7 +24,9 @@
 //!   `hwmodel`'s `split_k`).
 //! - [`Pricing::in_stream`]: a kernel's time in a stream of kernels rather than alone under
 //!   Nsight Compute, where the hardware model was fitted (`host.stream_discount_us` less per
-//!   CUDA kernel).
+//!   CUDA kernel); [`Pricing::sustains`], [`Pricing::sustained_derate`] and
+//!   [`Pricing::derated`]: how much longer the step's compute-bound tensor-core kernels run,
+//!   by their share of it (`host.sustained_derate`, `host.sustained_share`).
 
 use crate::cost::hwmodel::{self, Family, HwModel, Prediction};
 use crate::cost::{Hardware, LaunchMode};
