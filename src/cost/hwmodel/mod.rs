@@ -39,7 +39,7 @@ pub use decode::{CopyKernel, HostCoeffs, SplitK, SplitKCoeffs, Step, step_time};
 pub use matmul::{KeyVisits, MatmulShape, causal_schedule, matmul_shape, padded_head_dim};
 pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
 pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
-pub use scan::ScanCoeffs;
+pub use scan::{ScanCoeffs, SplitScanCoeffs};
 
 use crate::fusion::flash::AttentionPattern;
 use crate::graph::{Graph, OpId};
