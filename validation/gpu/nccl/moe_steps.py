@@ -22,7 +22,7 @@ Predictions: `graph` = `--runtime eager --launch graph`, `eager` = `--runtime ea
 eager`, both `--traffic-model hardware --hardware h100`; the all-to-alls are `all_to_all`
 over `ep` of size N (direct; NVLS plays no part).
 """
-import argparse, json, math, os, subprocess, sys, tempfile
+import argparse, json, math, os, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
