@@ -108,16 +108,20 @@ pub enum What {
     /// A one-element tensor PyTorch fills on the GPU for a scalar operand of `reader`
     /// (`torch.where(c, -1.0, x)` wraps `-1.0` in a device tensor).
     Fill { reader: OpId },
+    /// One of the two kernels PyTorch's inference batch norm `reader` runs on its running
+    /// statistics before its own: the mean cast to f32, the inverse standard deviation.
+    Stats { reader: OpId },
 }
 
 impl What {
-    /// `kernel`, `sdpa` or `copy` (the JSON's `what`).
+    /// `kernel`, `sdpa`, `copy`, `fill` or `stats` (the JSON's `what`).
     pub fn as_str(&self) -> &'static str {
         match self {
             What::Kernel => "kernel",
             What::Sdpa => "sdpa",
             What::Copy { .. } => "copy",
             What::Fill { .. } => "fill",
+            What::Stats { .. } => "stats",
         }
     }
 }

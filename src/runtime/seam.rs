@@ -345,6 +345,32 @@ impl<'m> Pricing<'m> {
         p
     }
 
+    /// Batch norm's statistics as PyTorch's inference kernel takes them
+    /// (`batch_norm_cuda_out`): `save_mean.copy_(running_mean)`, a widening cast of the
+    /// mean's `channels` values to f32 (`unrolled_elementwise_kernel`: the `scalar` family),
+    /// and `batch_norm_calc_invstd` of the variance's (vectorized: `elementwise`), each
+    /// reading `bytes` per value and writing 4 (validation/gpu/models batches 12 and 15:
+    /// 2.3 and 1.5 µs each in ResNet-50's traces).
+    pub fn batch_norm_stats(&self, channels: u64, bytes: u64) -> [Prediction; 2] {
+        let (read, written) = (channels.saturating_mul(bytes), channels.saturating_mul(4));
+        let price = |which| {
+            self.model
+                .memory_as(which, read, written, channels, self.hw, self.launch_s)
+        };
+        [
+            price(hwmodel::ScalarKernel::Scalar),
+            self.model.memory(
+                Family::Elementwise,
+                read,
+                written,
+                channels,
+                None,
+                self.hw,
+                self.launch_s,
+            ),
+        ]
+    }
+
     /// Matmul `m` run by cuBLAS in f32 on operands cast to f32 (`compile`'s rule 4: a
     /// one-row batched matmul), writing its result in f32: the hardware model's matmul of the
     /// same shape with 4-byte elements on the CUDA cores.

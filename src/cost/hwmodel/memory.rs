@@ -11,7 +11,7 @@
 //!   passes miss ([`RereadCoeffs`]), and runs a block per row: `busy = min(1, rows / sms)`.
 //! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
 
-use super::{Family, HwModel, Prediction, finish};
+use super::{Family, HwModel, Prediction, check_range, finish};
 use crate::graph::{Graph, OpId};
 use crate::ops::funcs::{self, FuncFamily};
 use crate::ops::pool;
@@ -62,6 +62,31 @@ impl HwModel {
         )
     }
 
+    /// An elementwise kernel of PyTorch's that [`scalar_kernel`] would call `which` (a
+    /// widening cast of a few values: `Scalar`), moving `read + written` bytes over
+    /// `elements`.
+    pub fn memory_as(
+        &self,
+        which: ScalarKernel,
+        read: u64,
+        written: u64,
+        elements: u64,
+        hw: &crate::cost::Hardware,
+        launch_s: f64,
+    ) -> Prediction {
+        self.memory_kernel(
+            Family::Elementwise,
+            read,
+            written,
+            elements,
+            None,
+            true,
+            Some(which),
+            hw,
+            launch_s,
+        )
+    }
+
     /// [`HwModel::memory`]; `native` says the kernel is PyTorch's own norm or softmax kernel
     /// (the op alone), which re-reads its input, where a compiler's fused kernel (Inductor's
     /// `triton_red_fused_add_native_layer_norm`: measured reading its inputs once) does not;
@@ -84,6 +109,7 @@ impl HwModel {
         let c = match scalar {
             Some(ScalarKernel::Scalar) => f.scalar,
             Some(ScalarKernel::LayoutCopy) => f.layout_copy,
+            Some(ScalarKernel::BatchNormChannelsLast) => f.batch_norm_channels_last.or(f.scalar),
             None => None,
         }
         .unwrap_or_else(|| self.family(family));
@@ -151,13 +177,55 @@ pub(super) fn family_of(g: &Graph, ops: &[OpId]) -> Family {
     family
 }
 
-/// PyTorch's non-vectorized elementwise kernels ([`scalar_kernel`]).
+impl super::Families {
+    /// Every family's coefficients within their ranges (`model.families.NAME.KEY`).
+    pub(super) fn validate(&self) -> Result<(), String> {
+        let f = self;
+        let optional = [
+            ("scalar", f.scalar),
+            ("layout_copy", f.layout_copy),
+            ("pool", f.pool),
+            ("pool_global_channels_last", f.pool_global_channels_last),
+            ("group_norm", f.group_norm),
+            ("copy_eager", f.copy_eager),
+            ("copy_generated", f.copy_generated),
+            ("copy_transpose", f.copy_transpose),
+            ("batch_norm_channels_last", f.batch_norm_channels_last),
+        ]
+        .into_iter()
+        .filter_map(|(k, c)| Some((k, c?)));
+        for (name, c) in [
+            ("elementwise", f.elementwise),
+            ("reduction", f.reduction),
+            ("softmax", f.softmax),
+            ("norm", f.norm),
+        ]
+        .into_iter()
+        .chain(optional)
+        {
+            for (k, v) in [
+                ("bandwidth_efficiency", c.bandwidth_efficiency),
+                ("elements_per_s", c.elements_per_s),
+                ("overhead_us", c.overhead_us),
+            ] {
+                check_range(k, &format!("model.families.{name}.{k}"), v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// PyTorch's own elementwise kernels that run at other rates than its vectorized
+/// `vectorized_elementwise_kernel` ([`scalar_kernel`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScalarKernel {
     /// A broadcast, a widening cast or a copy of contiguous runs: `families.scalar`.
     Scalar,
     /// A transpose: `families.layout_copy`.
     LayoutCopy,
+    /// Batch norm of a channels-last tensor (`batch_norm_transform_input_channels_last_kernel`):
+    /// `families.batch_norm_channels_last`.
+    BatchNormChannelsLast,
 }
 
 /// Which of PyTorch's non-vectorized elementwise kernels the kernel made of `ops` is, if any:
@@ -165,7 +233,7 @@ pub enum ScalarKernel {
 /// reshape or other permute (a copy of contiguous runs), or a lone elementwise op that
 /// broadcasts an input of more than one element (`x + b`, `b` of shape `[N]`:
 /// `elementwise_kernel`) or casts to a wider type (f16 to f32: `unrolled_elementwise_kernel`),
-/// all three `scalar`.
+/// all three `scalar`; or a batch norm of a channels-last tensor, PyTorch's own kernel.
 pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
     let [o] = ops else {
         return None;
@@ -184,6 +252,23 @@ pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
             })
         }
         OpKind::Reshape => Some(ScalarKernel::Scalar),
+        // PyTorch's batch norm of a channels-last tensor is its own vectorized kernel
+        // (`batch_norm_transform_input_channels_last_kernel`). Contiguous (NCHW), one block
+        // per channel plane, it runs at the scalar family's rate (validation/gpu/models
+        // batch 12's traces of ResNet-50 at batch 8: 53 of them took 246 µs channels-last,
+        // 327 µs NCHW).
+        OpKind::Elementwise
+            if op
+                .func
+                .as_deref()
+                .is_some_and(|f| funcs::is(f, "batchnorm"))
+                && op
+                    .inputs
+                    .first()
+                    .is_some_and(|u| crate::ops::conv::stored_channels_last(g, u.tensor)) =>
+        {
+            Some(ScalarKernel::BatchNormChannelsLast)
+        }
         OpKind::Elementwise => {
             let out = g.tensor(op.output);
             op.inputs

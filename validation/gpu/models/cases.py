@@ -282,6 +282,19 @@ CASES16 = {
     "bert_base_b4_s384": (IMP + "bert_base_b8.fgraph", {"B": 4, "S": 384}, None),
     "llama3_8b_prefill_s3072_l4": ("examples/llama3_8b.fgraph", {"S": 3072}, (32, 4)),
 }
+# Batch 17: held out from the batch norm's statistics kernels and its channels-last kernel's
+# family (VALIDATION §35): ResNet-50 channels-last at batches 4, 12 and 24 and stated NCHW at
+# 12, and ResNet-101 (layer3 of 23 bottlenecks) at batch 8 in both layouts and 16
+# channels-last. Predictions in predictions_models_17.json.
+CASES17 = {
+    "resnet50_b4": ("examples/resnet50.fgraph", {"B": 4}, None),
+    "resnet50_b12": ("examples/resnet50.fgraph", {"B": 12}, None),
+    "resnet50_b24": ("examples/resnet50.fgraph", {"B": 24}, None),
+    "resnet50_nchw_b12": (IMP + "resnet50_nchw.fgraph", {"B": 12}, None),
+    "resnet101_b8": ("examples/resnet50.fgraph", {"B": 8}, (5, 22)),
+    "resnet101_nchw_b8": (IMP + "resnet50_nchw.fgraph", {"B": 8}, (5, 22)),
+    "resnet101_b16": ("examples/resnet50.fgraph", {"B": 16}, (5, 22)),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -298,13 +311,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "9": (CASES9, "predictions_models_9.json"), "10": (CASES10, "predictions_models_10.json"),
            "11": (CASES11, "predictions_models_11.json"), "12": (CASES12, "predictions_models_12.json"),
            "13": (CASES13, "predictions_models_13.json"), "14": (CASES14, "predictions_models_14.json"),
-           "15": (CASES15, "predictions_models_15.json"), "16": (CASES16, "predictions_models_16.json")}
+           "15": (CASES15, "predictions_models_15.json"), "16": (CASES16, "predictions_models_16.json"),
+           "17": (CASES17, "predictions_models_17.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)

@@ -30,8 +30,16 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
         .iter()
         .filter(|k| matches!(k.what, What::Fill { .. }))
         .count();
+    let stats = e
+        .kernels
+        .iter()
+        .filter(|k| matches!(k.what, What::Stats { .. }))
+        .count();
     let sdpa = e.kernels.iter().filter(|k| k.what == What::Sdpa).count();
-    let of_ops = e.kernels.len().saturating_sub(copies + fills + sdpa);
+    let of_ops = e
+        .kernels
+        .len()
+        .saturating_sub(copies + fills + stats + sdpa);
     let mut parts = vec![format!(
         "{} kernel{} of ops",
         group_digits(of_ops as u64),
@@ -46,6 +54,12 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
             group_digits(copies as u64),
             if copies == 1 { "y" } else { "ies" },
             copy_reasons(e)
+        ));
+    }
+    if stats > 0 {
+        parts.push(format!(
+            "{} on batch norms' statistics (the mean cast to f32, the inverse std)",
+            group_digits(stats as u64)
         ));
     }
     if fills > 0 {
