@@ -685,3 +685,75 @@ fn the_sustained_derate_follows_the_steps_share_of_compute_bound_kernels() {
         assert_eq!(sustains, name == "mm" && sustains, "{name}");
     }
 }
+
+/// A conv (stated channels-last or not) followed by an inference batch norm of `x`'s dtype
+/// with statistics of `p`'s, then a ReLU.
+fn conv_bn(channels_last: bool, x: &str, p: &str) -> String {
+    let cl = if channels_last {
+        ", channels_last = true"
+    } else {
+        ""
+    };
+    format!(
+        "graph g {{\n  input x: {x}[8, 64, 56, 56]\n  weight w: {x}[64, 64, 3, 3]\n  weight m: {p}[64, 1, 1]\n  weight v: {p}[64, 1, 1]\n  weight s: {p}[64, 1, 1]\n  weight b: {p}[64, 1, 1]\n  op c = conv(x, w, padding = 1{cl}) -> y: [8, 64, 56, 56]\n  op bn = elementwise.batchnorm(y, m, v, s, b, eps = 1e-5) -> n\n  op r = elementwise.relu(n) -> o\n  output o\n}}\n"
+    )
+}
+
+#[test]
+fn eager_batch_norm_runs_two_kernels_on_its_statistics_and_its_own_by_layout() {
+    // PyTorch's inference batch norm on a half input with half statistics: the mean cast to
+    // f32 and the inverse std, then its own kernel (VALIDATION.md §35).
+    let (a, e) = run(&conv_bn(true, "f16", "f16"), Runtime::Eager);
+    assert_eq!(
+        kernels(&a, &e),
+        ["kernel:c", "stats:", "stats:", "kernel:bn", "kernel:r"]
+    );
+    let bn = |e: &RuntimeEstimate| {
+        e.kernels
+            .iter()
+            .find(|k| k.what == What::Kernel && a.graph.op(k.ops[0]).name == "bn")
+            .expect("bn")
+            .prediction
+    };
+    // Channels-last: its own vectorized kernel (`families.batch_norm_channels_last`);
+    // contiguous: the scalar family's rate, slower.
+    let (_, nchw) = run(&conv_bn(false, "f16", "f16"), Runtime::Eager);
+    let (cl_s, nchw_s) = (bn(&e).kernel_s, bn(&nchw).kernel_s);
+    assert!(cl_s < nchw_s, "{cl_s} {nchw_s}");
+    let hw = Hardware::preset("h100").expect("preset");
+    let f = hw.model.as_ref().expect("model").families;
+    let c = f
+        .batch_norm_channels_last
+        .expect("batch_norm_channels_last");
+    let bytes = 2.0 * 2.0 * 8.0 * 64.0 * 56.0 * 56.0 + 4.0 * 128.0;
+    let want = bytes / (hw.bandwidth * c.bandwidth_efficiency) + c.overhead_us * 1e-6 - 1.75e-6;
+    assert!((cl_s / want - 1.0).abs() < 0.01, "{cl_s} {want}");
+    // Each statistics kernel is a small one: a few microseconds.
+    for k in e
+        .kernels
+        .iter()
+        .filter(|k| matches!(k.what, What::Stats { .. }))
+    {
+        assert!(k.prediction.kernel_s < 4e-6, "{:?}", k.prediction);
+    }
+    // bf16 with bf16 statistics too; a half input with f32 statistics goes to cuDNN (not
+    // counted), and so does f32.
+    let stats = |src: &str| {
+        let (_, e) = run(src, Runtime::Eager);
+        e.kernels
+            .iter()
+            .filter(|k| matches!(k.what, What::Stats { .. }))
+            .count()
+    };
+    assert_eq!(stats(&conv_bn(true, "bf16", "bf16")), 2);
+    assert_eq!(stats(&conv_bn(true, "bf16", "f32")), 2);
+    assert_eq!(stats(&conv_bn(true, "f16", "f32")), 0);
+    assert_eq!(stats(&conv_bn(true, "f32", "f32")), 0);
+    // Compiled, the batch norm is part of a Triton kernel: no statistics kernels.
+    let (_, c) = run(&conv_bn(true, "f16", "f16"), Runtime::Compile);
+    assert!(
+        c.kernels
+            .iter()
+            .all(|k| !matches!(k.what, What::Stats { .. }))
+    );
+}
