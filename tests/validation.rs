@@ -1527,7 +1527,12 @@ fn h100_preset_carries_the_fitted_coefficients() {
         // (validation/gpu/h100-calib-i/fit_scan_i.py, tests/scan.rs), the low-precision
         // GEMMs' coefficients (issue 23 item 6, src/cost/hwmodel/quant.rs), split-K by
         // validation/gpu/h100-calib-e/fit_splitk.py and the host term is issue 24's
-        // (tests/decode.rs): none by fit.py.
+        // (tests/decode.rs), and the channels-last batch norm's family comes from whole-model
+        // traces (VALIDATION.md §35): none by fit.py.
+        let model = model.map(|mut m| {
+            m.families.batch_norm_channels_last = None;
+            m
+        });
         let model = model.map(|m| HwModel {
             routing: None,
             scan: None,

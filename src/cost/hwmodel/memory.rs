@@ -11,7 +11,7 @@
 //!   passes miss ([`RereadCoeffs`]), and runs a block per row: `busy = min(1, rows / sms)`.
 //! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
 
-use super::{Family, HwModel, Prediction, check_range, finish};
+use super::{Family, HwModel, Prediction, finish};
 use crate::graph::{Graph, OpId};
 use crate::ops::funcs::{self, FuncFamily};
 use crate::ops::pool;
@@ -175,44 +175,6 @@ pub(super) fn family_of(g: &Graph, ops: &[OpId]) -> Family {
         };
     }
     family
-}
-
-impl super::Families {
-    /// Every family's coefficients within their ranges (`model.families.NAME.KEY`).
-    pub(super) fn validate(&self) -> Result<(), String> {
-        let f = self;
-        let optional = [
-            ("scalar", f.scalar),
-            ("layout_copy", f.layout_copy),
-            ("pool", f.pool),
-            ("pool_global_channels_last", f.pool_global_channels_last),
-            ("group_norm", f.group_norm),
-            ("copy_eager", f.copy_eager),
-            ("copy_generated", f.copy_generated),
-            ("copy_transpose", f.copy_transpose),
-            ("batch_norm_channels_last", f.batch_norm_channels_last),
-        ]
-        .into_iter()
-        .filter_map(|(k, c)| Some((k, c?)));
-        for (name, c) in [
-            ("elementwise", f.elementwise),
-            ("reduction", f.reduction),
-            ("softmax", f.softmax),
-            ("norm", f.norm),
-        ]
-        .into_iter()
-        .chain(optional)
-        {
-            for (k, v) in [
-                ("bandwidth_efficiency", c.bandwidth_efficiency),
-                ("elements_per_s", c.elements_per_s),
-                ("overhead_us", c.overhead_us),
-            ] {
-                check_range(k, &format!("model.families.{name}.{k}"), v)?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// PyTorch's own elementwise kernels that run at other rates than its vectorized

@@ -148,6 +148,7 @@ pub const RANGES: &[FieldRange] = &[
     range("graph_gap_us", 0.0, 100.0, "µs"),
     range("sustained_derate", 0.0, 2.0, ""),
     open("sustained_share", 0.0, 0.99, ""),
+    fraction("stream_matmul_factor"),
     // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
     range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
     range("nodes", 1.0, 100_000.0, "nodes"),
@@ -198,5 +199,43 @@ fn number(v: f64) -> String {
         format!("{v}")
     } else {
         format!("{v:e}")
+    }
+}
+
+impl super::Families {
+    /// Every family's coefficients within their ranges (`model.families.NAME.KEY`).
+    pub(super) fn validate(&self) -> Result<(), String> {
+        let f = self;
+        let optional = [
+            ("scalar", f.scalar),
+            ("layout_copy", f.layout_copy),
+            ("pool", f.pool),
+            ("pool_global_channels_last", f.pool_global_channels_last),
+            ("group_norm", f.group_norm),
+            ("copy_eager", f.copy_eager),
+            ("copy_generated", f.copy_generated),
+            ("copy_transpose", f.copy_transpose),
+            ("batch_norm_channels_last", f.batch_norm_channels_last),
+        ]
+        .into_iter()
+        .filter_map(|(k, c)| Some((k, c?)));
+        for (name, c) in [
+            ("elementwise", f.elementwise),
+            ("reduction", f.reduction),
+            ("softmax", f.softmax),
+            ("norm", f.norm),
+        ]
+        .into_iter()
+        .chain(optional)
+        {
+            for (k, v) in [
+                ("bandwidth_efficiency", c.bandwidth_efficiency),
+                ("elements_per_s", c.elements_per_s),
+                ("overhead_us", c.overhead_us),
+            ] {
+                check_range(k, &format!("model.families.{name}.{k}"), v)?;
+            }
+        }
+        Ok(())
     }
 }
