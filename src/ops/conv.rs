@@ -12,7 +12,6 @@
 
 use super::funcs::{AttrSpec, AttrType, attr};
 use super::{Compute, FlopArgs, FlopSource, FuseClass, OpSpec, elements, output, whole};
-use crate::graph::{Graph, TensorId};
 use crate::types::OpKind;
 
 /// A positive integer, or a list of them, one per spatial dim (the shape rule checks lists).
@@ -82,33 +81,6 @@ fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
         .zip(per_output)
         .and_then(|(e, k)| e.checked_mul(k)?.checked_mul(2));
     (n, FlopSource::Conv)
-}
-
-/// How far [`stored_channels_last`] follows elementwise producers back.
-const LAYOUT_WALK: usize = 64;
-
-/// Whether tensor `t` is stored channels-last as PyTorch would hold it: written by an op
-/// that states `channels_last = true` (a conv, a pool), or by an elementwise op of its own
-/// shape whose first input is (elementwise kernels keep their input's memory format). The
-/// walk stops after [`LAYOUT_WALK`] ops: a longer chain counts as contiguous.
-pub fn stored_channels_last(g: &Graph, t: TensorId) -> bool {
-    let mut t = t;
-    for _ in 0..LAYOUT_WALK {
-        let Some(o) = g.producer(t) else {
-            return false;
-        };
-        let op = g.op(o);
-        if op.int_attr("channels_last") == Some(1) {
-            return true;
-        }
-        match op.inputs.first() {
-            Some(u) if op.kind == OpKind::Elementwise && g.use_shape(u) == g.tensor(t).shape => {
-                t = u.tensor;
-            }
-            _ => return false,
-        }
-    }
-    false
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@
 //! `tests/fixtures/emit/every_op.fgraph` needs an op of it).
 
 pub mod attention;
+pub mod batchnorm;
 pub mod collective;
 pub mod contraction;
 pub mod conv;

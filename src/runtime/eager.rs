@@ -20,9 +20,10 @@ use super::strides::{Rules, Strides};
 use super::{Parts, RuntimeKernel, What};
 use crate::analysis::Analysis;
 use crate::graph::{Graph, OpId, TensorUse};
+use crate::ops::batchnorm;
 use crate::ops::funcs::{self, FuncFamily};
 use crate::traffic::Overflow;
-use crate::types::{Dtype, OpKind};
+use crate::types::OpKind;
 
 pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow> {
     let g = &a.graph;
@@ -92,10 +93,15 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 launches: 1,
             });
         }
-        // PyTorch's inference batch norm casts its running mean to f32 and computes the
-        // inverse standard deviation first: two kernels on the statistics.
-        if let Some((channels, bytes)) = native_batch_norm(g, o) {
-            for prediction in p.batch_norm_stats(channels, bytes) {
+        // PyTorch's own inference batch norm copies its running mean to f32 and computes the
+        // inverse standard deviation first (`crate::ops::batchnorm`).
+        if let Some(batchnorm::Runner::Native {
+            channels,
+            bytes,
+            cast,
+        }) = batchnorm::runner(g, o)
+        {
+            for prediction in p.batch_norm_stats(channels, bytes, cast) {
                 kernels.push(RuntimeKernel {
                     ops: Vec::new(),
                     what: What::Stats { reader: o },
@@ -225,42 +231,6 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
         transposed_tile: from.transposed_tile(),
         broadcast: from.distinct_elements() < elements,
     }
-}
-
-/// The channels of batch norm `o` and the bytes of its statistics' elements when PyTorch runs
-/// it with its own kernels (`batch_norm_cuda_out`): as `fgraph emit torch` writes it,
-/// `F.batch_norm` over an input of rank 2 or more whose mean, variance, weight and bias are
-/// per-channel (C elements each), on a 16-bit input whose weight is not f32. A half input with
-/// an f32 weight, or an f32 input, goes to cuDNN (not measured: no statistics kernels
-/// counted).
-pub(super) fn native_batch_norm(g: &Graph, o: OpId) -> Option<(u64, u64)> {
-    let op = g.op(o);
-    if op.kind != OpKind::Elementwise
-        || !op
-            .func
-            .as_deref()
-            .is_some_and(|f| funcs::is(f, "batchnorm"))
-    {
-        return None;
-    }
-    let (x, params) = op.inputs.split_first()?;
-    let shape = g.use_shape(x);
-    let channels = *shape.get(1)?;
-    let per_channel = params.iter().all(|u| {
-        g.use_shape(u)
-            .iter()
-            .try_fold(1u64, |a, &d| a.checked_mul(d))
-            == Some(channels)
-    });
-    let input = g.tensor(x.tensor).dtype;
-    let weight = params.get(2).map(|u| g.tensor(u.tensor).dtype);
-    let native = match (input, weight) {
-        (Dtype::Bf16, _) => true,
-        (Dtype::F16, w) => w != Some(Dtype::F32),
-        _ => false,
-    };
-    let mean = params.first().map(|u| g.tensor(u.tensor).dtype.bytes())?;
-    (per_channel && native && op.scalars().is_empty()).then_some((channels, mean))
 }
 
 /// Whether softmax `o` masks anything (as `fgraph emit torch` writes it, `masked_fill` before

@@ -345,30 +345,45 @@ impl<'m> Pricing<'m> {
         p
     }
 
-    /// Batch norm's statistics as PyTorch's inference kernel takes them
-    /// (`batch_norm_cuda_out`): `save_mean.copy_(running_mean)`, a widening cast of the
-    /// mean's `channels` values to f32 (`unrolled_elementwise_kernel`: the `scalar` family),
-    /// and `batch_norm_calc_invstd` of the variance's (vectorized: `elementwise`), each
-    /// reading `bytes` per value and writing 4 (validation/gpu/models batches 12 and 15:
-    /// 2.3 and 1.5 µs each in ResNet-50's traces).
-    pub fn batch_norm_stats(&self, channels: u64, bytes: u64) -> [Prediction; 2] {
+    /// Batch norm's statistics as PyTorch's own inference kernel takes them
+    /// (`batch_norm_cuda_out`, [`crate::ops::batchnorm::Runner::Native`]): the copy of the
+    /// mean's `channels` values of `bytes` each to f32, a widening cast (`cast`:
+    /// `unrolled_elementwise_kernel`, the `scalar` family) or else a device-to-device memcpy
+    /// (no kernel: its time, at `copy_eager`'s, joins the next), then
+    /// `batch_norm_calc_invstd` (vectorized: `elementwise`) writing f32 (validation/gpu/models
+    /// batches 12 and 15 and `bn_probe/`: 1.6-2.3 µs, 1.1-1.6 µs and a 1.0 µs memcpy).
+    pub fn batch_norm_stats(&self, channels: u64, bytes: u64, cast: bool) -> Vec<Prediction> {
         let (read, written) = (channels.saturating_mul(bytes), channels.saturating_mul(4));
-        let price = |which| {
-            self.model
-                .memory_as(which, read, written, channels, self.hw, self.launch_s)
-        };
-        [
-            price(hwmodel::ScalarKernel::Scalar),
-            self.model.memory(
-                Family::Elementwise,
+        let mut invstd = self.model.memory(
+            Family::Elementwise,
+            read,
+            written,
+            channels,
+            None,
+            self.hw,
+            self.launch_s,
+        );
+        if !cast {
+            let copy = CopyShape {
                 read,
                 written,
-                channels,
-                None,
-                self.hw,
-                self.launch_s,
-            ),
-        ]
+                elements: channels,
+                transposed_tile: None,
+                broadcast: false,
+            };
+            invstd.kernel_s += self.layout_copy(&copy, Runner::Eager).kernel_s;
+            invstd.time_s = invstd.kernel_s + invstd.launch_s;
+            return vec![invstd];
+        }
+        let cast = self.model.memory_as(
+            hwmodel::ScalarKernel::Scalar,
+            read,
+            written,
+            channels,
+            self.hw,
+            self.launch_s,
+        );
+        vec![cast, invstd]
     }
 
     /// Matmul `m` run by cuBLAS in f32 on operands cast to f32 (`compile`'s rule 4: a

@@ -13,6 +13,7 @@
 
 use super::{Family, HwModel, Prediction, finish};
 use crate::graph::{Graph, OpId};
+use crate::ops::batchnorm;
 use crate::ops::funcs::{self, FuncFamily};
 use crate::ops::pool;
 use crate::types::OpKind;
@@ -110,6 +111,9 @@ impl HwModel {
             Some(ScalarKernel::Scalar) => f.scalar,
             Some(ScalarKernel::LayoutCopy) => f.layout_copy,
             Some(ScalarKernel::BatchNormChannelsLast) => f.batch_norm_channels_last.or(f.scalar),
+            Some(ScalarKernel::BatchNormCudnnChannelsLast) => {
+                f.batch_norm_cudnn_channels_last.or(f.scalar)
+            }
             None => None,
         }
         .unwrap_or_else(|| self.family(family));
@@ -188,6 +192,9 @@ pub enum ScalarKernel {
     /// Batch norm of a channels-last tensor (`batch_norm_transform_input_channels_last_kernel`):
     /// `families.batch_norm_channels_last`.
     BatchNormChannelsLast,
+    /// cuDNN's batch norm of a channels-last tensor (`bn_fw_inf_1C11_kernel_NHWC`):
+    /// `families.batch_norm_cudnn_channels_last`.
+    BatchNormCudnnChannelsLast,
 }
 
 /// Which of PyTorch's non-vectorized elementwise kernels the kernel made of `ops` is, if any:
@@ -214,22 +221,22 @@ pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
             })
         }
         OpKind::Reshape => Some(ScalarKernel::Scalar),
-        // PyTorch's batch norm of a channels-last tensor is its own vectorized kernel
-        // (`batch_norm_transform_input_channels_last_kernel`). Contiguous (NCHW), one block
-        // per channel plane, it runs at the scalar family's rate (validation/gpu/models
-        // batch 12's traces of ResNet-50 at batch 8: 53 of them took 246 µs channels-last,
-        // 327 µs NCHW).
+        // A batch norm of a channels-last tensor: PyTorch's own vectorized kernel
+        // (`batch_norm_transform_input_channels_last_kernel`) or cuDNN's
+        // (`bn_fw_inf_1C11_kernel_NHWC`, slower). Contiguous (NCHW), either runs about at
+        // the scalar family's rate (validation/gpu/models batch 12's traces of ResNet-50 at
+        // batch 8: 53 of PyTorch's took 246 µs channels-last, 327 µs NCHW; `bn_probe/`).
         OpKind::Elementwise
             if op
-                .func
-                .as_deref()
-                .is_some_and(|f| funcs::is(f, "batchnorm"))
-                && op
-                    .inputs
-                    .first()
-                    .is_some_and(|u| crate::ops::conv::stored_channels_last(g, u.tensor)) =>
+                .inputs
+                .first()
+                .is_some_and(|u| batchnorm::stored_channels_last(g, u.tensor))
+                && batchnorm::runner(g, *o).is_some() =>
         {
-            Some(ScalarKernel::BatchNormChannelsLast)
+            Some(match batchnorm::runner(g, *o) {
+                Some(batchnorm::Runner::Cudnn) => ScalarKernel::BatchNormCudnnChannelsLast,
+                _ => ScalarKernel::BatchNormChannelsLast,
+            })
         }
         OpKind::Elementwise => {
             let out = g.tensor(op.output);

@@ -215,6 +215,10 @@ impl super::Families {
             ("copy_generated", f.copy_generated),
             ("copy_transpose", f.copy_transpose),
             ("batch_norm_channels_last", f.batch_norm_channels_last),
+            (
+                "batch_norm_cudnn_channels_last",
+                f.batch_norm_cudnn_channels_last,
+            ),
         ]
         .into_iter()
         .filter_map(|(k, c)| Some((k, c?)));
