@@ -749,6 +749,26 @@ fn eager_batch_norm_runs_two_kernels_on_its_statistics_and_its_own_by_layout() {
     assert_eq!(stats(&conv_bn(true, "bf16", "bf16")), 2);
     assert_eq!(stats(&conv_bn(true, "bf16", "f32")), 1);
     assert_eq!(stats(&conv_bn(true, "f16", "f32")), 0);
+    // cuDNN's channels-last kernel has its own family, slower than PyTorch's.
+    let (ca, cudnn) = run(&conv_bn(true, "f16", "f32"), Runtime::Eager);
+    let own = cudnn
+        .kernels
+        .iter()
+        .find(|k| k.what == What::Kernel && ca.graph.op(k.ops[0]).name == "bn")
+        .expect("bn");
+    let c = f
+        .batch_norm_cudnn_channels_last
+        .expect("batch_norm_cudnn_channels_last");
+    let elements = 8.0 * 64.0 * 56.0 * 56.0;
+    let bytes = 2.0 * 2.0 * elements + 4.0 * 4.0 * 64.0;
+    let want = (bytes / (hw.bandwidth * c.bandwidth_efficiency)).max(elements / c.elements_per_s)
+        + c.overhead_us * 1e-6
+        - 1.75e-6;
+    let got = own.prediction.kernel_s;
+    assert!(
+        (got / want - 1.0).abs() < 0.01 && got > cl_s,
+        "{got} {want} {cl_s}"
+    );
     assert_eq!(stats(&conv_bn(true, "f32", "f32")), 0);
     // Compiled, the batch norm is part of a Triton kernel: no statistics kernels.
     let (_, c) = run(&conv_bn(true, "f16", "f16"), Runtime::Compile);
