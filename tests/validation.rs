@@ -1531,6 +1531,7 @@ fn h100_preset_carries_the_fitted_coefficients() {
         // traces (VALIDATION.md §35): none by fit.py.
         let model = model.map(|mut m| {
             m.families.batch_norm_channels_last = None;
+            m.families.batch_norm_channels_last_dram = None;
             m.families.batch_norm_cudnn_channels_last = None;
             m
         });

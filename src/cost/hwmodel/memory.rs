@@ -145,7 +145,18 @@ impl HwModel {
         }
         .max(f64::MIN_POSITIVE);
         let bytes = read + written as f64;
-        let memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency * bw) / busy;
+        let mut memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency * bw) / busy;
+        // PyTorch's channels-last batch norm moves its first `l2_effective_bytes` at its
+        // family's rate (fitted on inputs in L2, just written) and the rest from DRAM at
+        // `batch_norm_channels_last_dram`'s.
+        if let (Some(ScalarKernel::BatchNormChannelsLast), Some(d)) =
+            (scalar, f.batch_norm_channels_last_dram)
+            && bytes > self.l2_effective_bytes
+        {
+            let l2 = self.l2_effective_bytes;
+            memory_s = l2 / (hw.bandwidth * c.bandwidth_efficiency)
+                + (bytes - l2) / (hw.bandwidth * d.bandwidth_efficiency);
+        }
         let compute_s = elements as f64 / (c.elements_per_s * rate) / busy;
         let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
         p.kernel_s += c.overhead_us * 1e-6;

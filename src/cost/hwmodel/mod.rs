@@ -124,6 +124,11 @@ pub struct Families {
     /// about 2.5 µs in a stream); none: priced as `scalar`, as a contiguous (NCHW) one is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_norm_channels_last: Option<FamilyCoeffs>,
+    /// The same kernel's bytes beyond `l2_effective_bytes`, from DRAM (only its
+    /// `bandwidth_efficiency` is read: `batch_norm_channels_last` was fitted on inputs in L2);
+    /// none: `batch_norm_channels_last` for every byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_norm_channels_last_dram: Option<FamilyCoeffs>,
     /// cuDNN's batch norm of a channels-last tensor (`bn_fw_inf_1C11_kernel_NHWC`: a half
     /// input with f32 statistics, or an f32 input); none: priced as `scalar`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

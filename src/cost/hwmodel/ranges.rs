@@ -216,6 +216,10 @@ impl super::Families {
             ("copy_transpose", f.copy_transpose),
             ("batch_norm_channels_last", f.batch_norm_channels_last),
             (
+                "batch_norm_channels_last_dram",
+                f.batch_norm_channels_last_dram,
+            ),
+            (
                 "batch_norm_cudnn_channels_last",
                 f.batch_norm_cudnn_channels_last,
             ),

@@ -2,10 +2,11 @@
 statistics' dtype and the layout (VALIDATION.md §35): the profiler's kernels of one call after
 warm-up, with their durations.
 
-    python3 bn_probe.py OUT_DIR [fit|heldout]    # writes OUT_DIR/bn_kernels.csv
+    python3 bn_probe.py OUT_DIR [fit|heldout|heldout2]    # writes OUT_DIR/bn_kernels.csv
 
 The shapes of each part are predict_bn.py's (`fit` was measured first, in bn_kernels.csv here;
-`heldout` after predictions_heldout.json was committed).
+`heldout` after predictions_heldout.json was committed, `heldout2` after
+predictions_heldout2.json).
 """
 import csv
 import os

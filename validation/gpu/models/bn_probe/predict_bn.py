@@ -4,7 +4,7 @@ and the statistics' dtypes and the layout, the CUDA kernels `--runtime eager` co
 channels-last input is written as a 1×1 max pool stating `channels_last = true` (its kernel
 is not compared).
 
-    FGRAPH=target/release/fgraph python3 predict_bn.py --part fit|heldout > predictions_PART.json
+    FGRAPH=target/release/fgraph python3 predict_bn.py --part fit|heldout|heldout2 > predictions_PART.json
     python3 predict_bn.py --part PART --compare MEASURED.csv PREDICTIONS.json
 """
 import argparse
@@ -17,7 +17,10 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("FGRAPH", os.path.join(HERE, "..", "..", "..", "..", "target", "release", "fgraph"))
 SHAPES = {"fit": [(8, 256, 56, 56), (8, 1024, 14, 14)],
-          "heldout": [(32, 256, 56, 56), (16, 512, 28, 28), (64, 64, 112, 112), (4, 2048, 7, 7)]}
+          "heldout": [(32, 256, 56, 56), (16, 512, 28, 28), (64, 64, 112, 112), (4, 2048, 7, 7)],
+          # After the refits on the first two parts (VALIDATION.md §35): around and beyond L2.
+          "heldout2": [(16, 64, 112, 112), (24, 128, 56, 56), (32, 512, 28, 28), (128, 64, 56, 56),
+                       (2, 256, 56, 56), (8, 512, 28, 28)]}
 DTYPES = [("f16", "f16"), ("f16", "f32"), ("bf16", "bf16"), ("bf16", "f32"), ("f32", "f32")]
 LAYOUTS = ("channels_last", "contiguous")
 
