@@ -86,4 +86,6 @@ fn batch_norm_kernels_match_the_probe() {
     // off this part's four such cases and ResNet-50's stem at batch 16): 21 of 23.
     assert_eq!(tally("bn_kernels_heldout.csv"), (40, 21, 23, 40));
     assert_eq!(tally("bn_kernels.csv"), (20, 1, 3, 20));
+    // The second held-out part, pre-registered (predictions_heldout2.json, f926606).
+    assert_eq!(tally("bn_kernels_heldout2.csv"), (60, 27, 39, 60));
 }
