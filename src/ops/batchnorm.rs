@@ -5,8 +5,10 @@
 //! `validation/gpu/models/bn_probe/bn_probe.py` on an H100, PyTorch 2.11, cuDNN 9.19).
 //!
 //! - A half input with f32 statistics, or an f32 input, runs cuDNN's one kernel
-//!   (`bn_fw_inf_1C11_kernel_NHWC` / `_NCHW`).
-//! - Otherwise (bf16, or half with half statistics) PyTorch's own (`batch_norm_cuda_out`):
+//!   (`bn_fw_inf_1C11_kernel_NHWC` / `_NCHW`), given a weight and a bias and fewer than 2^31
+//!   elements (`_batch_norm_impl_index`'s `use_cudnn`).
+//! - Otherwise (bf16, half with half statistics, no weight or bias) PyTorch's own
+//!   (`batch_norm_cuda_out`):
 //!   `save_mean.copy_(running_mean)` (a cast kernel, or a device-to-device memcpy when the mean
 //!   is f32 already), `batch_norm_calc_invstd`, then the transform.
 
@@ -82,12 +84,22 @@ pub fn runner(g: &Graph, o: OpId) -> Option<Runner> {
         return None;
     }
     let input = g.tensor(x.tensor).dtype;
-    let weight = params.get(2).map(|u| g.tensor(u.tensor).dtype);
-    let mean = g.tensor(params.first()?.tensor).dtype;
-    let cudnn = match input {
-        Dtype::Bf16 => false,
-        Dtype::F16 => weight == Some(Dtype::F32),
-        _ => true,
+    let dtype = |i: usize| params.get(i).map(|u| g.tensor(u.tensor).dtype);
+    let mean = dtype(0)?;
+    // `_batch_norm_impl_index`'s `use_cudnn`: a weight and a bias, neither input nor weight
+    // bf16, a half input only with an f32 weight, fewer than 2^31 elements.
+    let elements = g
+        .use_shape(x)
+        .iter()
+        .try_fold(1u64, |a, &d| a.checked_mul(d));
+    let cudnn = match (dtype(2), dtype(3)) {
+        (Some(w), Some(_)) => {
+            input != Dtype::Bf16
+                && w != Dtype::Bf16
+                && (input != Dtype::F16 || w == Dtype::F32)
+                && elements.is_some_and(|n| n < i32::MAX as u64)
+        }
+        _ => false,
     };
     Some(if cudnn {
         Runner::Cudnn

@@ -770,6 +770,10 @@ fn eager_batch_norm_runs_two_kernels_on_its_statistics_and_its_own_by_layout() {
         "{got} {want} {cl_s}"
     );
     assert_eq!(stats(&conv_bn(true, "f32", "f32")), 0);
+    // Without a weight and a bias cuDNN is not used: PyTorch's own, the f32 mean copied by
+    // a memcpy (one statistics kernel).
+    let bare = conv_bn(true, "f32", "f32").replace(", s, b, eps", ", eps");
+    assert_eq!(stats(&bare), 1);
     // Compiled, the batch norm is part of a Triton kernel: no statistics kernels.
     let (_, c) = run(&conv_bn(true, "f16", "f16"), Runtime::Compile);
     assert!(
