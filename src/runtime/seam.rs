@@ -27,6 +27,8 @@
 //!   CUDA kernel); [`Pricing::sustains`], [`Pricing::sustained_derate`] and
 //!   [`Pricing::derated`]: how much longer the step's compute-bound tensor-core kernels run,
 //!   by their share of it (`host.sustained_derate`, `host.sustained_share`).
+//! - [`Pricing::batch_norm_stats`]: the kernels PyTorch's own inference batch norm runs on
+//!   its statistics before its own ([`crate::ops::batchnorm`]).
 
 use crate::cost::hwmodel::{self, Family, HwModel, Prediction};
 use crate::cost::{Hardware, LaunchMode};

@@ -1,5 +1,7 @@
 //! The hardware model's memory-bound kernels (part of [`super`]): families, softmax rows,
-//! norm and softmax re-reads, and PyTorch's non-vectorized elementwise kernels.
+//! norm and softmax re-reads, PyTorch's non-vectorized elementwise kernels, and its batch
+//! norm by layout and runner ([`crate::ops::batchnorm`]: a channels-last one's bytes beyond
+//! `l2_effective_bytes` from DRAM).
 //!
 //! - Memory-bound kernels, by family (elementwise, reduction, softmax, norm): `max(bytes /
 //!   (bandwidth · bandwidth_efficiency), elements / elements_per_s) / busy + overhead_us`:
