@@ -295,6 +295,22 @@ CASES17 = {
     "resnet101_nchw_b8": (IMP + "resnet50_nchw.fgraph", {"B": 8}, (5, 22)),
     "resnet101_b16": ("examples/resnet50.fgraph", {"B": 16}, (5, 22)),
 }
+# Batch 18: held out from everything of VALIDATION §35 (the batch norm's kernels, its DRAM
+# bytes, the refits): ResNet-101 at batch 32 channels-last and 16 stated NCHW, a ResNet with a
+# layer3 of 36 bottlenecks (ResNet-152's) at batch 16, ResNet-50 at batch 48, and four
+# transformers at sizes no batch had: BERT-base 8 × 384, GPT-2 medium 32 × 128, a ViT-B/16
+# block at batch 64, Whisper-tiny's encoder at batch 24. Predictions in
+# predictions_models_18.json.
+CASES18 = {
+    "resnet101_b32": ("examples/resnet50.fgraph", {"B": 32}, (5, 22)),
+    "resnet101_nchw_b16": (IMP + "resnet50_nchw.fgraph", {"B": 16}, (5, 22)),
+    "resnet_l3x36_b16": ("examples/resnet50.fgraph", {"B": 16}, (5, 35)),
+    "resnet50_b48": ("examples/resnet50.fgraph", {"B": 48}, None),
+    "bert_base_b8_s384": (IMP + "bert_base_b8.fgraph", {"B": 8, "S": 384}, None),
+    "gpt2_medium_b32_s128": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 32, "S": 128}, None),
+    "vit_b16_block_b64": ("examples/vit_block.fgraph", {"B": 64}, None),
+    "whisper_tiny_enc_b24": ("examples/whisper_tiny_encoder.fgraph", {"B": 24}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -312,13 +328,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "11": (CASES11, "predictions_models_11.json"), "12": (CASES12, "predictions_models_12.json"),
            "13": (CASES13, "predictions_models_13.json"), "14": (CASES14, "predictions_models_14.json"),
            "15": (CASES15, "predictions_models_15.json"), "16": (CASES16, "predictions_models_16.json"),
-           "17": (CASES17, "predictions_models_17.json")}
+           "17": (CASES17, "predictions_models_17.json"),
+           "18": (CASES18, "predictions_models_18.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, CASES17, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, CASES18, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
