@@ -265,6 +265,25 @@ pub fn estimate(
         k.launches = pricing.cuda_kernels(&k.prediction);
         k.prediction = pricing.in_stream(k.prediction);
     }
+    if runtime == Runtime::Eager {
+        // A lone elementwise kernel reads what the kernel before it wrote from L2.
+        let g = &a.graph;
+        for i in 1..parts.kernels.len() {
+            let (before, rest) = parts.kernels.split_at_mut(i);
+            let (prev, k) = (&before[i - 1], &mut rest[0]);
+            if k.what != What::Kernel || k.ops.len() != 1 {
+                continue;
+            }
+            let warm: u64 = g
+                .op(k.ops[0])
+                .inputs
+                .iter()
+                .filter(|u| g.producer(u.tensor).is_some_and(|p| prev.ops.contains(&p)))
+                .map(|u| g.tensor(u.tensor).bytes)
+                .sum();
+            k.prediction = pricing.warm(k.prediction, warm);
+        }
+    }
     // The step's share of time in compute-bound tensor-core kernels sets their derate.
     let all: f64 = parts.kernels.iter().map(|k| k.prediction.time_s).sum();
     let sustained: f64 = parts

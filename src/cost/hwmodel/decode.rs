@@ -115,6 +115,12 @@ pub struct HostCoeffs {
     /// kernels, ran no slower than their kernels). Absent: the whole derate at any share.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sustained_share: Option<f64>,
+    /// `--runtime eager`: the fraction of a DRAM byte's time that PyTorch's vectorized
+    /// elementwise kernel takes to read a byte of a tensor the kernel just before it wrote,
+    /// when that tensor fits in `l2_effective_bytes` (it is read from L2: ResNet-50's ReLUs
+    /// after its batch norms ran at up to 4 TB/s). Absent: every byte from DRAM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_read_factor: Option<f64>,
     /// Where the figure comes from.
     pub source: String,
 }

@@ -148,6 +148,7 @@ pub const RANGES: &[FieldRange] = &[
     range("graph_gap_us", 0.0, 100.0, "µs"),
     range("sustained_derate", 0.0, 2.0, ""),
     open("sustained_share", 0.0, 0.99, ""),
+    fraction("warm_read_factor"),
     // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
     range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
     range("nodes", 1.0, 100_000.0, "nodes"),
