@@ -311,6 +311,22 @@ CASES18 = {
     "vit_b16_block_b64": ("examples/vit_block.fgraph", {"B": 64}, None),
     "whisper_tiny_enc_b24": ("examples/whisper_tiny_encoder.fgraph", {"B": 24}, None),
 }
+# Batch 19: held out from eager elementwise kernels' reads from L2 (VALIDATION §36, fitted on
+# batches 1-14): ResNet-50 at batch 20 channels-last and 40 stated NCHW, ResNet-101 at batch 24,
+# a ConvNeXt block at batch 24, BERT-base at 24 × 128, BERT-large at 4 × 384, GPT-2 medium at
+# 2 × 768, Whisper-tiny's encoder at batch 12 and Llama-3-8B's decode at batch 16 against
+# 1,023 cached positions (4 layers). Predictions in predictions_models_19.json.
+CASES19 = {
+    "resnet50_b20": ("examples/resnet50.fgraph", {"B": 20}, None),
+    "resnet50_nchw_b40": (IMP + "resnet50_nchw.fgraph", {"B": 40}, None),
+    "resnet101_b24": ("examples/resnet50.fgraph", {"B": 24}, (5, 22)),
+    "convnext_block_b24": ("examples/convnext_block.fgraph", {"B": 24}, None),
+    "bert_base_b24_s128": (IMP + "bert_base_b8.fgraph", {"B": 24, "S": 128}, None),
+    "bert_large_b4_s384": (IMP + "bert_large_b16.fgraph", {"B": 4, "S": 384}, None),
+    "gpt2_medium_b2_s768": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 2, "S": 768}, None),
+    "whisper_tiny_enc_b12": ("examples/whisper_tiny_encoder.fgraph", {"B": 12}, None),
+    "llama3_8b_decode_b16_t1023_l4": ("examples/llama3_8b_decode.fgraph", {"B": 16, "T": 1023}, (32, 4)),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -329,13 +345,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "13": (CASES13, "predictions_models_13.json"), "14": (CASES14, "predictions_models_14.json"),
            "15": (CASES15, "predictions_models_15.json"), "16": (CASES16, "predictions_models_16.json"),
            "17": (CASES17, "predictions_models_17.json"),
-           "18": (CASES18, "predictions_models_18.json")}
+           "18": (CASES18, "predictions_models_18.json"),
+           "19": (CASES19, "predictions_models_19.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, CASES17, CASES18, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
