@@ -363,3 +363,5 @@ pub fn no_model(hw: &Hardware) -> String {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_batchnorm;

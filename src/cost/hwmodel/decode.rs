@@ -300,6 +300,9 @@ impl HwModel {
             if let Some(v) = h.sustained_share {
                 check_range("sustained_share", "model.host.sustained_share", v)?;
             }
+            if let Some(v) = h.warm_read_factor {
+                check_range("warm_read_factor", "model.host.warm_read_factor", v)?;
+            }
         }
         if let Some(k) = &self.split_k {
             for (key, v) in [
