@@ -5,7 +5,7 @@ use super::*;
 use crate::analysis::{Options, check_file};
 
 /// The runtime's estimate of `src` on the H100 preset, CUDA graphs.
-fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
+pub(super) fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
     let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
     assert!(
         r.diagnostics.iter().all(|d| !d.is_error()),
@@ -30,7 +30,7 @@ fn h100_host() -> (Hardware, crate::cost::hwmodel::HostCoeffs) {
 }
 
 /// Each kernel as `what:op,op` (a copy as `copy(tensor)`).
-fn kernels(a: &Analysis, e: &RuntimeEstimate) -> Vec<String> {
+pub(super) fn kernels(a: &Analysis, e: &RuntimeEstimate) -> Vec<String> {
     let g = &a.graph;
     e.kernels
         .iter()

@@ -1,33 +1,9 @@
 //! Unit tests of the eager runtime's batch norm (its statistics kernels and its kernel by
 //! layout and runner) and of its elementwise kernels' reads from L2.
 
+use super::tests::{kernels, run};
 use super::*;
 use crate::analysis::{Options, check_file};
-
-/// The runtime's estimate of `src` on the H100 preset, CUDA graphs.
-fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
-    let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
-    assert!(
-        r.diagnostics.iter().all(|d| !d.is_error()),
-        "{:?}",
-        r.diagnostics
-    );
-    let a = r.graphs[0].analysis.clone().expect("analysis");
-    let hw = Hardware::preset("h100").expect("preset");
-    let e = estimate(&a, &hw, LaunchMode::Graph, runtime).expect("estimate");
-    (a, e)
-}
-
-/// Each kernel as `what:op,op`.
-fn kernels(a: &Analysis, e: &RuntimeEstimate) -> Vec<String> {
-    e.kernels
-        .iter()
-        .map(|k| {
-            let ops: Vec<&str> = k.ops.iter().map(|&o| a.graph.op(o).name.as_str()).collect();
-            format!("{}:{}", k.what.as_str(), ops.join(","))
-        })
-        .collect()
-}
 
 /// A conv (stated channels-last or not) followed by an inference batch norm of `x`'s dtype
 /// with statistics of `p`'s, then a ReLU.

@@ -101,19 +101,25 @@ def main():
         t[1] += 1
     print("within ±10% by batch: " + " ".join(f"{b}: {v[0]}/{v[1]}" for b, v in sorted(by.items())))
     if a.write:
-        for path in PRESETS:
-            j = json.load(open(path))
-            h = j["model"]["host"]
-            src = h.pop("source")
-            h["sustained_derate"] = derate
-            h["sustained_share"] = share
-            h["source"] = src.split(" sustained_derate and sustained_share")[0] + (
-                " sustained_derate and sustained_share: fitted by validation/gpu/models/fit_derate.py on the CUDA-graph "
-                "steps of whole-model batches 1-14 (232 steps; sustained_derate first fitted alone, 0.08, by "
-                "fit_stream.py on batches 1-5)")
-            with open(path, "w") as f:
-                json.dump(j, f, indent=2, ensure_ascii=False)
-                f.write("\n")
+        write_host({"sustained_derate": derate, "sustained_share": share}, lambda src: src.split(
+            " sustained_derate and sustained_share")[0] + (
+            " sustained_derate and sustained_share: fitted by validation/gpu/models/fit_derate.py on the CUDA-graph "
+            "steps of whole-model batches 1-14 (232 steps; sustained_derate first fitted alone, 0.08, by "
+            "fit_stream.py on batches 1-5)"))
+
+
+def write_host(keys, source):
+    """Puts `keys` into every H100 preset's `model.host` (their order kept, new keys before
+    `source`), its `source` rewritten by `source(old)`."""
+    for path in PRESETS:
+        j = json.load(open(path))
+        h = j["model"]["host"]
+        src = h.pop("source")
+        h.update(keys)
+        h["source"] = source(src)
+        with open(path, "w") as f:
+            json.dump(j, f, indent=2, ensure_ascii=False)
+            f.write("\n")
 
 
 if __name__ == "__main__":

@@ -59,18 +59,9 @@ def main():
     sse, keys = best
     print(f"best: {keys} (squared log error {sse:.4f})")
     if a.write:
-        for path in fit_derate.PRESETS:
-            j = json.load(open(path))
-            h = j["model"]["host"]
-            src = h.pop("source")
-            h.update(keys)
-            h["source"] = src + (
-                "; warm_read_factor, with sustained_derate refitted: fitted by validation/gpu/models/fit_warm.py on "
-                "the CUDA-graph steps of whole-model batches 1-14")
-            with open(path, "w") as f:
-                json.dump(j, f, indent=2, ensure_ascii=False)
-                f.write("\n")
-
+        fit_derate.write_host(keys, lambda src: src + (
+            "; warm_read_factor, with sustained_derate refitted: fitted by validation/gpu/models/fit_warm.py on "
+            "the CUDA-graph steps of whole-model batches 1-14"))
 
 if __name__ == "__main__":
     main()
