@@ -184,6 +184,11 @@ pub struct RuntimeEstimate {
     pub sustained_derate: f64,
     /// The share of the step's time (before the derate) in compute-bound tensor-core kernels.
     pub sustained_share: f64,
+    /// Eager: the elementwise kernels priced as reading from L2 what the kernel before them
+    /// wrote ([`seam::Pricing::warm`]), each such byte at `warm_read_factor` of a DRAM byte's
+    /// time (`model.host.warm_read_factor`; 1 without it).
+    pub warm_reads: usize,
+    pub warm_read_factor: f64,
     /// Where the hardware model's coefficients come from.
     pub source: String,
 }
@@ -265,6 +270,7 @@ pub fn estimate(
         k.launches = pricing.cuda_kernels(&k.prediction);
         k.prediction = pricing.in_stream(k.prediction);
     }
+    let mut warm_reads = 0;
     if runtime == Runtime::Eager {
         // A lone elementwise kernel reads what the kernel before it wrote from L2.
         let g = &a.graph;
@@ -281,7 +287,9 @@ pub fn estimate(
                 .filter(|u| g.producer(u.tensor).is_some_and(|p| prev.ops.contains(&p)))
                 .map(|u| g.tensor(u.tensor).bytes)
                 .sum();
-            k.prediction = pricing.warm(k.prediction, warm);
+            let warmed = pricing.warm(k.prediction, warm);
+            warm_reads += usize::from(warmed.kernel_s < k.prediction.kernel_s);
+            k.prediction = warmed;
         }
     }
     // The step's share of time in compute-bound tensor-core kernels sets their derate.
@@ -344,6 +352,8 @@ pub fn estimate(
         stream_discount_s: pricing.stream_discount_s(),
         sustained_derate: derate,
         sustained_share,
+        warm_reads,
+        warm_read_factor: pricing.warm_read_factor(),
         kernels: parts.kernels,
         views: parts.views,
         sdpa: parts.sdpa,

@@ -310,6 +310,12 @@ impl<'m> Pricing<'m> {
         p
     }
 
+    /// The fraction of a DRAM byte's time a byte read from L2 takes (`host.warm_read_factor`;
+    /// 1 without it).
+    pub fn warm_read_factor(&self) -> f64 {
+        self.warm_read
+    }
+
     /// `p` (PyTorch's vectorized elementwise kernel, in a stream) when `warm` of the bytes it
     /// reads were written by the kernel just before it: if they fit in `l2_effective_bytes`
     /// they come from L2, each at `host.warm_read_factor` of a DRAM byte's time (ResNet-50's

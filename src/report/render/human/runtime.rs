@@ -127,6 +127,17 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
             e.sustained_share * 100.0
         );
     }
+    if e.warm_reads > 0 {
+        let _ = writeln!(
+            out,
+            "  {} elementwise kernel{} read{} from L2 what the kernel before wrote, each byte at \
+             {} of a DRAM byte's time (model.host.warm_read_factor)",
+            group_digits(e.warm_reads as u64),
+            if e.warm_reads == 1 { "" } else { "s" },
+            if e.warm_reads == 1 { "s" } else { "" },
+            e.warm_read_factor
+        );
+    }
     if !e.sdpa.is_empty() {
         let done = e.sdpa.iter().filter(|(_, r)| r.is_ok()).count();
         let _ = write!(

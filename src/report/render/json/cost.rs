@@ -311,6 +311,11 @@ pub struct RuntimeJson<'a> {
     pub sustained_derate: f64,
     /// The share of the step's time in compute-bound tensor-core kernels (before the derate).
     pub sustained_share: f64,
+    /// `eager`: the elementwise kernels priced as reading from L2 what the kernel before
+    /// them wrote, each such byte at `warm_read_factor` of a DRAM byte's time
+    /// (`model.host.warm_read_factor`; 1 without it).
+    pub warm_reads: usize,
+    pub warm_read_factor: f64,
     /// Of `kernels`, the copies the runtime makes (and scalar fills).
     pub copies: usize,
     /// Ops that run as no kernel (views).
@@ -403,6 +408,8 @@ impl<'a> RuntimeJson<'a> {
             stream_discount_us: r4(e.stream_discount_s * 1e6),
             sustained_derate: r4(e.sustained_derate),
             sustained_share: r4(e.sustained_share),
+            warm_reads: e.warm_reads,
+            warm_read_factor: r4(e.warm_read_factor),
             copies: e
                 .kernels
                 .iter()
