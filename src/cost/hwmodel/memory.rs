@@ -239,18 +239,7 @@ pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
         // (`bn_fw_inf_1C11_kernel_NHWC`, slower). Contiguous (NCHW), either runs about at
         // the scalar family's rate (validation/gpu/models batch 12's traces of ResNet-50 at
         // batch 8: 53 of PyTorch's took 246 µs channels-last, 327 µs NCHW; `bn_probe/`).
-        OpKind::Elementwise
-            if op
-                .inputs
-                .first()
-                .is_some_and(|u| batchnorm::stored_channels_last(g, u.tensor))
-                && batchnorm::runner(g, *o).is_some() =>
-        {
-            Some(match batchnorm::runner(g, *o) {
-                Some(batchnorm::Runner::Cudnn) => ScalarKernel::BatchNormCudnnChannelsLast,
-                _ => ScalarKernel::BatchNormChannelsLast,
-            })
-        }
+        OpKind::Elementwise if let Some(k) = batch_norm_channels_last(g, *o) => Some(k),
         OpKind::Elementwise => {
             let out = g.tensor(op.output);
             op.inputs
@@ -266,6 +255,17 @@ pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
         }
         _ => None,
     }
+}
+
+/// The family of batch norm `o` alone when its input is stored channels-last (PyTorch's
+/// kernel or cuDNN's, [`batchnorm::runner`]); `None` for any other op, or a contiguous input.
+fn batch_norm_channels_last(g: &Graph, o: OpId) -> Option<ScalarKernel> {
+    let runner = batchnorm::runner(g, o)?;
+    let x = g.op(o).inputs.first()?;
+    batchnorm::stored_channels_last(g, x.tensor).then_some(match runner {
+        batchnorm::Runner::Cudnn => ScalarKernel::BatchNormCudnnChannelsLast,
+        batchnorm::Runner::Native { .. } => ScalarKernel::BatchNormChannelsLast,
+    })
 }
 
 /// The row length of the row-wise ops of `family` (softmax or norm) among `ops`: the
