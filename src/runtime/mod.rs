@@ -268,7 +268,11 @@ pub fn estimate(
     let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
     for k in &mut parts.kernels {
         k.launches = pricing.cuda_kernels(&k.prediction);
-        k.prediction = pricing.in_stream(k.prediction);
+        let resident = match k.what {
+            What::Kernel => resident_bytes(&a.graph, &k.ops, k.prediction.dram_written),
+            _ => 0,
+        };
+        k.prediction = pricing.in_stream(pricing.resident(k.prediction, resident));
     }
     let mut warm_reads = 0;
     if runtime == Runtime::Eager {
@@ -369,6 +373,39 @@ pub fn no_model(hw: &Hardware) -> String {
          h100, h100-measured); see docs/VALIDATION.md, \"Calibrating another GPU\"",
         hw.name
     )
+}
+
+/// The bytes a kernel of `ops` that writes `written` moves through L2 in a stream
+/// ([`seam::Pricing::resident`]): what it writes, and its matmul's operands that an op of the
+/// step wrote whole (not weights or graph inputs, and not a cache an `update` appends rows
+/// to, which stays in DRAM); 0 for a kernel without a matmul.
+fn resident_bytes(g: &crate::graph::Graph, ops: &[crate::graph::OpId], written: u64) -> u64 {
+    let Some(&mm) = ops.iter().find(|&&o| g.op(o).kind == OpKind::Matmul) else {
+        return 0;
+    };
+    g.op(mm)
+        .inputs
+        .iter()
+        .filter(|u| written_whole(g, u.tensor))
+        .map(|u| g.tensor(u.tensor).bytes)
+        .fold(written, u64::saturating_add)
+}
+
+/// Whether an op of the step wrote `t` whole: its producer, through at most 64 layout ops
+/// (views, or copies of what they view), is an op other than an `update`.
+fn written_whole(g: &crate::graph::Graph, mut t: TensorId) -> bool {
+    for _ in 0..64 {
+        let Some(p) = g.producer(t) else {
+            return false;
+        };
+        let op = g.op(p);
+        match op.inputs.first() {
+            _ if op.kind == OpKind::Update => return false,
+            Some(u) if op.kind.is_layout() => t = u.tensor,
+            _ => return true,
+        }
+    }
+    false
 }
 
 #[cfg(test)]

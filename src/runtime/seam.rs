@@ -100,6 +100,12 @@ pub struct Pricing<'m> {
     /// The fraction of a DRAM byte's time an eager elementwise kernel takes to read a byte
     /// the kernel before it wrote (`host.warm_read_factor`; 1 without it).
     warm_read: f64,
+    /// How a compute-bound matmul's overhead overlaps its compute in a stream
+    /// (`host.matmul_overlap_exponent`).
+    overlap: Option<f64>,
+    /// How a memory-bound matmul's L2-resident bytes are priced in a stream
+    /// (`host.matmul_resident_factor` and `matmul_resident_exponent`).
+    resident: Option<(f64, f64)>,
     /// `model` with `families.copy_eager` (else `families.scalar`) in the place of
     /// `families.elementwise` (PyTorch's copy of contiguous runs or a broadcast), with
     /// `families.layout_copy` (a transposing copy, PyTorch's or Triton's), and with
@@ -143,6 +149,8 @@ impl<'m> Pricing<'m> {
             derate: host.and_then(|h| h.sustained_derate).unwrap_or(0.0),
             derate_share: host.and_then(|h| h.sustained_share),
             warm_read: host.and_then(|h| h.warm_read_factor).unwrap_or(1.0),
+            overlap: host.and_then(|h| h.matmul_overlap_exponent),
+            resident: host.and_then(|h| h.matmul_resident_factor.zip(h.matmul_resident_exponent)),
             eager_runs: with(model.families.copy_eager.or(model.families.scalar)),
             triton_runs: with(model.families.copy_generated),
             eager_transpose: with(
@@ -299,13 +307,60 @@ impl<'m> Pricing<'m> {
     /// back, such kernels hold the GPU at its power limit and its clocks drop (issue 24's
     /// prefill steps replayed from CUDA graphs took 3-15% longer than the sum of their
     /// kernels traced in one step).
+    ///
+    /// A compute-bound matmul of one kernel (no split-K) with `host.matmul_overlap_exponent`
+    /// `q` takes `(compute^q + overhead^q)^(1/q)` instead: its start-up and tail
+    /// (`mm_overhead_us`) overlap its compute, a short GEMM paying most of them and a long
+    /// one almost none (VALIDATION.md §37).
     pub fn in_stream(&self, mut p: Prediction) -> Prediction {
         let n = self.cuda_kernels(&p) as f64;
-        p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0);
+        let overhead_s = self.model.mm_overhead_us * 1e-6;
+        match self.overlap {
+            Some(q)
+                if p.family == Family::Matmul
+                    && p.split_k.is_none()
+                    && n == 1.0
+                    && p.compute_s > p.memory_s =>
+            {
+                p.kernel_s = (p.compute_s.powf(q) + overhead_s.powf(q)).powf(1.0 / q);
+            }
+            _ => p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0),
+        }
         if p.family == Family::GroupNorm {
             // Its three kernels' launches (the model's prediction has one).
             p.launch_s = n * self.launch_s;
         }
+        p.time_s = p.kernel_s + p.launch_s;
+        p
+    }
+
+    /// `p` (a kernel as the hardware model prices it alone, before [`Pricing::in_stream`])
+    /// when `resident` of the bytes it moves live in L2 in the stream: those it writes and
+    /// those of operands an earlier kernel of the step wrote whole. A memory-bound matmul
+    /// of one kernel takes each at `host.matmul_resident_factor` of a DRAM byte's time, in
+    /// the share `1 / (1 + (footprint / l2_effective_bytes)^matmul_resident_exponent)` that
+    /// stays in L2 (`footprint` its bytes moved); other kernels are as they were. It may
+    /// leave the matmul compute-bound (BERT's score matmuls; VALIDATION.md §37).
+    pub fn resident(&self, mut p: Prediction, resident: u64) -> Prediction {
+        let moved = p.dram_read.saturating_add(p.dram_written) as f64;
+        let Some((factor, exponent)) = self.resident else {
+            return p;
+        };
+        if p.family != Family::Matmul
+            || p.split_k.is_some()
+            || p.extra_launches != 0
+            || p.memory_s < p.compute_s
+            || moved <= 0.0
+            || resident == 0
+        {
+            return p;
+        }
+        let stays = 1.0 / (1.0 + (moved / self.model.l2_effective_bytes).powf(exponent));
+        let share = (resident as f64 / moved).min(1.0);
+        let memory_s = p.memory_s * (1.0 - stays * (1.0 - factor) * share);
+        let cut = p.memory_s - memory_s.max(p.compute_s);
+        p.memory_s = memory_s;
+        p.kernel_s = (p.kernel_s - cut.max(0.0)).max(p.kernel_s / 2.0);
         p.time_s = p.kernel_s + p.launch_s;
         p
     }

@@ -121,6 +121,27 @@ pub struct HostCoeffs {
     /// after its batch norms ran at up to 4 TB/s). Absent: every byte from DRAM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm_read_factor: Option<f64>,
+    /// `--runtime`: in a stream, a compute-bound matmul kernel's fixed start-up and tail
+    /// (`mm_overhead_us`, measured alone) overlaps its compute: its time is `(compute^p +
+    /// overhead^p)^(1/p)` with `p` this exponent, in place of `compute + overhead −
+    /// stream_discount_us` (the profiler's traces of issue 24's whole models: BERT's and
+    /// GPT-2's 5-40 µs GEMMs took 1-2 µs over their compute, not 2.5; VALIDATION.md §37).
+    /// Absent: the overhead is added whole, less the stream discount.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matmul_overlap_exponent: Option<f64>,
+    /// `--runtime`: the fraction of a DRAM byte's time a memory-bound matmul takes for a
+    /// byte that lives in L2 in a stream: one it writes, or one of an operand an earlier
+    /// kernel of the step wrote whole (not a weight, a graph input or a cache `update`
+    /// appends to), in the share `1 / (1 + (footprint / l2_effective_bytes)^e)` of them that
+    /// stays there (`e` [`HostCoeffs::matmul_resident_exponent`], `footprint` the kernel's
+    /// bytes). Measured alone, with L2 flushed, none does; BERT's attention matmuls of 16-50
+    /// MB ran 20-40% under their DRAM time in a stream (VALIDATION.md §37). Absent: every
+    /// byte at DRAM's rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matmul_resident_factor: Option<f64>,
+    /// `--runtime`: the exponent `e` of [`HostCoeffs::matmul_resident_factor`]'s share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matmul_resident_exponent: Option<f64>,
     /// Where the figure comes from.
     pub source: String,
 }
@@ -302,6 +323,15 @@ impl HwModel {
             }
             if let Some(v) = h.warm_read_factor {
                 check_range("warm_read_factor", "model.host.warm_read_factor", v)?;
+            }
+            for (key, v) in [
+                ("matmul_overlap_exponent", h.matmul_overlap_exponent),
+                ("matmul_resident_factor", h.matmul_resident_factor),
+                ("matmul_resident_exponent", h.matmul_resident_exponent),
+            ] {
+                if let Some(v) = v {
+                    check_range(key, &format!("model.host.{key}"), v)?;
+                }
             }
         }
         if let Some(k) = &self.split_k {

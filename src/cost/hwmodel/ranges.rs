@@ -149,6 +149,9 @@ pub const RANGES: &[FieldRange] = &[
     range("sustained_derate", 0.0, 2.0, ""),
     open("sustained_share", 0.0, 0.99, ""),
     fraction("warm_read_factor"),
+    range("matmul_overlap_exponent", 1.0, 8.0, ""),
+    fraction("matmul_resident_factor"),
+    range("matmul_resident_exponent", 0.1, 32.0, ""),
     // The interconnect (`interconnect`, `crate::cost::comm`, issue 25).
     range("gpus_per_node", 1.0, 100_000.0, "GPUs"),
     range("nodes", 1.0, 100_000.0, "nodes"),

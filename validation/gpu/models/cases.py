@@ -327,6 +327,22 @@ CASES19 = {
     "whisper_tiny_enc_b12": ("examples/whisper_tiny_encoder.fgraph", {"B": 12}, None),
     "llama3_8b_decode_b16_t1023_l4": ("examples/llama3_8b_decode.fgraph", {"B": 16, "T": 1023}, (32, 4)),
 }
+# Batch 20: held out from the matmul overlap and L2-resident bytes (VALIDATION §37, fitted on
+# batches 1-14's profiler traces): BERT-base at 12 × 256, BERT-large at 2 × 512 and 12 × 128,
+# GPT-2 medium at 4 × 384, a ViT-B/16 block at batch 48, Whisper-tiny's encoder at batch 20,
+# Qwen2.5-0.5B's prefill at 2 × 512, Llama-3.2-1B's at 1,024 tokens and ResNet-50 at batch 28
+# channels-last. Predictions in predictions_models_20.json.
+CASES20 = {
+    "bert_base_b12_s256": (IMP + "bert_base_b8.fgraph", {"B": 12, "S": 256}, None),
+    "bert_large_b2_s512": (IMP + "bert_large_b16.fgraph", {"B": 2, "S": 512}, None),
+    "bert_large_b12_s128": (IMP + "bert_large_b16.fgraph", {"B": 12, "S": 128}, None),
+    "gpt2_medium_b4_s384": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 4, "S": 384}, None),
+    "vit_b16_block_b48": ("examples/vit_block.fgraph", {"B": 48}, None),
+    "whisper_tiny_enc_b20": ("examples/whisper_tiny_encoder.fgraph", {"B": 20}, None),
+    "qwen2_5_0_5b_prefill_b2_s512": (IMP + "qwen2_5_0_5b_prefill.fgraph", {"B": 2, "S": 512}, None),
+    "llama3_2_1b_prefill_s1024": (IMP + "llama3_2_1b_prefill.fgraph", {"S": 1024}, None),
+    "resnet50_b28": ("examples/resnet50.fgraph", {"B": 28}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -346,13 +362,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "15": (CASES15, "predictions_models_15.json"), "16": (CASES16, "predictions_models_16.json"),
            "17": (CASES17, "predictions_models_17.json"),
            "18": (CASES18, "predictions_models_18.json"),
-           "19": (CASES19, "predictions_models_19.json")}
+           "19": (CASES19, "predictions_models_19.json"),
+           "20": (CASES20, "predictions_models_20.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
