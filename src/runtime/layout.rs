@@ -94,6 +94,24 @@ impl Layout {
         }
     }
 
+    /// `sizes` (`[N, C, *spatial]`) held channels-last (`torch.channels_last`): C innermost,
+    /// then the spatial dimensions, N outermost. Contiguous below rank 3.
+    pub fn channels_last(sizes: &[u64]) -> Layout {
+        let r = sizes.len();
+        if r < 3 {
+            return Layout::contiguous(sizes);
+        }
+        // Physical order [N, *spatial, C]; logical dimension i is physical dims[i].
+        let mut physical = vec![sizes[0]];
+        physical.extend_from_slice(&sizes[2..]);
+        physical.push(sizes[1]);
+        let mut dims = vec![0i64, r as i64 - 1];
+        dims.extend(1..r as i64 - 1);
+        Layout::contiguous(&physical)
+            .permute(&dims)
+            .unwrap_or_else(|| Layout::contiguous(sizes))
+    }
+
     pub fn rank(&self) -> usize {
         self.sizes.len()
     }

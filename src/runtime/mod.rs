@@ -189,6 +189,15 @@ pub struct RuntimeEstimate {
     /// time (`model.host.warm_read_factor`; 1 without it).
     pub warm_reads: usize,
     pub warm_read_factor: f64,
+    /// The compute-bound matmul kernels whose overhead overlaps their compute in the stream
+    /// ([`seam::Pricing::overlaps`], `model.host.matmul_overlap_exponent`; 0 without it).
+    pub overlapped_matmuls: usize,
+    pub matmul_overlap_exponent: f64,
+    /// The memory-bound matmul kernels priced as moving L2-resident bytes
+    /// ([`seam::Pricing::resident`]), each such byte at `matmul_resident_factor` of a DRAM
+    /// byte's time (`model.host.matmul_resident_factor`; 0 without it).
+    pub resident_matmuls: usize,
+    pub matmul_resident_factor: f64,
     /// Where the hardware model's coefficients come from.
     pub source: String,
 }
@@ -266,13 +275,17 @@ pub fn estimate(
     };
     let pricing = seam::Pricing::new(model, hw, priced_as);
     let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
+    let (mut overlapped_matmuls, mut resident_matmuls) = (0, 0);
     for k in &mut parts.kernels {
         k.launches = pricing.cuda_kernels(&k.prediction);
         let resident = match k.what {
             What::Kernel => resident_bytes(&a.graph, &k.ops, k.prediction.dram_written),
             _ => 0,
         };
-        k.prediction = pricing.in_stream(pricing.resident(k.prediction, resident));
+        let in_l2 = pricing.resident(k.prediction, resident);
+        resident_matmuls += usize::from(in_l2.kernel_s < k.prediction.kernel_s);
+        overlapped_matmuls += usize::from(pricing.overlaps(&in_l2));
+        k.prediction = pricing.in_stream(in_l2);
     }
     let mut warm_reads = 0;
     if runtime == Runtime::Eager {
@@ -357,6 +370,10 @@ pub fn estimate(
         sustained_derate: derate,
         sustained_share,
         warm_reads,
+        overlapped_matmuls,
+        matmul_overlap_exponent: pricing.matmul_stream_keys().0,
+        resident_matmuls,
+        matmul_resident_factor: pricing.matmul_stream_keys().1,
         warm_read_factor: pricing.warm_read_factor(),
         kernels: parts.kernels,
         views: parts.views,
@@ -412,3 +429,5 @@ fn written_whole(g: &crate::graph::Graph, mut t: TensorId) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_batchnorm;
+#[cfg(test)]
+mod tests_matmul_stream;

@@ -316,12 +316,7 @@ impl<'m> Pricing<'m> {
         let n = self.cuda_kernels(&p) as f64;
         let overhead_s = self.model.mm_overhead_us * 1e-6;
         match self.overlap {
-            Some(q)
-                if p.family == Family::Matmul
-                    && p.split_k.is_none()
-                    && n == 1.0
-                    && p.compute_s > p.memory_s =>
-            {
+            Some(q) if self.overlaps(&p) => {
                 p.kernel_s = (p.compute_s.powf(q) + overhead_s.powf(q)).powf(1.0 / q);
             }
             _ => p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0),
@@ -332,6 +327,24 @@ impl<'m> Pricing<'m> {
         }
         p.time_s = p.kernel_s + p.launch_s;
         p
+    }
+
+    /// Whether [`Pricing::in_stream`] overlaps `p`'s overhead with its compute: a
+    /// compute-bound matmul of one CUDA kernel, under `host.matmul_overlap_exponent`.
+    pub fn overlaps(&self, p: &Prediction) -> bool {
+        self.overlap.is_some()
+            && p.family == Family::Matmul
+            && p.split_k.is_none()
+            && self.cuda_kernels(p) == 1
+            && p.compute_s > p.memory_s
+    }
+
+    /// `host.matmul_overlap_exponent` and `host.matmul_resident_factor` (each 0 when absent).
+    pub fn matmul_stream_keys(&self) -> (f64, f64) {
+        (
+            self.overlap.unwrap_or(0.0),
+            self.resident.map_or(0.0, |(f, _)| f),
+        )
     }
 
     /// `p` (a kernel as the hardware model prices it alone, before [`Pricing::in_stream`])

@@ -9,6 +9,7 @@
 //! | `elementwise.cast` to the input's own dtype | the input itself (`.to` returns it) | the same |
 //! | other `elementwise` | dense, in the dimension order of the first full-size dense operand (`TensorIterator`) | contiguous (a Triton kernel's buffer) |
 //! | `update` | the buffer written in place | the same |
+//! | `conv` stated `channels_last` | channels-last (cuDNN's output in the input's memory format) | contiguous |
 //! | `attention`, an attention pattern rewritten into SDPA | `[.., S, H, D]` in memory, read as `[.., H, S, D]` (SDPA's output) | the same |
 //! | anything else | contiguous | contiguous |
 //!
@@ -104,6 +105,12 @@ impl Strides {
                     Some(l) if l.sizes == out.shape.as_slice() => (l, false),
                     _ => (Layout::contiguous(&out.shape), false),
                 },
+                // cuDNN writes a convolution stated channels-last in that layout.
+                OpKind::Conv
+                    if rules == Rules::Eager && op.int_attr("channels_last") == Some(1) =>
+                {
+                    (Layout::channels_last(&out.shape), false)
+                }
                 OpKind::Attention => (sdpa_output(&out.shape), false),
                 OpKind::Matmul if sdpa(o) => (sdpa_output(&out.shape), false),
                 _ => (Layout::contiguous(&out.shape), false),
@@ -188,5 +195,38 @@ mod tests {
         assert!(at.is_contiguous());
         assert!(at.view(&[1, 2048, 4096]).is_some());
         assert!(sdpa_output(&[4, 4]).is_contiguous());
+    }
+
+    #[test]
+    fn an_eager_conv_stated_channels_last_writes_channels_last() {
+        // ConvNeXt's block: a channels-last depthwise conv, its bias, the permute to NHWC
+        // and a LayerNorm over C. The permute of the channels-last output is contiguous, so
+        // the norm copies nothing (the profiler saw no copy; VALIDATION.md §38).
+        let src = "graph g {\n  input x: f16[2, 96, 56, 56]\n  weight w: f16[96, 1, 7, 7]\n  \
+                   weight b: f16[96, 1, 1]\n  weight lw: f16[96]\n  weight lb: f16[96]\n  \
+                   op c = conv(x, w, padding = 3, groups = 96, channels_last = true) -> y: [2, 96, 56, 56]\n  \
+                   op a = elementwise.add(y, b) -> yb\n  \
+                   op p = permute(yb, dims = [0, 2, 3, 1]) -> t\n  \
+                   op n = reduction.layernorm(t, lw, lb, axis = -1, eps = 1e-6) -> o\n  output o\n}\n";
+        let r = crate::analysis::check_file("t.fgraph", src.as_bytes(), &Default::default());
+        let a = r.graphs[0].analysis.clone().expect("analysis");
+        let g = &a.graph;
+        let t = |name: &str| {
+            g.op(g
+                .topo
+                .iter()
+                .copied()
+                .find(|&o| g.op(o).name == name)
+                .expect("op"))
+                .output
+        };
+        let eager = Strides::of(g, Rules::Eager, &|_| false);
+        assert_eq!(eager.layout(t("c")).strides, [96 * 56 * 56, 1, 56 * 96, 96]);
+        assert_eq!(eager.layout(t("a")).strides, eager.layout(t("c")).strides);
+        assert!(eager.layout(t("p")).is_contiguous());
+        // Inductor's buffers stay contiguous, and so does a conv not stated channels-last.
+        let compile = Strides::of(g, Rules::Compile, &|_| false);
+        assert!(compile.layout(t("c")).is_contiguous());
+        assert!(Layout::channels_last(&[4, 8]).is_contiguous());
     }
 }

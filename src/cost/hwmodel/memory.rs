@@ -159,7 +159,11 @@ impl HwModel {
             memory_s = l2 / (hw.bandwidth * c.bandwidth_efficiency)
                 + (bytes - l2) / (hw.bandwidth * d.bandwidth_efficiency);
         }
-        let compute_s = elements as f64 / (c.elements_per_s * rate) / busy;
+        let rows_s = match (family, cols, self.norm_rows_per_s) {
+            (Family::Norm, Some(n @ 1..), Some(r)) if native => (elements / n) as f64 / r,
+            _ => 0.0,
+        };
+        let compute_s = (elements as f64 / (c.elements_per_s * rate)).max(rows_s) / busy;
         let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
         p.kernel_s += c.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;

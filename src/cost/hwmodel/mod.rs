@@ -260,6 +260,11 @@ pub struct HwModel {
     /// The extra passes of norms (LayerNorm, RMSNorm) that miss the caches; none: read once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub norm_reread: Option<RereadCoeffs>,
+    /// Rows per second of PyTorch's own norm kernel (`vectorized_layer_norm_kernel`, a block
+    /// per row): a floor on its compute term that many short rows reach (Whisper's, ViT's
+    /// and ConvNeXt's LayerNorms; VALIDATION.md §38); none: no floor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub norm_rows_per_s: Option<f64>,
     /// The extra passes of softmaxes over long rows that miss the caches; none: read once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub softmax_reread: Option<RereadCoeffs>,
@@ -416,6 +421,9 @@ impl HwModel {
         check("mm_wave_exponent", self.mm_wave_exponent)?;
         check("mm_f32_efficiency", self.mm_f32_efficiency)?;
         check("tf32_peak_fraction", self.tf32_peak_fraction)?;
+        if let Some(r) = self.norm_rows_per_s {
+            check("norm_rows_per_s", r)?;
+        }
         if let Some(e) = self.mm_unaligned_efficiency {
             check("mm_unaligned_efficiency", e)?;
         }
@@ -803,6 +811,27 @@ mod tests {
             .zip(&a.traffic.groups)
             .map(|(grp, tr)| predict(model, &a.graph, &grp.ops, tr, None, &hw, 0.0))
             .collect()
+    }
+
+    #[test]
+    fn pytorch_s_own_norm_gets_through_at_most_norm_rows_per_s_rows() {
+        // Whisper-tiny's LayerNorm at batch 20: 30,000 rows of 384 (traced 47 µs; the
+        // bytes alone take 16 µs).
+        let (m, _) = h100();
+        let rate = m.norm_rows_per_s.expect("norm_rows_per_s");
+        let ln = "graph g {\n  input x: f16[30000, 384]\n  weight w: f16[384]\n  op n = reduction.layernorm(x, w) -> y: [30000, 384]\n  output y\n}\n";
+        let p = kernels(ln, &m)[0];
+        assert!((p.compute_s - 30000.0 / rate).abs() < 1e-12, "{p:?}");
+        assert!(p.compute_s > p.memory_s);
+        let without = HwModel {
+            norm_rows_per_s: None,
+            ..m.clone()
+        };
+        let q = kernels(ln, &without)[0];
+        assert!(q.kernel_s < p.kernel_s / 1.5, "{q:?} {p:?}");
+        // Long rows are bound by their bytes: the floor does not reach them.
+        let long = "graph g {\n  input x: f16[2048, 4096]\n  weight w: f16[4096]\n  op n = reduction.layernorm(x, w) -> y: [2048, 4096]\n  output y\n}\n";
+        assert_eq!(kernels(long, &m), kernels(long, &without));
     }
 
     #[test]

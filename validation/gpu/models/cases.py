@@ -343,6 +343,22 @@ CASES20 = {
     "llama3_2_1b_prefill_s1024": (IMP + "llama3_2_1b_prefill.fgraph", {"S": 1024}, None),
     "resnet50_b28": ("examples/resnet50.fgraph", {"B": 28}, None),
 }
+# Batch 21: held out from the eager channels-last conv layout and PyTorch's norm row rate
+# (VALIDATION §38, fitted on batches 1-14's profiler traces): Whisper-tiny's encoder at batches
+# 10 and 28, two ViT-B/16 blocks at batch 24, ConvNeXt blocks at batches 12 and 20, SD 1.5's
+# down block at 2 × 56² latents and at width 640 on 4 × 40², ResNet-50 at batch 36
+# channels-last and BERT-base at 16 × 192. Predictions in predictions_models_21.json.
+CASES21 = {
+    "whisper_tiny_enc_b10": ("examples/whisper_tiny_encoder.fgraph", {"B": 10}, None),
+    "whisper_tiny_enc_b28": ("examples/whisper_tiny_encoder.fgraph", {"B": 28}, None),
+    "vit_b16_l2_b24": ("examples/vit_block.fgraph", {"B": 24, "L": 2}, None),
+    "convnext_block_b12": ("examples/convnext_block.fgraph", {"B": 12}, None),
+    "convnext_block_b20": ("examples/convnext_block.fgraph", {"B": 20}, None),
+    "sd15_unet_down_b2_h56": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 56}, None),
+    "sd15_down_c640_h40_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 640, "H": 40}, None),
+    "resnet50_b36": ("examples/resnet50.fgraph", {"B": 36}, None),
+    "bert_base_b16_s192": (IMP + "bert_base_b8.fgraph", {"B": 16, "S": 192}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -363,13 +379,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "17": (CASES17, "predictions_models_17.json"),
            "18": (CASES18, "predictions_models_18.json"),
            "19": (CASES19, "predictions_models_19.json"),
-           "20": (CASES20, "predictions_models_20.json")}
+           "20": (CASES20, "predictions_models_20.json"),
+           "21": (CASES21, "predictions_models_21.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)

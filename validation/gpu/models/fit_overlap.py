@@ -10,9 +10,9 @@
    sustained, so the prediction is taken before the derate).
 2. Per step, reported only: every whole-model step measured by CUDA graph priced with that `q`
    (fit_derate.price), a grid over `sustained_derate` and `sustained_share`. Its best by the
-   squared log error of batches 1-14 (0.175 and 0.25) lowered that error by 1.4% against the
-   presets' 0.175 and 0.35 and took 7 of batches 15-19's steps out of ±10% (ResNets, derated
-   more); the presets keep 0.175 and 0.35 (VALIDATION.md §37).
+   squared log error of batches 1-14 (0.175 and 0.25) lowered that error by 1.7% against the
+   presets' 0.175 and 0.35 (0.4913 against 0.4998) and took 4 of batches 15-19's steps out of
+   ±10% (ResNets, derated more); the presets keep 0.175 and 0.35 (VALIDATION.md §37).
 
 Batches 15-19 are reported, not fitted on.
 

@@ -138,6 +138,38 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
             e.warm_read_factor
         );
     }
+    if e.overlapped_matmuls > 0 {
+        let _ = writeln!(
+            out,
+            "  {} compute-bound matmul{} overlap{} start-up and tail with compute in the \
+             stream (model.host.matmul_overlap_exponent {})",
+            group_digits(e.overlapped_matmuls as u64),
+            if e.overlapped_matmuls == 1 { "" } else { "s" },
+            if e.overlapped_matmuls == 1 {
+                "s its"
+            } else {
+                " their"
+            },
+            e.matmul_overlap_exponent
+        );
+    }
+    if e.resident_matmuls > 0 {
+        let _ = writeln!(
+            out,
+            "  {} memory-bound matmul{} move{} bytes that stay in L2 (what {} and what the \
+             step wrote whole), each at {} of a DRAM byte's time \
+             (model.host.matmul_resident_factor)",
+            group_digits(e.resident_matmuls as u64),
+            if e.resident_matmuls == 1 { "" } else { "s" },
+            if e.resident_matmuls == 1 { "s" } else { "" },
+            if e.resident_matmuls == 1 {
+                "it writes"
+            } else {
+                "they write"
+            },
+            e.matmul_resident_factor
+        );
+    }
     if !e.sdpa.is_empty() {
         let done = e.sdpa.iter().filter(|(_, r)| r.is_ok()).count();
         let _ = write!(

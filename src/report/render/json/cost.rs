@@ -316,6 +316,15 @@ pub struct RuntimeJson<'a> {
     /// (`model.host.warm_read_factor`; 1 without it).
     pub warm_reads: usize,
     pub warm_read_factor: f64,
+    /// The compute-bound matmul kernels whose start-up and tail overlap their compute in
+    /// the stream (`model.host.matmul_overlap_exponent`; 0 without it).
+    pub overlapped_matmuls: usize,
+    pub matmul_overlap_exponent: f64,
+    /// The memory-bound matmul kernels priced as moving L2-resident bytes (what they write
+    /// and operands the step wrote whole), each such byte at `matmul_resident_factor` of a
+    /// DRAM byte's time (`model.host.matmul_resident_factor`; 0 without it).
+    pub resident_matmuls: usize,
+    pub matmul_resident_factor: f64,
     /// Of `kernels`, the copies the runtime makes (and scalar fills).
     pub copies: usize,
     /// Ops that run as no kernel (views).
@@ -410,6 +419,10 @@ impl<'a> RuntimeJson<'a> {
             sustained_share: r4(e.sustained_share),
             warm_reads: e.warm_reads,
             warm_read_factor: r4(e.warm_read_factor),
+            overlapped_matmuls: e.overlapped_matmuls,
+            matmul_overlap_exponent: r4(e.matmul_overlap_exponent),
+            resident_matmuls: e.resident_matmuls,
+            matmul_resident_factor: r4(e.matmul_resident_factor),
             copies: e
                 .kernels
                 .iter()
