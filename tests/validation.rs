@@ -1527,9 +1527,14 @@ fn h100_preset_carries_the_fitted_coefficients() {
         // (validation/gpu/h100-calib-i/fit_scan_i.py, tests/scan.rs), the low-precision
         // GEMMs' coefficients (issue 23 item 6, src/cost/hwmodel/quant.rs), split-K by
         // validation/gpu/h100-calib-e/fit_splitk.py and the host term is issue 24's
-        // (tests/decode.rs), and the channels-last batch norm's family comes from whole-model
-        // traces (VALIDATION.md §35): none by fit.py.
+        // (tests/decode.rs), and the channels-last batch norm's family and the norm's row
+        // rate come from whole-model traces (VALIDATION.md §35, §38; the row rate's source is
+        // appended to the model's): none by fit.py.
         let model = model.map(|mut m| {
+            m.norm_rows_per_s = None;
+            if let Some((fitted, _)) = m.source.split_once("; (issue 24, fit_norm_rows.py)") {
+                m.source = fitted.to_string();
+            }
             m.families.batch_norm_channels_last = None;
             m.families.batch_norm_channels_last_dram = None;
             m.families.batch_norm_cudnn_channels_last = None;
