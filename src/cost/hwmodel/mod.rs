@@ -31,14 +31,16 @@ mod decode;
 mod matmul;
 mod memory;
 mod quant;
+mod scalar;
 mod scan;
 
 pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
 
 pub use decode::{CopyKernel, HostCoeffs, SplitK, SplitKCoeffs, Step, step_time};
 pub use matmul::{KeyVisits, MatmulShape, causal_schedule, matmul_shape, padded_head_dim};
-pub use memory::{RoutingCoeffs, ScalarKernel, scalar_kernel};
+pub use memory::RoutingCoeffs;
 pub use quant::{QuantCoeffs, WeightOnlyCoeffs, WeightOnlyShape};
+pub use scalar::{ScalarKernel, scalar_kernel};
 pub use scan::{ScanCoeffs, SplitScanCoeffs};
 
 use crate::fusion::flash::AttentionPattern;
