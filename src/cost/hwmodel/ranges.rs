@@ -1,5 +1,6 @@
 //! The ranges every numeric field of a hardware file (and its `model` object) must lie in,
-//! and the check that names a field outside its range (part of [`super`]: a hardware file is
+//! the check that names a field outside its range, and the checks of a whole model against
+//! them (`HwModel::validate`, `Families::validate`; part of [`super`]: a hardware file is
 //! untrusted input, so every coefficient is checked before it prices anything).
 
 /// The range one numeric field of a hardware file must lie in: `lo` to `hi` in `unit`
@@ -249,5 +250,93 @@ impl super::Families {
             }
         }
         Ok(())
+    }
+}
+
+impl super::HwModel {
+    /// Checks every coefficient lies in its range of [`RANGES`] (finite, physically
+    /// meaningful) and that `softmax_row_scale`'s columns ascend.
+    pub fn validate(&self) -> Result<(), String> {
+        let check = |key: &str, v: f64| check_range(key, &format!("model.{key}"), v).map(drop);
+        check("raster_width", self.raster_width)?;
+        check("l2_effective_bytes", self.l2_effective_bytes)?;
+        check("l2_hit_exponent", self.l2_hit_exponent)?;
+        check("mm_efficiency", self.mm_efficiency)?;
+        check("mm_k_half", self.mm_k_half)?;
+        check("mm_bandwidth_efficiency", self.mm_bandwidth_efficiency)?;
+        check("mm_overhead_us", self.mm_overhead_us)?;
+        check("mm_wave_exponent", self.mm_wave_exponent)?;
+        check("mm_f32_efficiency", self.mm_f32_efficiency)?;
+        check("tf32_peak_fraction", self.tf32_peak_fraction)?;
+        if let Some(r) = self.norm_rows_per_s {
+            check("norm_rows_per_s", r)?;
+        }
+        if let Some(e) = self.mm_unaligned_efficiency {
+            check("mm_unaligned_efficiency", e)?;
+        }
+        let attention = std::iter::once(("attention".to_string(), &self.attention)).chain(
+            self.attention_kernels
+                .iter()
+                .map(|(name, a)| (format!("attention_kernels.{name}"), a)),
+        );
+        for (key, a) in attention {
+            for (k, v) in [
+                ("efficiency", a.efficiency),
+                ("kv_half", a.kv_half),
+                ("head_dim_half", a.head_dim_half),
+                ("memory_overhead_us", a.memory_overhead_us),
+            ] {
+                check_range(k, &format!("model.{key}.{k}"), v)?;
+            }
+            if let Some(v) = a.head_dim_step {
+                check_range("head_dim_step", &format!("model.{key}.head_dim_step"), v)?;
+            }
+        }
+        let mut last = 0.0;
+        for (i, &[cols, rate, bw]) in self.softmax_row_scale.iter().enumerate() {
+            for (k, v) in [
+                ("softmax_row_scale cols", cols),
+                ("softmax_row_scale factor", rate),
+                ("softmax_row_scale factor", bw),
+            ] {
+                check_range(k, &format!("model.softmax_row_scale[{i}]"), v)?;
+            }
+            if cols <= last {
+                return Err(format!(
+                    "`model.softmax_row_scale` must hold [cols, rate factor, bandwidth factor] \
+                     triples, cols ascending; found [{cols}, {rate}, {bw}] after cols {last}"
+                ));
+            }
+            last = cols;
+        }
+        for (key, r) in [
+            ("norm_reread", &self.norm_reread),
+            ("softmax_reread", &self.softmax_reread),
+        ] {
+            let Some(r) = r else { continue };
+            for (k, v) in [
+                ("passes", r.passes),
+                ("row_bytes", r.row_bytes),
+                ("row_exponent", r.row_exponent),
+                ("input_bytes", r.input_bytes),
+                ("input_exponent", r.input_exponent),
+            ] {
+                check_range(k, &format!("model.{key}.{k}"), v)?;
+            }
+        }
+        if let Some(c) = &self.conv {
+            c.validate()?;
+        }
+        if let Some(r) = &self.routing {
+            r.validate()?;
+        }
+        if let Some(s) = &self.scan {
+            s.validate()?;
+        }
+        if let Some(q) = &self.quant {
+            q.validate()?;
+        }
+        self.validate_decode()?;
+        self.families.validate()
     }
 }
