@@ -189,9 +189,10 @@ pub struct RuntimeEstimate {
     /// time (`model.host.warm_read_factor`; 1 without it).
     pub warm_reads: usize,
     pub warm_read_factor: f64,
-    /// The compute-bound matmul kernels whose overhead overlaps their compute in the stream
-    /// ([`seam::Pricing::overlaps`], `model.host.matmul_overlap_exponent`; 0 without it).
-    pub overlapped_matmuls: usize,
+    /// The compute-bound GEMM kernels (matmuls, and convolutions that are one implicit GEMM)
+    /// whose overhead overlaps their compute in the stream ([`seam::Pricing::overlaps`],
+    /// `model.host.matmul_overlap_exponent`; 0 without it).
+    pub overlapped_gemms: usize,
     pub matmul_overlap_exponent: f64,
     /// The memory-bound matmul kernels priced as moving L2-resident bytes
     /// ([`seam::Pricing::resident`]), each such byte at `matmul_resident_factor` of a DRAM
@@ -275,7 +276,7 @@ pub fn estimate(
     };
     let pricing = seam::Pricing::new(model, hw, priced_as);
     let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
-    let (mut overlapped_matmuls, mut resident_matmuls) = (0, 0);
+    let (mut overlapped_gemms, mut resident_matmuls) = (0, 0);
     for k in &mut parts.kernels {
         k.launches = pricing.cuda_kernels(&k.prediction);
         let resident = match k.what {
@@ -284,7 +285,7 @@ pub fn estimate(
         };
         let in_l2 = pricing.resident(k.prediction, resident);
         resident_matmuls += usize::from(in_l2.kernel_s < k.prediction.kernel_s);
-        overlapped_matmuls += usize::from(pricing.overlaps(&in_l2));
+        overlapped_gemms += usize::from(pricing.overlaps(&in_l2));
         k.prediction = pricing.in_stream(in_l2);
     }
     let mut warm_reads = 0;
@@ -370,7 +371,7 @@ pub fn estimate(
         sustained_derate: derate,
         sustained_share,
         warm_reads,
-        overlapped_matmuls,
+        overlapped_gemms,
         matmul_overlap_exponent: pricing.matmul_stream_keys().0,
         resident_matmuls,
         matmul_resident_factor: pricing.matmul_stream_keys().1,

@@ -311,13 +311,19 @@ impl<'m> Pricing<'m> {
     /// A compute-bound matmul of one kernel (no split-K) with `host.matmul_overlap_exponent`
     /// `q` takes `(compute^q + overhead^q)^(1/q)` instead: its start-up and tail
     /// (`mm_overhead_us`) overlap its compute, a short GEMM paying most of them and a long
-    /// one almost none (VALIDATION.md §37).
+    /// one almost none (VALIDATION.md §37); so does a convolution that is one compute-bound
+    /// implicit GEMM, with its GEMM's overhead (§39).
     pub fn in_stream(&self, mut p: Prediction) -> Prediction {
         let n = self.cuda_kernels(&p) as f64;
-        let overhead_s = self.model.mm_overhead_us * 1e-6;
+        // A matmul's compute term excludes its overhead; a convolution's holds its kernel's
+        // time, the overhead included.
+        let (compute_s, overhead_s) = match p.family {
+            Family::Matmul => (p.compute_s, self.model.mm_overhead_us * 1e-6),
+            _ => ((p.kernel_s - p.overhead_s).max(0.0), p.overhead_s),
+        };
         match self.overlap {
             Some(q) if self.overlaps(&p) => {
-                p.kernel_s = (p.compute_s.powf(q) + overhead_s.powf(q)).powf(1.0 / q);
+                p.kernel_s = (compute_s.powf(q) + overhead_s.powf(q)).powf(1.0 / q);
             }
             _ => p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0),
         }
@@ -329,14 +335,18 @@ impl<'m> Pricing<'m> {
         p
     }
 
-    /// Whether [`Pricing::in_stream`] overlaps `p`'s overhead with its compute: a
-    /// compute-bound matmul of one CUDA kernel, under `host.matmul_overlap_exponent`.
+    /// Whether [`Pricing::in_stream`] overlaps `p`'s overhead with its compute, under
+    /// `host.matmul_overlap_exponent`: a compute-bound matmul of one CUDA kernel, or a
+    /// convolution that is one compute-bound implicit GEMM (`Prediction::overhead_s`).
     pub fn overlaps(&self, p: &Prediction) -> bool {
         self.overlap.is_some()
-            && p.family == Family::Matmul
             && p.split_k.is_none()
             && self.cuda_kernels(p) == 1
-            && p.compute_s > p.memory_s
+            && match p.family {
+                Family::Matmul => p.compute_s > p.memory_s,
+                Family::Conv => p.overhead_s > 0.0,
+                _ => false,
+            }
     }
 
     /// `host.matmul_overlap_exponent` and `host.matmul_resident_factor` (each 0 when absent).

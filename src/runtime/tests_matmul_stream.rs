@@ -128,3 +128,37 @@ fn a_cache_an_update_appends_to_and_weights_stay_in_dram() {
         100 + g.tensor(rt).bytes
     );
 }
+
+#[test]
+fn a_convolution_of_one_implicit_gemm_overlaps_its_overhead_too() {
+    // ResNet-50's 3×3 conv of layer 3 at batch 36, channels-last: one compute-bound implicit
+    // GEMM (VALIDATION.md §39).
+    let src = "graph g {\n  input x: f16[36, 256, 14, 14]\n  weight w: f16[256, 256, 3, 3]\n  \
+               op c = conv(x, w, padding = 1, channels_last = true) -> y: [36, 256, 14, 14]\n  \
+               output y\n}\n";
+    let a = analysis(src);
+    let hw = Hardware::preset("h100").expect("preset");
+    let q = hw
+        .model
+        .as_ref()
+        .and_then(|m| m.host.as_ref())
+        .and_then(|h| h.matmul_overlap_exponent)
+        .expect("matmul_overlap_exponent");
+    let old = h100_with(|h| h.matmul_overlap_exponent = None);
+    for runtime in [Runtime::Eager, Runtime::Compile] {
+        let e = estimate(&a, &hw, LaunchMode::Graph, runtime).expect("estimate");
+        let o = estimate(&a, &old, LaunchMode::Graph, runtime).expect("estimate");
+        let (p, before) = (
+            kernel(&a, &e, "c").prediction,
+            kernel(&a, &o, "c").prediction,
+        );
+        assert_eq!(p.family, crate::cost::hwmodel::Family::Conv);
+        assert!(p.overhead_s > 0.0, "{p:?}");
+        let alone = p.compute_s - p.overhead_s;
+        let want = (alone.powf(q) + p.overhead_s.powf(q)).powf(1.0 / q);
+        let got = p.kernel_s / (1.0 + e.sustained_derate);
+        assert!((got / want - 1.0).abs() < 1e-9, "{got} {want}");
+        assert!(got < before.kernel_s / (1.0 + o.sustained_derate));
+        assert_eq!(e.overlapped_gemms, 1);
+    }
+}

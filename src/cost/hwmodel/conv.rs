@@ -413,6 +413,9 @@ pub struct ConvKernel {
     pub read: f64,
     pub written: f64,
     pub kernel_s: f64,
+    /// Of `kernel_s`, the fixed start-up and tail of a compute-bound implicit GEMM, which a
+    /// stream overlaps with its compute (`host.matmul_overlap_exponent`); else 0.
+    pub overhead_s: f64,
 }
 
 impl HwModel {
@@ -451,6 +454,7 @@ impl HwModel {
                 read,
                 written,
                 kernel_s,
+                overhead_s: 0.0,
             }];
         }
         let covered = s.covered();
@@ -486,6 +490,7 @@ impl HwModel {
                 read,
                 written,
                 kernel_s,
+                overhead_s: 0.0,
             }];
         }
         let gemm = s.gemm();
@@ -500,6 +505,7 @@ impl HwModel {
                     read: p.dram_read as f64,
                     written,
                     kernel_s: p.kernel_s,
+                    overhead_s: p.overhead_s,
                 }];
             }
             if pixels % 2.0 == 0.0 {
@@ -541,6 +547,7 @@ impl HwModel {
                 read,
                 written: write,
                 kernel_s,
+                overhead_s: 0.0,
             }
         };
         let mut ks = Vec::with_capacity(4);
@@ -580,6 +587,7 @@ impl HwModel {
                 read,
                 written,
                 kernel_s: s.cutlass_s(&c, cp, hw.sms.unwrap_or(132)),
+                overhead_s: 0.0,
             },
             None => self.gemm_kernel(
                 &gemm,
@@ -619,6 +627,7 @@ impl HwModel {
             written,
             kernel_s: c.overhead_us * 1e-6
                 + ((read + written) / (bw * c.bandwidth_efficiency)).max(flops / c.flops_per_s),
+            overhead_s: 0.0,
         };
         let Some(co) = self.conv.as_ref().filter(|_| !s.channels_last) else {
             return vec![kernel];
@@ -629,6 +638,7 @@ impl HwModel {
             written: bytes,
             kernel_s: c.overhead_us * 1e-6
                 + (2.0 * bytes / (bw * c.bandwidth_efficiency)).max(elems / c.elements_per_s),
+            overhead_s: 0.0,
         };
         let k_out = s.weight.first().copied().unwrap_or(1) as f64;
         vec![
@@ -667,6 +677,11 @@ impl HwModel {
             read,
             written,
             kernel_s: compute_s.max(memory_s) + overhead * 1e-6,
+            overhead_s: if compute_s > memory_s {
+                overhead * 1e-6
+            } else {
+                0.0
+            },
         }
     }
 
@@ -699,6 +714,9 @@ impl HwModel {
         );
         p.memory_s = ks.iter().map(|k| (k.read + k.written) / hw.bandwidth).sum();
         p.extra_launches = ks.len().saturating_sub(1);
+        if let [k] = ks[..] {
+            p.overhead_s = k.overhead_s;
+        }
         p
     }
 

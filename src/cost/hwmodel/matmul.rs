@@ -229,6 +229,9 @@ impl HwModel {
         let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
         p.kernel_s += self.mm_overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;
+        if compute_s > memory_s {
+            p.overhead_s = self.mm_overhead_us * 1e-6;
+        }
         p
     }
 

@@ -669,6 +669,7 @@ impl HwModel {
                 split_k: None,
                 comm_s: 0.0,
                 extra_launches: 0,
+                overhead_s: 0.0,
             };
         }
         let pools = || {

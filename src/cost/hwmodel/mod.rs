@@ -406,6 +406,11 @@ pub struct Prediction {
     /// transposes and padding around an NCHW convolution, `conv`); else 0.
     #[serde(skip_serializing_if = "decode::is_zero_usize")]
     pub extra_launches: usize,
+    /// Of `kernel_s`, the fixed start-up and tail of a compute-bound GEMM (a matmul's
+    /// `mm_overhead_us`, a convolution's one implicit GEMM's) that a runtime's stream overlaps
+    /// with its compute (`host.matmul_overlap_exponent`); else 0.
+    #[serde(skip)]
+    pub overhead_s: f64,
 }
 
 impl HwModel {
@@ -475,6 +480,7 @@ fn finish(
         split_k: None,
         comm_s: 0.0,
         extra_launches: 0,
+        overhead_s: 0.0,
     }
 }
 

@@ -359,6 +359,22 @@ CASES21 = {
     "resnet50_b36": ("examples/resnet50.fgraph", {"B": 36}, None),
     "bert_base_b16_s192": (IMP + "bert_base_b8.fgraph", {"B": 16, "S": 192}, None),
 }
+# Batch 22: held out from a convolution's overhead overlapping its compute (VALIDATION §39,
+# the exponent carried over from §37's matmuls): ResNet-50 at batch 40 channels-last and 20
+# stated NCHW, ResNet-101 at batch 20, SD 1.5's down block at 2 × 72² latents and at width
+# 1,280 on 2 × 20², a ConvNeXt block at batch 28, Whisper-tiny's encoder at batch 6, a ViT-B/16
+# block at batch 40 and BERT-large at 6 × 256. Predictions in predictions_models_22.json.
+CASES22 = {
+    "resnet50_b40": ("examples/resnet50.fgraph", {"B": 40}, None),
+    "resnet50_nchw_b20": (IMP + "resnet50_nchw.fgraph", {"B": 20}, None),
+    "resnet101_b20": ("examples/resnet50.fgraph", {"B": 20}, (5, 22)),
+    "sd15_unet_down_b2_h72": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 72}, None),
+    "sd15_down_c1280_h20_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 1280, "H": 20}, None),
+    "convnext_block_b28": ("examples/convnext_block.fgraph", {"B": 28}, None),
+    "whisper_tiny_enc_b6": ("examples/whisper_tiny_encoder.fgraph", {"B": 6}, None),
+    "vit_b16_block_b40": ("examples/vit_block.fgraph", {"B": 40}, None),
+    "bert_large_b6_s256": (IMP + "bert_large_b16.fgraph", {"B": 6, "S": 256}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -380,13 +396,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "18": (CASES18, "predictions_models_18.json"),
            "19": (CASES19, "predictions_models_19.json"),
            "20": (CASES20, "predictions_models_20.json"),
-           "21": (CASES21, "predictions_models_21.json")}
+           "21": (CASES21, "predictions_models_21.json"),
+           "22": (CASES22, "predictions_models_22.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)

@@ -138,14 +138,14 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
             e.warm_read_factor
         );
     }
-    if e.overlapped_matmuls > 0 {
+    if e.overlapped_gemms > 0 {
         let _ = writeln!(
             out,
-            "  {} compute-bound matmul{} overlap{} start-up and tail with compute in the \
-             stream (model.host.matmul_overlap_exponent {})",
-            group_digits(e.overlapped_matmuls as u64),
-            if e.overlapped_matmuls == 1 { "" } else { "s" },
-            if e.overlapped_matmuls == 1 {
+            "  {} compute-bound GEMM{} (matmuls, one-GEMM convolutions) overlap{} start-up and \
+             tail with compute in the stream (model.host.matmul_overlap_exponent {})",
+            group_digits(e.overlapped_gemms as u64),
+            if e.overlapped_gemms == 1 { "" } else { "s" },
+            if e.overlapped_gemms == 1 {
                 "s its"
             } else {
                 " their"

@@ -316,9 +316,10 @@ pub struct RuntimeJson<'a> {
     /// (`model.host.warm_read_factor`; 1 without it).
     pub warm_reads: usize,
     pub warm_read_factor: f64,
-    /// The compute-bound matmul kernels whose start-up and tail overlap their compute in
-    /// the stream (`model.host.matmul_overlap_exponent`; 0 without it).
-    pub overlapped_matmuls: usize,
+    /// The compute-bound GEMM kernels (matmuls, and convolutions that are one implicit GEMM)
+    /// whose start-up and tail overlap their compute in the stream
+    /// (`model.host.matmul_overlap_exponent`; 0 without it).
+    pub overlapped_gemms: usize,
     pub matmul_overlap_exponent: f64,
     /// The memory-bound matmul kernels priced as moving L2-resident bytes (what they write
     /// and operands the step wrote whole), each such byte at `matmul_resident_factor` of a
@@ -419,7 +420,7 @@ impl<'a> RuntimeJson<'a> {
             sustained_share: r4(e.sustained_share),
             warm_reads: e.warm_reads,
             warm_read_factor: r4(e.warm_read_factor),
-            overlapped_matmuls: e.overlapped_matmuls,
+            overlapped_gemms: e.overlapped_gemms,
             matmul_overlap_exponent: r4(e.matmul_overlap_exponent),
             resident_matmuls: e.resident_matmuls,
             matmul_resident_factor: r4(e.matmul_resident_factor),
