@@ -483,6 +483,7 @@ fn kernel(us_: f64) -> Prediction {
         split_k: None,
         comm_s: 0.0,
         extra_launches: 0,
+        overhead_s: 0.0,
     }
 }
 
