@@ -44,22 +44,27 @@ def steps():
     return out
 
 
-def price(hw_file, job):
-    c, rt, m = job
+def runtime_of(hw_file, c, runtime, launch="graph"):
+    """`cost.runtime` of manifest case `c` under `runtime` and `launch`, priced by the built
+    binary with the hardware file `hw_file` (the case written at its depth next to its file)."""
     src = open(os.path.join(ROOT, c["file"])).read()
     if c["depth"]:
         src = src.replace(f"repeat {c['depth'][0]} ", f"repeat {c['depth'][1]} ")
-    # Beside the original: a case may import files relative to it.
     fd, path = tempfile.mkstemp(suffix=".fgraph", prefix=".fit_derate_", dir=os.path.join(ROOT, os.path.dirname(c["file"])))
     with os.fdopen(fd, "w") as fh:
         fh.write(src)
     try:
         sets = [a for k, v in c["params"].items() for a in ("--set", f"{k}={v}")]
         r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--hardware-file", hw_file,
-                            "--runtime", rt, "--launch", "graph", path] + sets, capture_output=True, text=True)
+                            "--runtime", runtime, "--launch", launch, path] + sets, capture_output=True, text=True)
     finally:
         os.unlink(path)
-    return json.loads(r.stdout)["cost"]["runtime"]["time_us"]
+    return json.loads(r.stdout)["cost"]["runtime"]
+
+
+def price(hw_file, job):
+    c, rt, m = job
+    return runtime_of(hw_file, c, rt)["time_us"]
 
 
 def evaluate(preset, derate, share, jobs):

@@ -15,7 +15,6 @@ import csv
 import json
 import math
 import os
-import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -44,21 +43,7 @@ def traced_norms(preset, rows_per_s):
         json.dump(j, fh)
 
     def run(c):
-        src = open(os.path.join(fit_derate.ROOT, c["file"])).read()
-        if c["depth"]:
-            src = src.replace(f"repeat {c['depth'][0]} ", f"repeat {c['depth'][1]} ")
-        fd, path = tempfile.mkstemp(suffix=".fgraph", prefix=".fit_norm_rows_",
-                                    dir=os.path.join(fit_derate.ROOT, os.path.dirname(c["file"])))
-        with os.fdopen(fd, "w") as out:
-            out.write(src)
-        try:
-            sets = [a for k, v in c["params"].items() for a in ("--set", f"{k}={v}")]
-            r = subprocess.run([fit_derate.BIN, "analyze", "--format", "json", "--traffic-model", "hardware",
-                                "--hardware-file", fh.name, "--runtime", "eager", "--launch", "graph", path] + sets,
-                               capture_output=True, text=True)
-        finally:
-            os.unlink(path)
-        return c, json.loads(r.stdout)["cost"]["runtime"]["per_kernel"]
+        return c, fit_derate.runtime_of(fh.name, c, "eager")["per_kernel"]
 
     try:
         with ThreadPoolExecutor(2) as ex:

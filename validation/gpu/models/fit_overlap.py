@@ -23,11 +23,11 @@ import csv
 import json
 import math
 import os
-import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import fit_derate
+import fit_warm
 
 FIT = range(1, 15)
 REPORT = range(15, 20)
@@ -59,21 +59,7 @@ def traced_gemms(preset, keys):
         json.dump(j, fh)
 
     def run(c):
-        src = open(os.path.join(fit_derate.ROOT, c["file"])).read()
-        if c["depth"]:
-            src = src.replace(f"repeat {c['depth'][0]} ", f"repeat {c['depth'][1]} ")
-        fd, path = tempfile.mkstemp(suffix=".fgraph", prefix=".fit_overlap_",
-                                    dir=os.path.join(fit_derate.ROOT, os.path.dirname(c["file"])))
-        with os.fdopen(fd, "w") as out:
-            out.write(src)
-        try:
-            sets = [a for k, v in c["params"].items() for a in ("--set", f"{k}={v}")]
-            r = subprocess.run([fit_derate.BIN, "analyze", "--format", "json", "--traffic-model", "hardware",
-                                "--hardware-file", fh.name, "--runtime", "eager", "--launch", "graph", path] + sets,
-                               capture_output=True, text=True)
-        finally:
-            os.unlink(path)
-        return c, json.loads(r.stdout)["cost"]["runtime"]
+        return c, fit_derate.runtime_of(fh.name, c, "eager")
 
     try:
         with ThreadPoolExecutor(2) as ex:
@@ -150,15 +136,7 @@ def main():
     for share in (0.25, 0.35, 0.45):
         for derate in (0.15, 0.175, 0.2):
             step_keys = dict(keys, sustained_derate=derate, sustained_share=share)
-            j = json.loads(json.dumps(preset))
-            j["model"]["host"].update(step_keys)
-            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-                json.dump(j, fh)
-            try:
-                with ThreadPoolExecutor(2) as ex:
-                    preds = list(ex.map(lambda job: fit_derate.price(fh.name, job), jobs))
-            finally:
-                os.unlink(fh.name)
+            preds = fit_warm.evaluate(preset, step_keys, jobs)
             pairs = lambda bs: [(p, m) for p, (c, _, m) in zip(preds, jobs) if int(c["batch"]) in bs]
             sse = sum(math.log(p / m) ** 2 for p, m in pairs(FIT))
             within = lambda bs: f"{sum(abs(p / m - 1) <= 0.10 for p, m in pairs(bs))}/{len(pairs(bs))}"
