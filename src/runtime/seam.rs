@@ -634,6 +634,8 @@ impl Pricing<'_> {
             launch_s,
             time_s: kernel_s + launch_s,
             extra_launches: conv.extra_launches + 1,
+            // Two kernels: each takes the stream discount, neither the overlap.
+            overhead_s: 0.0,
             ..conv
         }
     }
