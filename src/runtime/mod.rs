@@ -277,6 +277,7 @@ pub fn estimate(
     let pricing = seam::Pricing::new(model, hw, priced_as);
     let mut parts = (row(runtime).estimate)(a, &pricing).map_err(|e| e.to_string())?;
     let (mut overlapped_gemms, mut resident_matmuls) = (0, 0);
+    let (matmul_overlap_exponent, matmul_resident_factor) = pricing.matmul_stream_keys();
     for k in &mut parts.kernels {
         k.launches = pricing.cuda_kernels(&k.prediction);
         let resident = match k.what {
@@ -372,9 +373,9 @@ pub fn estimate(
         sustained_share,
         warm_reads,
         overlapped_gemms,
-        matmul_overlap_exponent: pricing.matmul_stream_keys().0,
+        matmul_overlap_exponent,
         resident_matmuls,
-        matmul_resident_factor: pricing.matmul_stream_keys().1,
+        matmul_resident_factor,
         warm_read_factor: pricing.warm_read_factor(),
         kernels: parts.kernels,
         views: parts.views,
