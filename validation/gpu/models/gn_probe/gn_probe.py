@@ -4,9 +4,11 @@ the time embedding is added in a resnet block), compiled; the generated code, an
 kernel's median time over `REPS` calls with L2 flushed before each, with its grid and block
 from the profiler's trace.
 
-    python3 gn_probe.py OUT_DIR [SECONDS]   # writes OUT_DIR/gn_kernels.csv, OUT_DIR/code/*.py
+    python3 gn_probe.py OUT_DIR [SECONDS [B,C,H;B,C,H... [LAYOUT]]]
+                                            # writes OUT_DIR/gn_kernels.csv, OUT_DIR/code/*.py
 
-Shapes are taken in `shapes()`'s order until SECONDS (default 450) have passed.
+Shapes are taken in `shapes()`'s order (or the listed ones, in LAYOUT only) until SECONDS
+(default 450) have passed.
 """
 import csv
 import inspect
@@ -52,6 +54,8 @@ def kernels_of(prof, path):
 def main():
     out = sys.argv[1]
     budget = float(sys.argv[2]) if len(sys.argv) > 2 else 450.0
+    listed = [tuple(map(int, s.split(","))) for s in sys.argv[3].split(";")] if len(sys.argv) > 3 else shapes()
+    layouts = [sys.argv[4]] if len(sys.argv) > 4 else ["contiguous", "channels_last"]
     os.makedirs(os.path.join(out, "code"), exist_ok=True)
     import torch._inductor.ir as ir
     from torch._inductor.utils import run_and_get_code
@@ -60,8 +64,8 @@ def main():
     flush = torch.empty(256 * 2**20, dtype=torch.uint8, device="cuda")
     rows, t0 = [], time.time()
     tmp = tempfile.mkdtemp()
-    for (bsz, c, h) in shapes():
-        for layout in ("contiguous", "channels_last"):
+    for (bsz, c, h) in listed:
+        for layout in layouts:
             if time.time() - t0 > budget:
                 break
             torch._dynamo.reset()
