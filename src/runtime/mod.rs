@@ -432,4 +432,6 @@ mod tests;
 #[cfg(test)]
 mod tests_batchnorm;
 #[cfg(test)]
+mod tests_group_norm;
+#[cfg(test)]
 mod tests_matmul_stream;

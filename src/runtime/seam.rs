@@ -16,7 +16,9 @@
 //!   (a persistent reduction), at the `elementwise` family's rates too (one streaming pass),
 //!   and a Triton group norm's two passes, and a Triton pool; a Triton kernel's 2-D
 //!   convolution stated NCHW as cuDNN runs it channels-last (Inductor's layout optimisation),
-//!   after Inductor's copy of its weight into that layout when it is wider than 1×1.
+//!   after Inductor's copy of its weight into that layout when it is wider than 1×1; in such
+//!   a graph a Triton group norm's input is channels-last, and its moments pass reads across
+//!   the channels where Inductor's split straddles them (`hwmodel::inductor`).
 //! - [`Pricing::padded`]: Inductor's padding of a misaligned GEMM, where it pays.
 //! - [`Pricing::launch_s`]: the launch cost per kernel (`--launch`; in a CUDA graph the
 //!   model's `host.graph_gap_us` where it has one), and [`Pricing::cuda_kernels`]: how many
@@ -583,14 +585,30 @@ impl<'m> Pricing<'m> {
                 .conv_in_kernel(g, c, &shape, traffic, self.hw, self.launch_s);
             return self.with_weight_to_channels_last(conv, g, c, &shape);
         }
+        let rows = runner == Runner::Triton && flash.is_none() && triton_rows(g, ops);
         let model = if copied {
             &self.unfolded
-        } else if runner == Runner::Triton && flash.is_none() && triton_rows(g, ops) {
+        } else if rows {
             &self.triton_rows
         } else {
             self.model
         };
-        hwmodel::predict(model, g, ops, traffic, flash, self.hw, self.launch_s)
+        let mut p = hwmodel::predict(model, g, ops, traffic, flash, self.hw, self.launch_s);
+        // Inductor's split moments of a group norm over a channels-last input that straddle
+        // channels (`hwmodel::inductor`).
+        if rows
+            && !copied
+            && p.family == Family::GroupNorm
+            && hwmodel::inductor::layout_optimised(g)
+            && let Some(extra) = self
+                .model
+                .inductor_strided_moments_s(g, ops, traffic, self.hw)
+        {
+            p.memory_s += extra;
+            p.kernel_s += extra;
+            p.time_s += extra;
+        }
+        p
     }
 }
 

@@ -707,7 +707,7 @@ impl HwModel {
 
 /// The groups of the largest group norm among `ops`: `N · G` rows, each a block of
 /// PyTorch's moments kernel.
-fn group_rows(g: &Graph, ops: &[OpId]) -> Option<u64> {
+pub(super) fn group_rows(g: &Graph, ops: &[OpId]) -> Option<u64> {
     ops.iter()
         .map(|&o| g.op(o))
         .filter(|op| {

@@ -28,6 +28,7 @@ pub mod ranges;
 pub use ranges::{FieldRange, RANGES, check_range};
 mod conv;
 mod decode;
+pub mod inductor;
 mod matmul;
 mod memory;
 mod quant;
@@ -135,6 +136,12 @@ pub struct Families {
     /// input with f32 statistics, or an f32 input); none: priced as `scalar`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_norm_cudnn_channels_last: Option<FamilyCoeffs>,
+    /// Inductor's partial moments of a group norm over a channels-last input when its split
+    /// of each group into chunks straddles channels (`inductor::straddles`): loads a channel
+    /// apart, one element per sector (only `bandwidth_efficiency` and `overhead_us` are
+    /// read); none: priced as the streaming pass of a Triton group norm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_norm_strided: Option<FamilyCoeffs>,
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -484,6 +491,19 @@ fn finish(
     }
 }
 
+/// The elements a memory-bound kernel of `ops` loops over: its largest op's, or its largest
+/// read's under `traffic`.
+pub fn kernel_elements(g: &Graph, ops: &[OpId], traffic: &GroupTraffic) -> u64 {
+    ops.iter()
+        .map(|&o| decode::loop_elements(g, o))
+        .chain(traffic.reads.iter().map(|r| {
+            let t = g.tensor(r.tensor);
+            r.bytes / t.dtype.bytes().max(1)
+        }))
+        .max()
+        .unwrap_or(0)
+}
+
 /// The hardware model's prediction for the kernel made of `ops`, which moves `traffic` under
 /// the compulsory model. `flash` is the FlashAttention pattern when the kernel is one
 /// (`--flash-attention`, [`crate::fusion::FusionPlan::flash_kernel`]): it takes the attention
@@ -636,15 +656,7 @@ pub fn predict(
         }
         return model.with_split_k(p, &shape, hw, launch_s);
     }
-    let elements = ops
-        .iter()
-        .map(|&o| decode::loop_elements(g, o))
-        .chain(traffic.reads.iter().map(|r| {
-            let t = g.tensor(r.tensor);
-            r.bytes / t.dtype.bytes().max(1)
-        }))
-        .max()
-        .unwrap_or(0);
+    let elements = kernel_elements(g, ops, traffic);
     let family = if matmuls.is_empty() {
         family_of(g, ops)
     } else {

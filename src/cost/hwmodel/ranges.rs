@@ -229,6 +229,7 @@ impl super::Families {
                 "batch_norm_cudnn_channels_last",
                 f.batch_norm_cudnn_channels_last,
             ),
+            ("group_norm_strided", f.group_norm_strided),
         ]
         .into_iter()
         .filter_map(|(k, c)| Some((k, c?)));

@@ -1,0 +1,173 @@
+//! Inductor's split reductions and what they cost a group norm over a channels-last input
+//! (VALIDATION.md §40).
+//!
+//! Inductor reduces each group of a group norm (`C/G · H·W` elements, `N·G` groups) in
+//! chunks when there are too few groups to fill the GPU ([`inner_split`]: torch 2.11's
+//! `InductorChoices.reduction_split_factor`), then combines the chunks' partial moments.
+//! Over a channels-last input (Inductor's layout optimisation runs a graph's 2-D
+//! convolutions channels-last, so what they feed is channels-last too) a group's elements lie
+//! `C` apart; when a chunk is not a whole number of channels, the first kernel walks each
+//! chunk along the spatial positions of one channel at a time, one 2-byte element per
+//! 32-byte sector, and reads at a fraction of the bandwidth (`families.group_norm_strided`).
+//! Measured (validation/gpu/models/gn_probe): SD 1.5's group norm over 2 × 320 × 72² took
+//! 26.6 µs in that kernel channels-last, 10.6 µs contiguous; over 2 × 320 × 64², whose
+//! five chunks are two channels each, 4.9 and 4.7 µs.
+
+use super::{FamilyCoeffs, HwModel, memory};
+use crate::cost::Hardware;
+use crate::graph::{Graph, OpId};
+use crate::ops::funcs::{self, FuncFamily};
+use crate::traffic::GroupTraffic;
+use crate::types::OpKind;
+
+/// The longest reduction whose divisors [`inner_split`] searches (2^40 elements: a million
+/// trial divisions); a longer one is taken as not split, so a hostile shape costs no time.
+const MAX_SEARCHED: u64 = 1 << 40;
+
+/// The chunks Inductor splits each of `rows` inner (contiguous-index) reductions of `length`
+/// elements into on a GPU of `sms` SMs: torch 2.11's `reduction_split_factor` with
+/// `inner_reduction`, 2,048 threads an SM and 8 warps a block. 1: not split.
+pub fn inner_split(length: u64, rows: u64, sms: u64) -> u64 {
+    const THREADS_PER_SM: u64 = 2048;
+    const THREADS: u64 = 256;
+    let (min_per_device, max_per_device) = (32 * sms * THREADS_PER_SM, 512 * sms * THREADS_PER_SM);
+    if rows >= 2 * sms || length <= 8192 || length > MAX_SEARCHED {
+        return 1;
+    }
+    let elements = length.saturating_mul(rows);
+    let split_size = if elements <= min_per_device {
+        32
+    } else if elements < max_per_device {
+        let target_blocks = sms * THREADS_PER_SM / (2 * THREADS);
+        let blocks_per_output = target_blocks.div_ceil(rows);
+        let tmp = length.div_ceil(THREADS * blocks_per_output);
+        let near = closest_divisor(length, tmp);
+        if near.abs_diff(tmp) < 30 {
+            near.max(32)
+        } else {
+            tmp
+        }
+    } else {
+        let near = closest_divisor(length, 512);
+        if near.abs_diff(512) < 50 { near } else { 512 }
+    };
+    length.div_ceil(split_size * THREADS)
+}
+
+/// The divisor of `n` closest to `target`, the smaller of two as close (sympy's sorted
+/// `divisors` under Python's `min`).
+fn closest_divisor(n: u64, target: u64) -> u64 {
+    let mut best: u64 = 1;
+    let mut i: u64 = 1;
+    while i * i <= n {
+        if n.is_multiple_of(i) {
+            for d in [i, n / i] {
+                if (d.abs_diff(target), d) < (best.abs_diff(target), best) {
+                    best = d;
+                }
+            }
+        }
+        i += 1;
+    }
+    best
+}
+
+/// Whether Inductor's split of a group norm's groups over input `shape` (`[N, C, *spatial]`)
+/// into [`inner_split`]'s chunks straddles channels: split, and a chunk that is not a whole
+/// number of channels.
+pub fn straddles(shape: &[u64], groups: u64, sms: u64) -> bool {
+    let ([n, c, spatial @ ..], true) = (shape, groups > 0) else {
+        return false;
+    };
+    let Some(hw) = spatial.iter().try_fold(1u64, |a, &d| a.checked_mul(d)) else {
+        return false;
+    };
+    let Some(length) = (c / groups).checked_mul(hw) else {
+        return false;
+    };
+    let Some(rows) = n.checked_mul(groups) else {
+        return false;
+    };
+    let split = inner_split(length, rows, sms);
+    hw > 0 && split > 1 && (!length.is_multiple_of(split) || !(length / split).is_multiple_of(hw))
+}
+
+/// Whether Inductor runs `g` with its layout optimisation: a graph with a 2-D convolution
+/// runs its convolutions channels-last, and what they feed is channels-last.
+pub fn layout_optimised(g: &Graph) -> bool {
+    g.topo.iter().any(|&o| {
+        let op = g.op(o);
+        op.kind == OpKind::Conv && op.inputs.first().is_some_and(|u| g.use_shape(u).len() == 4)
+    })
+}
+
+impl HwModel {
+    /// What Inductor's moments pass of the group norm among `ops` (a Triton kernel; its input
+    /// channels-last) adds when its split straddles channels ([`straddles`]): the pass at
+    /// `families.group_norm_strided` (the kernel's reads under `traffic` at `bandwidth ·
+    /// bandwidth_efficiency`, plus `overhead_us`) less the streaming pass the Triton kernel
+    /// is priced with (the `elementwise` family over [`super::kernel_elements`] with a block
+    /// per group: `HwModel::norm_pool_kernel`), never below 0. `None` without the family or
+    /// a straddling group norm.
+    pub fn inductor_strided_moments_s(
+        &self,
+        g: &Graph,
+        ops: &[OpId],
+        traffic: &GroupTraffic,
+        hw: &Hardware,
+    ) -> Option<f64> {
+        let strided: FamilyCoeffs = self.families.group_norm_strided?;
+        let sms = u64::from(hw.sms.unwrap_or(132).max(1));
+        let op = ops.iter().map(|&o| g.op(o)).find(|op| {
+            op.kind == OpKind::Reduction
+                && funcs::family(op.func.as_deref().unwrap_or("")) == FuncFamily::GroupNorm
+        })?;
+        let shape = g.use_shape(op.inputs.first()?);
+        let groups = u64::try_from(op.int_attr("groups")?).ok()?;
+        if !straddles(&shape, groups, sms) {
+            return None;
+        }
+        let (read, elements) = (
+            traffic.bytes_read as f64,
+            super::kernel_elements(g, ops, traffic),
+        );
+        let e = &self.families.elementwise;
+        let busy = memory::group_rows(g, ops)
+            .map_or(1.0, |rows| (rows as f64 / sms as f64).min(1.0))
+            .max(f64::MIN_POSITIVE);
+        let streaming = (read / (hw.bandwidth * e.bandwidth_efficiency))
+            .max(elements as f64 / (e.elements_per_s * busy));
+        let slow =
+            read / (hw.bandwidth * strided.bandwidth_efficiency) + strided.overhead_us * 1e-6;
+        Some((slow - streaming).max(0.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_split_is_torch_2_11s() {
+        // gn_probe's first kernels (xnumel = rows · split · pieces of 128): SD's shapes.
+        assert_eq!(inner_split(40_960, 64, 132), 5); // 2 × 320 × 64²
+        assert_eq!(inner_split(51_840, 64, 132), 7); // 2 × 320 × 72²
+        assert_eq!(inner_split(92_160, 32, 132), 12); // 1 × 1,280 × 48²
+        assert_eq!(inner_split(256_000, 64, 132), 10); // 2 × 1,280 × 80²: divisor 100
+        assert_eq!(inner_split(62_720, 256, 132), 4); // 8 × 640 × 56²: divisor 80
+        // Enough groups, or short ones: one pass.
+        assert_eq!(inner_split(40_960, 264, 132), 1);
+        assert_eq!(inner_split(8_192, 2, 132), 1);
+        assert_eq!(inner_split(u64::MAX, 2, 132), 1);
+    }
+
+    #[test]
+    fn a_chunk_of_whole_channels_does_not_straddle() {
+        assert!(!straddles(&[2, 320, 64, 64], 32, 132)); // 5 chunks of 2 channels
+        assert!(straddles(&[2, 320, 72, 72], 32, 132)); // 7 chunks of 7,405.7 elements
+        assert!(straddles(&[2, 320, 56, 56], 32, 132)); // 4 chunks of 2.5 channels
+        assert!(!straddles(&[8, 320, 64, 64], 33, 132)); // 264 groups: not split
+        assert!(!straddles(&[2, 320], 32, 132)); // no spatial extent: not split
+        assert!(!straddles(&[u64::MAX, u64::MAX, 2, 2], 1, 132));
+    }
+}

@@ -1,0 +1,55 @@
+//! Unit tests of Inductor's group norm over a channels-last input whose split straddles
+//! channels (`hwmodel::inductor`, VALIDATION.md §40).
+
+use super::tests::run;
+use super::*;
+
+/// SD 1.5's resnet conv, its bias and a group norm with its SiLU over `b × 320 × h²`.
+fn conv_gn(b: u64, h: u64) -> String {
+    format!(
+        "graph g {{\n  dtype f16\n  input x: [{b}, 320, {h}, {h}]\n  weight w: [320, 320, 3, 3]\n  weight cb: [1, 320, 1, 1]\n  weight gw: [320]\n  weight gb: [320]\n  op conv = conv(x, w, padding = 1) -> c: [{b}, 320, {h}, {h}]\n  op bias = elementwise.add(c, cb) -> d\n  op gn = reduction.group_norm(d, gw, gb, groups = 32, eps = 1e-5) -> n\n  op act = elementwise.silu(n) -> o\n  output o\n}}\n"
+    )
+}
+
+fn gn_kernel_s(b: u64, h: u64, runtime: Runtime) -> f64 {
+    let (a, e) = run(&conv_gn(b, h), runtime);
+    e.kernels
+        .iter()
+        .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "gn"))
+        .map(|k| k.prediction.kernel_s)
+        .expect("gn")
+}
+
+#[test]
+fn a_straddling_split_reads_across_the_channels_under_compile_only() {
+    // 2 × 320 × 72²: seven chunks of 7,405.7 elements per group, each across channels:
+    // the moments pass at `group_norm_strided` (6.6 MB at 0.355 TB/s and 2 µs: about 21
+    // µs; gn_probe measured 26.6 µs channels-last, 10.6 contiguous).
+    let strided = gn_kernel_s(2, 72, Runtime::Compile);
+    // 2 × 320 × 64²: five chunks of two whole channels: the streaming passes (4.9 µs
+    // measured).
+    let whole = gn_kernel_s(2, 64, Runtime::Compile);
+    let bytes = |h: f64| 2.0 * 320.0 * h * h * 2.0;
+    // Per byte, the straddling norm costs about three times as much.
+    let ratio = (strided / bytes(72.0)) / (whole / bytes(64.0));
+    assert!((2.0..5.0).contains(&ratio), "{ratio}");
+    assert!((20e-6..40e-6).contains(&strided), "{strided}");
+    // PyTorch's own group norm under eager is priced as before, straddling or not.
+    let eager = |h: u64| gn_kernel_s(2, h, Runtime::Eager);
+    let per_byte = (eager(72) / bytes(72.0)) / (eager(64) / bytes(64.0));
+    assert!((0.8..1.25).contains(&per_byte), "{per_byte}");
+    // Without the family, the compiled norm streams at either size.
+    let mut hw = crate::cost::Hardware::preset("h100").expect("preset");
+    if let Some(m) = hw.model.as_mut() {
+        m.families.group_norm_strided = None;
+    }
+    let (a, _) = run(&conv_gn(2, 72), Runtime::Compile);
+    let e = estimate(&a, &hw, crate::cost::LaunchMode::Graph, Runtime::Compile).expect("estimate");
+    let plain = e
+        .kernels
+        .iter()
+        .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "gn"))
+        .map(|k| k.prediction.kernel_s)
+        .expect("gn");
+    assert!(plain * 1.8 < strided, "{plain} {strided}");
+}

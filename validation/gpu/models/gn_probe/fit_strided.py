@@ -1,0 +1,92 @@
+"""Fits `families.group_norm_strided` (VALIDATION.md §40): Inductor's first kernel of a group
+norm over a channels-last input (`triton_per_fused_add_clone_native_group_norm_0` of
+gn_probe.py) when its split of each group's `C/G · H·W` elements into `S` chunks (Inductor's
+`reduction_split_factor`, `inner_split` here) straddles channels: a chunk that is not a whole
+number of channels (`(C/G · H·W / S) mod H·W ≠ 0`). Its loads then step over the channels
+(stride C) and it reads at a fraction of the bandwidth. The fit: `bytes / (bandwidth ·
+efficiency) + overhead` on the even-indexed half of those shapes (sorted by batch, channels,
+size), minimising the squared log error; the odd half is held out.
+
+    python3 fit_strided.py [data/gn_kernels.csv]
+"""
+import csv
+import collections
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BW = 3.35e12
+
+
+def divisors(n):
+    out = set()
+    for i in range(1, math.isqrt(n) + 1):
+        if n % i == 0:
+            out.update((i, n // i))
+    return sorted(out)
+
+
+def inner_split(length, rows, sms=132):
+    """torch 2.11 `InductorChoices.reduction_split_factor` for an inner reduction."""
+    tps, nt = 2048, 256
+    lo, hi = 32 * sms * tps, 512 * sms * tps
+    if rows >= 2 * sms or length <= 8192:
+        return 1
+    if length * rows <= lo:
+        size = 32
+    elif length * rows < hi:
+        bpo = (sms * tps // (2 * nt) + rows - 1) // rows
+        tmp = (length + nt * bpo - 1) // (nt * bpo)
+        near = min(divisors(length), key=lambda x: abs(x - tmp))
+        size = max(near, 32) if abs(near - tmp) < 30 else tmp
+    else:
+        near = min(divisors(length), key=lambda x: abs(x - 512))
+        size = near if abs(near - 512) < 50 else 512
+    return (length + size * nt - 1) // (size * nt)
+
+
+def straddles(b, c, h, groups=32):
+    hw = h * h
+    length = c // groups * hw
+    s = inner_split(length, b * groups)
+    return s > 1 and (length % s != 0 or (length // s) % hw != 0)
+
+
+def cases(path):
+    by = collections.defaultdict(list)
+    for r in csv.DictReader(open(path)):
+        by[(int(r["batch"]), int(r["channels"]), int(r["hw"]), r["layout"])].append(r)
+    out = []
+    for (b, c, h, layout), ks in sorted(by.items()):
+        if layout == "channels_last" and straddles(b, c, h):
+            out.append(((b, c, h), b * c * h * h * 2, float(ks[0]["duration_us"])))
+    return out
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "data", "gn_kernels.csv")
+    pts = cases(path)
+    fit, held = pts[0::2], pts[1::2]
+    best = None
+    for e in [x / 1000 for x in range(40, 201, 2)]:
+        for o in [x / 4 for x in range(0, 21)]:
+            s = sum(math.log((n / (BW * e) * 1e6 + o) / t) ** 2 for _, n, t in fit)
+            if best is None or s < best[0]:
+                best = (s, e, o)
+    s, e, o = best
+    print(f"bandwidth_efficiency {e} ({e * BW / 1e12:.3f} TB/s), overhead_us {o}: squared log error {s:.4f} on {len(fit)}")
+    for name, part in (("fit", fit), ("held out", held)):
+        print(f"-- {name}")
+        big = ok = 0
+        for (b, c, h), n, t in part:
+            p = n / (BW * e) * 1e6 + o
+            if t > 20:
+                big += 1
+                ok += abs(p / t - 1) <= 0.2
+            print(f"  b{b} c{c:4} {h:3}²  {n / 1e6:6.1f} MB  {p:7.1f} / {t:7.1f} µs  {p / t - 1:+6.1%}")
+        print(f"  over 20 µs within ±20%: {ok} of {big}")
+
+
+if __name__ == "__main__":
+    main()
