@@ -375,6 +375,19 @@ CASES22 = {
     "vit_b16_block_b40": ("examples/vit_block.fgraph", {"B": 40}, None),
     "bert_large_b6_s256": (IMP + "bert_large_b16.fgraph", {"B": 6, "S": 256}, None),
 }
+# Batch 23 (VALIDATION §40): SD 1.5's down blocks at shapes not measured before, held out from
+# Inductor's straddling group-norm split (`group_norm_strided`): four whose split straddles
+# channels (320 at 2 × 80², 1 × 72², 4 × 56²; 640 at 2 × 56²) and three whose chunks are whole
+# channels (320 at 2 × 40², 1,280 at 2 × 32², 640 at 1 × 64²).
+CASES23 = {
+    "sd15_unet_down_b2_h40": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 40}, None),
+    "sd15_unet_down_b2_h80": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 80}, None),
+    "sd15_unet_down_b1_h72": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 72}, None),
+    "sd15_unet_down_b4_h56": ("examples/sd15_unet_down_block.fgraph", {"B": 4, "H": 56}, None),
+    "sd15_down_c640_h56_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 640, "H": 56}, None),
+    "sd15_down_c1280_h32_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 1280, "H": 32}, None),
+    "sd15_down_c640_h64_b1": (IMP + "sd15_down_width.fgraph", {"B": 1, "C": 640, "H": 64}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -397,13 +410,14 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "19": (CASES19, "predictions_models_19.json"),
            "20": (CASES20, "predictions_models_20.json"),
            "21": (CASES21, "predictions_models_21.json"),
-           "22": (CASES22, "predictions_models_22.json")}
+           "22": (CASES22, "predictions_models_22.json"),
+           "23": (CASES23, "predictions_models_23.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
