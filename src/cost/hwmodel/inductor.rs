@@ -20,10 +20,6 @@ use crate::ops::funcs::{self, FuncFamily};
 use crate::traffic::GroupTraffic;
 use crate::types::OpKind;
 
-/// The longest reduction whose divisors [`inner_split`] searches (2^40 elements: a million
-/// trial divisions); a longer one is taken as not split, so a hostile shape costs no time.
-const MAX_SEARCHED: u64 = 1 << 40;
-
 /// The chunks Inductor splits each of `rows` inner (contiguous-index) reductions of `length`
 /// elements into on a GPU of `sms` SMs: torch 2.11's `reduction_split_factor` with
 /// `inner_reduction`, 2,048 threads an SM and 8 warps a block. 1: not split.
@@ -31,7 +27,7 @@ pub fn inner_split(length: u64, rows: u64, sms: u64) -> u64 {
     const THREADS_PER_SM: u64 = 2048;
     const THREADS: u64 = 256;
     let (min_per_device, max_per_device) = (32 * sms * THREADS_PER_SM, 512 * sms * THREADS_PER_SM);
-    if rows >= 2 * sms || length <= 8192 || length > MAX_SEARCHED {
+    if rows == 0 || rows >= 2 * sms || length <= 8192 {
         return 1;
     }
     let elements = length.saturating_mul(rows);
@@ -41,35 +37,22 @@ pub fn inner_split(length: u64, rows: u64, sms: u64) -> u64 {
         let target_blocks = sms * THREADS_PER_SM / (2 * THREADS);
         let blocks_per_output = target_blocks.div_ceil(rows);
         let tmp = length.div_ceil(THREADS * blocks_per_output);
-        let near = closest_divisor(length, tmp);
-        if near.abs_diff(tmp) < 30 {
-            near.max(32)
-        } else {
-            tmp
-        }
+        divisor_near(length, tmp, 30).map_or(tmp, |d| d.max(32))
     } else {
-        let near = closest_divisor(length, 512);
-        if near.abs_diff(512) < 50 { near } else { 512 }
+        divisor_near(length, 512, 50).unwrap_or(512)
     };
-    length.div_ceil(split_size * THREADS)
+    length.div_ceil(split_size.saturating_mul(THREADS).max(1))
 }
 
-/// The divisor of `n` closest to `target`, the smaller of two as close (sympy's sorted
-/// `divisors` under Python's `min`).
-fn closest_divisor(n: u64, target: u64) -> u64 {
-    let mut best: u64 = 1;
-    let mut i: u64 = 1;
-    while i * i <= n {
-        if n.is_multiple_of(i) {
-            for d in [i, n / i] {
-                if (d.abs_diff(target), d) < (best.abs_diff(target), best) {
-                    best = d;
-                }
-            }
-        }
-        i += 1;
-    }
-    best
+/// The divisor of `n` closest to `target` when it is less than `within` away, the smaller of
+/// two as close: what torch takes of sympy's sorted `divisors` under Python's `min` (it uses
+/// the closest divisor only that near). At most `2 · within` trial divisions, whatever `n`.
+fn divisor_near(n: u64, target: u64, within: u64) -> Option<u64> {
+    let lo = target.saturating_sub(within - 1).max(1);
+    let hi = target.saturating_add(within - 1).min(n);
+    (lo..=hi)
+        .filter(|&d| n.is_multiple_of(d))
+        .min_by_key(|&d| (d.abs_diff(target), d))
 }
 
 /// Whether Inductor's split of a group norm's groups over input `shape` (`[N, C, *spatial]`)
@@ -158,7 +141,15 @@ mod tests {
         // Enough groups, or short ones: one pass.
         assert_eq!(inner_split(40_960, 264, 132), 1);
         assert_eq!(inner_split(8_192, 2, 132), 1);
-        assert_eq!(inner_split(u64::MAX, 2, 132), 1);
+        assert_eq!(inner_split(40_960, 0, 132), 1);
+        // A group of 2^63 elements: split, in at most 100 trial divisions.
+        assert_eq!(
+            inner_split(1 << 63, 2, 132),
+            (1u64 << 63).div_ceil(512 * 256)
+        );
+        assert_eq!(divisor_near(92_160, 72, 30), Some(72));
+        assert_eq!(divisor_near(51_840, 81, 30), Some(81));
+        assert_eq!(divisor_near(97, 40, 30), None);
     }
 
     #[test]
