@@ -244,14 +244,13 @@ impl<'m> Pricing<'m> {
     }
 
     /// The CUDA kernels the kernel priced as `p` launches: 2 for a GEMM cuBLAS runs as
-    /// split-K (its reduction kernel, priced in `p`); 3 for a group norm (the hardware
-    /// model's moments, parameters and apply kernels under eager, PyTorch's
-    /// `RowwiseMoments`, `ComputeFusedParams` and apply; Inductor's partial sums, their
-    /// combine and the apply pass under compile: validation/gpu/models batches 2, 12 and
-    /// 13); else [`Prediction::launches`] (1, a split-K GEMM's reduction, cuDNN's transposes
-    /// around a contiguous convolution: batch 12's traces).
+    /// split-K (its reduction kernel, priced in `p`); 3 for PyTorch's group norm (its
+    /// `RowwiseMoments`, `ComputeFusedParams` and apply kernels: validation/gpu/models batch
+    /// 2); else [`Prediction::launches`] (1, a split-K GEMM's reduction, cuDNN's transposes
+    /// around a contiguous convolution: batch 12's traces; a Triton group norm's four or two
+    /// kernels, which [`Pricing::kernel`] states in `extra_launches`: gn_probe).
     pub fn cuda_kernels(&self, p: &Prediction) -> usize {
-        if p.family == Family::GroupNorm {
+        if p.family == Family::GroupNorm && p.extra_launches == 0 {
             return 3;
         }
         p.launches()
@@ -594,19 +593,23 @@ impl<'m> Pricing<'m> {
             self.model
         };
         let mut p = hwmodel::predict(model, g, ops, traffic, flash, self.hw, self.launch_s);
-        // Inductor's split moments of a group norm over a channels-last input that straddle
-        // channels (`hwmodel::inductor`).
-        if rows
-            && !copied
-            && p.family == Family::GroupNorm
-            && hwmodel::inductor::layout_optimised(g)
-            && let Some(extra) = self
-                .model
-                .inductor_strided_moments_s(g, ops, traffic, self.hw)
-        {
-            p.memory_s += extra;
-            p.kernel_s += extra;
-            p.time_s += extra;
+        if rows && !copied && p.family == Family::GroupNorm {
+            // Inductor's kernels for a group norm: four when it splits the groups, else two
+            // (`hwmodel::inductor`); PyTorch's are three (`Pricing::cuda_kernels`).
+            let sms = u64::from(self.hw.sms.unwrap_or(132).max(1));
+            if let Some(n) = hwmodel::inductor::group_norm_kernels(g, ops, sms) {
+                p.extra_launches = n - 1;
+            }
+            // Its split moments over a channels-last input that straddle channels.
+            if hwmodel::inductor::layout_optimised(g)
+                && let Some(extra) = self
+                    .model
+                    .inductor_strided_moments_s(g, ops, traffic, self.hw)
+            {
+                p.memory_s += extra;
+                p.kernel_s += extra;
+                p.time_s += extra;
+            }
         }
         p
     }

@@ -52,4 +52,16 @@ fn a_straddling_split_reads_across_the_channels_under_compile_only() {
         .map(|k| k.prediction.kernel_s)
         .expect("gn");
     assert!(plain * 1.8 < strided, "{plain} {strided}");
+
+    // Four CUDA kernels where Inductor splits the groups (each of the 64 into seven chunks
+    // here), two where it does not (8 × 320 × 16²: 256 groups of 2,560 elements).
+    let launches = |b: u64, h: u64| {
+        let (a, e) = run(&conv_gn(b, h), Runtime::Compile);
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "gn"))
+            .map(|k| k.launches)
+            .expect("gn")
+    };
+    assert_eq!((launches(2, 72), launches(8, 16)), (4, 2));
 }

@@ -55,24 +55,54 @@ fn divisor_near(n: u64, target: u64, within: u64) -> Option<u64> {
         .min_by_key(|&d| (d.abs_diff(target), d))
 }
 
+/// A group norm's groups over input `shape` (`[N, C, *spatial]`) in `groups` groups:
+/// `(elements a group, groups in all, spatial elements)`; `None` on overflow or no groups.
+fn group_dims(shape: &[u64], groups: u64) -> Option<(u64, u64, u64)> {
+    let ([n, c, spatial @ ..], true) = (shape, groups > 0) else {
+        return None;
+    };
+    let hw = spatial.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
+    Some(((c / groups).checked_mul(hw)?, n.checked_mul(groups)?, hw))
+}
+
+/// The chunks Inductor splits each group of a group norm over input `shape` into
+/// ([`inner_split`]); 1 when not split.
+pub fn group_split(shape: &[u64], groups: u64, sms: u64) -> u64 {
+    group_dims(shape, groups).map_or(1, |(length, rows, _)| inner_split(length, rows, sms))
+}
+
 /// Whether Inductor's split of a group norm's groups over input `shape` (`[N, C, *spatial]`)
 /// into [`inner_split`]'s chunks straddles channels: split, and a chunk that is not a whole
 /// number of channels.
 pub fn straddles(shape: &[u64], groups: u64, sms: u64) -> bool {
-    let ([n, c, spatial @ ..], true) = (shape, groups > 0) else {
-        return false;
-    };
-    let Some(hw) = spatial.iter().try_fold(1u64, |a, &d| a.checked_mul(d)) else {
-        return false;
-    };
-    let Some(length) = (c / groups).checked_mul(hw) else {
-        return false;
-    };
-    let Some(rows) = n.checked_mul(groups) else {
+    let Some((length, rows, hw)) = group_dims(shape, groups) else {
         return false;
     };
     let split = inner_split(length, rows, sms);
     hw > 0 && split > 1 && (!length.is_multiple_of(split) || !(length / split).is_multiple_of(hw))
+}
+
+/// The group norm among `ops`: its input's shape and its groups.
+pub fn group_norm_of(g: &Graph, ops: &[OpId]) -> Option<(Vec<u64>, u64)> {
+    let op = ops.iter().map(|&o| g.op(o)).find(|op| {
+        op.kind == OpKind::Reduction
+            && funcs::family(op.func.as_deref().unwrap_or("")) == FuncFamily::GroupNorm
+    })?;
+    let shape = g.use_shape(op.inputs.first()?).to_vec();
+    Some((shape, u64::try_from(op.int_attr("groups")?).ok()?))
+}
+
+/// The CUDA kernels torch.compile runs for the group norm among `ops`: the partial moments,
+/// two kernels that combine them and the apply when Inductor splits its groups
+/// ([`group_split`]), else the moments and the apply (validation/gpu/models/gn_probe: 4 and
+/// 2 kernels). `None` without a group norm.
+pub fn group_norm_kernels(g: &Graph, ops: &[OpId], sms: u64) -> Option<usize> {
+    let (shape, groups) = group_norm_of(g, ops)?;
+    Some(if group_split(&shape, groups, sms) > 1 {
+        4
+    } else {
+        2
+    })
 }
 
 /// Whether Inductor runs `g` with its layout optimisation: a graph with a 2-D convolution
@@ -101,12 +131,7 @@ impl HwModel {
     ) -> Option<f64> {
         let strided: FamilyCoeffs = self.families.group_norm_strided?;
         let sms = u64::from(hw.sms.unwrap_or(132).max(1));
-        let op = ops.iter().map(|&o| g.op(o)).find(|op| {
-            op.kind == OpKind::Reduction
-                && funcs::family(op.func.as_deref().unwrap_or("")) == FuncFamily::GroupNorm
-        })?;
-        let shape = g.use_shape(op.inputs.first()?);
-        let groups = u64::try_from(op.int_attr("groups")?).ok()?;
+        let (shape, groups) = group_norm_of(g, ops)?;
         if !straddles(&shape, groups, sms) {
             return None;
         }
@@ -156,6 +181,9 @@ mod tests {
     fn a_chunk_of_whole_channels_does_not_straddle() {
         assert!(!straddles(&[2, 320, 64, 64], 32, 132)); // 5 chunks of 2 channels
         assert!(straddles(&[2, 320, 72, 72], 32, 132)); // 7 chunks of 7,405.7 elements
+        assert_eq!(group_split(&[2, 320, 72, 72], 32, 132), 7);
+        assert_eq!(group_split(&[8, 320, 16, 16], 32, 132), 1);
+        assert_eq!(group_split(&[2, 320], 0, 132), 1);
         assert!(straddles(&[2, 320, 56, 56], 32, 132)); // 4 chunks of 2.5 channels
         assert!(!straddles(&[8, 320, 64, 64], 33, 132)); // 264 groups: not split
         assert!(!straddles(&[2, 320], 32, 132)); // no spatial extent: not split
