@@ -242,9 +242,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 14] = [
+const ROUNDS: [&str; 15] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
-    "b20", "b21", "b22",
+    "b20", "b21", "b22", "b23",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -344,6 +344,9 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b21", 21, 12, 13, 18),
         // §39: batch 22, pre-registered.
         ("b22", 22, 4, 4, 18),
+        // §40: batch 23, pre-registered (predictions_plain_23.json), in a call of its own
+        // after its single runs.
+        ("b23", 23, 9, 11, 14),
     ];
     for &(sub, b, median, best, n) in expected {
         let got = tally.get(&(sub, b)).copied().unwrap_or_default();
