@@ -1532,6 +1532,7 @@ fn h100_preset_carries_the_fitted_coefficients() {
         // appended to the model's): none by fit.py.
         let model = model.map(|mut m| {
             m.norm_rows_per_s = None;
+            m.softmax_row_cols_per_s = None;
             if let Some((fitted, _)) = m.source.split_once("; (issue 24, fit_norm_rows.py)") {
                 m.source = fitted.to_string();
             }

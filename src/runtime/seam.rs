@@ -179,6 +179,8 @@ impl<'m> Pricing<'m> {
                 m.families.pool = Some(m.families.elementwise);
                 m.families.pool_global_channels_last = Some(m.families.elementwise);
                 m.softmax_row_scale = Vec::new();
+                // A Triton softmax is no warp per row of PyTorch's.
+                m.softmax_row_cols_per_s = None;
                 m
             },
         }

@@ -159,8 +159,15 @@ impl HwModel {
             memory_s = l2 / (hw.bandwidth * c.bandwidth_efficiency)
                 + (bytes - l2) / (hw.bandwidth * d.bandwidth_efficiency);
         }
-        let rows_s = match (family, cols, self.norm_rows_per_s) {
-            (Family::Norm, Some(n @ 1..), Some(r)) if native => (elements / n) as f64 / r,
+        // PyTorch's own kernels' floors: its norm's rows (a block per row), its warp softmax's
+        // row latency (a warp per row of at most 2,048).
+        let rows_s = match (family, cols) {
+            (Family::Norm, Some(n @ 1..)) if native => self
+                .norm_rows_per_s
+                .map_or(0.0, |r| (elements / n) as f64 / r),
+            (Family::Softmax, Some(n @ 1..=2048)) if native => {
+                self.softmax_row_cols_per_s.map_or(0.0, |r| n as f64 / r)
+            }
             _ => 0.0,
         };
         let compute_s = (elements as f64 / (c.elements_per_s * rate)).max(rows_s) / busy;

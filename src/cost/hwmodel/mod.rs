@@ -274,6 +274,12 @@ pub struct HwModel {
     /// and ConvNeXt's LayerNorms; VALIDATION.md §38); none: no floor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub norm_rows_per_s: Option<f64>,
+    /// Columns a second one warp of PyTorch's own softmax gets through on its row
+    /// (`softmax_warp_forward`, a warp per row of at most 2,048): a floor on its compute
+    /// term, a row's latency, that a short grid reaches (decode's few hundred rows; VALIDATION.md
+    /// §41); none: no floor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub softmax_row_cols_per_s: Option<f64>,
     /// The extra passes of softmaxes over long rows that miss the caches; none: read once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub softmax_reread: Option<RereadCoeffs>,
@@ -766,6 +772,34 @@ mod tests {
         // Long rows are bound by their bytes: the floor does not reach them.
         let long = "graph g {\n  input x: f16[2048, 4096]\n  weight w: f16[4096]\n  op n = reduction.layernorm(x, w) -> y: [2048, 4096]\n  output y\n}\n";
         assert_eq!(kernels(long, &m), kernels(long, &without));
+    }
+
+    #[test]
+    fn pytorch_s_warp_softmax_takes_a_row_s_latency_at_least() {
+        // A decode step's softmax: 512 rows of 1,024 (traced 5.2 µs in a stream where the
+        // bytes take under 1 µs; VALIDATION.md §41).
+        let (m, _) = h100();
+        let rate = m.softmax_row_cols_per_s.expect("softmax_row_cols_per_s");
+        let sm = |rows: u64, cols: u64| {
+            format!(
+                "graph g {{\n  input x: f16[{rows}, {cols}]\n  op s = reduction.softmax(x) -> y: [{rows}, {cols}]\n  output y\n}}\n"
+            )
+        };
+        let p = kernels(&sm(512, 1024), &m)[0];
+        assert!((p.compute_s - 1024.0 / rate).abs() < 1e-12, "{p:?}");
+        let without = HwModel {
+            softmax_row_cols_per_s: None,
+            ..m.clone()
+        };
+        let q = kernels(&sm(512, 1024), &without)[0];
+        assert!(q.kernel_s * 1.5 < p.kernel_s, "{q:?} {p:?}");
+        // Many rows: the bytes bind; rows past 2,048 run a block per row: no floor.
+        for (rows, cols) in [(65536, 1024), (64, 4096)] {
+            assert_eq!(
+                kernels(&sm(rows, cols), &m),
+                kernels(&sm(rows, cols), &without)
+            );
+        }
     }
 
     #[test]

@@ -77,6 +77,7 @@ pub const RANGES: &[FieldRange] = &[
     fraction("mm_bandwidth_efficiency"),
     range("mm_overhead_us", 0.0, 1e6, "µs"),
     range("norm_rows_per_s", 1e6, 1e13, "rows/s"),
+    range("softmax_row_cols_per_s", 1e5, 1e13, "columns/s"),
     range("mm_wave_exponent", EXPONENT.0, EXPONENT.1, ""),
     fraction("mm_f32_efficiency"),
     fraction("mm_unaligned_efficiency"),
@@ -271,6 +272,9 @@ impl super::HwModel {
         check("tf32_peak_fraction", self.tf32_peak_fraction)?;
         if let Some(r) = self.norm_rows_per_s {
             check("norm_rows_per_s", r)?;
+        }
+        if let Some(r) = self.softmax_row_cols_per_s {
+            check("softmax_row_cols_per_s", r)?;
         }
         if let Some(e) = self.mm_unaligned_efficiency {
             check("mm_unaligned_efficiency", e)?;
