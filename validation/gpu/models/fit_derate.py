@@ -62,6 +62,22 @@ def runtime_of(hw_file, c, runtime, launch="graph"):
     return json.loads(r.stdout)["cost"]["runtime"]
 
 
+def eager_runtimes(preset, cases):
+    """(case, `cost.runtime` under eager with CUDA graphs) of each manifest case in `cases`,
+    priced with the hardware-file JSON `preset` (written to a temporary file), two at a time."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump(preset, fh)
+
+    def run(c):
+        return c, runtime_of(fh.name, c, "eager")
+
+    try:
+        with ThreadPoolExecutor(2) as ex:
+            return list(ex.map(run, cases))
+    finally:
+        os.unlink(fh.name)
+
+
 def price(hw_file, job):
     c, rt, m = job
     return runtime_of(hw_file, c, rt)["time_us"]

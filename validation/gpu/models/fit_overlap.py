@@ -23,8 +23,6 @@ import csv
 import json
 import math
 import os
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 import fit_derate
 import fit_warm
@@ -55,17 +53,7 @@ def traced_gemms(preset, keys):
     cases = [c for c in json.load(open(os.path.join(fit_derate.HERE, "cases.json")))["cases"] if c["case"] in trace]
     j = json.loads(json.dumps(preset))
     j["model"]["host"].update(keys)
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump(j, fh)
-
-    def run(c):
-        return c, fit_derate.runtime_of(fh.name, c, "eager")
-
-    try:
-        with ThreadPoolExecutor(2) as ex:
-            priced = list(ex.map(run, cases))
-    finally:
-        os.unlink(fh.name)
+    priced = fit_derate.eager_runtimes(j, cases)
     out = []
     for c, rt in priced:
         mine = [k for k in rt["per_kernel"] if k["family"] == "matmul"]

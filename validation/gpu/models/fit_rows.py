@@ -13,8 +13,6 @@ import csv
 import json
 import math
 import os
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 import fit_derate
 
@@ -33,20 +31,9 @@ def paired(preset, key, value, traced, family, batches):
     j["model"].pop(key, None)
     if value:
         j["model"][key] = value
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump(j, fh)
-
-    def run(c):
-        return c, fit_derate.runtime_of(fh.name, c, "eager")["per_kernel"]
-
-    try:
-        with ThreadPoolExecutor(2) as ex:
-            priced = list(ex.map(run, cases))
-    finally:
-        os.unlink(fh.name)
     out = []
-    for c, kernels in priced:
-        mine = [k for k in kernels if k["family"] == family and k["what"] == "kernel"]
+    for c, rt in fit_derate.eager_runtimes(j, cases):
+        mine = [k for k in rt["per_kernel"] if k["family"] == family and k["what"] == "kernel"]
         theirs = trace[c["case"]]
         if len(mine) == len(theirs):
             out += [(int(c["batch"]), c["case"], k["kernel_us"], float(r["duration_us"])) for k, r in zip(mine, theirs)]
