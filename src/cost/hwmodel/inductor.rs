@@ -1,9 +1,11 @@
-//! Inductor's split reductions and what they cost a group norm over a channels-last input
-//! (VALIDATION.md §40).
+//! Inductor's split reductions and what they mean for a compiled group norm: how many CUDA
+//! kernels it runs ([`group_norm_kernels`]) and what its first kernel costs over a
+//! channels-last input ([`HwModel::inductor_strided_moments_s`]; VALIDATION.md §40).
 //!
 //! Inductor reduces each group of a group norm (`C/G · H·W` elements, `N·G` groups) in
 //! chunks when there are too few groups to fill the GPU ([`inner_split`]: torch 2.11's
-//! `InductorChoices.reduction_split_factor`), then combines the chunks' partial moments.
+//! `InductorChoices.reduction_split_factor`), then combines the chunks' partial moments: a
+//! kernel of partial moments, two that combine them and the apply (four); unsplit, two.
 //! Over a channels-last input (Inductor's layout optimisation runs a graph's 2-D
 //! convolutions channels-last, so what they feed is channels-last too) a group's elements lie
 //! `C` apart; when a chunk is not a whole number of channels, the first kernel walks each
