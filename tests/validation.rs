@@ -1539,6 +1539,7 @@ fn h100_preset_carries_the_fitted_coefficients() {
             m.families.batch_norm_channels_last = None;
             m.families.batch_norm_channels_last_dram = None;
             m.families.batch_norm_cudnn_channels_last = None;
+            m.families.cat = None;
             m.families.group_norm_strided = None;
             m
         });

@@ -10,9 +10,9 @@
 //!   family: a vectorised streaming kernel).
 //! - [`Pricing::kernel`]: a kernel of ops from the file. PyTorch's own kernel (eager) is the
 //!   hardware model's prediction for the op alone ([`crate::cost::hwmodel::predict`]); a
-//!   Triton kernel is the same prediction, except that a lone elementwise op is priced as the
-//!   vectorised `elementwise` family, not as PyTorch's non-vectorised kernel that a broadcast
-//!   or a widening cast picks in eager; a Triton norm, or softmax over rows of at most 1,024
+//!   Triton kernel is the same prediction, except that a lone elementwise op or concat is
+//!   priced as the vectorised `elementwise` family, not as PyTorch's non-vectorised kernel
+//!   that a broadcast or a widening cast picks in eager, or its `torch.cat`; a Triton norm, or softmax over rows of at most 1,024
 //!   (a persistent reduction), at the `elementwise` family's rates too (one streaming pass),
 //!   and a Triton group norm's two passes, and a Triton pool; a Triton kernel's 2-D
 //!   convolution stated NCHW as cuDNN runs it channels-last (Inductor's layout optimisation),
@@ -543,7 +543,10 @@ impl<'m> Pricing<'m> {
         if runner == Runner::Triton
             && flash.is_none()
             && let [o] = computed[..]
-            && g.op(o).kind == crate::types::OpKind::Elementwise
+            && matches!(
+                g.op(o).kind,
+                crate::types::OpKind::Elementwise | crate::types::OpKind::Concat
+            )
         {
             let elements = ops
                 .iter()

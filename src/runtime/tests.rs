@@ -699,3 +699,24 @@ fn the_sustained_derate_follows_the_steps_share_of_compute_bound_kernels() {
         assert_eq!(sustains, name == "mm" && sustains, "{name}");
     }
 }
+
+#[test]
+fn a_lone_concat_is_pytorch_s_cat_under_eager_and_a_triton_copy_under_compile() {
+    let src = "graph g {\n  input a: bf16[1, 32, 4096, 64]\n  input b: bf16[1, 32, 4096, 64]\n  op c = concat(a, b, axis = -1) -> y: [1, 32, 4096, 128]\n  output y\n}\n";
+    let (a, eager) = run(src, Runtime::Eager);
+    let (_, compile) = run(src, Runtime::Compile);
+    let cat = |e: &RuntimeEstimate| {
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "c"))
+            .map(|k| k.prediction.kernel_s)
+            .expect("c")
+    };
+    // `CatArrayBatchedCopy` at about a third of the vectorized rate (VALIDATION.md §42).
+    assert!(
+        cat(&eager) > 2.5 * cat(&compile),
+        "{} {}",
+        cat(&eager),
+        cat(&compile)
+    );
+}

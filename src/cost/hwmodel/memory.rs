@@ -116,6 +116,7 @@ impl HwModel {
             Some(ScalarKernel::BatchNormCudnnChannelsLast) => {
                 f.batch_norm_cudnn_channels_last.or(f.scalar)
             }
+            Some(ScalarKernel::Cat) => f.cat,
             None => None,
         }
         .unwrap_or_else(|| self.family(family));

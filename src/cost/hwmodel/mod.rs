@@ -142,6 +142,11 @@ pub struct Families {
     /// read); none: priced as the streaming pass of a Triton group norm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_norm_strided: Option<FamilyCoeffs>,
+    /// PyTorch's own `torch.cat` (`CatArrayBatchedCopy`), a lone `concat` under eager: about a
+    /// third of the vectorized kernel's rate (VALIDATION.md §42); none: priced as
+    /// `elementwise`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cat: Option<FamilyCoeffs>,
 }
 
 /// The coefficients of a FlashAttention kernel (one kernel: Q·Kᵀ, online softmax, P·V).
@@ -772,6 +777,27 @@ mod tests {
         // Long rows are bound by their bytes: the floor does not reach them.
         let long = "graph g {\n  input x: f16[2048, 4096]\n  weight w: f16[4096]\n  op n = reduction.layernorm(x, w) -> y: [2048, 4096]\n  output y\n}\n";
         assert_eq!(kernels(long, &m), kernels(long, &without));
+    }
+
+    #[test]
+    fn pytorch_s_cat_runs_at_its_own_rate() {
+        // Llama's rotate_half: the halves of q cat back together (traced 3.5 times the
+        // vectorized price; VALIDATION.md §42).
+        let (m, hw) = h100();
+        let cat = m.families.cat.expect("families.cat");
+        let src = "graph g {\n  input a: bf16[1, 32, 4096, 64]\n  input b: bf16[1, 32, 4096, 64]\n  op c = concat(a, b, axis = -1) -> y: [1, 32, 4096, 128]\n  output y\n}\n";
+        let p = kernels(src, &m)[0];
+        let bytes = 2.0 * 32.0 * 4096.0 * 128.0 * 2.0;
+        let want = bytes / (hw.bandwidth * cat.bandwidth_efficiency) + cat.overhead_us * 1e-6;
+        assert!((p.kernel_s - want).abs() < 1e-12, "{p:?}");
+        let without = HwModel {
+            families: Families {
+                cat: None,
+                ..m.families
+            },
+            ..m.clone()
+        };
+        assert!(kernels(src, &without)[0].kernel_s * 2.5 < p.kernel_s);
     }
 
     #[test]

@@ -231,6 +231,7 @@ impl super::Families {
                 f.batch_norm_cudnn_channels_last,
             ),
             ("group_norm_strided", f.group_norm_strided),
+            ("cat", f.cat),
         ]
         .into_iter()
         .filter_map(|(k, c)| Some((k, c?)));

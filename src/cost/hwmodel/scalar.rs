@@ -1,8 +1,8 @@
 //! Which of PyTorch's own elementwise kernels a lone op runs as, where it is not the
 //! vectorized `vectorized_elementwise_kernel` (part of [`super`]): a broadcast, a widening
 //! cast or a copy of contiguous runs (`families.scalar`), a transpose (`families.layout_copy`),
-//! and a batch norm of a channels-last tensor, PyTorch's kernel or cuDNN's
-//! ([`crate::ops::batchnorm`]). `memory.rs` prices them.
+//! a batch norm of a channels-last tensor, PyTorch's kernel or cuDNN's
+//! ([`crate::ops::batchnorm`]), and `torch.cat` (`families.cat`). `memory.rs` prices them.
 
 use crate::graph::{Graph, OpId};
 use crate::ops::batchnorm;
@@ -22,6 +22,8 @@ pub enum ScalarKernel {
     /// cuDNN's batch norm of a channels-last tensor (`bn_fw_inf_1C11_kernel_NHWC`):
     /// `families.batch_norm_cudnn_channels_last`.
     BatchNormCudnnChannelsLast,
+    /// `torch.cat` (`CatArrayBatchedCopy`): `families.cat`.
+    Cat,
 }
 
 /// Which of PyTorch's non-vectorized elementwise kernels the kernel made of `ops` is, if any:
@@ -29,7 +31,8 @@ pub enum ScalarKernel {
 /// reshape or other permute (a copy of contiguous runs), or a lone elementwise op that
 /// broadcasts an input of more than one element (`x + b`, `b` of shape `[N]`:
 /// `elementwise_kernel`) or casts to a wider type (f16 to f32: `unrolled_elementwise_kernel`),
-/// all three `scalar`; or a batch norm of a channels-last tensor, PyTorch's own kernel.
+/// all three `scalar`; or a batch norm of a channels-last tensor, PyTorch's own kernel; or a
+/// lone concat, PyTorch's `torch.cat`.
 pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
     let [o] = ops else {
         return None;
@@ -48,6 +51,7 @@ pub fn scalar_kernel(g: &Graph, ops: &[OpId]) -> Option<ScalarKernel> {
             })
         }
         OpKind::Reshape => Some(ScalarKernel::Scalar),
+        OpKind::Concat => Some(ScalarKernel::Cat),
         // A batch norm of a channels-last tensor: PyTorch's own vectorized kernel
         // (`batch_norm_transform_input_channels_last_kernel`) or cuDNN's
         // (`bn_fw_inf_1C11_kernel_NHWC`, slower). Contiguous (NCHW), either runs about at

@@ -62,6 +62,16 @@ def runtime_of(hw_file, c, runtime, launch="graph"):
     return json.loads(r.stdout)["cost"]["runtime"]
 
 
+def with_source(src, tag, text):
+    """The model's `source` `src` with `tag` followed by `text`: replacing what `tag` said
+    before (up to the next "; (" or the end), or appended."""
+    i = src.find(tag)
+    if i < 0:
+        return src + tag + " " + text
+    end = src.find("; (", i + len(tag))
+    return src[:i] + tag + " " + text + (src[end:] if end >= 0 else "")
+
+
 def eager_runtimes(preset, cases):
     """(case, `cost.runtime` under eager with CUDA graphs) of each manifest case in `cases`,
     priced with the hardware-file JSON `preset` (written to a temporary file), two at a time."""

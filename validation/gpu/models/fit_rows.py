@@ -83,15 +83,7 @@ def fit(key, unit, what, traced, family, grid, fit_batches, report_batches, tag,
                 if k == "softmax_reread":
                     m[key] = value
                 m[k] = v
-            # This key's part of the source: from its tag to the next "; (", or the end.
-            src = m["source"]
-            i = src.find(tag)
-            if i < 0:
-                src = src + tag + " " + source
-            else:
-                end = src.find("; (", i + len(tag))
-                src = src[:i] + tag + " " + source + (src[end:] if end >= 0 else "")
-            m["source"] = src
+            m["source"] = fit_derate.with_source(m["source"], tag, source)
             with open(path, "w") as f:
                 json.dump(j, f, indent=2, ensure_ascii=False)
                 f.write("\n")
