@@ -141,12 +141,9 @@ impl HwModel {
             traffic.bytes_read as f64,
             super::kernel_elements(g, ops, traffic),
         );
-        let e = &self.families.elementwise;
-        let busy = memory::group_rows(g, ops)
-            .map_or(1.0, |rows| (rows as f64 / sms as f64).min(1.0))
-            .max(f64::MIN_POSITIVE);
-        let streaming = (read / (hw.bandwidth * e.bandwidth_efficiency))
-            .max(elements as f64 / (e.elements_per_s * busy));
+        let (mem, compute) =
+            memory::group_norm_moments(&self.families.elementwise, g, ops, read, elements, hw);
+        let streaming = mem.max(compute);
         let slow =
             read / (hw.bandwidth * strided.bandwidth_efficiency) + strided.overhead_us * 1e-6;
         Some((slow - streaming).max(0.0))

@@ -14,7 +14,7 @@
 //! - Writes are the compulsory ones (measured within 2% on every streaming kernel).
 
 use super::scalar::ScalarKernel;
-use super::{Family, HwModel, Prediction, finish};
+use super::{Family, FamilyCoeffs, HwModel, Prediction, finish};
 use crate::graph::{Graph, OpId};
 use crate::ops::funcs::{self, FuncFamily};
 use crate::ops::pool;
@@ -648,16 +648,8 @@ impl HwModel {
         if family == Family::GroupNorm {
             let c = self.family(Family::GroupNorm);
             let apply = f.scalar.unwrap_or(f.elementwise);
-            let busy = group_rows(g, ops)
-                .map_or(1.0, |rows| {
-                    (rows as f64 / f64::from(hw.sms.unwrap_or(132).max(1))).min(1.0)
-                })
-                .max(f64::MIN_POSITIVE);
             let e = elements as f64;
-            let (moments_mem, moments_compute) = (
-                read / (bw * c.bandwidth_efficiency),
-                e / (c.elements_per_s * busy),
-            );
+            let (moments_mem, moments_compute) = group_norm_moments(&c, g, ops, read, elements, hw);
             let (apply_mem, apply_compute) = (
                 (read + written as f64) / (bw * apply.bandwidth_efficiency),
                 e / apply.elements_per_s,
@@ -713,9 +705,32 @@ impl HwModel {
     }
 }
 
+/// A group norm's moments pass over `read` bytes and `elements` at family `c`, a block per
+/// group of a sample: `(read / (bandwidth · bandwidth_efficiency), elements / (elements_per_s
+/// · busy))`, `busy = min(1, N·G / SMs)` ([`HwModel::norm_pool_kernel`], and Inductor's
+/// streaming pass in `inductor.rs`).
+pub(super) fn group_norm_moments(
+    c: &FamilyCoeffs,
+    g: &Graph,
+    ops: &[OpId],
+    read: f64,
+    elements: u64,
+    hw: &crate::cost::Hardware,
+) -> (f64, f64) {
+    let busy = group_rows(g, ops)
+        .map_or(1.0, |rows| {
+            (rows as f64 / f64::from(hw.sms.unwrap_or(132).max(1))).min(1.0)
+        })
+        .max(f64::MIN_POSITIVE);
+    (
+        read / (hw.bandwidth * c.bandwidth_efficiency),
+        elements as f64 / (c.elements_per_s * busy),
+    )
+}
+
 /// The groups of the largest group norm among `ops`: `N · G` rows, each a block of
 /// PyTorch's moments kernel.
-pub(super) fn group_rows(g: &Graph, ops: &[OpId]) -> Option<u64> {
+fn group_rows(g: &Graph, ops: &[OpId]) -> Option<u64> {
     ops.iter()
         .map(|&o| g.op(o))
         .filter(|op| {
