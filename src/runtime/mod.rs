@@ -165,9 +165,10 @@ pub struct RuntimeEstimate {
     pub time_s: f64,
     /// The GPU's gap per CUDA kernel between kernels ([`seam::Pricing::launch_s`]).
     pub gap_s: f64,
-    /// Plain launches fed by a host that issues a kernel every `host_s`
-    /// (`model.host.runtime_eager_us` or `runtime_compile_us`): the step is the pipeline of
-    /// the host and the GPU, not each kernel plus a launch. `None` under CUDA graphs, or
+    /// Plain launches fed by a host that issues a CUDA kernel every `host_s`
+    /// (`model.host.runtime_eager_us` or `runtime_compile_us`; a kernel of the plan that
+    /// launches several costs it one each): the step is the pipeline of the host and the GPU,
+    /// not each kernel plus a launch. `None` under CUDA graphs, or
     /// when the model has no host time (then each kernel adds `launch_eager_us`).
     pub host_s: Option<f64>,
     /// With `host_s`: what the host spends on a convolution's kernel beyond it
@@ -351,10 +352,23 @@ pub fn estimate(
                         let op = a.graph.op(o);
                         op.kind == OpKind::Conv && op.int_attr("groups").unwrap_or(1) == 1
                     });
-                    if conv { conv_host_s } else { 0.0 }
+                    if conv {
+                        host_convs += usize::from(conv_host_s > 0.0);
+                        conv_host_s
+                    } else {
+                        0.0
+                    }
                 })
                 .collect();
-            host_convs = extra.iter().filter(|&&x| x > 0.0).count();
+            // The host issues every CUDA kernel, not every kernel of the plan: cuDNN's
+            // transposes, a split-K reduction and a Triton group norm's passes each cost it
+            // a launch (VALIDATION.md §43: SD 1.5's blocks, 1.3-1.4 launches a kernel, took
+            // the host 2.5 and 3.5 probes a kernel where the transformers took 2.2 and 2.7).
+            let extra: Vec<f64> = extra
+                .iter()
+                .zip(&parts.kernels)
+                .map(|(x, k)| x + h * k.launches.saturating_sub(1) as f64)
+                .collect();
             crate::cost::hwmodel::step_time(&kernels, Some(h), &extra, pricing.launch_s()).step_s
         }
         None => parts.kernels.iter().map(|k| k.prediction.time_s).sum(),

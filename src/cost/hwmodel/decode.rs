@@ -78,6 +78,13 @@ pub struct HostCoeffs {
     /// TorchInductor generates (its Python wrapper and Triton's launcher).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_compile_us: Option<f64>,
+    /// The probe of the hosts `runtime_eager_us` and `runtime_compile_us` were fitted on:
+    /// microseconds per `torch.add` of two small tensors launched one after another
+    /// (`validation/gpu/models/plain_rounds.py`'s probe). Not used in any estimate: it says
+    /// which host the figures describe, and `host_calib.py --probe` scales them by a host's
+    /// own probe over it (VALIDATION.md §43). Absent: not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe_us: Option<f64>,
     /// `--runtime eager --launch eager`: host microseconds an ungrouped convolution's kernel
     /// costs on top of `runtime_eager_us`, where a host's cuDNN calls cost more than other
     /// kernels (one H100 host's ResNet-50 and SD 1.5 steps, not another's: VALIDATION.md
@@ -294,6 +301,9 @@ impl HwModel {
             }
             if let Some(v) = h.runtime_compile_us {
                 check_range("runtime_compile_us", "model.host.runtime_compile_us", v)?;
+            }
+            if let Some(v) = h.probe_us {
+                check_range("probe_us", "model.host.probe_us", v)?;
             }
             if let Some(v) = h.runtime_conv_eager_us {
                 check_range(

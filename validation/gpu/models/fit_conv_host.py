@@ -38,14 +38,15 @@ def host_us():
 
 
 def kernels(name, runtime):
-    """(time_us, is a convolution) of each kernel of the case's step under CUDA graphs."""
-    return [(k["time_us"], k["family"] == "conv") for k in fit_host.per_kernel(name, runtime)]
+    """(time_us, is a convolution, CUDA kernels launched) of each kernel of the case's step
+    under CUDA graphs."""
+    return [(k["time_us"], k["family"] == "conv", k["launches"]) for k in fit_host.per_kernel(name, runtime)]
 
 
 def pipeline(ks, h, conv):
     host = gpu = 0.0
-    for t, is_conv in ks:
-        host += h + (conv if is_conv else 0.0)
+    for t, is_conv, launches in ks:
+        host += h * launches + (conv if is_conv else 0.0)
         gpu = max(gpu, host) + t
     return gpu
 
@@ -70,7 +71,7 @@ def report(rows, h, conv, which):
         t = best if which == "best" else med
         ok += abs(p / t - 1) <= 0.15
         print(f"  {n:34} {p:9.1f} / {t:9.1f} µs ({which}) {p / t - 1:+7.1%}   "
-              f"(kernels {len(ks)}, convolutions {sum(c for _, c in ks)})")
+              f"(kernels {len(ks)}, convolutions {sum(c for _, c, _ in ks)})")
     print(f"  within ±15%: {ok} of {len(rows)}")
 
 

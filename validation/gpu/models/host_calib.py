@@ -2,6 +2,13 @@
 VALIDATION §29).
 
     cargo build && python3 validation/gpu/models/host_calib.py DATA [--write DIR]
+    cargo build && python3 validation/gpu/models/host_calib.py --probe US --write DIR
+
+--probe: the preset's host figures scaled to your host by its probe alone (US µs per
+`torch.add` of two small tensors launched one after another, the probe plain_rounds.py times
+beside every round), over the probe of the hosts they were fitted on (`model.host.probe_us`):
+DIR/h100-host-probe.json. Over batches 15-23's held-out steps this put more steps within ±15%
+than the preset did on their hosts (VALIDATION §43).
 
 Your own host: on the machine, `python3 validation/gpu/models/plain_rounds.py OUT
 validation/gpu/models/host/emitted` (the two probes, about a minute; add your cases' emitted
@@ -53,10 +60,32 @@ def predict(name, runtime, hw_file=None):
     return json.loads(r.stdout)["cost"]["runtime"]["time_us"]
 
 
+def by_probe(probe, out):
+    """The H100 preset with its host's figures scaled to a host whose probe (`torch.add` of two
+    small tensors, plain launches, as plain_rounds.py times it) takes `probe` µs: each figure
+    times probe / `model.host.probe_us` (the probe of the hosts they were fitted on)."""
+    hw = json.loads(subprocess.run([C.BIN, "hardware", "h100", "--format", "json"], capture_output=True,
+                                   text=True, check=True).stdout)
+    host = hw["model"]["host"]
+    scale = probe / host["probe_us"]
+    for key in ("runtime_eager_us", "runtime_compile_us"):
+        print(f"{key}: {host[key]} µs -> {round(host[key] * scale, 2)} µs (probe {probe} µs, preset's {host['probe_us']})")
+        host[key] = round(host[key] * scale, 2)
+    host["probe_us"] = probe
+    host["source"] = f"host_calib.py --probe {probe} (the preset's host figures scaled by the probe): " + host["source"]
+    path = os.path.join(out, "h100-host-probe.json")
+    with open(path, "w") as fh:
+        json.dump(hw, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+    print(f"wrote {path}")
+
+
 def main():
-    data = sys.argv[1]
     out = sys.argv[sys.argv.index("--write") + 1] if "--write" in sys.argv else tempfile.mkdtemp()
     os.makedirs(out, exist_ok=True)
+    if "--probe" in sys.argv:
+        return by_probe(float(sys.argv[sys.argv.index("--probe") + 1]), out)
+    data = sys.argv[1]
     meas = {}
     for r in csv.DictReader(open(os.path.join(data, "measured_plain.csv"))):
         if r["status"] == "ok":

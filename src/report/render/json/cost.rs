@@ -366,6 +366,9 @@ struct RuntimeKernelJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<crate::runtime::CopyReason>,
     family: crate::cost::Family,
+    /// The CUDA kernels it launches (a cuDNN transpose, a split-K reduction or a split
+    /// norm's passes count apart; they sum to `kernels`).
+    launches: usize,
     dram_read: u64,
     dram_written: u64,
     /// The hardware model's compute and memory terms of the kernel (its time is the larger
@@ -393,6 +396,7 @@ impl Serialize for RuntimeKernelsJson<'_> {
                 tensor,
                 reason,
                 family: k.prediction.family,
+                launches: k.launches,
                 dram_read: k.prediction.dram_read,
                 dram_written: k.prediction.dram_written,
                 compute_us: r4(k.prediction.compute_s * 1e6),

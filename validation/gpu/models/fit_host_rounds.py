@@ -1,0 +1,137 @@
+"""Fits the host's time per CUDA kernel of `--runtime eager|compile --launch eager`
+(`model.host.runtime_eager_us`, `runtime_compile_us`) on the median rounds of plain_rounds.py's
+folders named by --fit, reports the folders named by --check as held out, and with --write
+puts the figures into the H100 presets, with the fitted folders' median probe as
+`model.host.probe_us` (issue 24, VALIDATION §43).
+
+    cargo build --release && FGRAPH=target/release/fgraph \\
+        python3 validation/gpu/models/fit_host_rounds.py \\
+        --fit b6-7,b8-10,b11-13,conv13,hostcal,b14 \\
+        --check b15,b16,b17,b18,b19,b20,b21,b22,b23 [--write]
+
+The model (src/runtime/mod.rs, crate::cost::hwmodel::step_time): the GPU runs each kernel of
+the plan as under a CUDA graph, and cannot start it before the host has issued its CUDA
+kernels, `h` µs each (a cuDNN transpose, a split-K reduction, a Triton group norm's passes
+count). Per runtime, `h` is the least squares of the log error over the fitted steps' median
+rounds, each step's predicted kernel times scaled to its measured CUDA-graph time (the host's
+share alone, as fit_host.py does); the counts within ±15% are of fgraph's own prediction.
+
+Each round has a probe beside it (`torch.add` of two small tensors, plain launches): the hosts
+the folders ran on took 5.3-10 µs a probe. The report also gives the counts with `h` scaled by
+the folder's probe over the fitted folders' median probe: what a host file made for the host
+(host_calib.py) would give, not what the presets do.
+"""
+import csv, math, os, statistics, sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cases as C  # noqa: E402
+import fit_host  # noqa: E402
+
+
+def rounds(sub):
+    """(case, runtime, median µs, fastest µs, probe µs) of data_plain/SUB/measured_plain.csv."""
+    path = os.path.join(HERE, "data_plain", sub, "measured_plain.csv")
+    return [(r["case"], r["runtime"], float(r["time_us"]), float(r["best_us"]), float(r["probe_us"]))
+            for r in csv.DictReader(open(path)) if r["status"] == "ok"]
+
+
+def graph_times():
+    """(case, runtime) → the measured CUDA-graph step µs (measure.py's single runs)."""
+    out = {}
+    for batch in C.BATCHES:
+        path = os.path.join(HERE, "data" if batch == "1" else "data" + batch, "measured_models.csv")
+        if not os.path.exists(path):
+            continue
+        for r in csv.DictReader(open(path)):
+            if r["status"] == "ok" and r["launch"] == "graph":
+                out[(r["case"], r["runtime"])] = float(r["time_us"])
+    return out
+
+
+def rows_of(subs):
+    """One row per (folder, case, runtime) measured in rounds and by CUDA graph: fgraph's
+    kernels, the same scaled to the measured CUDA-graph step, the median, fastest and probe."""
+    graph = graph_times()
+    known = {n for names, *_ in C.BATCHES.values() for n in names}
+    jobs = [(sub, *r) for sub in subs for r in rounds(sub) if r[0] in known and (r[0], r[1]) in graph]
+    names = sorted({j[1] for j in jobs})
+    with ThreadPoolExecutor(2) as ex:  # one case at a time each: write_case's file is per case
+        plans = dict(zip(names, ex.map(lambda n: {rt: fit_host.kernel_times(n, rt) for rt in ("eager", "compile")},
+                                       names)))
+    rows = []
+    for sub, name, runtime, med, best, probe in jobs:
+        ks = plans[name][runtime]
+        f = graph[(name, runtime)] / sum(t for t, _ in ks)
+        rows.append(dict(sub=sub, case=name, runtime=runtime, ks=ks, scaled=[(t * f, n) for t, n in ks],
+                         med=med, best=best, probe=probe))
+    return rows
+
+
+def fit(rows):
+    """h minimising the squared log error of the scaled pipelines (golden section, 0.01 µs)."""
+    loss = lambda h: sum(math.log(fit_host.pipeline(r["scaled"], h) / r["med"]) ** 2 for r in rows)
+    a, b, g = 1.0, 60.0, (5 ** 0.5 - 1) / 2
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = loss(c), loss(d)
+    while b - a > 0.01:
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = loss(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = loss(d)
+    return round((a + b) / 2, 1)
+
+
+def report(rows, h, probe_ref, label):
+    fixed = scaled = fixed_best = 0
+    for r in rows:
+        p = fit_host.pipeline(r["ks"], h)
+        q = fit_host.pipeline(r["ks"], h * r["probe"] / probe_ref)
+        fixed += abs(p / r["med"] - 1) <= 0.15
+        fixed_best += abs(p / r["best"] - 1) <= 0.15
+        scaled += abs(q / r["med"] - 1) <= 0.15
+        print(f"  {r['sub']:8} {r['case']:34} {r['runtime']:8} {p:9.1f} / {r['med']:9.1f} µs {p / r['med'] - 1:+7.1%}"
+              f"  fastest {p / r['best'] - 1:+7.1%}  probe {r['probe']:4.1f} µs, scaled {q / r['med'] - 1:+7.1%}")
+    n = len(rows)
+    print(f" {label}: within ±15% of the median round {fixed} of {n}, of the fastest {fixed_best}; "
+          f"host scaled by the probe {scaled} of {n}")
+
+
+def main():
+    arg = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+    fit_subs, check_subs = arg["--fit"].split(","), arg["--check"].split(",") if "--check" in arg else []
+    fit_rows, check_rows = rows_of(fit_subs), rows_of(check_subs)
+    probe_ref = statistics.median(r["probe"] for r in fit_rows)
+    print(f"the fitted folders' median probe: {probe_ref:.2f} µs")
+    fitted = {}
+    for runtime in ("eager", "compile"):
+        h = fitted[runtime] = fit([r for r in fit_rows if r["runtime"] == runtime])
+        print(f"{runtime}: host {h} µs a CUDA kernel, fitted on {','.join(fit_subs)}")
+        report([r for r in fit_rows if r["runtime"] == runtime], h, probe_ref, "fitted")
+        if check_rows:
+            report([r for r in check_rows if r["runtime"] == runtime], h, probe_ref, "held out")
+    if "--write" in sys.argv:
+        source = ("runtime_eager_us and runtime_compile_us: fitted per CUDA kernel by "
+                  f"validation/gpu/models/fit_host_rounds.py on the median rounds of {','.join(fit_subs)} "
+                  "(plain_rounds.py, fgraph emit torch modules, torch 2.11, H100 80GB HBM3; probe_us is "
+                  "those rounds' median probe)")
+        for name in ("h100", "h100-measured", "h100-2x8"):
+            path = os.path.join(fit_host.ROOT, "src", "cost", "presets", name + ".json")
+            j = fit_host.json.load(open(path))
+            host = j["model"]["host"]
+            old = host["source"]
+            start = old.find("runtime_eager_us and runtime_compile_us: fitted")
+            end = old.find(")", start) + 1
+            host["source"] = old[:start] + source + old[end:] if start >= 0 else old + "; " + source
+            host["runtime_eager_us"], host["runtime_compile_us"] = fitted["eager"], fitted["compile"]
+            host["probe_us"] = round(probe_ref, 2)
+            fit_host.write_json(path, j)
+
+
+if __name__ == "__main__":
+    main()
