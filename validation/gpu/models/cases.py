@@ -388,6 +388,27 @@ CASES23 = {
     "sd15_down_c1280_h32_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 1280, "H": 32}, None),
     "sd15_down_c640_h64_b1": (IMP + "sd15_down_width.fgraph", {"B": 1, "C": 640, "H": 64}, None),
 }
+# Batch 24 (VALIDATION §43): held out from the host's time per CUDA kernel (fit_host_rounds.py,
+# fitted on the rounds of b6-7 to b14): eleven steps at sizes no batch had, most of them
+# waiting on the host under plain launches: Qwen2.5-0.5B decoding batch 2 against 1,023
+# positions and TinyLlama batch 4 against 511 (all layers), BERT-base at 4 × 256, BERT-large at
+# 8 × 128, GPT-2 medium at 8 × 256, ResNet-50 at batch 10 channels-last and 6 stated NCHW, SD
+# 1.5's down block at 2 × 32², a ViT-B/16 block at batch 12, Whisper-tiny's encoder at batch 14
+# and a ConvNeXt block at batch 6. Predictions in predictions_models_24.json and
+# predictions_plain_24.json.
+CASES24 = {
+    "qwen2_5_0_5b_decode_b2_t1023": (IMP + "qwen2_5_0_5b_decode_b4.fgraph", {"B": 2, "P": 1023}, None),
+    "tinyllama_decode_b4_t511": (IMP + "tinyllama_decode_b8.fgraph", {"B": 4, "P": 511}, None),
+    "bert_base_b4_s256": (IMP + "bert_base_b8.fgraph", {"B": 4, "S": 256}, None),
+    "bert_large_b8_s128": (IMP + "bert_large_b16.fgraph", {"B": 8, "S": 128}, None),
+    "gpt2_medium_b8_s256": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 8, "S": 256}, None),
+    "resnet50_b10": ("examples/resnet50.fgraph", {"B": 10}, None),
+    "resnet50_nchw_b6": (IMP + "resnet50_nchw.fgraph", {"B": 6}, None),
+    "sd15_unet_down_b2_h32": ("examples/sd15_unet_down_block.fgraph", {"B": 2, "H": 32}, None),
+    "vit_b16_block_b12": ("examples/vit_block.fgraph", {"B": 12}, None),
+    "whisper_tiny_enc_b14": ("examples/whisper_tiny_encoder.fgraph", {"B": 14}, None),
+    "convnext_block_b6": ("examples/convnext_block.fgraph", {"B": 6}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -411,13 +432,15 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "20": (CASES20, "predictions_models_20.json"),
            "21": (CASES21, "predictions_models_21.json"),
            "22": (CASES22, "predictions_models_22.json"),
-           "23": (CASES23, "predictions_models_23.json")}
+           "23": (CASES23, "predictions_models_23.json"),
+           "24": (CASES24, "predictions_models_24.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
-              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, HOST_PROBES):
+              CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
+              HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
