@@ -47,7 +47,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
-        "data20", "data21", "data22", "data23",
+        "data20", "data21", "data22", "data23", "data24",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -128,15 +128,15 @@ fn runtime_keeps_its_whole_model_accuracy() {
     // CUDA graph; §24: SD 1.5's compiled block, from +34% to within 10%, batch 2 18 of 20).
     let expected: &[(&str, &str, usize, usize)] = &[
         ("1", "graph", 20, 20),
-        ("1", "eager", 16, 20),
+        ("1", "eager", 12, 20),
         ("2", "graph", 18, 20),
-        ("2", "eager", 17, 20),
+        ("2", "eager", 16, 20),
         ("3", "graph", 20, 20),
-        ("3", "eager", 16, 20),
+        ("3", "eager", 15, 20),
         ("4", "graph", 20, 20),
         ("4", "eager", 20, 20),
         ("5", "graph", 25, 26),
-        ("5", "eager", 22, 26),
+        ("5", "eager", 19, 26),
         ("6", "graph", 18, 18),
         ("6", "eager", 11, 18),
         ("7", "graph", 16, 16),
@@ -144,7 +144,7 @@ fn runtime_keeps_its_whole_model_accuracy() {
         ("8", "graph", 14, 14),
         ("8", "eager", 6, 14),
         ("9", "graph", 12, 12),
-        ("9", "eager", 8, 12),
+        ("9", "eager", 5, 12),
         ("10", "graph", 10, 10),
         ("10", "eager", 3, 10),
         // §23: batch 11, held out from everything (the pre-registered figures).
@@ -229,24 +229,33 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // 14 by CUDA graph). Plain launches by one run only (no rounds).
         ("23", "graph", 13, 14),
         ("23", "eager", 1, 14),
+        // §43: the host's time per CUDA kernel (16.9 and 22.0 µs, fit_host_rounds.py on the
+        // rounds of b6-7 to b14) moved the single runs of plain launches of batches 1, 2, 3,
+        // 5 and 9 to 12, 16, 15, 19 and 5 (and others up: 203 to 225 of 380 in all).
+        // Batch 24, held out from it (the pre-registered figures).
+        ("24", "graph", 18, 22),
+        ("24", "eager", 13, 22),
     ];
+    // Every batch's figure is printed before any fails: one miss hides no other.
+    let mut misses = Vec::new();
     for &(b, l, within, n) in expected {
         let got = tally.get(&(b.to_string(), l)).copied().unwrap_or_default();
         println!("batch {b} {l}: {} of {} within target", got.0, got.1);
-        assert_eq!(got.1, n, "batch {b} {l}: measured steps");
-        assert!(
-            got.0 >= within,
-            "batch {b} {l}: {} of {n} within target, VALIDATION.md §21 says {within}",
-            got.0
-        );
+        if got.1 != n || got.0 < within {
+            misses.push(format!(
+                "batch {b} {l}: {} of {} within target, VALIDATION.md says {within} of {n}",
+                got.0, got.1
+            ));
+        }
     }
+    assert!(misses.is_empty(), "{}", misses.join("\n"));
 }
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 15] = [
+const ROUNDS: [&str; 16] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
-    "b20", "b21", "b22", "b23",
+    "b20", "b21", "b22", "b23", "b24",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -309,64 +318,161 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
     // presets then dropped: 9 of 14 with it); batches 11, 12 and those steps again on a third,
     // with the host probes (hostcal).
     let expected: &[(&str, u32, usize, usize, usize)] = &[
-        ("b6-7", 6, 15, 18, 18),
-        ("b6-7", 7, 9, 12, 16),
-        ("b8-10", 8, 10, 12, 14),
-        ("b8-10", 9, 12, 12, 12),
-        ("b8-10", 10, 4, 5, 10),
-        ("b11-13", 11, 10, 10, 18),
-        ("b11-13", 12, 2, 2, 12),
-        ("b11-13", 13, 4, 5, 10),
-        ("conv13", 1, 2, 3, 4),
-        ("conv13", 2, 5, 5, 6),
-        ("conv13", 3, 3, 3, 4),
-        ("hostcal", 1, 2, 3, 4),
-        ("hostcal", 2, 4, 5, 6),
-        ("hostcal", 3, 2, 2, 4),
-        ("hostcal", 11, 18, 18, 18),
-        ("hostcal", 12, 7, 7, 12),
+        ("b6-7", 6, 14, 11, 18),
+        ("b6-7", 7, 11, 13, 16),
+        ("b8-10", 8, 8, 6, 14),
+        ("b8-10", 9, 7, 5, 12),
+        ("b8-10", 10, 7, 8, 10),
+        ("b11-13", 11, 17, 17, 18),
+        ("b11-13", 12, 2, 3, 12),
+        ("b11-13", 13, 4, 9, 10),
+        ("conv13", 1, 3, 2, 4),
+        ("conv13", 2, 4, 4, 6),
+        ("conv13", 3, 1, 1, 4),
+        ("hostcal", 1, 4, 3, 4),
+        ("hostcal", 2, 6, 6, 6),
+        ("hostcal", 3, 4, 3, 4),
+        ("hostcal", 11, 9, 9, 18),
+        ("hostcal", 12, 10, 8, 12),
         // §30: batch 14 in rounds, in the same call as its single runs, pre-registered.
-        ("b14", 14, 14, 14, 16),
+        ("b14", 14, 13, 12, 16),
         // §32: batch 15 likewise.
-        ("b15", 15, 11, 11, 16),
-        ("b16", 16, 8, 9, 16),
+        ("b15", 15, 9, 8, 16),
+        ("b16", 16, 6, 5, 16),
         // §35: the batch norms' statistics kernels (106 in ResNet-50's eager step) moved
         // conv13's batch 1 to 2 and 3, hostcal's batch 1 to 2 and 3 and batch 12 to 7 and 7,
         // and batch 16 (pre-registered 6 and 7) to 8 and 9.
         // §35: batch 17, pre-registered: a slow host (its probe 8.3-8.6 µs a kernel), none
         // within ±15% (ResNet eager −32..−44%, compiled −51..−59%).
-        ("b17", 17, 0, 0, 14),
+        ("b17", 17, 1, 2, 14),
         // §35: batch 18, pre-registered.
-        ("b18", 18, 9, 12, 16),
+        ("b18", 18, 15, 8, 16),
         // §36: batch 19, pre-registered.
-        ("b19", 19, 14, 13, 18),
+        ("b19", 19, 11, 10, 18),
         // §37: batch 20, pre-registered.
-        ("b20", 20, 6, 12, 18),
+        ("b20", 20, 10, 13, 18),
         // §38: batch 21, pre-registered (14 by the fastest; 13 since §39's conv overlap).
-        ("b21", 21, 12, 13, 18),
+        ("b21", 21, 16, 15, 18),
         // §39: batch 22, pre-registered.
-        ("b22", 22, 4, 4, 18),
+        ("b22", 22, 9, 12, 18),
         // §40: batch 23, pre-registered (predictions_plain_23.json), in a call of its own
         // after its single runs.
-        ("b23", 23, 9, 11, 14),
+        ("b23", 23, 11, 9, 14),
+        // §43: the host's time per CUDA kernel, fitted on the median rounds of b6-7 to b14,
+        // moved every folder above to its figures (the held-out b15-b23 by the median round
+        // from 73 to 88 of 148; the fastest rounds, faster than the fit, from 85 to 82).
+        // Batch 24, pre-registered (predictions_plain_24.json), on the fastest host yet
+        // (a probe of 5.1-5.6 µs against the presets' 7.21).
+        ("b24", 24, 3, 3, 22),
     ];
+    let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
         let got = tally.get(&(sub, b)).copied().unwrap_or_default();
         println!(
             "{sub} batch {b}: median {} fastest {} of {}",
             got.0, got.1, got.2
         );
-        assert_eq!(got.2, n, "{sub} batch {b}: measured steps");
-        assert!(
-            got.0 >= median && got.1 >= best,
-            "{sub} batch {b}: {} (median round) and {} (fastest) of {n} within ±15%, VALIDATION.md §28-29 say {median} and {best}",
-            got.0,
-            got.1
-        );
+        if got.2 != n || got.0 < median || got.1 < best {
+            misses.push(format!(
+                "{sub} batch {b}: {} (median round) and {} (fastest) of {} within ±15%, VALIDATION.md says {median} and {best} of {n}",
+                got.0, got.1, got.2
+            ));
+        }
     }
+    assert!(misses.is_empty(), "{}", misses.join("\n"));
     assert_eq!(
         tally.len(),
         expected.len(),
         "every folder and batch has its row"
     );
+}
+
+/// The preset with its host figures scaled to a host whose probe took `probe` µs, as
+/// `validation/gpu/models/host_calib.py --probe` writes it.
+fn scaled_to(hw: &Hardware, probe: f64) -> Hardware {
+    let mut hw = hw.clone();
+    let host = hw
+        .model
+        .as_mut()
+        .and_then(|m| m.host.as_mut())
+        .expect("a host model");
+    let scale = probe / host.probe_us.expect("probe_us");
+    for v in [&mut host.runtime_eager_us, &mut host.runtime_compile_us] {
+        *v = v.map(|us| us * scale);
+    }
+    hw
+}
+
+#[test]
+fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
+    // VALIDATION.md §43: each round's probe (`torch.add`, plain launches) beside it; the
+    // host's figures scaled by the folder's median probe over `model.host.probe_us`.
+    let manifest = manifest();
+    let dir = root().join("validation/gpu/models/data_plain");
+    let hw = Hardware::preset("h100").expect("h100");
+    // folder → (within ±15% of the median round, measured)
+    let mut tally: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let cases: BTreeMap<&str, &Value> = manifest["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| (c["case"].as_str().expect("case"), c))
+        .collect();
+    for sub in ROUNDS {
+        for r in ok_rows(&dir.join(sub).join("measured_plain.csv")) {
+            let Some(case) = cases.get(r["case"].as_str()) else {
+                continue;
+            };
+            let runtime = match r["runtime"].as_str() {
+                "eager" => Runtime::Eager,
+                _ => Runtime::Compile,
+            };
+            let hw = scaled_to(&hw, us(&r, "probe_us"));
+            let e = estimate(&analysis(case), &hw, LaunchMode::Eager, runtime).expect("estimate");
+            let err = e.time_s * 1e6 / us(&r, "time_us") - 1.0;
+            let t = tally.entry(sub).or_default();
+            t.0 += usize::from(err.abs() <= 0.15);
+            t.1 += 1;
+            println!(
+                "{sub} {:34} {:8} {:+7.1}%",
+                r["case"],
+                r["runtime"],
+                err * 100.0
+            );
+        }
+    }
+    // Fitted on b6-7 to b14 (fit_host_rounds.py: 141 of 184 scaled); b15-b23 held out (121
+    // of 148); b24 pre-registered (16 of 22).
+    let expected: &[(&str, usize, usize)] = &[
+        ("b6-7", 26, 34),
+        ("b8-10", 23, 36),
+        ("b11-13", 29, 40),
+        ("conv13", 13, 14),
+        ("hostcal", 36, 44),
+        ("b14", 14, 16),
+        ("b15", 15, 16),
+        ("b16", 14, 16),
+        ("b17", 8, 14),
+        ("b18", 15, 16),
+        ("b19", 15, 18),
+        ("b20", 12, 18),
+        ("b21", 15, 18),
+        ("b22", 15, 18),
+        ("b23", 12, 14),
+        ("b24", 16, 22),
+    ];
+    let mut misses = Vec::new();
+    for (sub, got) in &tally {
+        println!("{sub}: {} of {} within ±15%", got.0, got.1);
+    }
+    for &(sub, within, n) in expected {
+        let got = tally.get(sub).copied().unwrap_or_default();
+        if got.1 != n || got.0 < within {
+            misses.push(format!(
+                "{sub}: {} of {} within ±15%, §43 says {within} of {n}",
+                got.0, got.1
+            ));
+        }
+    }
+    assert!(misses.is_empty(), "{}", misses.join("\n"));
 }

@@ -129,7 +129,11 @@ def main():
             end = old.find(")", start) + 1
             host["source"] = old[:start] + source + old[end:] if start >= 0 else old + "; " + source
             host["runtime_eager_us"], host["runtime_compile_us"] = fitted["eager"], fitted["compile"]
-            host["probe_us"] = round(probe_ref, 2)
+            host.pop("probe_us", None)
+            # The key after runtime_compile_us, where fgraph hardware prints it.
+            j["model"]["host"] = {k2: v2 for k, v in host.items()
+                                  for k2, v2 in ([(k, v), ("probe_us", round(probe_ref, 2))]
+                                                 if k == "runtime_compile_us" else [(k, v)])}
             fit_host.write_json(path, j)
 
 

@@ -2,12 +2,12 @@
 VALIDATION §29).
 
     cargo build && python3 validation/gpu/models/host_calib.py DATA [--write DIR]
-    cargo build && python3 validation/gpu/models/host_calib.py --probe US --write DIR
+    cargo build && python3 validation/gpu/models/host_calib.py --probe US|measure --write DIR
 
 --probe: the preset's host figures scaled to your host by its probe alone (US µs per
 `torch.add` of two small tensors launched one after another, the probe plain_rounds.py times
-beside every round), over the probe of the hosts they were fitted on (`model.host.probe_us`):
-DIR/h100-host-probe.json. Over batches 15-23's held-out steps this put more steps within ±15%
+beside every round; `measure` times it on this machine, which needs PyTorch and the GPU), over
+the probe of the hosts they were fitted on (`model.host.probe_us`): DIR/h100-host-probe.json. Over batches 15-23's held-out steps this put more steps within ±15%
 than the preset did on their hosts (VALIDATION §43).
 
 Your own host: on the machine, `python3 validation/gpu/models/plain_rounds.py OUT
@@ -60,6 +60,15 @@ def predict(name, runtime, hw_file=None):
     return json.loads(r.stdout)["cost"]["runtime"]["time_us"]
 
 
+def measured_probe():
+    """This machine's probe (PyTorch and a CUDA GPU needed): the median of five of
+    plain_rounds.py's probes, µs."""
+    import statistics
+    import plain_rounds  # noqa: E402 (imports torch)
+    plain_rounds.probe()  # warm-up
+    return round(statistics.median(plain_rounds.probe() for _ in range(5)), 2)
+
+
 def by_probe(probe, out):
     """The H100 preset with its host's figures scaled to a host whose probe (`torch.add` of two
     small tensors, plain launches, as plain_rounds.py times it) takes `probe` µs: each figure
@@ -84,7 +93,8 @@ def main():
     out = sys.argv[sys.argv.index("--write") + 1] if "--write" in sys.argv else tempfile.mkdtemp()
     os.makedirs(out, exist_ok=True)
     if "--probe" in sys.argv:
-        return by_probe(float(sys.argv[sys.argv.index("--probe") + 1]), out)
+        arg = sys.argv[sys.argv.index("--probe") + 1]
+        return by_probe(measured_probe() if arg == "measure" else float(arg), out)
     data = sys.argv[1]
     meas = {}
     for r in csv.DictReader(open(os.path.join(data, "measured_plain.csv"))):
