@@ -92,7 +92,7 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
             };
             let _ = writeln!(
                 out,
-                "  {}; {} in kernels + {} of gaps and waiting for the host, which issues a \
+                "  {}; {} in kernels + {} of gaps and waiting for the host, which issues a CUDA \
                  kernel every {} (model.host.runtime_{}_us; hosts differ: docs/language.md){conv}",
                 parts.join(", "),
                 fmt_time(e.kernel_s),
