@@ -253,9 +253,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 16] = [
+const ROUNDS: [&str; 17] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
-    "b20", "b21", "b22", "b23", "b24",
+    "b20", "b21", "b22", "b23", "b24", "b24b",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -364,6 +364,9 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         // Batch 24, pre-registered (predictions_plain_24.json), on the fastest host yet
         // (a probe of 5.1-5.6 µs against the presets' 7.21).
         ("b24", 24, 3, 3, 22),
+        // §43: batch 24 again, on a second machine (a probe of 7.9-9.2 µs), the same
+        // pre-registered predictions.
+        ("b24b", 24, 12, 12, 22),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -442,7 +445,7 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         }
     }
     // Fitted on b6-7 to b14 (fit_host_rounds.py: 141 of 184 scaled); b15-b23 held out (121
-    // of 148); b24 pre-registered (16 of 22).
+    // of 148); b24 pre-registered (16 of 22 on one host, 17 of 22 on a second, b24b).
     let expected: &[(&str, usize, usize)] = &[
         ("b6-7", 26, 34),
         ("b8-10", 23, 36),
@@ -460,6 +463,7 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b22", 15, 18),
         ("b23", 12, 14),
         ("b24", 16, 22),
+        ("b24b", 17, 22),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
