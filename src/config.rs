@@ -11,6 +11,7 @@
 //! fuser = "inductor"         # the fusion strategy: seed, inductor, xla or tvm (`--fuser`)
 //! runtime = "eager"          # lead `analyze` with the step as eager or compile runs it (`--runtime`)
 //! launch = "graph"           # launches: graph (CUDA graph replay) or eager (`--launch`)
+//! host-probe-us = 8.7        # the host's probe, to scale the host figures (`--host-probe-us`)
 //!
 //! [set]                      # param overrides (`--set NAME=INT`)
 //! batch = 8
@@ -38,7 +39,7 @@ use toml::Spanned;
 pub const FILE_NAME: &str = "fgraph.toml";
 
 /// A checked configuration file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Config {
     /// Where it was read from (`None`: no file, the defaults).
     pub path: Option<PathBuf>,
@@ -52,6 +53,9 @@ pub struct Config {
     pub runtime: Option<crate::runtime::Runtime>,
     /// `launch = "…"`: how kernels are launched (`--launch` wins).
     pub launch: Option<crate::cost::LaunchMode>,
+    /// `host-probe-us = …`: the host's probe in µs, to which the hardware model's host
+    /// figures are scaled (`--host-probe-us` wins).
+    pub host_probe_us: Option<f64>,
     /// Param overrides in file order.
     pub set: Vec<(String, i64)>,
     /// `[imports] paths`: the library folders, resolved (empty from [`parse`], which has no
@@ -82,6 +86,7 @@ struct Raw {
     fuser: Option<Spanned<String>>,
     runtime: Option<Spanned<String>>,
     launch: Option<Spanned<String>>,
+    host_probe_us: Option<Spanned<f64>>,
     #[serde(default)]
     set: toml::Table,
     imports: Option<RawImports>,
@@ -221,7 +226,7 @@ fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigErr
             let message = e.message().to_string();
             let d = Diagnostic::new(Code::InvalidConfig, format!("invalid `{FILE_NAME}`: {message}"))
                 .at(span, "here")
-                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, runtime, launch, [set], [imports] paths, [large-intermediate] min-bytes, min-weight-percent; `fgraph explain invalid-config`");
+                .help("keys: hardware, deny-warnings, allow, flash-attention, fuser, runtime, launch, host-probe-us, [set], [imports] paths, [large-intermediate] min-bytes, min-weight-percent; `fgraph explain invalid-config`");
             return Err(fail(vec![d]));
         }
     };
@@ -296,6 +301,18 @@ fn check(name: &str, text: &str, dir: Option<&Path>) -> Result<Config, ConfigErr
                     .help(
                         "the launch modes are graph (CUDA graph replay) and eager (plain launches)",
                     ),
+            ),
+        }
+    }
+    if let Some(p) = raw.host_probe_us {
+        let span = Span::new(p.span().start, p.span().end);
+        let us = p.into_inner();
+        match crate::cost::hwmodel::check_range("probe_us", "host-probe-us", us) {
+            Ok(us) => config.host_probe_us = Some(us),
+            Err(e) => diags.push(
+                Diagnostic::new(Code::InvalidConfig, e)
+                    .at(span, "not a probe")
+                    .help("the time of one `torch.add` of two small tensors under plain launches, in µs"),
             ),
         }
     }
@@ -425,6 +442,23 @@ mod tests {
         assert!(c.deny_warnings);
         assert_eq!(c.allow, vec![Code::UnusedTensor]);
         assert_eq!(c.set, vec![("batch".to_string(), 8)]);
+    }
+
+    #[test]
+    fn reads_the_host_probe_and_refuses_one_out_of_range() {
+        let c = parse("fgraph.toml", "host-probe-us = 8.7\n").expect("valid");
+        assert_eq!(c.host_probe_us, Some(8.7));
+        for (text, bad) in [
+            ("host-probe-us = 0.0\n", "0.0"),
+            ("host-probe-us = nan\n", "nan"),
+        ] {
+            let e = parse("fgraph.toml", text).expect_err("invalid");
+            let d = &e.diagnostics[0];
+            assert_eq!(d.code, Code::InvalidConfig);
+            let s = d.primary.as_ref().expect("placed").span;
+            assert_eq!(&text[s.start..s.end], bad);
+            assert!(d.message.contains("host-probe-us"), "{}", d.message);
+        }
     }
 
     #[test]

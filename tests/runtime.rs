@@ -464,3 +464,101 @@ fn the_runtime_comes_from_fgraph_toml_and_needs_a_calibrated_gpu() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn host_probe_scales_the_host_figures() {
+    // VALIDATION.md §43: the presets' host figures describe a host whose probe (one
+    // `torch.add`, plain launches) took 7.21 µs; `--host-probe-us` scales them to another.
+    let file = "validation/inductor/heldout/llama_decode.fgraph";
+    let json = |extra: &[&str]| -> Value {
+        let mut args = vec![
+            "analyze",
+            "--runtime",
+            "compile",
+            "--launch",
+            "eager",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        args.push(file);
+        let o = fgraph(&args);
+        assert_eq!(common::code(&o), 0, "{}", common::stderr(&o));
+        serde_json::from_str(&stdout(&o)).expect("json")
+    };
+    let preset = json(&[]);
+    assert_eq!(preset["cost"]["runtime"]["host_us"], 22.0);
+    assert_eq!(preset["cost"]["runtime"]["host_probe_us"], 7.21);
+    let slow = json(&["--host-probe-us", "14.42"]);
+    assert_eq!(slow["cost"]["runtime"]["host_us"], 44.0);
+    assert_eq!(slow["cost"]["runtime"]["host_probe_us"], 14.42);
+    let (t0, t1) = (
+        preset["cost"]["runtime"]["time_us"].as_f64().expect("time"),
+        slow["cost"]["runtime"]["time_us"].as_f64().expect("time"),
+    );
+    assert!(t1 > t0, "{t0} -> {t1}");
+    // The human report names the host it describes.
+    let o = fgraph(&[
+        "analyze",
+        "--runtime",
+        "eager",
+        "--launch",
+        "eager",
+        "--host-probe-us",
+        "5",
+        file,
+    ]);
+    assert!(
+        stdout(&o).contains("a host whose probe takes 5.00 µs"),
+        "{}",
+        stdout(&o)
+    );
+    // From fgraph.toml, under the flag.
+    let dir = common::temp_dir("host-probe");
+    std::fs::write(dir.join("fgraph.toml"), "host-probe-us = 14.42\n").expect("toml");
+    let copy = dir.join("decode.fgraph");
+    std::fs::copy(common::root().join(file), &copy).expect("copy");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            "--runtime",
+            "compile",
+            "--launch",
+            "eager",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        args.push("decode.fgraph");
+        let o = common::fgraph_in(&dir, &args);
+        let j: Value = serde_json::from_str(&stdout(&o)).expect("json");
+        j["cost"]["runtime"]["host_us"].as_f64().expect("host_us")
+    };
+    assert_eq!(run(&[]), 44.0);
+    assert_eq!(run(&["--host-probe-us", "7.21"]), 22.0);
+    // Usage errors: a probe out of range, a GPU with no host probe to scale from.
+    for (args, says) in [
+        (vec!["--host-probe-us", "0"], "it must be more than 0"),
+        (vec!["--host-probe-us", "inf"], "at most 1000"),
+        (
+            vec!["--hardware", "a100", "--host-probe-us", "5"],
+            "no hardware model",
+        ),
+    ] {
+        let mut all = vec!["analyze"];
+        all.extend(args);
+        all.push(file);
+        let o = fgraph(&all);
+        assert_eq!(common::code(&o), 2, "{all:?}");
+        assert!(common::stderr(&o).contains(says), "{}", common::stderr(&o));
+    }
+    // A hardware file that states no probe.
+    let hw = Hardware::preset("h100").expect("h100");
+    let mut m = hw.model.clone().expect("model");
+    m.host.as_mut().expect("host").probe_us = None;
+    assert!(
+        m.with_host_probe(5.0)
+            .expect_err("no probe")
+            .contains("model.host.probe_us")
+    );
+}

@@ -123,6 +123,12 @@ pub struct CostArgs {
     /// default mode), priced by the hardware model.
     #[arg(long, value_enum, value_name = "RUNTIME")]
     pub runtime: Option<crate::runtime::Runtime>,
+    /// Scale the hardware model's host figures (plain launches under --runtime) to a host
+    /// whose probe, one `torch.add` of two small tensors launched after another, takes US µs
+    /// (the H100 presets' host: 7.21; `validation/gpu/models/host_calib.py --probe measure`
+    /// times yours).
+    #[arg(long, value_name = "US")]
+    pub host_probe_us: Option<f64>,
     /// Write the roofline of the GPU with every kernel, unfused and fused, as SVG.
     #[arg(long, value_name = "FILE")]
     pub roofline: Option<PathBuf>,

@@ -51,9 +51,18 @@ pub(super) fn for_cost(
         hardware: cost.hardware.clone().or(cfg.hardware.clone()),
         runtime: cost.runtime.or(cfg.runtime),
         launch: cost.launch.or(cfg.launch),
+        host_probe_us: cost.host_probe_us.or(cfg.host_probe_us),
         ..cost.clone()
     };
     let mut hardware = hardware(&cost)?;
+    if let (Some(probe), Some(m)) = (cost.host_probe_us, &hardware.model) {
+        hardware.model = Some(m.with_host_probe(probe).map_err(Usage)?);
+    } else if cost.host_probe_us.is_some() {
+        return Err(Usage(format!(
+            "--host-probe-us: {} has no hardware model to scale",
+            hardware.name
+        )));
+    }
     // A compiler's fuser runs layout-only kernels as its own generated copies (issue 24);
     // `--runtime` may choose otherwise.
     if let (Some(Fuser::Inductor | Fuser::Xla | Fuser::Tvm), Some(m)) =

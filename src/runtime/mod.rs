@@ -171,6 +171,9 @@ pub struct RuntimeEstimate {
     /// not each kernel plus a launch. `None` under CUDA graphs, or
     /// when the model has no host time (then each kernel adds `launch_eager_us`).
     pub host_s: Option<f64>,
+    /// With `host_s`: the probe of the host it describes (`model.host.probe_us`, scaled by
+    /// `--host-probe-us`), when the model states one.
+    pub host_probe_s: Option<f64>,
     /// With `host_s`: what the host spends on a convolution's kernel beyond it
     /// (`model.host.runtime_conv_eager_us` or `runtime_conv_compile_us`; 0 without one).
     pub conv_host_s: Option<f64>,
@@ -382,6 +385,9 @@ pub fn estimate(
         host_s,
         conv_host_s: host_s.map(|_| conv_host_s),
         host_convs,
+        host_probe_s: host_s
+            .and(model.host.as_ref().and_then(|h| h.probe_us))
+            .map(|us| us * 1e-6),
         stream_discount_s: pricing.stream_discount_s(),
         sustained_derate: derate,
         sustained_share,

@@ -236,6 +236,37 @@ impl HwModel {
         }
     }
 
+    /// This model with its runtimes' host figures (`host.runtime_*_us`, the convolution terms
+    /// too) scaled to a host whose probe takes `probe_us` (`--host-probe-us`): each times
+    /// `probe_us / host.probe_us`, the probe of the hosts they were fitted on (VALIDATION.md
+    /// §43: the host time per CUDA kernel followed the probe, 5.1-10 µs on the lent H100s).
+    /// An error names what is missing or out of range.
+    pub fn with_host_probe(&self, probe_us: f64) -> Result<HwModel, String> {
+        check_range("probe_us", "--host-probe-us", probe_us)?;
+        let mut m = self.clone();
+        let Some(host) = m.host.as_mut() else {
+            return Err("the hardware model has no host figures (`model.host`) to scale".into());
+        };
+        let Some(reference) = host.probe_us else {
+            return Err(
+                "the hardware model states no host probe (`model.host.probe_us`) to scale its \
+                 host figures from"
+                    .into(),
+            );
+        };
+        let scale = probe_us / reference;
+        for v in [
+            &mut host.runtime_eager_us,
+            &mut host.runtime_compile_us,
+            &mut host.runtime_conv_eager_us,
+            &mut host.runtime_conv_compile_us,
+        ] {
+            *v = v.map(|us| us * scale);
+        }
+        host.probe_us = Some(probe_us);
+        Ok(m)
+    }
+
     /// The coefficients of the kernel made of `ops` when it only copies a layout (every op a
     /// layout op) and a copy family prices it; `None` otherwise (priced as before issue 24).
     ///

@@ -90,10 +90,16 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
                 ),
                 _ => String::new(),
             };
+            // The host it describes, by its probe (`--host-probe-us` scales to another).
+            let probe = e
+                .host_probe_s
+                .map(|p| format!(", a host whose probe takes {}", fmt_time(p)))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
                 "  {}; {} in kernels + {} of gaps and waiting for the host, which issues a CUDA \
-                 kernel every {} (model.host.runtime_{}_us; hosts differ: docs/language.md){conv}",
+                 kernel every {} (model.host.runtime_{}_us{probe}; hosts differ: \
+                 docs/language.md){conv}",
                 parts.join(", "),
                 fmt_time(e.kernel_s),
                 fmt_time(e.time_s - e.kernel_s),

@@ -302,6 +302,10 @@ pub struct RuntimeJson<'a> {
     /// (`model.host.runtime_conv_eager_us` or `runtime_conv_compile_us`; 0 without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conv_host_us: Option<f64>,
+    /// With `host_us`: the probe of the host it describes (`model.host.probe_us`, or
+    /// `--host-probe-us`), µs; absent where the model states none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_probe_us: Option<f64>,
     /// What each CUDA kernel's hardware-model time is shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_us: f64,
@@ -419,6 +423,7 @@ impl<'a> RuntimeJson<'a> {
             gap_us: r4(e.gap_s * 1e6),
             host_us: e.host_s.map(|h| r4(h * 1e6)),
             conv_host_us: e.conv_host_s.map(|h| r4(h * 1e6)),
+            host_probe_us: e.host_probe_s.map(|p| r4(p * 1e6)),
             stream_discount_us: r4(e.stream_discount_s * 1e6),
             sustained_derate: r4(e.sustained_derate),
             sustained_share: r4(e.sustained_share),
