@@ -1541,6 +1541,15 @@ fn h100_preset_carries_the_fitted_coefficients() {
             m.families.batch_norm_cudnn_channels_last = None;
             m.families.cat = None;
             m.families.group_norm_strided = None;
+            // cuDNN's generic depthwise kernel below batch 8: dw_probe/fit_generic.py
+            // (VALIDATION.md §44), its source appended to the conv family's.
+            if let Some(c) = m.conv.as_mut() {
+                c.depthwise_channels_last_generic = None;
+                if let Some((fitted, _)) = c.source.split_once("; depthwise_channels_last_generic")
+                {
+                    c.source = fitted.to_string();
+                }
+            }
             m
         });
         let model = model.map(|m| HwModel {

@@ -67,6 +67,12 @@ use crate::graph::{Graph, OpId};
 use crate::types::{Dtype, OpKind};
 use serde::{Deserialize, Serialize};
 
+/// cuDNN runs a channels-last depthwise conv of fewer images than this with its generic
+/// kernel, `conv2d_c1_k1_nhwc`, and from it up with `conv2d_c1_k1_nhwc_specialized`
+/// (validation/gpu/models/dw_probe: batches 1-7 and 8-32 at all four of ConvNeXt-T's stages,
+/// cuDNN 9.19).
+pub const GENERIC_BELOW_BATCH: u64 = 8;
+
 /// A depthwise conv kernel's coefficients: `overhead_us + bytes / (bandwidth ·
 /// bandwidth_efficiency) + taps / taps_per_s`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -104,6 +110,11 @@ pub struct ConvCoeffs {
     pub depthwise_nchw: DepthwiseCoeffs,
     pub depthwise_channels_last: DepthwiseCoeffs,
     pub depthwise_cudnn_1d: DepthwiseCoeffs,
+    /// cuDNN's `conv2d_c1_k1_nhwc`, which runs a channels-last depthwise conv of fewer than
+    /// [`GENERIC_BELOW_BATCH`] images (`depthwise_channels_last` is its specialized kernel,
+    /// from that batch up); `None`: every batch at `depthwise_channels_last`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depthwise_channels_last_generic: Option<DepthwiseCoeffs>,
     /// The small-channel direct kernel (batch i); `None`: such convs take the padded path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direct: Option<DirectCoeffs>,
@@ -188,7 +199,13 @@ impl ConvCoeffs {
             ("depthwise_nchw", &self.depthwise_nchw),
             ("depthwise_channels_last", &self.depthwise_channels_last),
             ("depthwise_cudnn_1d", &self.depthwise_cudnn_1d),
-        ] {
+        ]
+        .into_iter()
+        .chain(
+            self.depthwise_channels_last_generic
+                .as_ref()
+                .map(|c| ("depthwise_channels_last_generic", c)),
+        ) {
             for (k, v) in [
                 ("bandwidth_efficiency", c.bandwidth_efficiency),
                 ("taps_per_s", c.taps_per_s),
@@ -438,7 +455,13 @@ impl HwModel {
         };
         if s.depthwise() {
             let stride_1 = s.stride.iter().all(|&v| v == 1);
-            let (role, c) = if s.channels_last {
+            let generic = co
+                .depthwise_channels_last_generic
+                .as_ref()
+                .filter(|_| s.input.first().is_some_and(|&n| n < GENERIC_BELOW_BATCH));
+            let (role, c) = if let (true, Some(g)) = (s.channels_last, generic) {
+                ("depthwise_channels_last_generic", g)
+            } else if s.channels_last {
                 ("depthwise_channels_last", &co.depthwise_channels_last)
             } else if s.input.len() == 3 && s.dtype == Dtype::F16 && stride_1 {
                 ("depthwise_cudnn_1d", &co.depthwise_cudnn_1d)
@@ -909,6 +932,52 @@ mod tests {
         let x = 64.0 * 3.0 * 224.0 * 224.0 * 2.0;
         assert_eq!(ks[0].read, x);
         assert!((ks[0].written - x * 4.0 / 3.0).abs() < 1.0);
+    }
+
+    /// ConvNeXt-T's first-stage depthwise 7×7, `[n, 96, 56, 56]`, channels-last, f16.
+    fn convnext_dw(n: u64) -> ConvShape {
+        ConvShape {
+            input: vec![n, 96, 56, 56],
+            weight: vec![96, 1, 7, 7],
+            output: vec![n, 96, 56, 56],
+            stride: vec![1, 1],
+            padding: vec![3, 3],
+            groups: 96,
+            channels_last: true,
+            dtype: Dtype::F16,
+        }
+    }
+
+    #[test]
+    fn a_channels_last_depthwise_conv_below_batch_8_runs_the_generic_kernel() {
+        // dw_probe (ncu, L2 flushed): 47.81 µs at batch 6 (the generic kernel), 31.55 at 8
+        // (the specialized one).
+        let (m, hw) = h100();
+        let six = kernels(&m, &hw, &convnext_dw(6));
+        assert_eq!(roles(&six), ["depthwise_channels_last_generic"]);
+        let t6 = six[0].kernel_s * 1e6;
+        assert!((t6 / 47.81 - 1.0).abs() < 0.1, "{t6}");
+        let eight = kernels(&m, &hw, &convnext_dw(GENERIC_BELOW_BATCH));
+        assert_eq!(roles(&eight), ["depthwise_channels_last"]);
+        // Without the coefficient, every batch takes the specialized kernel's.
+        let mut m2 = m.clone();
+        if let Some(co) = m2.conv.as_mut() {
+            co.depthwise_channels_last_generic = None;
+        }
+        assert_eq!(
+            roles(&kernels(&m2, &hw, &convnext_dw(6))),
+            ["depthwise_channels_last"]
+        );
+        // Range-checked like the others.
+        let mut co = m.conv.clone().expect("conv");
+        if let Some(g) = co.depthwise_channels_last_generic.as_mut() {
+            g.taps_per_s = -1.0;
+        }
+        let e = co.validate().expect_err("out of range");
+        assert!(
+            e.contains("model.conv.depthwise_channels_last_generic.taps_per_s"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -3,6 +3,11 @@ batch (issue 24, VALIDATION §43: ConvNeXt's block at batch 6 ran `conv2d_c1_k1_
 where batches 8-32 ran `conv2d_c1_k1_nhwc_specialized`, 28 µs at batch 8).
 
     python3 dw_probe.py OUT        (on the GPU machine; writes OUT/dw_kernels.csv)
+    ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+        --cache-control all --clock-control none --profile-from-start off --csv \
+        --log-file OUT/ncu.csv python3 dw_probe.py --profile OUT
+                                   (each case's kernel alone, L2 flushed, as the calibrations
+                                    are: OUT/cases.csv names the profiled calls in order)
 
 For each (channels, side) of ConvNeXt-T's four stages and each batch: the profiler's kernel
 names of one call, and the median of 20 calls' CUDA-event time (warm L2, in a stream).
@@ -35,7 +40,32 @@ def timed(fn, reps=20):
     return statistics.median(ts)
 
 
+PROFILE = [(c, s, n, k) for c, s in STAGES for n in range(1, 9) for k in (7,)] + \
+    [(c, s, n, 3) for c, s in STAGES[:2] for n in (2, 5, 8)]
+
+
+def profile(out):
+    """Each case of PROFILE once under ncu (after three warm-up calls), in order."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "cases.csv"), "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["case", "channels", "side", "batch", "kernel"])
+        for i, (c, s, n, k) in enumerate(PROFILE):
+            wt = torch.randn(c, 1, k, k, device="cuda", dtype=torch.float16).to(memory_format=torch.channels_last)
+            x = torch.randn(n, c, s, s, device="cuda", dtype=torch.float16).to(memory_format=torch.channels_last)
+            for _ in range(3):
+                F.conv2d(x, wt, padding=k // 2, groups=c)
+            torch.cuda.synchronize()
+            torch.cuda.profiler.start()
+            F.conv2d(x, wt, padding=k // 2, groups=c)
+            torch.cuda.synchronize()
+            torch.cuda.profiler.stop()
+            w.writerow([i, c, s, n, k])
+
+
 def main():
+    if sys.argv[1] == "--profile":
+        return profile(sys.argv[2])
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     torch.backends.cudnn.benchmark = False
