@@ -470,7 +470,8 @@ fn host_probe_scales_the_host_figures() {
     // VALIDATION.md §43: the presets' host figures describe a host whose probe (one
     // `torch.add`, plain launches) took 7.21 µs; `--host-probe-us` scales them to another.
     let file = "validation/inductor/heldout/llama_decode.fgraph";
-    let json = |extra: &[&str]| -> Value {
+    // `analyze --runtime compile --launch eager --format json EXTRA FILE` run in `dir`.
+    let json = |dir: &std::path::Path, file: &str, extra: &[&str]| -> Value {
         let mut args = vec![
             "analyze",
             "--runtime",
@@ -482,14 +483,15 @@ fn host_probe_scales_the_host_figures() {
         ];
         args.extend_from_slice(extra);
         args.push(file);
-        let o = fgraph(&args);
+        let o = common::fgraph_in(dir, &args);
         assert_eq!(common::code(&o), 0, "{}", common::stderr(&o));
         serde_json::from_str(&stdout(&o)).expect("json")
     };
-    let preset = json(&[]);
+    let root = common::root();
+    let preset = json(&root, file, &[]);
     assert_eq!(preset["cost"]["runtime"]["host_us"], 22.0);
     assert_eq!(preset["cost"]["runtime"]["host_probe_us"], 7.21);
-    let slow = json(&["--host-probe-us", "14.42"]);
+    let slow = json(&root, file, &["--host-probe-us", "14.42"]);
     assert_eq!(slow["cost"]["runtime"]["host_us"], 44.0);
     assert_eq!(slow["cost"]["runtime"]["host_probe_us"], 14.42);
     let (t0, t1) = (
@@ -516,23 +518,11 @@ fn host_probe_scales_the_host_figures() {
     // From fgraph.toml, under the flag.
     let dir = common::temp_dir("host-probe");
     std::fs::write(dir.join("fgraph.toml"), "host-probe-us = 14.42\n").expect("toml");
-    let copy = dir.join("decode.fgraph");
-    std::fs::copy(common::root().join(file), &copy).expect("copy");
+    std::fs::copy(root.join(file), dir.join("decode.fgraph")).expect("copy");
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "analyze",
-            "--runtime",
-            "compile",
-            "--launch",
-            "eager",
-            "--format",
-            "json",
-        ];
-        args.extend_from_slice(extra);
-        args.push("decode.fgraph");
-        let o = common::fgraph_in(&dir, &args);
-        let j: Value = serde_json::from_str(&stdout(&o)).expect("json");
-        j["cost"]["runtime"]["host_us"].as_f64().expect("host_us")
+        json(&dir, "decode.fgraph", extra)["cost"]["runtime"]["host_us"]
+            .as_f64()
+            .expect("host_us")
     };
     assert_eq!(run(&[]), 44.0);
     assert_eq!(run(&["--host-probe-us", "7.21"]), 22.0);
