@@ -80,9 +80,10 @@ pub struct HostCoeffs {
     pub runtime_compile_us: Option<f64>,
     /// The probe of the hosts `runtime_eager_us` and `runtime_compile_us` were fitted on:
     /// microseconds per `torch.add` of two small tensors launched one after another
-    /// (`validation/gpu/models/plain_rounds.py`'s probe). Not used in any estimate: it says
-    /// which host the figures describe, and `host_calib.py --probe` scales them by a host's
-    /// own probe over it (VALIDATION.md §43). Absent: not stated.
+    /// (`validation/gpu/models/plain_rounds.py`'s probe). It prices nothing itself: it says
+    /// which host the figures describe, and `--host-probe-us` ([`HwModel::with_host_probe`])
+    /// scales them by a host's own probe over it (VALIDATION.md §43). Absent: not stated, and
+    /// the figures cannot be scaled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe_us: Option<f64>,
     /// `--runtime eager --launch eager`: host microseconds an ungrouped convolution's kernel
