@@ -35,7 +35,9 @@ mod quant;
 mod scalar;
 mod scan;
 
-pub use conv::{ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, conv_shape};
+pub use conv::{
+    ConvCoeffs, ConvKernel, ConvShape, DepthwiseCoeffs, GENERIC_BELOW_BATCH, conv_shape,
+};
 
 pub use decode::{CopyKernel, HostCoeffs, SplitK, SplitKCoeffs, Step, step_time};
 pub use matmul::{KeyVisits, MatmulShape, causal_schedule, matmul_shape, padded_head_dim};
