@@ -116,6 +116,7 @@ def analyze(
     hardware_file: Optional[PathLike] = None,
     launch: Optional[Literal["graph", "eager"]] = None,
     runtime: Optional[Literal["eager", "compile"]] = None,
+    host_probe_us: Optional[float] = None,
     traffic_model: Optional[Literal["compulsory", "hardware"]] = None,
     attention_kernel: Optional[str] = None,
     causal_attention: bool = False,
@@ -152,7 +153,8 @@ def analyze(
     ``graph`` chooses the graph of a file that holds several. The other options are the
     command line's flags (``fgraph analyze --help``; docs/language.md): the GPU
     (``hardware="a100"`` or ``hardware_file``), the cost model (``traffic_model``,
-    ``launch``, ``runtime``), the fusion strategy (``fuser``, ``policy``, ...), what the
+    ``launch``, ``runtime``; ``host_probe_us``: the host figures of plain launches scaled to
+    a host whose ``torch.add`` probe takes that many µs), the fusion strategy (``fuser``, ``policy``, ...), what the
     report adds (``hints``, ``compare``, ``ledger``, ``explain="op"``; ``memory=True`` and
     ``max_param="B"``: the ``memory`` key, memory and capacity against the GPU and the
     largest value of param B that fits; ``breakdown=True``: the ``breakdown`` key, the time

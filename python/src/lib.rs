@@ -48,6 +48,7 @@ const ANALYZE: &[&str] = &[
     "hardware_file",
     "launch",
     "runtime",
+    "host_probe_us",
     "traffic_model",
     "attention_kernel",
     "causal_attention",
@@ -123,14 +124,19 @@ fn count<T: TryFrom<u64>>(option: &str, v: &Bound<'_, PyAny>) -> PyResult<Result
 }
 
 /// A percentage (`--fail-on-regression PCT`): an int or a float from 0 to 1e9.
-fn pct(option: &str, v: &Bound<'_, PyAny>) -> PyResult<Result<f64, Usage>> {
+/// A number (an int or a float, not a bool); its range is the command line's to check.
+fn number(option: &str, v: &Bound<'_, PyAny>) -> PyResult<f64> {
     if v.is_instance_of::<pyo3::types::PyBool>()
         || !(v.is_instance_of::<pyo3::types::PyInt>() || v.is_instance_of::<pyo3::types::PyFloat>())
     {
         return Err(type_error(option, "a float", v));
     }
-    // An int too large for a float is past the range anyway.
-    let x: f64 = v.extract().unwrap_or(f64::INFINITY);
+    // An int too large for a float is past any range anyway.
+    Ok(v.extract().unwrap_or(f64::INFINITY))
+}
+
+fn pct(option: &str, v: &Bound<'_, PyAny>) -> PyResult<Result<f64, Usage>> {
+    let x = number(option, v)?;
     Ok(if x.is_finite() && (0.0..=1e9).contains(&x) {
         Ok(x)
     } else {
@@ -237,6 +243,7 @@ fn apply(name: &str, v: &Bound<'_, PyAny>, flags: &mut Flags, extra: &mut Extra)
         "hardware_file" => k.hardware_file = Some(path(name, v)?),
         "launch" => set!(k.launch, value(name, v)),
         "runtime" => set!(k.runtime, value(name, v)),
+        "host_probe_us" => k.host_probe_us = Some(number(name, v)?),
         "traffic_model" => match value(name, v)? {
             Ok(m) => k.traffic_model = m,
             Err(u) => return Ok(Err(u)),

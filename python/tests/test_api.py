@@ -121,6 +121,8 @@ def test_unreadable_inputs_exit_2(tmp_path):
         ({"baseline": "no-such.json", "fail_on_regression": 5}, "no-such.json"),
         ({"baseline": "x.json", "fail_on_regression": -1.0}, "expected a percentage from 0 to 1e9"),
         ({"collapse_repeats": True}, "give one of them"),
+        ({"host_probe_us": 0}, "it must be more than 0"),
+        ({"hardware": "a100", "host_probe_us": 5.0}, "no hardware model"),
     ],
 )
 def test_usage_errors_exit_2(examples, options, message):
@@ -139,6 +141,8 @@ def test_wrong_python_types_and_unknown_options_are_type_errors(examples):
         fgraph.analyze(f, hardware=100)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="fail_on_regression must be a float, not str"):
         fgraph.analyze(f, baseline="old.json", fail_on_regression="5%")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="host_probe_us must be a float, not str"):
+        fgraph.analyze(f, host_probe_us="7.2")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="memory must be a bool"):
         fgraph.analyze(f, memory=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="max_kernel_ops must be an int"):
@@ -206,6 +210,11 @@ def test_options_are_the_command_line_flags(examples, fgraph_script):
         ("swiglu_mlp.fgraph", {"policy": "recompute", "max_kernel_ops": 2}, ["--policy", "recompute", "--max-kernel-ops", "2"]),
         ("gpt2_small.fgraph", {"set": {"S": 128}, "summary": True, "ledger": True, "hints": True}, ["--set", "S=128", "--summary", "--ledger", "--hints"]),
         ("swiglu_mlp.fgraph", {"compare": True}, ["--compare"]),
+        (
+            "llama3_8b_decode.fgraph",
+            {"runtime": "compile", "launch": "eager", "host_probe_us": 14.42},
+            ["--runtime", "compile", "--launch", "eager", "--host-probe-us", "14.42"],
+        ),
         ("swiglu_mlp.fgraph", {"explain": "silu"}, ["--explain", "silu"]),
         (
             "llama3_8b_decode.fgraph",
