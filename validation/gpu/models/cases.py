@@ -409,6 +409,22 @@ CASES24 = {
     "whisper_tiny_enc_b14": ("examples/whisper_tiny_encoder.fgraph", {"B": 14}, None),
     "convnext_block_b6": ("examples/convnext_block.fgraph", {"B": 6}, None),
 }
+# Batch 25 (VALIDATION §43): a third pre-registered check of the host per CUDA kernel and of
+# the probe-scaled figures (`--host-probe-us`), on steps that wait on the host: Llama-3.2-1B
+# decoding batch 4 against 1,023 positions, Qwen2.5-1.5B batch 2 against 2,047, Phi-3-mini
+# batch 2 against 511 (4 layers), Gemma-2B batch 2 against 1,023 (all layers), TinyLlama batch
+# 16 against 255, BERT-base at 2 × 128, Whisper-tiny's encoder at batch 2 and ResNet-50 at
+# batch 2. Predictions in predictions_models_25.json and predictions_plain_25.json.
+CASES25 = {
+    "llama3_2_1b_decode_b4_t1023": (IMP + "llama3_2_1b_decode_b1.fgraph", {"B": 4, "P": 1023}, None),
+    "qwen2_5_1_5b_decode_b2_t2047": (IMP + "qwen2_5_1_5b_decode_b16.fgraph", {"B": 2, "P": 2047}, None),
+    "phi3_mini_decode_b2_t511_l4": (IMP + "phi3_mini_decode_b4.fgraph", {"B": 2, "P": 511, "L": 4}, None),
+    "gemma_2b_decode_b2_t1023": (IMP + "gemma_2b_decode.fgraph", {"B": 2, "P": 1023}, None),
+    "tinyllama_decode_b16_t255": (IMP + "tinyllama_decode_b8.fgraph", {"B": 16, "P": 255}, None),
+    "bert_base_b2_s128": (IMP + "bert_base_b8.fgraph", {"B": 2, "S": 128}, None),
+    "whisper_tiny_enc_b2": ("examples/whisper_tiny_encoder.fgraph", {"B": 2}, None),
+    "resnet50_b2": ("examples/resnet50.fgraph", {"B": 2}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -433,14 +449,15 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "21": (CASES21, "predictions_models_21.json"),
            "22": (CASES22, "predictions_models_22.json"),
            "23": (CASES23, "predictions_models_23.json"),
-           "24": (CASES24, "predictions_models_24.json")}
+           "24": (CASES24, "predictions_models_24.json"),
+           "25": (CASES25, "predictions_models_25.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              HOST_PROBES):
+              CASES25, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
