@@ -47,7 +47,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
-        "data20", "data21", "data22", "data23", "data24",
+        "data20", "data21", "data22", "data23", "data24", "data25",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -237,6 +237,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // batch 6 from -26.5% to +7.6% compiled and from -5.0% to +14.1% eager: still 18.
         ("24", "graph", 18, 22),
         ("24", "eager", 13, 22),
+        // §43: batch 25 (host-bound steps at small batches), pre-registered.
+        ("25", "graph", 16, 16),
+        ("25", "eager", 8, 16),
     ];
     // Every batch's figure is printed before any fails: one miss hides no other.
     let mut misses = Vec::new();
@@ -255,9 +258,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 17] = [
+const ROUNDS: [&str; 18] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
-    "b20", "b21", "b22", "b23", "b24", "b24b",
+    "b20", "b21", "b22", "b23", "b24", "b24b", "b25",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -369,6 +372,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         // §43: batch 24 again, on a second machine (a probe of 7.9-9.2 µs), the same
         // pre-registered predictions.
         ("b24b", 24, 12, 12, 22),
+        // §43: batch 25, pre-registered (probe 5.9-6.1 µs).
+        ("b25", 25, 1, 1, 16),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -447,7 +452,8 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         }
     }
     // Fitted on b6-7 to b14 (fit_host_rounds.py: 141 of 184 scaled); b15-b23 held out (121
-    // of 148); b24 pre-registered (16 of 22 on one host, 17 of 22 on a second, b24b).
+    // of 148); b24 pre-registered (16 of 22 on one host, 17 of 22 on a second, b24b); b25
+    // pre-registered (7 of 16: its compiled decodes +26..+42%).
     let expected: &[(&str, usize, usize)] = &[
         ("b6-7", 26, 34),
         ("b8-10", 23, 36),
@@ -466,6 +472,7 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b23", 12, 14),
         ("b24", 16, 22),
         ("b24b", 17, 22),
+        ("b25", 7, 16),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
