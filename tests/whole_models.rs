@@ -329,8 +329,12 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b8-10", 9, 7, 5, 12),
         ("b8-10", 10, 7, 8, 10),
         ("b11-13", 11, 17, 17, 18),
-        ("b11-13", 12, 2, 3, 12),
-        ("b11-13", 13, 4, 9, 10),
+        // §45: the straddling group norm refitted (0.291 TB/s, 3.25 µs) moved SD's compiled
+        // blocks at 2 × 96² (its chunks of the faster kind) and 8 × 320 × 64² further over:
+        // b11-13's batch 12 to 2 and 2, batch 13 to 3 and 8; hostcal's batch 12 to 9 and 7;
+        // b16's fastest rounds to 6.
+        ("b11-13", 12, 2, 2, 12),
+        ("b11-13", 13, 3, 8, 10),
         ("conv13", 1, 3, 2, 4),
         ("conv13", 2, 4, 4, 6),
         ("conv13", 3, 1, 1, 4),
@@ -338,12 +342,12 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("hostcal", 2, 6, 6, 6),
         ("hostcal", 3, 4, 3, 4),
         ("hostcal", 11, 9, 9, 18),
-        ("hostcal", 12, 10, 8, 12),
+        ("hostcal", 12, 9, 7, 12),
         // §30: batch 14 in rounds, in the same call as its single runs, pre-registered.
         ("b14", 14, 13, 12, 16),
         // §32: batch 15 likewise.
         ("b15", 15, 9, 8, 16),
-        ("b16", 16, 6, 5, 16),
+        ("b16", 16, 6, 6, 16),
         // §35: the batch norms' statistics kernels (106 in ResNet-50's eager step) moved
         // conv13's batch 1 to 2 and 3, hostcal's batch 1 to 2 and 3 and batch 12 to 7 and 7,
         // and batch 16 (pre-registered 6 and 7) to 8 and 9.
@@ -457,9 +461,10 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
     let expected: &[(&str, usize, usize)] = &[
         ("b6-7", 26, 34),
         ("b8-10", 23, 36),
-        ("b11-13", 29, 40),
+        // §45: the straddling group norm's refit, SD's compiled block at 2 × 96² in both.
+        ("b11-13", 28, 40),
         ("conv13", 13, 14),
-        ("hostcal", 36, 44),
+        ("hostcal", 35, 44),
         ("b14", 14, 16),
         ("b15", 15, 16),
         ("b16", 14, 16),
