@@ -329,8 +329,9 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b8-10", 9, 7, 5, 12),
         ("b8-10", 10, 7, 8, 10),
         ("b11-13", 11, 17, 17, 18),
-        // §45: the straddling group norm refitted (0.291 TB/s, 3.25 µs) moved SD's compiled
-        // blocks at 2 × 96² (its chunks of the faster kind) and 8 × 320 × 64² further over:
+        // §45: the straddling group norm refitted (0.285 TB/s, 3 µs, by sectors) moved SD's
+        // compiled blocks at 2 × 96² (rows ordered by group, not modelled) and 8 × 320 × 64²
+        // further over:
         // b11-13's batch 12 to 2 and 2, batch 13 to 3 and 8; hostcal's batch 12 to 9 and 7;
         // b16's fastest rounds to 6.
         ("b11-13", 12, 2, 2, 12),

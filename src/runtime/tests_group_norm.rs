@@ -23,8 +23,8 @@ fn gn_kernel_s(b: u64, h: u64, runtime: Runtime) -> f64 {
 #[test]
 fn a_straddling_split_reads_across_the_channels_under_compile_only() {
     // 2 × 320 × 72²: seven chunks of 7,405.7 elements per group, each across channels:
-    // the moments pass at `group_norm_strided` (6.6 MB at 0.291 TB/s and 3.25 µs: about 26
-    // µs; gn_probe measured 26.6 µs channels-last, 10.6 contiguous).
+    // the moments pass at `group_norm_strided` (6.6 MB, a sector an element, at 0.285 TB/s
+    // and 3 µs: about 26 µs; gn_probe measured 26.6 µs channels-last, 10.6 contiguous).
     let strided = gn_kernel_s(2, 72, Runtime::Compile);
     // 2 × 320 × 64²: five chunks of two whole channels: the streaming passes (4.9 µs
     // measured).

@@ -10,7 +10,9 @@
 //! convolutions channels-last, so what they feed is channels-last too) a group's elements lie
 //! `C` apart; when a chunk is not a whole number of channels, the first kernel walks each
 //! chunk along the spatial positions of one channel at a time, one 2-byte element per
-//! 32-byte sector, and reads at a fraction of the bandwidth (`families.group_norm_strided`).
+//! 32-byte sector, and reads at a fraction of the bandwidth (`families.group_norm_strided`),
+//! except where the rows a program reduces start whole channels apart and share sectors
+//! ([`sectors_per_element`]; VALIDATION.md §45).
 //! Measured (validation/gpu/models/gn_probe): SD 1.5's group norm over 2 × 320 × 72² took
 //! 26.6 µs in that kernel channels-last, 10.6 µs contiguous; over 2 × 320 × 64², whose
 //! five chunks are two channels each, 4.9 and 4.7 µs.
@@ -84,6 +86,78 @@ pub fn straddles(shape: &[u64], groups: u64, sms: u64) -> bool {
     hw > 0 && split > 1 && (!length.is_multiple_of(split) || !(length / split).is_multiple_of(hw))
 }
 
+/// Rows (pieces of a chunk) a program of the first kernel is taken to reduce: the Triton
+/// config torch 2.11's autotuning picks where rows share sectors (gn_ncu: 32 rows a program).
+const PROGRAM_ROWS: u64 = 32;
+/// Programs an SM below which the split kernel is taken to run a row a program, so that no
+/// rows share sectors: the small shapes of gn_probe whose rows could share ran slowly with
+/// 180 and 360 programs of 32 rows (VALIDATION.md §45).
+const MIN_PROGRAMS_PER_SM: u64 = 4;
+/// The fewest sectors an element the kernel loads: gn_ncu's chains of four rows at the same
+/// position loaded 0.38 and 0.41, where one sector per chain would be 0.25-0.28.
+const SHARED_SECTOR_FLOOR: f64 = 0.4;
+/// Programs sampled, evenly over the kernel, by [`sectors_per_element`].
+const SAMPLED_PROGRAMS: u64 = 4;
+
+/// The 32-byte sectors Inductor's first kernel of a straddling group norm over a channels-last
+/// input `shape` (`[N, C, *spatial]`, 2-byte elements) loads per element, between
+/// [`SHARED_SECTOR_FLOOR`] and 1. Each chunk is reduced in rows (pieces) of at most 128
+/// elements, a program reducing [`PROGRAM_ROWS`] consecutive rows, and a load takes the same
+/// column of every row of the program: where rows `Δ` apart start `k` whole channels apart
+/// (`k · H·W` a multiple of the row length, `Δ` under 32), their elements sit at the same
+/// spatial position, in one sector, and the load shares it (gn_ncu: 0.56-0.59 sectors an
+/// element at 48², 1.03 where no rows line up). Counted over [`SAMPLED_PROGRAMS`] programs
+/// (at most 16,384 elements, whatever the shape); 1 with fewer than [`MIN_PROGRAMS_PER_SM`]
+/// programs an SM, or on overflow.
+pub fn sectors_per_element(shape: &[u64], groups: u64, sms: u64) -> f64 {
+    sectors_of(shape, groups, sms).unwrap_or(1.0)
+}
+
+fn sectors_of(shape: &[u64], groups: u64, sms: u64) -> Option<f64> {
+    let (length, rows, hw) = group_dims(shape, groups)?;
+    let (n_c, cpg) = (u128::from(shape[1]), u128::from(shape[1] / groups));
+    let split = inner_split(length, rows, sms);
+    let chunk = length.div_ceil(split);
+    let pieces = chunk.div_ceil(128).max(1);
+    let row_len = chunk.div_ceil(pieces);
+    let per_group = split.checked_mul(pieces)?;
+    let all_rows = rows.checked_mul(per_group)?;
+    if hw == 0 || all_rows / PROGRAM_ROWS < MIN_PROGRAMS_PER_SM.saturating_mul(sms) {
+        return None;
+    }
+    let hw128 = u128::from(hw);
+    let (mut sectors, mut elements) = (0u64, 0u64);
+    let mut column = Vec::with_capacity(PROGRAM_ROWS as usize);
+    for sample in 0..SAMPLED_PROGRAMS {
+        let first = all_rows / PROGRAM_ROWS * sample / SAMPLED_PROGRAMS * PROGRAM_ROWS;
+        for j in 0..row_len {
+            column.clear();
+            for row in first..first.saturating_add(PROGRAM_ROWS).min(all_rows) {
+                let (group, rest) = (row / per_group, row % per_group);
+                let (s, p) = (rest / pieces, rest % pieces);
+                let at = p.checked_mul(row_len)?.checked_add(j)?;
+                let f = s.checked_mul(chunk)?.checked_add(at)?;
+                if at >= chunk || f >= length {
+                    continue;
+                }
+                let (n, g) = (u128::from(group / groups), u128::from(group % groups));
+                let (channel, position) = (u128::from(f) / hw128, u128::from(f) % hw128);
+                let address = n
+                    .checked_mul(hw128)?
+                    .checked_add(position)?
+                    .checked_mul(n_c)?
+                    .checked_add(g * cpg + channel)?;
+                column.push(address / 16);
+            }
+            elements += column.len() as u64;
+            column.sort_unstable();
+            column.dedup();
+            sectors += column.len() as u64;
+        }
+    }
+    (elements > 0).then(|| (sectors as f64 / elements as f64).max(SHARED_SECTOR_FLOOR))
+}
+
 /// The group norm among `ops`: its input's shape and its groups.
 pub fn group_norm_of(g: &Graph, ops: &[OpId]) -> Option<(Vec<u64>, u64)> {
     let op = ops.iter().map(|&o| g.op(o)).find(|op| {
@@ -144,8 +218,9 @@ impl HwModel {
         let (mem, compute) =
             memory::group_norm_moments(&self.families.elementwise, g, ops, read, elements, hw);
         let streaming = mem.max(compute);
-        let slow =
-            read / (hw.bandwidth * strided.bandwidth_efficiency) + strided.overhead_us * 1e-6;
+        let sectors = sectors_per_element(&shape, groups, sms);
+        let slow = read * sectors / (hw.bandwidth * strided.bandwidth_efficiency)
+            + strided.overhead_us * 1e-6;
         Some((slow - streaming).max(0.0))
     }
 }
@@ -174,6 +249,28 @@ mod tests {
         assert_eq!(divisor_near(92_160, 72, 30), Some(72));
         assert_eq!(divisor_near(51_840, 81, 30), Some(81));
         assert_eq!(divisor_near(97, 40, 30), None);
+    }
+
+    #[test]
+    fn rows_a_whole_number_of_channels_apart_share_sectors() {
+        // gn_ncu (VALIDATION.md §45): rows 18 apart start a channel apart at 48² (2,304
+        // positions, 18 rows of 128), so 28 of a program's 32 rows pair up: 0.5625 sectors an
+        // element (0.59 measured).
+        let s = |shape: &[u64]| sectors_per_element(shape, 32, 132);
+        assert!((s(&[2, 1280, 48, 48]) - 0.5625).abs() < 1e-9);
+        assert!((s(&[8, 640, 48, 48]) - 0.5625).abs() < 1e-9);
+        // Rows 8 apart at 32²: chains of four, at the floor (0.38 measured).
+        assert_eq!(s(&[8, 1280, 32, 32]), SHARED_SECTOR_FLOOR);
+        // No rows line up at 72² or 56² (rows of 127): a sector an element (1.03 measured).
+        assert_eq!(s(&[2, 320, 72, 72]), 1.0);
+        assert_eq!(s(&[4, 640, 56, 56]), 1.0);
+        assert_eq!(s(&[1, 1280, 56, 56]), 1.0);
+        // Too few programs to fill the GPU (180 of 32 rows): taken a row a program.
+        assert_eq!(s(&[1, 320, 48, 48]), 1.0);
+        // Overflow and degenerate shapes: a sector an element, no panic.
+        assert_eq!(s(&[u64::MAX, 320, 1 << 31, 1 << 31]), 1.0);
+        assert_eq!(sectors_per_element(&[2, 320, 72, 72], 0, 132), 1.0);
+        assert_eq!(s(&[2, 320]), 1.0);
     }
 
     #[test]

@@ -1,19 +1,16 @@
-"""Fits `families.group_norm_strided` (VALIDATION.md §40): Inductor's first kernel of a group
-norm over a channels-last input (`triton_per_fused_add_clone_native_group_norm_0` of
+"""Fits `families.group_norm_strided` (VALIDATION.md §40, §45): Inductor's first kernel of a
+group norm over a channels-last input (`triton_per_fused_add_clone_native_group_norm_0` of
 gn_probe.py) when its split of each group's `C/G · H·W` elements into `S` chunks (Inductor's
 `reduction_split_factor`, `inner_split` here) straddles channels: a chunk that is not a whole
 number of channels (`(C/G · H·W / S) mod H·W ≠ 0`). Its loads then step over the channels
-(stride C) and it reads at a fraction of the bandwidth. The fit: `bytes / (bandwidth ·
-efficiency) + overhead` on the even-indexed half of those shapes (sorted by batch, channels,
-size), minimising the absolute log error; the odd half is held out.
-
-The family is bimodal (VALIDATION §40, §45): most straddling shapes read at 0.22-0.28 TB/s, a
-minority (chunks of 7,680 or 15,360 elements at most batches) at 0.4-0.7. The squared log error
-let that minority pull the rate to 0.355 TB/s, between the two kinds, where 2 of the 14 held-out
-kernels over 20 µs were within ±20%; the absolute log error fits the common kind, and the
-faster one stays priced high (§45).
+(stride C), one 32-byte sector an element, except where the rows of a program start whole
+channels apart and share sectors (`sectors_per_element`, §45). The fit: `bytes · sectors per
+element / (bandwidth · efficiency) + overhead` on the even-indexed half of those shapes (sorted
+by batch, channels, size), minimising the absolute log error; the odd half is held out.
 
     python3 fit_strided.py [data/gn_kernels.csv]
+    python3 fit_strided.py --predict 'B,C,H;B,C,H;...'   # the H100 preset's price of each
+                                                         # shape's first kernel (µs)
 """
 import csv
 import collections
@@ -59,6 +56,42 @@ def straddles(b, c, h, groups=32):
     return s > 1 and (length % s != 0 or (length // s) % hw != 0)
 
 
+PROGRAM_ROWS, MIN_PROGRAMS_PER_SM, SHARED_SECTOR_FLOOR, SAMPLED_PROGRAMS = 32, 4, 0.4, 4
+
+
+def sectors_per_element(b, c, h, groups=32, sms=132):
+    """crate::cost::hwmodel::inductor::sectors_per_element: the sectors the first kernel loads
+    an element, where rows of a 32-row program start whole channels apart (§45)."""
+    hw, cpg = h * h, c // groups
+    length, rows = cpg * hw, b * groups
+    split = inner_split(length, rows, sms)
+    chunk = -(-length // split)
+    pieces = max(-(-chunk // 128), 1)
+    row_len = -(-chunk // pieces)
+    per_group = split * pieces
+    all_rows = rows * per_group
+    if all_rows // PROGRAM_ROWS < MIN_PROGRAMS_PER_SM * sms:
+        return 1.0
+    sectors = elements = 0
+    for sample in range(SAMPLED_PROGRAMS):
+        first = all_rows // PROGRAM_ROWS * sample // SAMPLED_PROGRAMS * PROGRAM_ROWS
+        for j in range(row_len):
+            column = set()
+            for row in range(first, min(first + PROGRAM_ROWS, all_rows)):
+                group, rest = divmod(row, per_group)
+                s, p = divmod(rest, pieces)
+                at = p * row_len + j
+                f = s * chunk + at
+                if at >= chunk or f >= length:
+                    continue
+                n, g = divmod(group, groups)
+                channel, position = divmod(f, hw)
+                column.add(((n * hw + position) * c + g * cpg + channel) // 16)
+                elements += 1
+            sectors += len(column)
+    return max(sectors / elements, SHARED_SECTOR_FLOOR) if elements else 1.0
+
+
 def cases(path):
     by = collections.defaultdict(list)
     for r in csv.DictReader(open(path)):
@@ -66,11 +99,26 @@ def cases(path):
     out = []
     for (b, c, h, layout), ks in sorted(by.items()):
         if layout == "channels_last" and straddles(b, c, h):
-            out.append(((b, c, h), b * c * h * h * 2, float(ks[0]["duration_us"])))
+            out.append(((b, c, h), b * c * h * h * 2 * sectors_per_element(b, c, h), float(ks[0]["duration_us"])))
     return out
 
 
+def predict(listed):
+    import json
+    preset = os.path.join(HERE, "..", "..", "..", "..", "src", "cost", "presets", "h100.json")
+    f = json.load(open(preset))["model"]["families"]["group_norm_strided"]
+    print("batch,channels,hw,straddles,sectors_per_element,predicted_us")
+    for s in listed.split(";"):
+        b, c, h = map(int, s.split(","))
+        st = straddles(b, c, h)
+        n = b * c * h * h * 2 * sectors_per_element(b, c, h)
+        p = n / (BW * f["bandwidth_efficiency"]) * 1e6 + f["overhead_us"] if st else float("nan")
+        print(f"{b},{c},{h},{int(st)},{sectors_per_element(b, c, h):.4f},{p:.2f}")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--predict":
+        return predict(sys.argv[2])
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "data", "gn_kernels.csv")
     pts = cases(path)
     fit, held = pts[0::2], pts[1::2]
@@ -90,7 +138,8 @@ def main():
             if t > 20:
                 big += 1
                 ok += abs(p / t - 1) <= 0.2
-            print(f"  b{b} c{c:4} {h:3}²  {n / 1e6:6.1f} MB  {p:7.1f} / {t:7.1f} µs  {p / t - 1:+6.1%}")
+            print(f"  b{b} c{c:4} {h:3}²  {b * c * h * h * 2 / 1e6:6.1f} MB  {sectors_per_element(b, c, h):4.2f} sectors/element"
+                  f"  {p:7.1f} / {t:7.1f} µs  {p / t - 1:+6.1%}")
         print(f"  over 20 µs within ±20%: {ok} of {big}")
 
 
