@@ -96,6 +96,11 @@ const MIN_PROGRAMS_PER_SM: u64 = 4;
 /// The fewest sectors an element the kernel loads: gn_ncu's chains of four rows at the same
 /// position loaded 0.38 and 0.41, where one sector per chain would be 0.25-0.28.
 const SHARED_SECTOR_FLOOR: f64 = 0.4;
+/// The longest chunk Inductor reduces in rows of 128 elements, two warps a program: the
+/// probe and batch gn2 saw such rows up to chunks of 23,040 elements, and rows of 640-768
+/// elements, one warp and one row a program, from 27,307 (VALIDATION.md §45), where no rows
+/// share a sector. Taken midway.
+const MAX_SHARED_CHUNK: u64 = 24_576;
 /// Programs sampled, evenly over the kernel, by [`sectors_per_element`].
 const SAMPLED_PROGRAMS: u64 = 4;
 
@@ -108,7 +113,7 @@ const SAMPLED_PROGRAMS: u64 = 4;
 /// spatial position, in one sector, and the load shares it (gn_ncu: 0.56-0.59 sectors an
 /// element at 48², 1.03 where no rows line up). Counted over [`SAMPLED_PROGRAMS`] programs
 /// (at most 16,384 elements, whatever the shape); 1 with fewer than [`MIN_PROGRAMS_PER_SM`]
-/// programs an SM, or on overflow.
+/// programs an SM, chunks over [`MAX_SHARED_CHUNK`] elements, or on overflow.
 pub fn sectors_per_element(shape: &[u64], groups: u64, sms: u64) -> f64 {
     sectors_of(shape, groups, sms).unwrap_or(1.0)
 }
@@ -122,7 +127,10 @@ fn sectors_of(shape: &[u64], groups: u64, sms: u64) -> Option<f64> {
     let row_len = chunk.div_ceil(pieces);
     let per_group = split.checked_mul(pieces)?;
     let all_rows = rows.checked_mul(per_group)?;
-    if hw == 0 || all_rows / PROGRAM_ROWS < MIN_PROGRAMS_PER_SM.saturating_mul(sms) {
+    if hw == 0
+        || chunk > MAX_SHARED_CHUNK
+        || all_rows / PROGRAM_ROWS < MIN_PROGRAMS_PER_SM.saturating_mul(sms)
+    {
         return None;
     }
     let hw128 = u128::from(hw);
@@ -265,6 +273,9 @@ mod tests {
         assert_eq!(s(&[2, 320, 72, 72]), 1.0);
         assert_eq!(s(&[4, 640, 56, 56]), 1.0);
         assert_eq!(s(&[1, 1280, 56, 56]), 1.0);
+        // Chunks of 30,720 elements (3 × 2,560 × 48²): rows of 640, none shared (gn2).
+        assert_eq!(s(&[3, 2560, 48, 48]), 1.0);
+        assert!((s(&[2, 2560, 48, 48]) - 0.5625).abs() < 1e-9); // chunks of 20,480
         // Too few programs to fill the GPU (180 of 32 rows): taken a row a program.
         assert_eq!(s(&[1, 320, 48, 48]), 1.0);
         // Overflow and degenerate shapes: a sector an element, no panic.

@@ -11,6 +11,7 @@ by batch, channels, size), minimising the absolute log error; the odd half is he
     python3 fit_strided.py [data/gn_kernels.csv]
     python3 fit_strided.py --predict 'B,C,H;B,C,H;...'   # the H100 preset's price of each
                                                          # shape's first kernel (µs)
+    python3 fit_strided.py --compare predictions_gn2.csv data/gn2/gn_kernels.csv
 """
 import csv
 import collections
@@ -57,6 +58,7 @@ def straddles(b, c, h, groups=32):
 
 
 PROGRAM_ROWS, MIN_PROGRAMS_PER_SM, SHARED_SECTOR_FLOOR, SAMPLED_PROGRAMS = 32, 4, 0.4, 4
+MAX_SHARED_CHUNK = 24_576
 
 
 def sectors_per_element(b, c, h, groups=32, sms=132):
@@ -70,7 +72,7 @@ def sectors_per_element(b, c, h, groups=32, sms=132):
     row_len = -(-chunk // pieces)
     per_group = split * pieces
     all_rows = rows * per_group
-    if all_rows // PROGRAM_ROWS < MIN_PROGRAMS_PER_SM * sms:
+    if chunk > MAX_SHARED_CHUNK or all_rows // PROGRAM_ROWS < MIN_PROGRAMS_PER_SM * sms:
         return 1.0
     sectors = elements = 0
     for sample in range(SAMPLED_PROGRAMS):
@@ -116,9 +118,34 @@ def predict(listed):
         print(f"{b},{c},{h},{int(st)},{sectors_per_element(b, c, h):.4f},{p:.2f}")
 
 
+def compare(pred_path, measured_path):
+    """A pre-registered batch (`--predict`'s file) against its measurement (gn_probe.py's
+    gn_kernels.csv): the pre-registered and the current model's price of each first kernel."""
+    import json
+    preset = os.path.join(HERE, "..", "..", "..", "..", "src", "cost", "presets", "h100.json")
+    f = json.load(open(preset))["model"]["families"]["group_norm_strided"]
+    meas = {(int(r["batch"]), int(r["channels"]), int(r["hw"])): float(r["duration_us"])
+            for r in csv.DictReader(open(measured_path)) if r["index"] == "0"}
+    counts = [0, 0, 0]
+    for r in csv.DictReader(open(pred_path)):
+        b, c, h = int(r["batch"]), int(r["channels"]), int(r["hw"])
+        t, pre = meas[(b, c, h)], float(r["predicted_us"])
+        now = b * c * h * h * 2 * sectors_per_element(b, c, h) / (BW * f["bandwidth_efficiency"]) * 1e6 + f["overhead_us"]
+        if t > 20:
+            counts[0] += 1
+            counts[1] += abs(pre / t - 1) <= 0.2
+            counts[2] += abs(now / t - 1) <= 0.2
+        print(f"  b{b} c{c:4} {h:3}²  {t:7.1f} µs measured  pre-registered {pre:7.1f} ({pre / t - 1:+6.1%}, "
+              f"{float(r['sectors_per_element']):.2f} sectors)  now {now:7.1f} ({now / t - 1:+6.1%}, "
+              f"{sectors_per_element(b, c, h):.2f})")
+    print(f"  over 20 µs within ±20%: pre-registered {counts[1]} of {counts[0]}, now {counts[2]} of {counts[0]}")
+
+
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--predict":
         return predict(sys.argv[2])
+    if len(sys.argv) > 3 and sys.argv[1] == "--compare":
+        return compare(sys.argv[2], sys.argv[3])
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "data", "gn_kernels.csv")
     pts = cases(path)
     fit, held = pts[0::2], pts[1::2]
