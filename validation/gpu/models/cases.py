@@ -425,6 +425,18 @@ CASES25 = {
     "whisper_tiny_enc_b2": ("examples/whisper_tiny_encoder.fgraph", {"B": 2}, None),
     "resnet50_b2": ("examples/resnet50.fgraph", {"B": 2}, None),
 }
+# Batch 26 (VALIDATION §45): SD 1.5's down blocks at five new shapes whose compiled group
+# norms straddle channels with rows that share sectors (hwmodel::inductor::sectors_per_element):
+# 320 channels at 4 and 6 × 48², 640 at 4 × 48², 1,280 at 2 × 48² (rows 18 apart, 0.5625
+# sectors an element) and 1,280 at 4 × 24² (chains of rows 9 apart, the 0.4 floor).
+# Predictions in predictions_models_26.json and predictions_plain_26.json.
+CASES26 = {
+    "sd15_unet_down_b4_h48": ("examples/sd15_unet_down_block.fgraph", {"B": 4, "H": 48}, None),
+    "sd15_unet_down_b6_h48": ("examples/sd15_unet_down_block.fgraph", {"B": 6, "H": 48}, None),
+    "sd15_down_c640_h48_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 640, "H": 48}, None),
+    "sd15_down_c1280_h48_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 1280, "H": 48}, None),
+    "sd15_down_c1280_h24_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 1280, "H": 24}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -450,14 +462,15 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "22": (CASES22, "predictions_models_22.json"),
            "23": (CASES23, "predictions_models_23.json"),
            "24": (CASES24, "predictions_models_24.json"),
-           "25": (CASES25, "predictions_models_25.json")}
+           "25": (CASES25, "predictions_models_25.json"),
+           "26": (CASES26, "predictions_models_26.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, HOST_PROBES):
+              CASES25, CASES26, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
