@@ -47,7 +47,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
     for folder in [
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
-        "data20", "data21", "data22", "data23", "data24", "data25",
+        "data20", "data21", "data22", "data23", "data24", "data25", "data26",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -240,6 +240,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // §43: batch 25 (host-bound steps at small batches), pre-registered.
         ("25", "graph", 16, 16),
         ("25", "eager", 8, 16),
+        // §45: batch 26 (SD's down blocks whose compiled norms share sectors), pre-registered.
+        ("26", "graph", 8, 10),
+        ("26", "eager", 5, 10),
     ];
     // Every batch's figure is printed before any fails: one miss hides no other.
     let mut misses = Vec::new();
@@ -258,9 +261,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 18] = [
+const ROUNDS: [&str; 19] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
-    "b20", "b21", "b22", "b23", "b24", "b24b", "b25",
+    "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -379,6 +382,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b24b", 24, 12, 12, 22),
         // §43: batch 25, pre-registered (probe 5.9-6.1 µs).
         ("b25", 25, 1, 1, 16),
+        // §45: batch 26, pre-registered.
+        ("b26", 26, 9, 10, 10),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -479,6 +484,7 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b24", 16, 22),
         ("b24b", 17, 22),
         ("b25", 7, 16),
+        ("b26", 10, 10),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
