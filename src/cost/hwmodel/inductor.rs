@@ -113,7 +113,8 @@ const SAMPLED_PROGRAMS: u64 = 4;
 /// spatial position, in one sector, and the load shares it (gn_ncu: 0.56-0.59 sectors an
 /// element at 48², 1.03 where no rows line up). Counted over [`SAMPLED_PROGRAMS`] programs
 /// (at most 16,384 elements, whatever the shape); 1 with fewer than [`MIN_PROGRAMS_PER_SM`]
-/// programs an SM, chunks over [`MAX_SHARED_CHUNK`] elements, or on overflow.
+/// programs an SM, chunks over [`MAX_SHARED_CHUNK`] elements, or on overflow. A chunk
+/// shorter than a channel (`H·W`) is reduced with the groups side by side: the floor.
 pub fn sectors_per_element(shape: &[u64], groups: u64, sms: u64) -> f64 {
     sectors_of(shape, groups, sms).unwrap_or(1.0)
 }
@@ -127,10 +128,16 @@ fn sectors_of(shape: &[u64], groups: u64, sms: u64) -> Option<f64> {
     let row_len = chunk.div_ceil(pieces);
     let per_group = split.checked_mul(pieces)?;
     let all_rows = rows.checked_mul(per_group)?;
-    if hw == 0
-        || chunk > MAX_SHARED_CHUNK
-        || all_rows / PROGRAM_ROWS < MIN_PROGRAMS_PER_SM.saturating_mul(sms)
-    {
+    if hw == 0 || chunk > MAX_SHARED_CHUNK {
+        return None;
+    }
+    if chunk < hw {
+        // A chunk within two channels: Inductor orders the rows with the group innermost, so
+        // a program's rows are neighbouring groups at one position (gn_probe's 96² shapes at
+        // 320 channels, 0.59-0.69 TB/s; VALIDATION.md §45): priced at the floor.
+        return Some(SHARED_SECTOR_FLOOR);
+    }
+    if all_rows / PROGRAM_ROWS < MIN_PROGRAMS_PER_SM.saturating_mul(sms) {
         return None;
     }
     let hw128 = u128::from(hw);
@@ -276,6 +283,9 @@ mod tests {
         // Chunks of 30,720 elements (3 × 2,560 × 48²): rows of 640, none shared (gn2).
         assert_eq!(s(&[3, 2560, 48, 48]), 1.0);
         assert!((s(&[2, 2560, 48, 48]) - 0.5625).abs() < 1e-9); // chunks of 20,480
+        // Chunks of 7,680 elements in channels of 9,216: the groups side by side, the floor.
+        assert_eq!(s(&[2, 320, 96, 96]), SHARED_SECTOR_FLOOR);
+        assert_eq!(s(&[1, 320, 96, 96]), SHARED_SECTOR_FLOOR);
         // Too few programs to fill the GPU (180 of 32 rows): taken a row a program.
         assert_eq!(s(&[1, 320, 48, 48]), 1.0);
         // Overflow and degenerate shapes: a sector an element, no panic.

@@ -72,7 +72,11 @@ def sectors_per_element(b, c, h, groups=32, sms=132):
     row_len = -(-chunk // pieces)
     per_group = split * pieces
     all_rows = rows * per_group
-    if chunk > MAX_SHARED_CHUNK or all_rows // PROGRAM_ROWS < MIN_PROGRAMS_PER_SM * sms:
+    if chunk > MAX_SHARED_CHUNK:
+        return 1.0
+    if chunk < hw:  # the groups side by side (§45)
+        return SHARED_SECTOR_FLOOR
+    if all_rows // PROGRAM_ROWS < MIN_PROGRAMS_PER_SM * sms:
         return 1.0
     sectors = elements = 0
     for sample in range(SAMPLED_PROGRAMS):
