@@ -101,6 +101,12 @@ const SHARED_SECTOR_FLOOR: f64 = 0.4;
 /// elements, one warp and one row a program, from 27,307 (VALIDATION.md §45), where no rows
 /// share a sector. Taken midway.
 const MAX_SHARED_CHUNK: u64 = 24_576;
+/// Sectors an element, as priced, of a chunk shorter than a channel reduced with the groups
+/// side by side where a group's channels at one position span more than a 32-byte sector
+/// (over 16 channels a group): gn4's and gn2's 640- and 960-channel shapes ran at 0.59-0.71 of
+/// a sector an element's price, the 320-channel ones (10 channels, 20 bytes) at the floor
+/// (VALIDATION.md §45).
+const SIDE_BY_SIDE_WIDE: f64 = 0.65;
 /// Programs sampled, evenly over the kernel, by [`sectors_per_element`].
 const SAMPLED_PROGRAMS: u64 = 4;
 
@@ -114,7 +120,8 @@ const SAMPLED_PROGRAMS: u64 = 4;
 /// element at 48², 1.03 where no rows line up). Counted over [`SAMPLED_PROGRAMS`] programs
 /// (at most 16,384 elements, whatever the shape); 1 with fewer than [`MIN_PROGRAMS_PER_SM`]
 /// programs an SM, chunks over [`MAX_SHARED_CHUNK`] elements, or on overflow. A chunk
-/// shorter than a channel (`H·W`) is reduced with the groups side by side: the floor.
+/// shorter than a channel (`H·W`) is reduced with the groups side by side: the floor where a
+/// group's channels at a position fit in a sector, else [`SIDE_BY_SIDE_WIDE`].
 pub fn sectors_per_element(shape: &[u64], groups: u64, sms: u64) -> f64 {
     sectors_of(shape, groups, sms).unwrap_or(1.0)
 }
@@ -134,8 +141,12 @@ fn sectors_of(shape: &[u64], groups: u64, sms: u64) -> Option<f64> {
     if chunk < hw {
         // A chunk within two channels: Inductor orders the rows with the group innermost, so
         // a program's rows are neighbouring groups at one position (gn_probe's 96² shapes at
-        // 320 channels, 0.59-0.69 TB/s; VALIDATION.md §45): priced at the floor.
-        return Some(SHARED_SECTOR_FLOOR);
+        // 320 channels, 0.59-0.69 TB/s; VALIDATION.md §45).
+        return Some(if cpg * 2 <= 32 {
+            SHARED_SECTOR_FLOOR
+        } else {
+            SIDE_BY_SIDE_WIDE
+        });
     }
     if all_rows / PROGRAM_ROWS < MIN_PROGRAMS_PER_SM.saturating_mul(sms) {
         return None;
@@ -286,6 +297,7 @@ mod tests {
         // Chunks of 7,680 elements in channels of 9,216: the groups side by side, the floor.
         assert_eq!(s(&[2, 320, 96, 96]), SHARED_SECTOR_FLOOR);
         assert_eq!(s(&[1, 320, 96, 96]), SHARED_SECTOR_FLOOR);
+        assert_eq!(s(&[1, 640, 100, 100]), SIDE_BY_SIDE_WIDE); // 20 channels a group
         // Too few programs to fill the GPU (180 of 32 rows): taken a row a program.
         assert_eq!(s(&[1, 320, 48, 48]), 1.0);
         // Overflow and degenerate shapes: a sector an element, no panic.

@@ -58,7 +58,7 @@ def straddles(b, c, h, groups=32):
 
 
 PROGRAM_ROWS, MIN_PROGRAMS_PER_SM, SHARED_SECTOR_FLOOR, SAMPLED_PROGRAMS = 32, 4, 0.4, 4
-MAX_SHARED_CHUNK = 24_576
+MAX_SHARED_CHUNK, SIDE_BY_SIDE_WIDE = 24_576, 0.65
 
 
 def sectors_per_element(b, c, h, groups=32, sms=132):
@@ -75,7 +75,7 @@ def sectors_per_element(b, c, h, groups=32, sms=132):
     if chunk > MAX_SHARED_CHUNK:
         return 1.0
     if chunk < hw:  # the groups side by side (§45)
-        return SHARED_SECTOR_FLOOR
+        return SHARED_SECTOR_FLOOR if cpg * 2 <= 32 else SIDE_BY_SIDE_WIDE
     if all_rows // PROGRAM_ROWS < MIN_PROGRAMS_PER_SM * sms:
         return 1.0
     sectors = elements = 0
