@@ -2,7 +2,8 @@
 the listed `fgraph emit torch` modules in order, compiles each (torch.compile, default mode),
 and for each reports the plain-launch step (CUDA events over REPS calls, as plain_rounds.py),
 the host's issue time of one call (a host clock around the call, synchronized before and
-after; median of REPS) and the probe; with the wrapper code Inductor generated.
+after; median of REPS) and the probe; with the wrapper code Inductor generated, and the host's
+issue time of the same module run eager (VALIDATION.md §47).
 
     python3 host_order.py OUT_DIR TAG a.py b.py ...   # appends OUT_DIR/host_order.csv
 """
@@ -41,12 +42,16 @@ def main():
     with open(path, "a", newline="") as fh, torch.inference_mode():
         w = csv.writer(fh)
         if new:
-            w.writerow(["tag", "order", "case", "step_us", "host_issue_us", "probe_us", "compile_s"])
+            w.writerow(["tag", "order", "case", "step_us", "host_issue_us", "probe_us", "compile_s", "eager_issue_us"])
         for i, f in enumerate(files):
             name = os.path.basename(f)[:-3]
             mod = load(f)
             model = mod.Graph(device="cuda")
             inputs = mod.make_inputs("cuda")
+            eager = (lambda m, a: (lambda: m(*a)))(model, inputs)
+            for _ in range(3):
+                eager()
+            e = host_issue(eager)
             t0 = time.time()
             fn = torch.compile(model)
             _, code = run_and_get_code(fn, *inputs)
@@ -59,9 +64,9 @@ def main():
             p = probe()
             t = plain(step)
             h = host_issue(step)
-            w.writerow([tag, i, name, round(t, 1), round(h, 1), round(p, 3), round(cs, 1)])
+            w.writerow([tag, i, name, round(t, 1), round(h, 1), round(p, 3), round(cs, 1), round(e, 1)])
             fh.flush()
-            print(tag, i, name, round(t, 1), round(h, 1), round(p, 3), round(cs, 1), flush=True)
+            print(tag, i, name, round(t, 1), round(h, 1), round(p, 3), round(cs, 1), round(e, 1), flush=True)
 
 
 if __name__ == "__main__":
