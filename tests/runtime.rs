@@ -228,14 +228,21 @@ fn llama3_8b_prefill_and_decode_eager_and_compile() {
         assert_eq!(plain.kernels.len(), e.kernels.len());
         let host_us = match e.runtime {
             Runtime::Eager => 16.9,
-            Runtime::Compile => 22.0,
+            Runtime::Compile => 20.8,
         };
+        // A compiled step's host first spends 0.93 µs on each tensor it takes.
+        let inputs_us = match e.runtime {
+            Runtime::Eager => 0.0,
+            Runtime::Compile => 0.93 * plain.host_inputs as f64,
+        };
+        assert_eq!(plain.host_inputs > 0, e.runtime == Runtime::Compile);
         let preds: Vec<_> = e.kernels.iter().map(|k| k.prediction).collect();
-        let extra: Vec<f64> = e
+        let mut extra: Vec<f64> = e
             .kernels
             .iter()
             .map(|k| host_us * 1e-6 * (k.launches - 1) as f64)
             .collect();
+        extra[0] += inputs_us * 1e-6;
         let expected =
             fgraph::cost::hwmodel::step_time(&preds, Some(host_us * 1e-6), &extra, e.gap_s).step_s;
         assert!((plain.time_s - expected).abs() < 1e-9, "{}", e.label());
@@ -469,7 +476,8 @@ fn host_probe_scales_the_host_figures() {
     };
     let root = common::root();
     let preset = json(&root, file, &[]);
-    assert_eq!(preset["cost"]["runtime"]["host_us"], 22.0);
+    assert_eq!(preset["cost"]["runtime"]["host_us"], 20.8);
+    assert_eq!(preset["cost"]["runtime"]["input_host_us"], 0.93);
     assert_eq!(preset["cost"]["runtime"]["host_probe_us"], 7.21);
     // Each kernel says how many CUDA kernels it launches; they sum to the step's count.
     let r = &preset["cost"]["runtime"];
@@ -481,7 +489,8 @@ fn host_probe_scales_the_host_figures() {
         .sum();
     assert_eq!(Some(launches), r["kernels"].as_u64());
     let slow = json(&root, file, &["--host-probe-us", "14.42"]);
-    assert_eq!(slow["cost"]["runtime"]["host_us"], 44.0);
+    assert_eq!(slow["cost"]["runtime"]["host_us"], 41.6);
+    assert_eq!(slow["cost"]["runtime"]["input_host_us"], 1.86);
     assert_eq!(slow["cost"]["runtime"]["host_probe_us"], 14.42);
     let (t0, t1) = (
         preset["cost"]["runtime"]["time_us"].as_f64().expect("time"),
@@ -504,6 +513,14 @@ fn host_probe_scales_the_host_figures() {
         "{}",
         stdout(&o)
     );
+    // A compiled step's report names what each tensor it takes costs the host.
+    let o = fgraph(&["analyze", "--runtime", "compile", "--launch", "eager", file]);
+    assert!(
+        stdout(&o).contains("before its first kernel for each of the")
+            && stdout(&o).contains("(model.host.runtime_compile_input_us)"),
+        "{}",
+        stdout(&o)
+    );
     // From fgraph.toml, under the flag.
     let dir = common::temp_dir("host-probe");
     std::fs::write(dir.join("fgraph.toml"), "host-probe-us = 14.42\n").expect("toml");
@@ -513,8 +530,8 @@ fn host_probe_scales_the_host_figures() {
             .as_f64()
             .expect("host_us")
     };
-    assert_eq!(run(&[]), 44.0);
-    assert_eq!(run(&["--host-probe-us", "7.21"]), 22.0);
+    assert_eq!(run(&[]), 41.6);
+    assert_eq!(run(&["--host-probe-us", "7.21"]), 20.8);
     // Usage errors: a probe out of range, a GPU with no host probe to scale from.
     for (args, says) in [
         (vec!["--host-probe-us", "0"], "it must be more than 0"),

@@ -24,7 +24,7 @@ pub use layout::CopyReason;
 
 use crate::analysis::Analysis;
 use crate::cost::{Hardware, LaunchMode, Prediction};
-use crate::graph::{OpId, TensorId};
+use crate::graph::{OpId, Origin, TensorId};
 use crate::traffic::Overflow;
 use crate::types::OpKind;
 use serde::Serialize;
@@ -179,6 +179,13 @@ pub struct RuntimeEstimate {
     pub conv_host_s: Option<f64>,
     /// The kernels charged `conv_host_s` (ungrouped convolutions; 0 without a host time).
     pub host_convs: usize,
+    /// With `host_s` under `compile`: what the host spends per tensor the step takes (graph
+    /// inputs and weights) before its first kernel (`model.host.runtime_compile_input_us`;
+    /// 0 without one, and under `eager`).
+    pub input_host_s: Option<f64>,
+    /// Under `compile`: the tensors the compiled step takes (the graph's inputs and weights),
+    /// each charged `input_host_s` under plain launches; 0 under `eager`.
+    pub host_inputs: usize,
     /// What each CUDA kernel's hardware-model time was shortened by in the stream
     /// (`model.host.stream_discount_us`; 0 without it).
     pub stream_discount_s: f64,
@@ -342,6 +349,25 @@ pub fn estimate(
         })
         .map_or(0.0, |us| us * 1e-6);
     let mut host_convs = 0;
+    // Before its first kernel a compiled step's host checks and hands over every tensor it
+    // takes: Dynamo's guards, the parameters passed in, Inductor's size-and-stride asserts.
+    let input_host_s = match runtime {
+        Runtime::Compile => model
+            .host
+            .as_ref()
+            .and_then(|h| h.runtime_compile_input_us)
+            .map_or(0.0, |us| us * 1e-6),
+        Runtime::Eager => 0.0,
+    };
+    let host_inputs = if runtime == Runtime::Compile {
+        a.graph
+            .tensors
+            .iter()
+            .filter(|t| matches!(t.origin, Origin::Input | Origin::Weight))
+            .count()
+    } else {
+        0
+    };
     let time_s = match host_s {
         Some(h) => {
             let kernels: Vec<_> = parts.kernels.iter().map(|k| k.prediction).collect();
@@ -367,11 +393,14 @@ pub fn estimate(
             // transposes, a split-K reduction and a Triton group norm's passes each cost it
             // a launch (VALIDATION.md §43: SD 1.5's blocks, 1.3-1.4 launches a kernel, took
             // the host 2.5 and 3.5 probes a kernel where the transformers took 2.2 and 2.7).
-            let extra: Vec<f64> = extra
+            let mut extra: Vec<f64> = extra
                 .iter()
                 .zip(&parts.kernels)
                 .map(|(x, k)| x + h * k.launches.saturating_sub(1) as f64)
                 .collect();
+            if let Some(first) = extra.first_mut() {
+                *first += input_host_s * host_inputs as f64;
+            }
             crate::cost::hwmodel::step_time(&kernels, Some(h), &extra, pricing.launch_s()).step_s
         }
         None => parts.kernels.iter().map(|k| k.prediction.time_s).sum(),
@@ -385,6 +414,8 @@ pub fn estimate(
         host_s,
         conv_host_s: host_s.map(|_| conv_host_s),
         host_convs,
+        input_host_s: host_s.map(|_| input_host_s),
+        host_inputs,
         host_probe_s: host_s
             .and(model.host.as_ref().and_then(|h| h.probe_us))
             .map(|us| us * 1e-6),

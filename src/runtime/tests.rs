@@ -640,8 +640,14 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
         assert_eq!((plain.host_convs, depthwise.host_convs), (1, 0));
         // The last kernel starts when the host has issued it and runs for its own time.
         let last = plain.kernels.last().expect("kernel").prediction.kernel_s;
+        // A compiled step's host first spends its time per tensor on `x` and `w`.
+        let inputs = plain.input_host_s.expect("plain launches") * plain.host_inputs as f64;
+        assert_eq!(
+            plain.host_inputs,
+            if runtime == Runtime::Compile { 2 } else { 0 }
+        );
         let issued = plain.kernels.len() as f64 * per_kernel + conv;
-        let want = issued * 1e-6 + last + plain.gap_s;
+        let want = issued * 1e-6 + inputs + last + plain.gap_s;
         assert!(
             (plain.time_s - want).abs() < 1e-9,
             "{runtime:?}: {} vs {want}",
@@ -654,9 +660,71 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
             .expect("kernel")
             .prediction
             .kernel_s;
-        let want = depthwise.kernels.len() as f64 * per_kernel * 1e-6 + last + depthwise.gap_s;
+        let want =
+            depthwise.kernels.len() as f64 * per_kernel * 1e-6 + inputs + last + depthwise.gap_s;
         assert!((depthwise.time_s - want).abs() < 1e-9, "{runtime:?}");
     }
+}
+
+/// Under `compile` with plain launches, the host spends `runtime_compile_input_us` on each
+/// tensor the step takes (graph inputs and weights) before its first kernel; `eager` and
+/// CUDA graphs do not (VALIDATION.md §47).
+#[test]
+fn a_compiled_step_pays_for_each_tensor_it_takes() {
+    let src = |weights: usize| {
+        let mut s = String::from("graph g {\n  input x: f16[64]\n");
+        for i in 0..weights {
+            s.push_str(&format!("  weight w{i}: f16[64]\n"));
+        }
+        let mut last = "x".to_string();
+        for i in 0..weights {
+            s.push_str(&format!(
+                "  op a{i} = elementwise.add({last}, w{i}) -> y{i}\n"
+            ));
+            last = format!("y{i}");
+        }
+        s.push_str(&format!("  output {last}\n}}\n"));
+        s
+    };
+    let (hw, _) = h100_host();
+    let per_input = hw
+        .model
+        .as_ref()
+        .and_then(|m| m.host.as_ref())
+        .and_then(|h| h.runtime_compile_input_us)
+        .expect("the presets state runtime_compile_input_us");
+    assert!(per_input > 0.0);
+    let step = |weights: usize, launch: LaunchMode, runtime: Runtime| {
+        let r = check_file("t.fgraph", src(weights).as_bytes(), &Options::default());
+        assert!(
+            r.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            r.diagnostics
+        );
+        let a = r.graphs[0].analysis.clone().expect("analysis");
+        estimate(&a, &hw, launch, runtime).expect("estimate")
+    };
+    let (few, many) = (
+        step(2, LaunchMode::Eager, Runtime::Compile),
+        step(40, LaunchMode::Eager, Runtime::Compile),
+    );
+    // Inductor fuses the chain into one kernel either way; the 38 more weights cost the host
+    // 38 × per_input, and the lone kernel waits on the host.
+    assert_eq!((few.kernels.len(), many.kernels.len()), (1, 1));
+    assert_eq!((few.host_inputs, many.host_inputs), (3, 41));
+    assert_eq!(many.input_host_s, Some(per_input * 1e-6));
+    let gpu = |e: &RuntimeEstimate| e.kernels[0].prediction.kernel_s;
+    let extra = (many.time_s - gpu(&many)) - (few.time_s - gpu(&few));
+    assert!(
+        (extra - 38.0 * per_input * 1e-6).abs() < 1e-9,
+        "{extra} vs {}",
+        38.0 * per_input * 1e-6
+    );
+    // Eager takes no such time; CUDA graphs take the host out of the step.
+    let eager = step(40, LaunchMode::Eager, Runtime::Eager);
+    assert_eq!((eager.host_inputs, eager.input_host_s), (0, Some(0.0)));
+    let graph = step(40, LaunchMode::Graph, Runtime::Compile);
+    assert_eq!((graph.host_inputs, graph.input_host_s), (41, None));
 }
 
 /// The sustained derate grows with the step's share of compute-bound tensor-core kernels

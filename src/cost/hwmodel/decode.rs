@@ -97,6 +97,13 @@ pub struct HostCoeffs {
     /// calls cuDNN for a convolution, an extern kernel). Absent: nothing added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_conv_compile_us: Option<f64>,
+    /// `--runtime compile --launch eager`: host microseconds per tensor the compiled step
+    /// takes (each graph input and weight) before its first kernel: Dynamo's guards and the
+    /// code that hands the step its parameters, and the size-and-stride assert Inductor's
+    /// wrapper makes of each input (VALIDATION.md §47: ResNet-50 passes 268 tensors to 105
+    /// CUDA kernels, a decoder 0.6 a kernel). Absent: nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_compile_input_us: Option<f64>,
     /// `--runtime`: what a kernel's hardware-model time (fitted under Nsight Compute, one
     /// kernel at a time with L2 flushed) overstates against the same kernel in a stream of
     /// kernels, per CUDA kernel: the runtimes take it off every kernel (never below half the
@@ -261,6 +268,7 @@ impl HwModel {
             &mut host.runtime_compile_us,
             &mut host.runtime_conv_eager_us,
             &mut host.runtime_conv_compile_us,
+            &mut host.runtime_compile_input_us,
         ] {
             *v = v.map(|us| us * scale);
         }
@@ -348,6 +356,13 @@ impl HwModel {
                 check_range(
                     "runtime_conv_compile_us",
                     "model.host.runtime_conv_compile_us",
+                    v,
+                )?;
+            }
+            if let Some(v) = h.runtime_compile_input_us {
+                check_range(
+                    "runtime_compile_input_us",
+                    "model.host.runtime_compile_input_us",
                     v,
                 )?;
             }

@@ -148,6 +148,7 @@ pub const RANGES: &[FieldRange] = &[
     open("probe_us", 0.0, 1e3, "µs"),
     range("runtime_conv_eager_us", 0.0, 1e6, "µs"),
     range("runtime_conv_compile_us", 0.0, 1e6, "µs"),
+    range("runtime_compile_input_us", 0.0, 1e4, "µs"),
     range("stream_discount_us", 0.0, 100.0, "µs"),
     range("graph_gap_us", 0.0, 100.0, "µs"),
     range("sustained_derate", 0.0, 2.0, ""),

@@ -28,13 +28,18 @@ import cases as C  # noqa: E402
 
 def per_kernel(name, runtime):
     """fgraph's `cost.runtime.per_kernel` of the case's step under CUDA graphs."""
+    return runtime_json(name, runtime)["per_kernel"]
+
+
+def runtime_json(name, runtime):
+    """fgraph's `cost.runtime` of the case's step under CUDA graphs."""
     p = C.write_case(name)
     try:
         r = subprocess.run([C.BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--hardware", "h100",
                             "--runtime", runtime, "--launch", "graph", p] + C.sets(name), capture_output=True, text=True)
     finally:
         os.unlink(p)
-    return json.loads(r.stdout)["cost"]["runtime"]["per_kernel"]
+    return json.loads(r.stdout)["cost"]["runtime"]
 
 
 def kernel_times(name, runtime):
@@ -42,10 +47,12 @@ def kernel_times(name, runtime):
     return [(k["time_us"], k["launches"]) for k in per_kernel(name, runtime)]
 
 
-def pipeline(ks, h):
+def pipeline(ks, h, first=0.0):
     """The plain-launch step of kernels `ks` ((time, launches) each) fed by a host that
-    issues a CUDA kernel every `h` µs (src/runtime/mod.rs, crate::cost::hwmodel::step_time)."""
-    host = gpu = 0.0
+    issues a CUDA kernel every `h` µs, after `first` µs before the first (a compiled step's
+    tensors, `runtime_compile_input_us` each: src/runtime/mod.rs,
+    crate::cost::hwmodel::step_time)."""
+    host, gpu = first, 0.0
     for k, launches in ks:
         host += h * launches
         gpu = max(gpu, host) + k

@@ -7,12 +7,18 @@ puts the figures into the H100 presets, with the fitted folders' median probe as
     cargo build --release && FGRAPH=target/release/fgraph \\
         python3 validation/gpu/models/fit_host_rounds.py \\
         --fit b6-7,b8-10,b11-13,conv13,hostcal,b14 \\
-        --check b15,b16,b17,b18,b19,b20,b21,b22,b23 [--write]
+        --check b15,b16,b17,b18,b19,b20,b21,b22,b23 --input-us 0.93 [--write]
+
+--input-us: a compiled step's host time per tensor it takes (`runtime_compile_input_us`), held
+at that figure (0.93: host_parts.py's 0.71 µs at a 5.50 µs probe, scaled to the fitted folders'
+7.21; VALIDATION §47) or fitted with the host's time per kernel (`fit`); without it, 0.
 
 The model (src/runtime/mod.rs, crate::cost::hwmodel::step_time): the GPU runs each kernel of
 the plan as under a CUDA graph, and cannot start it before the host has issued its CUDA
 kernels, `h` µs each (a cuDNN transpose, a split-K reduction, a Triton group norm's passes
-count). Per runtime, `h` is the least squares of the log error over the fitted steps' median
+count); under compile the host first spends `w` µs on each tensor the step takes (graph inputs
+and weights: Dynamo's guards, the parameters handed over, Inductor's size-and-stride assert).
+Per runtime, `h` is the least squares of the log error over the fitted steps' median
 rounds, each step's predicted kernel times scaled to its measured CUDA-graph time (the host's
 share alone, as fit_host.py does); the counts within ±15% are of fgraph's own prediction.
 
@@ -58,20 +64,40 @@ def rows_of(subs):
     jobs = [(sub, *r) for sub in subs for r in rounds(sub) if r[0] in known and (r[0], r[1]) in graph]
     names = sorted({j[1] for j in jobs})
     with ThreadPoolExecutor(2) as ex:  # one case at a time each: write_case's file is per case
-        plans = dict(zip(names, ex.map(lambda n: {rt: fit_host.kernel_times(n, rt) for rt in ("eager", "compile")},
+        plans = dict(zip(names, ex.map(lambda n: {rt: fit_host.runtime_json(n, rt) for rt in ("eager", "compile")},
                                        names)))
     rows = []
     for sub, name, runtime, med, best, probe in jobs:
-        ks = plans[name][runtime]
+        plan = plans[name][runtime]
+        ks = [(k["time_us"], k["launches"]) for k in plan["per_kernel"]]
         f = graph[(name, runtime)] / sum(t for t, _ in ks)
         rows.append(dict(sub=sub, case=name, runtime=runtime, ks=ks, scaled=[(t * f, n) for t, n in ks],
-                         med=med, best=best, probe=probe))
+                         inputs=plan.get("host_inputs", 0), med=med, best=best, probe=probe))
     return rows
 
 
-def fit(rows):
-    """h minimising the squared log error of the scaled pipelines (golden section, 0.01 µs)."""
-    loss = lambda h: sum(math.log(fit_host.pipeline(r["scaled"], h) / r["med"]) ** 2 for r in rows)
+def step(r, h, w, scale=1.0, key="ks"):
+    """The plain-launch step of row `r`: `h` µs a CUDA kernel, `w` µs a tensor the compiled
+    step takes before its first kernel (`inputs`: 0 under eager), both times `scale`."""
+    return fit_host.pipeline(r[key], h * scale, w * r["inputs"] * scale)
+
+
+def fit(rows, inputs=None):
+    """(h, w) minimising the squared log error of the scaled pipelines: h by golden section to
+    0.01 µs; w `inputs` where it is a figure, over a grid of 0.05 µs where it is "fit", else 0."""
+    best = None
+    grid = [x / 20 for x in range(0, 161)] if inputs == "fit" else [float(inputs or 0.0)]
+    for w in grid:
+        h = fit_h(rows, w)
+        loss = sum(math.log(step(r, h, w, key="scaled") / r["med"]) ** 2 for r in rows)
+        if best is None or loss < best[0]:
+            best = (loss, h, w)
+    return best[1], best[2]
+
+
+def fit_h(rows, w):
+    """h minimising the squared log error of the scaled pipelines at `w` (golden section)."""
+    loss = lambda h: sum(math.log(step(r, h, w, key="scaled") / r["med"]) ** 2 for r in rows)
     a, b, g = 1.0, 60.0, (5 ** 0.5 - 1) / 2
     c, d = b - g * (b - a), a + g * (b - a)
     fc, fd = loss(c), loss(d)
@@ -87,11 +113,11 @@ def fit(rows):
     return round((a + b) / 2, 1)
 
 
-def report(rows, h, probe_ref, label):
+def report(rows, h, w, probe_ref, label):
     fixed = scaled = fixed_best = 0
     for r in rows:
-        p = fit_host.pipeline(r["ks"], h)
-        q = fit_host.pipeline(r["ks"], h * r["probe"] / probe_ref)
+        p = step(r, h, w)
+        q = step(r, h, w, r["probe"] / probe_ref)
         fixed += abs(p / r["med"] - 1) <= 0.15
         fixed_best += abs(p / r["best"] - 1) <= 0.15
         scaled += abs(q / r["med"] - 1) <= 0.15
@@ -110,13 +136,19 @@ def main():
     print(f"the fitted folders' median probe: {probe_ref:.2f} µs")
     fitted = {}
     for runtime in ("eager", "compile"):
-        h = fitted[runtime] = fit([r for r in fit_rows if r["runtime"] == runtime])
-        print(f"{runtime}: host {h} µs a CUDA kernel, fitted on {','.join(fit_subs)}")
-        report([r for r in fit_rows if r["runtime"] == runtime], h, probe_ref, "fitted")
+        h, w = fitted[runtime] = fit([r for r in fit_rows if r["runtime"] == runtime],
+                                     arg.get("--input-us") if runtime == "compile" else None)
+        print(f"{runtime}: host {h} µs a CUDA kernel and {w} µs a tensor the step takes, fitted on {','.join(fit_subs)}")
+        report([r for r in fit_rows if r["runtime"] == runtime], h, w, probe_ref, "fitted")
         if check_rows:
-            report([r for r in check_rows if r["runtime"] == runtime], h, probe_ref, "held out")
+            report([r for r in check_rows if r["runtime"] == runtime], h, w, probe_ref, "held out")
     if "--write" in sys.argv:
-        source = ("runtime_eager_us and runtime_compile_us: fitted per CUDA kernel by "
+        w = fitted["compile"][1]
+        held = (f"runtime_compile_input_us ({w} us per tensor a compiled step takes) fitted with them"
+                if arg.get("--input-us") == "fit" else
+                f"runtime_compile_input_us held at {w} us per tensor a compiled step takes, measured by "
+                "host_parts.py (VALIDATION.md section 47)")
+        source = (f"runtime_eager_us and runtime_compile_us: fitted per CUDA kernel ({held}) by "
                   f"validation/gpu/models/fit_host_rounds.py on the median rounds of {','.join(fit_subs)} "
                   "(plain_rounds.py, fgraph emit torch modules, torch 2.11, H100 80GB HBM3; probe_us is "
                   "those rounds' median probe)")
@@ -128,12 +160,14 @@ def main():
             start = old.find("runtime_eager_us and runtime_compile_us: fitted")
             end = old.find(")", start) + 1
             host["source"] = old[:start] + source + old[end:] if start >= 0 else old + "; " + source
-            host["runtime_eager_us"], host["runtime_compile_us"] = fitted["eager"], fitted["compile"]
+            host["runtime_eager_us"], host["runtime_compile_us"] = fitted["eager"][0], fitted["compile"][0]
             host.pop("probe_us", None)
-            # The key after runtime_compile_us, where fgraph hardware prints it.
-            j["model"]["host"] = {k2: v2 for k, v in host.items()
-                                  for k2, v2 in ([(k, v), ("probe_us", round(probe_ref, 2))]
-                                                 if k == "runtime_compile_us" else [(k, v)])}
+            host.pop("runtime_compile_input_us", None)
+            # The keys where fgraph hardware prints them: probe_us after runtime_compile_us,
+            # runtime_compile_input_us after runtime_conv_compile_us.
+            after = {"runtime_compile_us": [("probe_us", round(probe_ref, 2))],
+                     "runtime_conv_compile_us": [("runtime_compile_input_us", fitted["compile"][1])]}
+            j["model"]["host"] = {k2: v2 for k, v in host.items() for k2, v2 in [(k, v)] + after.get(k, [])}
             fit_host.write_json(path, j)
 
 

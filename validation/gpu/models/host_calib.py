@@ -77,7 +77,9 @@ def by_probe(probe, out):
                                    text=True, check=True).stdout)
     host = hw["model"]["host"]
     scale = probe / host["probe_us"]
-    for key in ("runtime_eager_us", "runtime_compile_us"):
+    for key in ("runtime_eager_us", "runtime_compile_us", "runtime_compile_input_us"):
+        if key not in host:
+            continue
         print(f"{key}: {host[key]} µs -> {round(host[key] * scale, 2)} µs (probe {probe} µs, preset's {host['probe_us']})")
         host[key] = round(host[key] * scale, 2)
     host["probe_us"] = probe

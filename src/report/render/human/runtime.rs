@@ -90,6 +90,16 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
                 ),
                 _ => String::new(),
             };
+            // A compiled step's host time per tensor it takes, before its first kernel.
+            let inputs = match (e.input_host_s, e.host_inputs) {
+                (Some(i), n) if i > 0.0 && n > 0 => format!(
+                    ", and {} before its first kernel for each of the {} tensors it takes \
+                     (model.host.runtime_compile_input_us)",
+                    fmt_time(i),
+                    group_digits(n as u64)
+                ),
+                _ => String::new(),
+            };
             // The host it describes, by its probe (`--host-probe-us` scales to another).
             let probe = e
                 .host_probe_s
@@ -99,7 +109,7 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
                 out,
                 "  {}; {} in kernels + {} of gaps and waiting for the host, which issues a CUDA \
                  kernel every {} (model.host.runtime_{}_us{probe}; hosts differ: \
-                 docs/language.md){conv}",
+                 docs/language.md){conv}{inputs}",
                 parts.join(", "),
                 fmt_time(e.kernel_s),
                 fmt_time(e.time_s - e.kernel_s),

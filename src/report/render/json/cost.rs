@@ -302,6 +302,14 @@ pub struct RuntimeJson<'a> {
     /// (`model.host.runtime_conv_eager_us` or `runtime_conv_compile_us`; 0 without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conv_host_us: Option<f64>,
+    /// With `host_us` under `compile`: what the host spends per tensor the step takes (graph
+    /// inputs and weights) before its first kernel (`model.host.runtime_compile_input_us`; 0
+    /// without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_host_us: Option<f64>,
+    /// `compile`: the tensors the compiled step takes (graph inputs and weights); 0 under
+    /// `eager`.
+    pub host_inputs: usize,
     /// With `host_us`: the probe of the host it describes (`model.host.probe_us`, or
     /// `--host-probe-us`), µs; absent where the model states none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -423,6 +431,8 @@ impl<'a> RuntimeJson<'a> {
             gap_us: r4(e.gap_s * 1e6),
             host_us: e.host_s.map(|h| r4(h * 1e6)),
             conv_host_us: e.conv_host_s.map(|h| r4(h * 1e6)),
+            input_host_us: e.input_host_s.map(|h| r4(h * 1e6)),
+            host_inputs: e.host_inputs,
             host_probe_us: e.host_probe_s.map(|p| r4(p * 1e6)),
             stream_discount_us: r4(e.stream_discount_s * 1e6),
             sustained_derate: r4(e.sustained_derate),
