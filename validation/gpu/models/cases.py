@@ -437,6 +437,25 @@ CASES26 = {
     "sd15_down_c1280_h48_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 1280, "H": 48}, None),
     "sd15_down_c1280_h24_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 1280, "H": 24}, None),
 }
+# Batch 27 (VALIDATION §47): a fresh held-out batch after a compiled step's host time per
+# tensor it takes (runtime_compile_input_us, measured) and per CUDA kernel (refitted), at sizes
+# no batch had: ResNets of many tensors a kernel (ResNet-50 channels-last at batch 6, NCHW at 2,
+# ResNet-101 at 12), decoders of few (Llama-3.2-1B batch 2 against 2,047 positions, Qwen2.5-0.5B
+# batch 1 against 511, TinyLlama batch 2 against 2,047), BERT-large 4 × 128, a ViT-B/16 block
+# at batch 8, SD 1.5's down block at 1 × 40² and a ConvNeXt block at batch 4. Predictions in
+# predictions_models_27.json and predictions_plain_27.json.
+CASES27 = {
+    "resnet50_b6": ("examples/resnet50.fgraph", {"B": 6}, None),
+    "resnet50_nchw_b2": (IMP + "resnet50_nchw.fgraph", {"B": 2}, None),
+    "resnet101_b12": ("examples/resnet50.fgraph", {"B": 12}, (5, 22)),
+    "llama3_2_1b_decode_b2_t2047": (IMP + "llama3_2_1b_decode_b1.fgraph", {"B": 2, "P": 2047}, None),
+    "qwen2_5_0_5b_decode_b1_t511": (IMP + "qwen2_5_0_5b_decode_b4.fgraph", {"B": 1, "P": 511}, None),
+    "tinyllama_decode_b2_t2047": (IMP + "tinyllama_decode_b8.fgraph", {"B": 2, "P": 2047}, None),
+    "bert_large_b4_s128": (IMP + "bert_large_b16.fgraph", {"B": 4, "S": 128}, None),
+    "vit_b16_block_b8": ("examples/vit_block.fgraph", {"B": 8}, None),
+    "sd15_unet_down_b1_h40": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 40}, None),
+    "convnext_block_b4": ("examples/convnext_block.fgraph", {"B": 4}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -463,14 +482,15 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "23": (CASES23, "predictions_models_23.json"),
            "24": (CASES24, "predictions_models_24.json"),
            "25": (CASES25, "predictions_models_25.json"),
-           "26": (CASES26, "predictions_models_26.json")}
+           "26": (CASES26, "predictions_models_26.json"),
+           "27": (CASES27, "predictions_models_27.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, CASES26, HOST_PROBES):
+              CASES25, CASES26, CASES27, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
