@@ -558,3 +558,49 @@ fn host_probe_scales_the_host_figures() {
             .contains("model.host.probe_us")
     );
 }
+
+/// JSON's `per_kernel[].host_conv` marks the kernels a convolution's host time is charged to:
+/// ResNet-50's ungrouped convolutions, not ConvNeXt's depthwise ones.
+#[test]
+fn per_kernel_says_which_kernels_hold_an_ungrouped_convolution() {
+    let kernels = |file: &str| -> Vec<(String, bool)> {
+        let o = fgraph(&[
+            "analyze",
+            "--runtime",
+            "compile",
+            "--launch",
+            "eager",
+            "--format",
+            "json",
+            file,
+        ]);
+        assert_eq!(common::code(&o), 0, "{}", common::stderr(&o));
+        let j: Value = serde_json::from_str(&stdout(&o)).expect("json");
+        j["cost"]["runtime"]["per_kernel"]
+            .as_array()
+            .expect("per_kernel")
+            .iter()
+            .map(|k| {
+                (
+                    k["family"].as_str().expect("family").to_string(),
+                    k["host_conv"].as_bool().expect("host_conv"),
+                )
+            })
+            .collect()
+    };
+    let resnet = kernels("examples/resnet50.fgraph");
+    let convs = resnet.iter().filter(|(f, _)| f == "conv").count();
+    assert!(convs > 50, "{convs}");
+    assert_eq!(resnet.iter().filter(|(_, c)| *c).count(), convs);
+    // ConvNeXt's stage: its stem is ungrouped, its blocks' 7 × 7 convolutions depthwise.
+    let convnext = kernels("examples/convnext_block.fgraph");
+    let (plain, depthwise) =
+        convnext
+            .iter()
+            .filter(|(f, _)| f == "conv")
+            .fold(
+                (0, 0),
+                |(p, d), (_, c)| if *c { (p + 1, d) } else { (p, d + 1) },
+            );
+    assert!(plain >= 1 && depthwise >= 1, "{plain} {depthwise}");
+}

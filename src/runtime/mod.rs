@@ -375,13 +375,7 @@ pub fn estimate(
                 .kernels
                 .iter()
                 .map(|k| {
-                    // A grouped or depthwise one did not (ConvNeXt's blocks: about 15 µs a
-                    // kernel with three depthwise convolutions of four).
-                    let conv = k.ops.iter().any(|&o| {
-                        let op = a.graph.op(o);
-                        op.kind == OpKind::Conv && op.int_attr("groups").unwrap_or(1) == 1
-                    });
-                    if conv {
+                    if host_conv(&a.graph, &k.ops) {
                         host_convs += usize::from(conv_host_s > 0.0);
                         conv_host_s
                     } else {
@@ -432,6 +426,16 @@ pub fn estimate(
         views: parts.views,
         sdpa: parts.sdpa,
         source: model.source.clone(),
+    })
+}
+
+/// Whether a kernel of `ops` is charged `runtime_conv_*_us` under plain launches: it holds an
+/// ungrouped convolution. A grouped or depthwise one is not (ConvNeXt's blocks: about 15 µs a
+/// kernel with three depthwise convolutions of four).
+pub fn host_conv(g: &crate::graph::Graph, ops: &[OpId]) -> bool {
+    ops.iter().any(|&o| {
+        let op = g.op(o);
+        op.kind == OpKind::Conv && op.int_attr("groups").unwrap_or(1) == 1
     })
 }
 

@@ -381,6 +381,9 @@ struct RuntimeKernelJson<'a> {
     /// The CUDA kernels it launches (a cuDNN transpose, a split-K reduction or a split
     /// norm's passes count apart; they sum to `kernels`).
     launches: usize,
+    /// It holds an ungrouped convolution: under plain launches the host spends
+    /// `model.host.runtime_conv_*_us` more on it.
+    host_conv: bool,
     dram_read: u64,
     dram_written: u64,
     /// The hardware model's compute and memory terms of the kernel (its time is the larger
@@ -409,6 +412,7 @@ impl Serialize for RuntimeKernelsJson<'_> {
                 reason,
                 family: k.prediction.family,
                 launches: k.launches,
+                host_conv: crate::runtime::host_conv(g, &k.ops),
                 dram_read: k.prediction.dram_read,
                 dram_written: k.prediction.dram_written,
                 compute_us: r4(k.prediction.compute_s * 1e6),
