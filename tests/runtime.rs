@@ -452,28 +452,30 @@ fn the_runtime_comes_from_fgraph_toml_and_needs_a_calibrated_gpu() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `analyze --runtime compile --launch eager --format json EXTRA FILE` run in `dir`.
+fn compiled_plain_json(dir: &std::path::Path, file: &str, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "analyze",
+        "--runtime",
+        "compile",
+        "--launch",
+        "eager",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    args.push(file);
+    let o = common::fgraph_in(dir, &args);
+    assert_eq!(common::code(&o), 0, "{}", common::stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("json")
+}
+
 #[test]
 fn host_probe_scales_the_host_figures() {
     // VALIDATION.md §43: the presets' host figures describe a host whose probe (one
     // `torch.add`, plain launches) took 7.21 µs; `--host-probe-us` scales them to another.
     let file = "validation/inductor/heldout/llama_decode.fgraph";
-    // `analyze --runtime compile --launch eager --format json EXTRA FILE` run in `dir`.
-    let json = |dir: &std::path::Path, file: &str, extra: &[&str]| -> Value {
-        let mut args = vec![
-            "analyze",
-            "--runtime",
-            "compile",
-            "--launch",
-            "eager",
-            "--format",
-            "json",
-        ];
-        args.extend_from_slice(extra);
-        args.push(file);
-        let o = common::fgraph_in(dir, &args);
-        assert_eq!(common::code(&o), 0, "{}", common::stderr(&o));
-        serde_json::from_str(&stdout(&o)).expect("json")
-    };
+    let json = compiled_plain_json;
     let root = common::root();
     let preset = json(&root, file, &[]);
     assert_eq!(preset["cost"]["runtime"]["host_us"], 20.8);
@@ -564,19 +566,7 @@ fn host_probe_scales_the_host_figures() {
 #[test]
 fn per_kernel_says_which_kernels_hold_an_ungrouped_convolution() {
     let kernels = |file: &str| -> Vec<(String, bool)> {
-        let o = fgraph(&[
-            "analyze",
-            "--runtime",
-            "compile",
-            "--launch",
-            "eager",
-            "--format",
-            "json",
-            file,
-        ]);
-        assert_eq!(common::code(&o), 0, "{}", common::stderr(&o));
-        let j: Value = serde_json::from_str(&stdout(&o)).expect("json");
-        j["cost"]["runtime"]["per_kernel"]
+        compiled_plain_json(&root(), file, &[])["cost"]["runtime"]["per_kernel"]
             .as_array()
             .expect("per_kernel")
             .iter()

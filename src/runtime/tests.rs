@@ -625,16 +625,7 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
             host.runtime_conv_compile_us.expect("conv compile"),
         ),
     ] {
-        let step = |groups: u64| {
-            let r = check_file("t.fgraph", src(groups).as_bytes(), &Options::default());
-            assert!(
-                r.diagnostics.iter().all(|d| !d.is_error()),
-                "{:?}",
-                r.diagnostics
-            );
-            let a = r.graphs[0].analysis.clone().expect("analysis");
-            estimate(&a, &hw, LaunchMode::Eager, runtime).expect("estimate")
-        };
+        let step = |groups: u64| estimate_source(&src(groups), &hw, LaunchMode::Eager, runtime);
         let (plain, depthwise) = (step(1), step(32));
         assert_eq!(plain.conv_host_s, Some(conv * 1e-6));
         assert_eq!((plain.host_convs, depthwise.host_convs), (1, 0));
@@ -666,6 +657,23 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
     }
 }
 
+/// The runtime's estimate of the first graph of `src`, which must check without errors.
+fn estimate_source(
+    src: &str,
+    hw: &Hardware,
+    launch: LaunchMode,
+    runtime: Runtime,
+) -> RuntimeEstimate {
+    let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
+    assert!(
+        r.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        r.diagnostics
+    );
+    let a = r.graphs[0].analysis.clone().expect("analysis");
+    estimate(&a, hw, launch, runtime).expect("estimate")
+}
+
 /// Under `compile` with plain launches, the host spends `runtime_compile_input_us` on each
 /// tensor the step takes (graph inputs and weights) before its first kernel; `eager` and
 /// CUDA graphs do not (VALIDATION.md §47).
@@ -695,14 +703,7 @@ fn a_compiled_step_pays_for_each_tensor_it_takes() {
         .expect("the presets state runtime_compile_input_us");
     assert!(per_input > 0.0);
     let step = |weights: usize, launch: LaunchMode, runtime: Runtime| {
-        let r = check_file("t.fgraph", src(weights).as_bytes(), &Options::default());
-        assert!(
-            r.diagnostics.iter().all(|d| !d.is_error()),
-            "{:?}",
-            r.diagnostics
-        );
-        let a = r.graphs[0].analysis.clone().expect("analysis");
-        estimate(&a, &hw, launch, runtime).expect("estimate")
+        estimate_source(&src(weights), &hw, launch, runtime)
     };
     let (few, many) = (
         step(2, LaunchMode::Eager, Runtime::Compile),
