@@ -4,15 +4,20 @@
 use super::*;
 use crate::analysis::{Options, check_file};
 
-/// The runtime's estimate of `src` on the H100 preset, CUDA graphs.
-pub(super) fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
+/// The analysis of the first graph of `src`, which must check without errors.
+fn analysis_of(src: &str) -> Analysis {
     let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
     assert!(
         r.diagnostics.iter().all(|d| !d.is_error()),
         "{:?}",
         r.diagnostics
     );
-    let a = r.graphs[0].analysis.clone().expect("analysis");
+    r.graphs[0].analysis.clone().expect("analysis")
+}
+
+/// The runtime's estimate of `src` on the H100 preset, CUDA graphs.
+pub(super) fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
+    let a = analysis_of(src);
     let hw = Hardware::preset("h100").expect("preset");
     let e = estimate(&a, &hw, LaunchMode::Graph, runtime).expect("estimate");
     (a, e)
@@ -664,14 +669,7 @@ fn estimate_source(
     launch: LaunchMode,
     runtime: Runtime,
 ) -> RuntimeEstimate {
-    let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
-    assert!(
-        r.diagnostics.iter().all(|d| !d.is_error()),
-        "{:?}",
-        r.diagnostics
-    );
-    let a = r.graphs[0].analysis.clone().expect("analysis");
-    estimate(&a, hw, launch, runtime).expect("estimate")
+    estimate(&analysis_of(src), hw, launch, runtime).expect("estimate")
 }
 
 /// Under `compile` with plain launches, the host spends `runtime_compile_input_us` on each
