@@ -47,12 +47,10 @@ def kernel_times(name, runtime):
     return [(k["time_us"], k["launches"]) for k in per_kernel(name, runtime)]
 
 
-def pipeline(ks, h, first=0.0):
+def pipeline(ks, h):
     """The plain-launch step of kernels `ks` ((time, launches) each) fed by a host that
-    issues a CUDA kernel every `h` µs, after `first` µs before the first (a compiled step's
-    tensors, `runtime_compile_input_us` each: src/runtime/mod.rs,
-    crate::cost::hwmodel::step_time)."""
-    host, gpu = first, 0.0
+    issues a CUDA kernel every `h` µs (src/runtime/mod.rs, crate::cost::hwmodel::step_time)."""
+    host = gpu = 0.0
     for k, launches in ks:
         host += h * launches
         gpu = max(gpu, host) + k
