@@ -27,7 +27,9 @@
 //!   D / (D + attention.head_dim_half)`, one tile per 128 queries of each batch and head, `L`
 //!   the keys, `D` the head dim rounded up to the kernels' step ([`padded_head_dim`]:
 //!   `attention.head_dim_step`, and 256 above 192) with the FLOPs padded to it; memory as a
-//!   matmul's, on the counted bytes.
+//!   matmul's, on the counted bytes. With `attention.key_block` the kernel takes the keys a
+//!   block at a time: without a causal mask `L` is rounded up to the block (the FLOPs padded
+//!   alike), under one `L` is the mean keys a query block visits.
 //!   `--attention-kernel NAME` takes `attention_kernels[NAME]` instead
 //!   ([`HwModel::with_attention_kernel`]), `--causal-attention` half the keys and FLOPs.
 
@@ -256,14 +258,29 @@ impl HwModel {
         let waves = (tiles / sms).ceil().max(1.0);
         // How full the SMs are kept: query blocks of equal work fill `tiles / (waves · sms)`
         // of them; a causal kernel's blocks grow towards the diagonal ([`causal_schedule`]).
+        let a = &self.attention;
+        // A query block takes the keys a block at a time (`key_block`): the last block's
+        // keys cost what a full block's do (cuDNN's SDPA over SD's 77 text tokens ran as 128:
+        // validation/gpu/models/sdpa_probe, VALIDATION.md §48).
+        let (visits, flops) = match (visits, a.key_block) {
+            (KeyVisits::Each(keys), Some(block)) if block >= 1.0 && keys > 0 => {
+                let block = block as u64;
+                let padded = keys.div_ceil(block).saturating_mul(block);
+                (KeyVisits::Each(padded), flops * padded as f64 / keys as f64)
+            }
+            _ => (visits, flops),
+        };
         let (keys, schedule) = match visits {
             KeyVisits::Each(keys) => (keys, tiles / (waves * sms)),
-            KeyVisits::Causal { keys, .. } => (
-                keys,
+            // A kernel that takes the keys a block at a time pays its fill per query block
+            // on the keys that block visits: under a causal mask, the mean (a short causal
+            // prefill, 768-1,280 keys, ran 25-35% slower than the price on every key once
+            // the fill was refitted: sdpa_probe/refit.py, VALIDATION.md §48).
+            KeyVisits::Causal { keys, mean } => (
+                if a.key_block.is_some() { mean } else { keys },
                 causal_schedule(batch, queries, keys, hw.sms.unwrap_or(132)),
             ),
         };
-        let a = &self.attention;
         // The kernels are built for some head dims only (`head_dim_step`): a head dim in
         // between runs the next one's kernel, its two matmuls padded to it (SD 1.5's 40-wide
         // heads ran 20-27% slower than the price for 40: validation/gpu/models batches 2 and
@@ -502,5 +519,36 @@ mod tests {
         };
         assert!((at(40) - at(64)).abs() < 1e-12);
         assert!(at(128) > at(64));
+    }
+
+    #[test]
+    fn attention_takes_the_keys_a_block_at_a_time() {
+        // SD's cross-attention over 77 text tokens: cuDNN's kernel takes keys in blocks of
+        // 128 (the H100 presets' `key_block`), so 77 keys cost what 128 do and 129 what 256 do.
+        let hw = crate::cost::Hardware::preset("h100").expect("h100");
+        let m = hw.model.clone().expect("model");
+        assert_eq!(m.attention.key_block, Some(128.0));
+        let at = |m: &HwModel, keys: u64| {
+            let flops = 4.0 * 16.0 * 4096.0 * keys as f64 * 64.0;
+            m.attention(16, 4096, KeyVisits::Each(keys), 64, flops, (0, 0), &hw, 0.0)
+                .compute_s
+        };
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+        assert!(close(at(&m, 77), at(&m, 128)));
+        assert!(close(at(&m, 129), at(&m, 256)));
+        assert!(at(&m, 129) > at(&m, 128));
+        // A hardware file without the block prices the keys as they are.
+        let mut exact = m.clone();
+        exact.attention.key_block = None;
+        assert!(at(&exact, 77) < at(&exact, 128));
+        // Under a causal mask the fill is paid on the mean keys a query block visits (with
+        // the block; on every key without it): a shorter mean costs more per FLOP.
+        let causal = |m: &HwModel, mean: u64| {
+            let visits = KeyVisits::Causal { keys: 2048, mean };
+            m.attention(16, 2048, visits, 64, 1e12, (0, 0), &hw, 0.0)
+                .compute_s
+        };
+        assert!(causal(&m, 512) > causal(&m, 1025));
+        assert!(close(causal(&exact, 512), causal(&exact, 1025)));
     }
 }

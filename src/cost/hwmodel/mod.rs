@@ -173,6 +173,14 @@ pub struct AttentionCoeffs {
     /// a head dim in between runs at the next one, its FLOPs padded ([`padded_head_dim`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head_dim_step: Option<f64>,
+    /// The keys a query block takes at a time: a query block visiting `L` keys (every key, no
+    /// causal mask) runs `L` rounded up to a multiple of `key_block`, its FLOPs padded alike
+    /// (cuDNN's SDPA kernels, `..._64x128xD_...`, take keys in blocks of 128: 77 keys cost
+    /// what 128 do; validation/gpu/models/sdpa_probe, VALIDATION.md §48), and under a causal
+    /// mask `kv_half` is weighed against the mean keys a query block visits. None: the exact
+    /// key count, and every key under a causal mask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_block: Option<f64>,
 }
 
 fn is_zero(v: &f64) -> bool {

@@ -86,6 +86,7 @@ pub const RANGES: &[FieldRange] = &[
     range("kv_half", 0.0, 1e6, ""),
     range("head_dim_half", 0.0, 1e6, ""),
     range("head_dim_step", 1.0, 4096.0, ""),
+    range("key_block", 1.0, 4096.0, ""),
     fraction("bandwidth_efficiency"),
     range("elements_per_s", 1e6, 1e16, "elements/s"),
     range("overhead_us", 0.0, 1e6, "µs"),
@@ -296,8 +297,13 @@ impl super::HwModel {
             ] {
                 check_range(k, &format!("model.{key}.{k}"), v)?;
             }
-            if let Some(v) = a.head_dim_step {
-                check_range("head_dim_step", &format!("model.{key}.head_dim_step"), v)?;
+            for (k, v) in [
+                ("head_dim_step", a.head_dim_step),
+                ("key_block", a.key_block),
+            ] {
+                if let Some(v) = v {
+                    check_range(k, &format!("model.{key}.{k}"), v)?;
+                }
             }
         }
         let mut last = 0.0;

@@ -422,9 +422,16 @@ def main(presets=()):
         if best is None or s < best[0]:
             best = (s, e)
     m["mm_f32_efficiency"] = best[1]
-    m["attention"] = fit_attention([d for d in fitc if d["family"] == "cudnn"], m["mm_bandwidth_efficiency"])
+    # cuDNN's attention coefficients: refitted with the keys in blocks of 128 by
+    # ../models/sdpa_probe/refit.py (issue 24, VALIDATION.md §48), which writes them to
+    # attention_fit.json; `fit_attention` on batch c's cuDNN kernels gave 0.99, 416, 56 before.
+    refit = json.load(open(os.path.join(HERE, "..", "models", "sdpa_probe", "attention_fit.json")))
+    m["attention"] = {k: refit[k] for k in ("efficiency", "kv_half", "head_dim_half")}
     # The attention op's decode start-up: fitted by ../h100-calib-h/fit_attention.py (not here).
     m["attention"]["memory_overhead_us"] = 4.3
+    # cuDNN's kernels tile the head dim by 64 (../attention-hd, VALIDATION.md §25).
+    m["attention"]["head_dim_step"] = 64
+    m["attention"]["key_block"] = refit["key_block"]
     fa2 = fit_attention([d for d in fitc if d["family"] == "flash"]
                         + [d for d in load_d() if d["family"] == "flash" and d["time_us"] > 20], m["mm_bandwidth_efficiency"])
     # `--attention-kernel flash2` prices FlashAttention kernels with FlashAttention-2's own fit.

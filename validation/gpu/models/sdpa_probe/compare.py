@@ -1,6 +1,8 @@
 """fgraph's price of each shape of sdpa_probe.py (`analyze --traffic-model hardware --runtime
 compile`, the H100 preset, CUDA graphs: the attention kernel's `time_us`) against the measured
 kernel (data/sdpa_probe.csv), with the errors summarised by key length (VALIDATION.md §47).
+compare.txt is the table before §48's refit, its baseline (refit.py prices the kernels before
+and after it).
 
     cargo build --release && FGRAPH=target/release/fgraph \\
         python3 validation/gpu/models/sdpa_probe/compare.py > validation/gpu/models/sdpa_probe/compare.txt
