@@ -460,6 +460,22 @@ CASES27 = {
     "sd15_unet_down_b1_h40": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 40}, None),
     "convnext_block_b4": ("examples/convnext_block.fgraph", {"B": 4}, None),
 }
+# Batch 28 (VALIDATION §48): attention at key counts that are not a multiple of the kernel's key
+# block of 128 (SD's cross-attention over 77 text tokens, BERT at 320 and 200 tokens, ViT's 197,
+# Whisper's 1,500) and causal prefill, after the attention refit (`key_block`, sdpa_probe/
+# refit.py); predicted before it is measured.
+CASES28 = {
+    "sd15_unet_down_b3_h56": ("examples/sd15_unet_down_block.fgraph", {"B": 3, "H": 56}, None),
+    "sd15_unet_down_b1_h96": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 96}, None),
+    "sd15_down_c640_h36_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 640, "H": 36}, None),
+    "sd15_down_c1280_h16_b6": (IMP + "sd15_down_width.fgraph", {"B": 6, "C": 1280, "H": 16}, None),
+    "sd15_down_c1280_h24_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 1280, "H": 24}, None),
+    "bert_base_b8_s320": (IMP + "bert_base_b8.fgraph", {"B": 8, "S": 320}, None),
+    "bert_large_b6_s200": (IMP + "bert_large_b16.fgraph", {"B": 6, "S": 200}, None),
+    "vit_b16_block_b20": ("examples/vit_block.fgraph", {"B": 20}, None),
+    "whisper_tiny_enc_b3": ("examples/whisper_tiny_encoder.fgraph", {"B": 3}, None),
+    "llama3_2_1b_prefill_s1536": (IMP + "llama3_2_1b_prefill.fgraph", {"S": 1536}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -487,14 +503,15 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "24": (CASES24, "predictions_models_24.json"),
            "25": (CASES25, "predictions_models_25.json"),
            "26": (CASES26, "predictions_models_26.json"),
-           "27": (CASES27, "predictions_models_27.json")}
+           "27": (CASES27, "predictions_models_27.json"),
+           "28": (CASES28, "predictions_models_28.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, CASES26, CASES27, HOST_PROBES):
+              CASES25, CASES26, CASES27, CASES28, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
