@@ -28,6 +28,9 @@ import argparse, json, os, re, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 BIN = os.environ.get("FGRAPH", os.path.join(ROOT, "target", "debug", "fgraph"))
+# The hardware `--predict` prices on: the H100 preset, or a hardware file (a model as it was
+# before a change, for a before/after table; VALIDATION.md §48).
+HARDWARE = os.environ.get("FGRAPH_HARDWARE", "h100")
 
 # name: (example, {param: value}, (repeat count in the file, depth) or None)
 CASES = {
@@ -568,8 +571,9 @@ def predict(only, modes=MODES):
         p = write_case(name)
         try:
             for runtime, launch in modes:
-                r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--hardware",
-                                    "h100", "--runtime", runtime, "--launch", launch, p] + sets(name),
+                r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware"]
+                                   + (["--hardware-file", HARDWARE] if HARDWARE.endswith(".json") else ["--hardware", HARDWARE])
+                                   + ["--runtime", runtime, "--launch", launch, p] + sets(name),
                                    capture_output=True, text=True)
                 if r.returncode not in (0, 1):
                     sys.exit(f"{name}: analyze failed\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
@@ -593,6 +597,7 @@ def main():
                     help="predictions_plain.json: the plain-launch predictions of the batches named (e.g. 6-13), "
                          "made before plain_rounds.py measures them")
     ap.add_argument("--plain-out", default="predictions_plain.json", help="where --predict-plain writes")
+    ap.add_argument("--predict-out", help="where --predict writes (the batch's predictions file if not given)")
     ap.add_argument("--emit-probes", metavar="DIR", help="emit the host probes (HOST_PROBES) into DIR")
     a = ap.parse_args()
     if a.emit_probes:
@@ -631,7 +636,7 @@ def main():
         emit(a.emit, only)
     if a.predict:
         preds = predict(only)
-        with open(os.path.join(HERE, out), "w") as fh:
+        with open(os.path.join(HERE, a.predict_out or out), "w") as fh:
             json.dump(dict(what="fgraph's --runtime predictions (traffic model hardware, h100 preset) for the cases of "
                                 "cases.py, made before they are measured", made_by="validation/gpu/models/cases.py "
                                 "--predict", predictions=preds), fh, indent=1)
