@@ -604,6 +604,19 @@ impl<'m> Pricing<'m> {
             let sms = u64::from(self.hw.sms.unwrap_or(132).max(1));
             if let Some(n) = hwmodel::inductor::group_norm_kernels(g, ops, sms) {
                 p.extra_launches = n - 1;
+                // Each of them starts as a Triton kernel does (`overhead_us` of the family it is
+                // priced with), as each is discounted in a stream ([`Pricing::in_stream`]):
+                // the norm's price held one start-up for its four kernels, and SD's compiled
+                // norms at 16²-40² traced 2-4 times their price (VALIDATION.md §49).
+                let family = model
+                    .families
+                    .group_norm
+                    .unwrap_or(model.families.elementwise);
+                let start = family.overhead_us * 1e-6;
+                let extra = (n - 1) as f64 * start;
+                p.memory_s += extra;
+                p.kernel_s += extra;
+                p.time_s += extra;
             }
             // Its split moments over a channels-last input that straddle channels.
             if hwmodel::inductor::layout_optimised(g)

@@ -1,5 +1,5 @@
 //! Unit tests of Inductor's group norm over a channels-last input whose split straddles
-//! channels (`hwmodel::inductor`, VALIDATION.md §40).
+//! channels (`hwmodel::inductor`, VALIDATION.md §40), and of its kernels' start-ups (§49).
 
 use super::tests::run;
 use super::*;
@@ -64,4 +64,73 @@ fn a_straddling_split_reads_across_the_channels_under_compile_only() {
             .expect("gn")
     };
     assert_eq!((launches(2, 72), launches(8, 16)), (4, 2));
+}
+
+/// `conv_gn` with the residual added before the norm (a second full-size tensor the norm's
+/// first kernel reads).
+fn conv_add_gn(b: u64, h: u64) -> String {
+    conv_gn(b, h)
+        .replace(
+            "  weight w:",
+            &format!("  input r: [{b}, 320, {h}, {h}]\n  weight w:"),
+        )
+        .replace(
+            "op gn = reduction.group_norm(d,",
+            "op res = elementwise.add(d, r) -> e\n  op gn = reduction.group_norm(e,",
+        )
+}
+
+#[test]
+fn each_of_inductors_group_norm_kernels_starts_up_and_the_walk_is_over_the_input() {
+    // §49: 2 × 320 × 64² splits into four kernels, each priced with the Triton start-up
+    // (`elementwise.overhead_us`, 2.75 µs on the H100) before its stream discount: at least
+    // three start-ups above the two passes alone.
+    let hw = crate::cost::Hardware::preset("h100").expect("preset");
+    let start = hw
+        .model
+        .as_ref()
+        .expect("model")
+        .families
+        .elementwise
+        .overhead_us
+        * 1e-6;
+    let (a, _) = run(&conv_gn(2, 64), Runtime::Compile);
+    let gn = |hw: &crate::cost::Hardware| {
+        let e = estimate(&a, hw, crate::cost::LaunchMode::Graph, Runtime::Compile).expect("e");
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "gn"))
+            .map(|k| (k.launches, k.prediction.memory_s))
+            .expect("gn")
+    };
+    let mut no_start = hw.clone();
+    if let Some(m) = no_start.model.as_mut() {
+        m.families.elementwise.overhead_us = 0.0;
+    }
+    let ((launches, with), (_, without)) = (gn(&hw), gn(&no_start));
+    assert_eq!(launches, 4);
+    // The first kernel's start-up is the passes' own (in `kernel_s`); the other three's.
+    assert!(
+        (with - without - 3.0 * start).abs() < 1e-12,
+        "{with} {without}"
+    );
+    // The strided moments pass of a straddling split walks the norm's input alone: a
+    // residual added before it (read by the same kernel, written just before it) adds its
+    // streaming bytes, not a strided walk of its own.
+    let with_residual = {
+        let (a, e) = run(&conv_add_gn(2, 72), Runtime::Compile);
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "gn"))
+            .map(|k| k.prediction.kernel_s)
+            .expect("gn")
+    };
+    let alone = gn_kernel_s(2, 72, Runtime::Compile);
+    let input_bytes = 2.0 * 320.0 * 72.0 * 72.0 * 2.0;
+    let walk = input_bytes / (hw.bandwidth * 0.085);
+    assert!(with_residual > alone, "{with_residual} {alone}");
+    assert!(
+        with_residual - alone < 0.5 * walk,
+        "{with_residual} {alone} {walk}"
+    );
 }

@@ -12,7 +12,8 @@
 //! chunk along the spatial positions of one channel at a time, one 2-byte element per
 //! 32-byte sector, and reads at a fraction of the bandwidth (`families.group_norm_strided`),
 //! except where the rows a program reduces start whole channels apart and share sectors
-//! ([`sectors_per_element`]; VALIDATION.md §45).
+//! ([`sectors_per_element`]; VALIDATION.md §45); the walk is over the norm's input alone
+//! (what an add before it fuses in comes from L2; §49).
 //! Measured (validation/gpu/models/gn_probe): SD 1.5's group norm over 2 × 320 × 72² took
 //! 26.6 µs in that kernel channels-last, 10.6 µs contiguous; over 2 × 320 × 64², whose
 //! five chunks are two channels each, 4.9 and 4.7 µs.
@@ -194,6 +195,15 @@ pub fn group_norm_of(g: &Graph, ops: &[OpId]) -> Option<(Vec<u64>, u64)> {
     Some((shape, u64::try_from(op.int_attr("groups")?).ok()?))
 }
 
+/// The bytes of the group norm's input among `ops` (what its moments pass reduces).
+fn group_norm_input_bytes(g: &Graph, ops: &[OpId]) -> Option<u64> {
+    let op = ops.iter().map(|&o| g.op(o)).find(|op| {
+        op.kind == OpKind::Reduction
+            && funcs::family(op.func.as_deref().unwrap_or("")) == FuncFamily::GroupNorm
+    })?;
+    Some(g.use_bytes(op.inputs.first()?))
+}
+
 /// The CUDA kernels torch.compile runs for the group norm among `ops`: the partial moments,
 /// two kernels that combine them and the apply when Inductor splits its groups
 /// ([`group_split`]), else the moments and the apply (validation/gpu/models/gn_probe: 4 and
@@ -245,7 +255,12 @@ impl HwModel {
             memory::group_norm_moments(&self.families.elementwise, g, ops, read, elements, hw);
         let streaming = mem.max(compute);
         let sectors = sectors_per_element(&shape, groups, sms);
-        let slow = read * sectors / (hw.bandwidth * strided.bandwidth_efficiency)
+        // The strided walk is over the norm's input, a sector an element: the tensors an add
+        // before it fuses in were written just before it and are read from L2 (SD's compiled
+        // blocks: the first kernel of a norm fused with the residual add traced as long as
+        // gn_probe's over the input alone; VALIDATION.md §49).
+        let walked = group_norm_input_bytes(g, ops).map_or(read, |b| (b as f64).min(read));
+        let slow = walked * sectors / (hw.bandwidth * strided.bandwidth_efficiency)
             + strided.overhead_us * 1e-6;
         Some((slow - streaming).max(0.0))
     }
