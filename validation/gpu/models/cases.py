@@ -479,6 +479,19 @@ CASES28 = {
     "whisper_tiny_enc_b3": ("examples/whisper_tiny_encoder.fgraph", {"B": 3}, None),
     "llama3_2_1b_prefill_s1536": (IMP + "llama3_2_1b_prefill.fgraph", {"S": 1536}, None),
 }
+# Batch 29 (VALIDATION §49): SD 1.5's compiled blocks at small sizes, where Inductor's group
+# norms are four short kernels each, after §49's start-ups and strided walk; predicted before it
+# is measured.
+CASES29 = {
+    "sd15_unet_down_b1_h48": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 48}, None),
+    "sd15_unet_down_b1_h56": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 56}, None),
+    "sd15_unet_down_b3_h40": ("examples/sd15_unet_down_block.fgraph", {"B": 3, "H": 40}, None),
+    "sd15_down_c1280_h20_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 1280, "H": 20}, None),
+    "sd15_down_c1280_h28_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 1280, "H": 28}, None),
+    "sd15_down_c640_h28_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 640, "H": 28}, None),
+    "sd15_down_c640_h44_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 640, "H": 44}, None),
+    "sd15_down_c320_h40_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 320, "H": 40}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -507,14 +520,15 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "25": (CASES25, "predictions_models_25.json"),
            "26": (CASES26, "predictions_models_26.json"),
            "27": (CASES27, "predictions_models_27.json"),
-           "28": (CASES28, "predictions_models_28.json")}
+           "28": (CASES28, "predictions_models_28.json"),
+           "29": (CASES29, "predictions_models_29.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, CASES26, CASES27, CASES28, HOST_PROBES):
+              CASES25, CASES26, CASES27, CASES28, CASES29, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
