@@ -23,7 +23,7 @@ Mistral-7B's sizes (Llama-3-8B's architecture with a 32,000-token vocabulary: hi
 32/8 heads, MLP 14336) at prefill of 2,048 tokens and at decode of batch 1 and 16 against a
 4,095-token cache, at 4 and 8 layers.
 """
-import argparse, json, os, re, subprocess, sys
+import argparse, csv, json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -524,6 +524,20 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "29": (CASES29, "predictions_models_29.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
+
+
+def traced_steps(runtime, prefix):
+    """(batch, case, kernels) of every measured step under `runtime` whose name starts with
+    `prefix`, from the batches' profiler traces (dataN/kernels_models.csv), the kernels in
+    launch order; the cases of REPEATED left out."""
+    for b in BATCHES:
+        path = os.path.join(HERE, "data" if b == "1" else "data" + b, "kernels_models.csv")
+        if not os.path.exists(path):
+            continue
+        rows = [r for r in csv.DictReader(open(path)) if r["runtime"] == runtime
+                and r["case"].startswith(prefix) and (b, r["case"]) not in REPEATED]
+        for case in sorted({r["case"] for r in rows}):
+            yield b, case, sorted((r for r in rows if r["case"] == case), key=lambda r: int(r["index"]))
 
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,

@@ -5,7 +5,6 @@ by step and overall (VALIDATION.md §49).
 
     cargo build --release && FGRAPH=target/release/fgraph python3 validation/gpu/models/gn_traces.py
 """
-import csv
 import os
 import statistics
 import sys
@@ -35,21 +34,15 @@ def norms(kernels):
 def main():
     errs = []
     print(f"{'batch':>5} {'step':28} {'norms':>5} {'traced µs':>10} {'priced µs':>10}   error")
-    for b in C.BATCHES:
-        path = os.path.join(HERE, "data" if b == "1" else "data" + b, "kernels_models.csv")
-        if not os.path.exists(path):
+    for b, case, kernels in C.traced_steps("compile", "sd15"):
+        traced = norms(kernels)
+        priced = [k["time_us"] for k in fit_host.per_kernel(case, "compile") if k["family"] == "group_norm"]
+        if len(traced) != len(priced):
+            print(f"{b:>5} {case:28} traced {len(traced)} norms, priced {len(priced)}: skipped")
             continue
-        rows = [r for r in csv.DictReader(open(path)) if r["runtime"] == "compile"
-                and r["case"].startswith("sd15") and (b, r["case"]) not in C.REPEATED]
-        for case in sorted({r["case"] for r in rows}):
-            traced = norms(sorted((r for r in rows if r["case"] == case), key=lambda r: int(r["index"])))
-            priced = [k["time_us"] for k in fit_host.per_kernel(case, "compile") if k["family"] == "group_norm"]
-            if len(traced) != len(priced):
-                print(f"{b:>5} {case:28} traced {len(traced)} norms, priced {len(priced)}: skipped")
-                continue
-            errs += [p / sum(t) - 1 for t, p in zip(traced, priced)]
-            t, p = sum(map(sum, traced)), sum(priced)
-            print(f"{b:>5} {case:28} {len(priced):5} {t:10.1f} {p:10.1f}  {p / t - 1:+6.1%}")
+        errs += [p / sum(t) - 1 for t, p in zip(traced, priced)]
+        t, p = sum(map(sum, traced)), sum(priced)
+        print(f"{b:>5} {case:28} {len(priced):5} {t:10.1f} {p:10.1f}  {p / t - 1:+6.1%}")
     print(f"{len(errs)} norms: {sum(abs(e) <= 0.2 for e in errs)} within ±20%, median {statistics.median(errs):+.0%}")
 
 

@@ -5,7 +5,6 @@ cuDNN SDPA kernel against its duration in the profiler traces of the whole-model
 
     cargo build --release && FGRAPH=target/release/fgraph python3 validation/gpu/models/sdpa_traces.py
 """
-import csv
 import os
 import sys
 
@@ -17,22 +16,15 @@ import fit_host  # noqa: E402
 
 def main():
     res = {"attn1": [], "attn2": []}
-    for b in C.BATCHES:
-        path = os.path.join(HERE, "data" if b == "1" else "data" + b, "kernels_models.csv")
-        if not os.path.exists(path):
+    for b, case, kernels in C.traced_steps("compile", "sd15"):
+        traced = [float(r["duration_us"]) for r in kernels if "sdpa" in r["name"]]
+        priced = [k for k in fit_host.per_kernel(case, "compile") if k["family"] == "attention"]
+        if len(traced) != len(priced) or not traced:
+            print(f"batch {b} {case}: {len(traced)} traced and {len(priced)} priced, left out")
             continue
-        rows = [r for r in csv.DictReader(open(path)) if r["runtime"] == "compile"
-                and r["case"].startswith("sd15") and (b, r["case"]) not in C.REPEATED]
-        for case in sorted({r["case"] for r in rows}):
-            traced = [float(r["duration_us"]) for r in sorted((r for r in rows if r["case"] == case),
-                                                               key=lambda r: int(r["index"])) if "sdpa" in r["name"]]
-            priced = [k for k in fit_host.per_kernel(case, "compile") if k["family"] == "attention"]
-            if len(traced) != len(priced) or not traced:
-                print(f"batch {b} {case}: {len(traced)} traced and {len(priced)} priced, left out")
-                continue
-            # The first block's two attentions (the second block repeats them).
-            for t, k in list(zip(traced, priced))[:2]:
-                res[k["ops"][0].split(".")[-1]].append((b, case, k["time_us"], t))
+        # The first block's two attentions (the second block repeats them).
+        for t, k in list(zip(traced, priced))[:2]:
+            res[k["ops"][0].split(".")[-1]].append((b, case, k["time_us"], t))
     for which, v in res.items():
         errs = sorted(p / t - 1 for *_, p, t in v)
         print(f"{which}: {len(v)} kernels, {sum(abs(e) <= 0.2 for e in errs)} within ±20%, "
