@@ -594,3 +594,45 @@ fn per_kernel_says_which_kernels_hold_an_ungrouped_convolution() {
             );
     assert!(plain >= 1 && depthwise >= 1, "{plain} {depthwise}");
 }
+
+/// An attention kernel runs in a step at its hardware-model price: its coefficients were fitted
+/// on kernels timed back to back in a stream (VALIDATION.md §48-49), so it takes no stream
+/// discount, where an elementwise kernel does.
+#[test]
+fn an_attention_kernel_takes_no_stream_discount() {
+    // (the hardware model's kernel alone, the runtime's in a compiled step) µs.
+    let alone_and_in_step = |name: &str, src: &str| {
+        let file = common::temp_file_in("attention_stream", name, src);
+        let out = fgraph(&[
+            "analyze",
+            file.to_str().expect("path"),
+            "--traffic-model",
+            "hardware",
+            "--hardware",
+            "h100",
+            "--runtime",
+            "compile",
+            "--format",
+            "json",
+        ]);
+        let json: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        let us = |v: &Value| v[0]["kernel_us"].as_f64().expect("kernel_us");
+        (
+            us(&json["cost"]["hardware_model"]["kernels"]),
+            us(&json["cost"]["runtime"]["per_kernel"]),
+        )
+    };
+    let (alone, in_step) = alone_and_in_step(
+        "attention.fgraph",
+        "graph g {\n  input q: f16[1, 8, 4096, 64]\n  input k: f16[1, 8, 77, 64]\n  \
+         input v: f16[1, 8, 77, 64]\n  op a = attention(q, k, v) -> o: [1, 8, 4096, 64]\n  \
+         output o\n}\n",
+    );
+    assert!((alone - in_step).abs() < 1e-6, "{alone} {in_step}");
+    let (alone, in_step) = alone_and_in_step(
+        "relu.fgraph",
+        "graph g {\n  input x: f16[1, 8, 4096, 64]\n  op r = elementwise.relu(x) -> y\n  \
+         output y\n}\n",
+    );
+    assert!(in_step < alone, "{alone} {in_step}");
+}

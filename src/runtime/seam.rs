@@ -300,7 +300,8 @@ impl<'m> Pricing<'m> {
 
     /// `p` (priced by the hardware model as one kernel alone, under Nsight Compute with L2
     /// flushed) as it runs in a stream of kernels: `stream_discount_s` less per CUDA kernel it
-    /// launches, never below half its time. Issue 24's whole-model profiles
+    /// launches, never below half its time; an attention kernel, whose coefficients were
+    /// fitted on kernels in a stream, as it is. Issue 24's whole-model profiles
     /// (validation/gpu/models, `fit_stream.py`): a decode step's elementwise kernels take
     /// about 1.7 µs in the profiler's trace where ncu measured 2.8-3.2 µs, a GEMV about 1.5 µs
     /// less; the long kernels of a prefill lose a negligible share.
@@ -328,6 +329,10 @@ impl<'m> Pricing<'m> {
             Some(q) if self.overlaps(&p) => {
                 p.kernel_s = (compute_s.powf(q) + overhead_s.powf(q)).powf(1.0 / q);
             }
+            // An attention kernel's coefficients were fitted on kernels timed back to back in
+            // a stream (cuDNN's SDPA in the profiler: sdpa_probe/refit.py, VALIDATION.md
+            // §48-49): its price is already its time in a stream.
+            _ if p.family == Family::Attention => {}
             _ => p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0),
         }
         if p.family == Family::GroupNorm {
