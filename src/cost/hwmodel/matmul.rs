@@ -256,8 +256,6 @@ impl HwModel {
         let sms = f64::from(hw.sms.unwrap_or(132).max(1));
         let tiles = (batch.max(1) as f64) * (queries.div_ceil(128).max(1) as f64);
         let waves = (tiles / sms).ceil().max(1.0);
-        // How full the SMs are kept: query blocks of equal work fill `tiles / (waves · sms)`
-        // of them; a causal kernel's blocks grow towards the diagonal ([`causal_schedule`]).
         let a = &self.attention;
         // A query block takes the keys a block at a time (`key_block`): the last block's
         // keys cost what a full block's do (cuDNN's SDPA over SD's 77 text tokens ran as 128:
@@ -270,6 +268,8 @@ impl HwModel {
             }
             _ => (visits, flops),
         };
+        // How full the SMs are kept: query blocks of equal work fill `tiles / (waves · sms)`
+        // of them; a causal kernel's blocks grow towards the diagonal ([`causal_schedule`]).
         let (keys, schedule) = match visits {
             KeyVisits::Each(keys) => (keys, tiles / (waves * sms)),
             // A kernel that takes the keys a block at a time pays its fill per query block
