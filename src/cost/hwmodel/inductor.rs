@@ -185,23 +185,24 @@ fn sectors_of(shape: &[u64], groups: u64, sms: u64) -> Option<f64> {
     (elements > 0).then(|| (sectors as f64 / elements as f64).max(SHARED_SECTOR_FLOOR))
 }
 
-/// The group norm among `ops`: its input's shape and its groups.
-pub fn group_norm_of(g: &Graph, ops: &[OpId]) -> Option<(Vec<u64>, u64)> {
-    let op = ops.iter().map(|&o| g.op(o)).find(|op| {
+/// The group norm op among `ops`.
+fn group_norm_op<'g>(g: &'g Graph, ops: &[OpId]) -> Option<&'g crate::graph::OpNode> {
+    ops.iter().map(|&o| g.op(o)).find(|op| {
         op.kind == OpKind::Reduction
             && funcs::family(op.func.as_deref().unwrap_or("")) == FuncFamily::GroupNorm
-    })?;
+    })
+}
+
+/// The group norm among `ops`: its input's shape and its groups.
+pub fn group_norm_of(g: &Graph, ops: &[OpId]) -> Option<(Vec<u64>, u64)> {
+    let op = group_norm_op(g, ops)?;
     let shape = g.use_shape(op.inputs.first()?).to_vec();
     Some((shape, u64::try_from(op.int_attr("groups")?).ok()?))
 }
 
 /// The bytes of the group norm's input among `ops` (what its moments pass reduces).
 fn group_norm_input_bytes(g: &Graph, ops: &[OpId]) -> Option<u64> {
-    let op = ops.iter().map(|&o| g.op(o)).find(|op| {
-        op.kind == OpKind::Reduction
-            && funcs::family(op.func.as_deref().unwrap_or("")) == FuncFamily::GroupNorm
-    })?;
-    Some(g.use_bytes(op.inputs.first()?))
+    Some(g.use_bytes(group_norm_op(g, ops)?.inputs.first()?))
 }
 
 /// The CUDA kernels torch.compile runs for the group norm among `ops`: the partial moments,
