@@ -127,6 +127,10 @@ pub struct Pricing<'m> {
     /// `model` with Triton's fused norms and persistent softmaxes at the streaming
     /// (`elementwise`) family's rates ([`Pricing::kernel`]).
     triton_rows: HwModel,
+    /// `model` with Inductor's looped softmax under a causal mask at `families.softmax_looped`'s
+    /// rates, its rows in blocks of [`LOOPED_ROW_BLOCK`] ([`looped_masked_softmax`]); none
+    /// without that family.
+    triton_looped: Option<HwModel>,
 }
 
 impl<'m> Pricing<'m> {
@@ -183,6 +187,15 @@ impl<'m> Pricing<'m> {
                 m.softmax_row_cols_per_s = None;
                 m
             },
+            triton_looped: model.families.softmax_looped.map(|c| {
+                let mut m = model.clone();
+                m.families.softmax = c;
+                m.softmax_row_scale = Vec::new();
+                m.softmax_reread = None;
+                m.softmax_row_cols_per_s = None;
+                m.softmax_row_block = Some(LOOPED_ROW_BLOCK);
+                m
+            }),
         }
     }
 
@@ -595,10 +608,18 @@ impl<'m> Pricing<'m> {
             return self.with_weight_to_channels_last(conv, g, c, &shape);
         }
         let rows = runner == Runner::Triton && flash.is_none() && triton_rows(g, ops);
+        let looped = match &self.triton_looped {
+            Some(m) if runner == Runner::Triton && flash.is_none() => {
+                looped_masked_softmax(g, ops).then_some(m)
+            }
+            _ => None,
+        };
         let model = if copied {
             &self.unfolded
         } else if rows {
             &self.triton_rows
+        } else if let Some(m) = looped {
+            m
         } else {
             self.model
         };
@@ -688,6 +709,39 @@ impl Pricing<'_> {
 /// Rows of at most this many elements a Triton reduction holds whole (Inductor's persistent
 /// reductions, `triton_per_fused_*`); longer rows loop (`triton_red_fused_*`).
 const PERSISTENT_ROW: u64 = 1024;
+
+/// The columns of a row Inductor's looped softmax moves a block at a time: a row of 1,536
+/// costs as one of 2,048 (VALIDATION.md §50: Llama-3.2-1B's prefill at 1,536 tokens traced
+/// its softmax at 308 µs, 0.98 TB/s, where rows of 2,048 and 4,096 ran at 1.41-1.49).
+pub const LOOPED_ROW_BLOCK: u64 = 2048;
+
+/// Whether a Triton kernel of `ops` (no matmul) holds a softmax over rows longer than
+/// [`PERSISTENT_ROW`] whose causal mask masks something (`masked_fill` first, as `fgraph emit
+/// torch` writes it): Inductor's looped online softmax
+/// (`triton_red_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_*`), priced at
+/// `families.softmax_looped`.
+fn looped_masked_softmax(g: &Graph, ops: &[OpId]) -> bool {
+    use crate::ops::funcs::{self, FuncFamily};
+    let mut found = false;
+    for &o in ops {
+        let op = g.op(o);
+        if op.kind.is_contraction() {
+            return false;
+        }
+        if op.kind != crate::types::OpKind::Reduction
+            || funcs::family(op.func.as_deref().unwrap_or("")) != FuncFamily::Softmax
+        {
+            continue;
+        }
+        let cols = op
+            .inputs
+            .first()
+            .and_then(|u| g.use_shape(u).last().copied())
+            .unwrap_or(0);
+        found |= cols > PERSISTENT_ROW && super::eager::masks(g, o);
+    }
+    found
+}
 
 /// Whether a Triton kernel of `ops` (no matmul) is a norm, or a softmax over rows Inductor
 /// holds whole: one streaming pass, priced at the `elementwise` family's rates. Measured

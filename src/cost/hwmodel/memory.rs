@@ -147,8 +147,15 @@ impl HwModel {
             _ => 1.0,
         }
         .max(f64::MIN_POSITIVE);
+        // A looped softmax's last block of a row runs whole (`softmax_row_block`).
+        let pad = match (family, cols, self.softmax_row_block) {
+            (Family::Softmax, Some(n @ 1..), Some(b @ 1..)) => {
+                n.div_ceil(b).saturating_mul(b) as f64 / n as f64
+            }
+            _ => 1.0,
+        };
         let bytes = read + written as f64;
-        let mut memory_s = bytes / (hw.bandwidth * c.bandwidth_efficiency * bw) / busy;
+        let mut memory_s = bytes * pad / (hw.bandwidth * c.bandwidth_efficiency * bw) / busy;
         // PyTorch's channels-last batch norm moves its first `l2_effective_bytes` at its
         // family's rate (fitted on inputs in L2, just written) and the rest from DRAM at
         // `batch_norm_channels_last_dram`'s.
@@ -171,7 +178,7 @@ impl HwModel {
             }
             _ => 0.0,
         };
-        let compute_s = (elements as f64 / (c.elements_per_s * rate)).max(rows_s) / busy;
+        let compute_s = (elements as f64 * pad / (c.elements_per_s * rate)).max(rows_s) / busy;
         let mut p = finish(family, read, written, compute_s, memory_s, launch_s);
         p.kernel_s += c.overhead_us * 1e-6;
         p.time_s = p.kernel_s + launch_s;

@@ -144,6 +144,13 @@ pub struct Families {
     /// read); none: priced as the streaming pass of a Triton group norm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_norm_strided: Option<FamilyCoeffs>,
+    /// Inductor's looped softmax over rows longer than a Triton block holds whole
+    /// (`triton_red_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_*`: a causal
+    /// mask applied by `masked_fill`, rows of more than 1,024), under `--runtime compile`:
+    /// its rows in blocks of 2,048 columns ([`HwModel::softmax_row_block`]); none: priced as
+    /// `softmax` (PyTorch's kernels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub softmax_looped: Option<FamilyCoeffs>,
     /// PyTorch's own `torch.cat` (`CatArrayBatchedCopy`), a lone `concat` under eager: about a
     /// third of the vectorized kernel's rate (VALIDATION.md §42); none: priced as
     /// `elementwise`.
@@ -338,6 +345,11 @@ pub struct HwModel {
     /// reads the expanded copy, its broadcast batch dimensions unfolded ([`matmul_shape`]).
     #[serde(skip)]
     pub unfold_broadcast: bool,
+    /// Not a coefficient: a softmax's rows are moved in blocks of this many columns, the
+    /// last block of a row costing as a whole one (Inductor's looped softmax,
+    /// `crate::runtime`'s seam); none: its bytes as they are.
+    #[serde(skip)]
+    pub softmax_row_block: Option<u64>,
 }
 
 /// Which coefficients a kernel takes.

@@ -234,6 +234,7 @@ impl super::Families {
                 f.batch_norm_cudnn_channels_last,
             ),
             ("group_norm_strided", f.group_norm_strided),
+            ("softmax_looped", f.softmax_looped),
             ("cat", f.cat),
         ]
         .into_iter()
