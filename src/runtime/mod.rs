@@ -490,3 +490,5 @@ mod tests_batchnorm;
 mod tests_group_norm;
 #[cfg(test)]
 mod tests_matmul_stream;
+#[cfg(test)]
+mod tests_softmax;

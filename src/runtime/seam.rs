@@ -127,10 +127,11 @@ pub struct Pricing<'m> {
     /// `model` with Triton's fused norms and persistent softmaxes at the streaming
     /// (`elementwise`) family's rates ([`Pricing::kernel`]).
     triton_rows: HwModel,
-    /// `model` with Inductor's looped softmax under a causal mask at `families.softmax_looped`'s
-    /// rates, its rows in blocks of [`LOOPED_ROW_BLOCK`] ([`looped_masked_softmax`]); none
-    /// without that family.
+    /// `model` with Inductor's looped softmax at `families.softmax_looped`'s rates, and
+    /// under a causal mask at `softmax_looped_masked`'s, its rows in blocks of
+    /// [`LOOPED_ROW_BLOCK`] ([`looped_softmax`]); none without the family.
     triton_looped: Option<HwModel>,
+    triton_looped_masked: Option<HwModel>,
 }
 
 impl<'m> Pricing<'m> {
@@ -187,15 +188,11 @@ impl<'m> Pricing<'m> {
                 m.softmax_row_cols_per_s = None;
                 m
             },
-            triton_looped: model.families.softmax_looped.map(|c| {
-                let mut m = model.clone();
-                m.families.softmax = c;
-                m.softmax_row_scale = Vec::new();
-                m.softmax_reread = None;
-                m.softmax_row_cols_per_s = None;
-                m.softmax_row_block = Some(LOOPED_ROW_BLOCK);
-                m
-            }),
+            triton_looped: model.families.softmax_looped.map(|c| looped(model, c)),
+            triton_looped_masked: model
+                .families
+                .softmax_looped_masked
+                .map(|c| looped(model, c)),
         }
     }
 
@@ -608,18 +605,19 @@ impl<'m> Pricing<'m> {
             return self.with_weight_to_channels_last(conv, g, c, &shape);
         }
         let rows = runner == Runner::Triton && flash.is_none() && triton_rows(g, ops);
-        let looped = match &self.triton_looped {
-            Some(m) if runner == Runner::Triton && flash.is_none() => {
-                looped_masked_softmax(g, ops).then_some(m)
-            }
-            _ => None,
+        let looped = match looped_softmax(g, ops) {
+            _ if runner != Runner::Triton || flash.is_some() => None,
+            Some(false) => self.triton_looped.as_ref(),
+            Some(true) => self.triton_looped_masked.as_ref(),
+            None => None,
         };
-        let model = if copied {
+        // A looped softmax's kernel holds no matmul, so no copied operand changes its price.
+        let model = if let Some(m) = looped {
+            m
+        } else if copied {
             &self.unfolded
         } else if rows {
             &self.triton_rows
-        } else if let Some(m) = looped {
-            m
         } else {
             self.model
         };
@@ -710,23 +708,35 @@ impl Pricing<'_> {
 /// reductions, `triton_per_fused_*`); longer rows loop (`triton_red_fused_*`).
 const PERSISTENT_ROW: u64 = 1024;
 
-/// The columns of a row Inductor's looped softmax moves a block at a time: a row of 1,536
-/// costs as one of 2,048 (VALIDATION.md §50: Llama-3.2-1B's prefill at 1,536 tokens traced
-/// its softmax at 308 µs, 0.98 TB/s, where rows of 2,048 and 4,096 ran at 1.41-1.49).
+/// The columns of a row Inductor's looped softmax moves a block at a time (its `R0_BLOCK`): a
+/// row of 2,304 costs as one of 4,096 (VALIDATION.md §50: the probe's masked softmax over 32
+/// heads of 2,304 rows traced 870 µs, 2.4 times the 362 of rows of 2,048).
 pub const LOOPED_ROW_BLOCK: u64 = 2048;
 
+/// `model` pricing a softmax at `c`, its rows in blocks of [`LOOPED_ROW_BLOCK`], without
+/// PyTorch's row-length scales, re-reads and warp latency.
+fn looped(model: &HwModel, c: hwmodel::FamilyCoeffs) -> HwModel {
+    let mut m = model.clone();
+    m.families.softmax = c;
+    m.softmax_row_scale = Vec::new();
+    m.softmax_reread = None;
+    m.softmax_row_cols_per_s = None;
+    m.softmax_row_block = Some(LOOPED_ROW_BLOCK);
+    m
+}
+
 /// Whether a Triton kernel of `ops` (no matmul) holds a softmax over rows longer than
-/// [`PERSISTENT_ROW`] whose causal mask masks something (`masked_fill` first, as `fgraph emit
-/// torch` writes it): Inductor's looped online softmax
-/// (`triton_red_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_*`), priced at
-/// `families.softmax_looped`.
-fn looped_masked_softmax(g: &Graph, ops: &[OpId]) -> bool {
+/// [`PERSISTENT_ROW`], Inductor's looped softmax: `Some(true)` when its causal mask masks
+/// something (`masked_fill` first, as `fgraph emit torch` writes it: Inductor's online softmax,
+/// `triton_red_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_*`), `Some(false)`
+/// when not (`triton_red_fused__softmax__to_copy_amax_*`); `None` for any other kernel.
+fn looped_softmax(g: &Graph, ops: &[OpId]) -> Option<bool> {
     use crate::ops::funcs::{self, FuncFamily};
-    let mut found = false;
+    let mut found = None;
     for &o in ops {
         let op = g.op(o);
         if op.kind.is_contraction() {
-            return false;
+            return None;
         }
         if op.kind != crate::types::OpKind::Reduction
             || funcs::family(op.func.as_deref().unwrap_or("")) != FuncFamily::Softmax
@@ -738,7 +748,9 @@ fn looped_masked_softmax(g: &Graph, ops: &[OpId]) -> bool {
             .first()
             .and_then(|u| g.use_shape(u).last().copied())
             .unwrap_or(0);
-        found |= cols > PERSISTENT_ROW && super::eager::masks(g, o);
+        if cols > PERSISTENT_ROW {
+            found = Some(found == Some(true) || super::eager::masks(g, o));
+        }
     }
     found
 }

@@ -144,13 +144,17 @@ pub struct Families {
     /// read); none: priced as the streaming pass of a Triton group norm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_norm_strided: Option<FamilyCoeffs>,
-    /// Inductor's looped softmax over rows longer than a Triton block holds whole
-    /// (`triton_red_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_*`: a causal
-    /// mask applied by `masked_fill`, rows of more than 1,024), under `--runtime compile`:
-    /// its rows in blocks of 2,048 columns ([`HwModel::softmax_row_block`]); none: priced as
-    /// `softmax` (PyTorch's kernels).
+    /// Inductor's looped softmax over rows longer than a Triton block holds whole (rows of
+    /// more than 1,024; `triton_red_fused__softmax__to_copy_amax_*`), under `--runtime
+    /// compile`: its rows in blocks of 2,048 columns ([`HwModel::softmax_row_block`]); none:
+    /// priced as `softmax` (PyTorch's kernels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub softmax_looped: Option<FamilyCoeffs>,
+    /// The same under a causal mask applied by `masked_fill`, Inductor's online softmax
+    /// (`triton_red_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_*`); none:
+    /// priced as `softmax`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub softmax_looped_masked: Option<FamilyCoeffs>,
     /// PyTorch's own `torch.cat` (`CatArrayBatchedCopy`), a lone `concat` under eager: about a
     /// third of the vectorized kernel's rate (VALIDATION.md §42); none: priced as
     /// `elementwise`.

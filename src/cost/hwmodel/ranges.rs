@@ -235,6 +235,7 @@ impl super::Families {
             ),
             ("group_norm_strided", f.group_norm_strided),
             ("softmax_looped", f.softmax_looped),
+            ("softmax_looped_masked", f.softmax_looped_masked),
             ("cat", f.cat),
         ]
         .into_iter()
