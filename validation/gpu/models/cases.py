@@ -492,6 +492,16 @@ CASES29 = {
     "sd15_down_c640_h44_b2": (IMP + "sd15_down_width.fgraph", {"B": 2, "C": 640, "H": 44}, None),
     "sd15_down_c320_h40_b4": (IMP + "sd15_down_width.fgraph", {"B": 4, "C": 320, "H": 40}, None),
 }
+# Batch 30 (VALIDATION §50): compiled prefills whose softmax rows are no multiple of 2,048
+# (Inductor's looped softmax moves them in blocks of 2,048), masked (Hugging Face's causal
+# form) and unmasked (the hand-written Llama-3-8B), at sequence lengths no batch had.
+CASES30 = {
+    "llama3_2_1b_prefill_s2560": (IMP + "llama3_2_1b_prefill.fgraph", {"S": 2560}, None),
+    "qwen2_5_7b_prefill_s2304_l4": (IMP + "qwen2_5_7b_prefill.fgraph", {"S": 2304, "L": 4}, None),
+    "mistral_7b_prefill_s3072_l4": (IMP + "mistral_7b_prefill_s4096.fgraph", {"S": 3072, "L": 4}, None),
+    "phi3_mini_prefill_s1280_l4": (IMP + "phi3_mini_prefill.fgraph", {"S": 1280, "L": 4}, None),
+    "llama3_8b_prefill_s2304_l4": ("examples/llama3_8b.fgraph", {"S": 2304}, (32, 4)),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -521,7 +531,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "26": (CASES26, "predictions_models_26.json"),
            "27": (CASES27, "predictions_models_27.json"),
            "28": (CASES28, "predictions_models_28.json"),
-           "29": (CASES29, "predictions_models_29.json")}
+           "29": (CASES29, "predictions_models_29.json"),
+           "30": (CASES30, "predictions_models_30.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -542,7 +553,7 @@ def traced_steps(runtime, prefix):
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, CASES26, CASES27, CASES28, CASES29, HOST_PROBES):
+              CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
