@@ -16,6 +16,7 @@
 mod compile;
 mod eager;
 pub mod layout;
+mod rows;
 pub mod seam;
 pub mod strides;
 

@@ -14,6 +14,8 @@
 //!   priced as the vectorised `elementwise` family, not as PyTorch's non-vectorised kernel
 //!   that a broadcast or a widening cast picks in eager, or its `torch.cat`; a Triton norm, or softmax over rows of at most 1,024
 //!   (a persistent reduction), at the `elementwise` family's rates too (one streaming pass),
+//!   a Triton softmax over longer rows (a looped reduction) at `families.softmax_looped` or
+//!   `softmax_looped_masked` ([`super::rows`]),
 //!   and a Triton group norm's two passes, and a Triton pool; a Triton kernel's 2-D
 //!   convolution stated NCHW as cuDNN runs it channels-last (Inductor's layout optimisation),
 //!   after Inductor's copy of its weight into that layout when it is wider than 1×1; in such
@@ -39,6 +41,8 @@ use crate::cost::{Hardware, LaunchMode};
 use crate::fusion::AttentionPattern;
 use crate::graph::{Graph, OpId};
 use crate::traffic::GroupTraffic;
+
+use super::rows::{looped, looped_softmax, triton_rows};
 
 /// How much faster (predicted) padding a misaligned GEMM must be for Inductor to pad it
 /// ([`Pricing::padded`]). Read off the three LM heads measured under compile
@@ -129,7 +133,7 @@ pub struct Pricing<'m> {
     triton_rows: HwModel,
     /// `model` with Inductor's looped softmax at `families.softmax_looped`'s rates, and
     /// under a causal mask at `softmax_looped_masked`'s, its rows in blocks of
-    /// [`LOOPED_ROW_BLOCK`] ([`looped_softmax`]); none without the family.
+    /// [`super::rows::LOOPED_ROW_BLOCK`] ([`looped_softmax`]); none without the family.
     triton_looped: Option<HwModel>,
     triton_looped_masked: Option<HwModel>,
 }
@@ -702,100 +706,4 @@ impl Pricing<'_> {
             ..conv
         }
     }
-}
-
-/// Rows of at most this many elements a Triton reduction holds whole (Inductor's persistent
-/// reductions, `triton_per_fused_*`); longer rows loop (`triton_red_fused_*`).
-const PERSISTENT_ROW: u64 = 1024;
-
-/// The columns of a row Inductor's looped softmax moves a block at a time (its `R0_BLOCK`): a
-/// row of 2,304 costs as one of 4,096 (VALIDATION.md §50: the probe's masked softmax over 32
-/// heads of 2,304 rows traced 870 µs, 2.4 times the 362 of rows of 2,048).
-pub const LOOPED_ROW_BLOCK: u64 = 2048;
-
-/// `model` pricing a softmax at `c`, its rows in blocks of [`LOOPED_ROW_BLOCK`], without
-/// PyTorch's row-length scales, re-reads and warp latency.
-fn looped(model: &HwModel, c: hwmodel::FamilyCoeffs) -> HwModel {
-    let mut m = model.clone();
-    m.families.softmax = c;
-    m.softmax_row_scale = Vec::new();
-    m.softmax_reread = None;
-    m.softmax_row_cols_per_s = None;
-    m.softmax_row_block = Some(LOOPED_ROW_BLOCK);
-    m
-}
-
-/// Whether a Triton kernel of `ops` (no matmul) holds a softmax over rows longer than
-/// [`PERSISTENT_ROW`], Inductor's looped softmax: `Some(true)` when its causal mask masks
-/// something (`masked_fill` first, as `fgraph emit torch` writes it: Inductor's online softmax,
-/// `triton_red_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_*`), `Some(false)`
-/// when not (`triton_red_fused__softmax__to_copy_amax_*`); `None` for any other kernel.
-fn looped_softmax(g: &Graph, ops: &[OpId]) -> Option<bool> {
-    use crate::ops::funcs::{self, FuncFamily};
-    let mut found = None;
-    for &o in ops {
-        let op = g.op(o);
-        if op.kind.is_contraction() {
-            return None;
-        }
-        if op.kind != crate::types::OpKind::Reduction
-            || funcs::family(op.func.as_deref().unwrap_or("")) != FuncFamily::Softmax
-        {
-            continue;
-        }
-        let cols = op
-            .inputs
-            .first()
-            .and_then(|u| g.use_shape(u).last().copied())
-            .unwrap_or(0);
-        if cols > PERSISTENT_ROW {
-            found = Some(found == Some(true) || super::eager::masks(g, o));
-        }
-    }
-    found
-}
-
-/// Whether a Triton kernel of `ops` (no matmul) is a norm, or a softmax over rows Inductor
-/// holds whole: one streaming pass, priced at the `elementwise` family's rates. Measured
-/// (validation/gpu/models, compile traces): GPT-2 medium's residual add with its LayerNorm
-/// over [4096, 1024] (`triton_per_fused_add_native_layer_norm`) in 10.6 µs, 3.2 TB/s, where
-/// the `norm` family (PyTorch's kernels) says 23; its softmax over rows of 1,024
-/// (`triton_per_fused__softmax`) in 92 µs for 268 MB; a softmax over rows of 2,048
-/// (`triton_red_fused__softmax`, Llama-2's prefill) reads its rows twice and keeps the
-/// `softmax` family. A pool (Inductor's lowering of `max_pool2d` and `avg_pool2d` into a
-/// Triton loop over each window, or of a global average pool into a reduction) is priced
-/// the same way: ResNet-50's stem batch norm, ReLU and 3×3/2 max pool at batch 32 ran as one
-/// Triton kernel in 27.6 µs, where PyTorch's own max pool's rates say 108.
-fn triton_rows(g: &Graph, ops: &[OpId]) -> bool {
-    use crate::ops::funcs::{self, FuncFamily};
-    let mut any = false;
-    for &o in ops {
-        let op = g.op(o);
-        if op.kind == crate::types::OpKind::Matmul {
-            return false;
-        }
-        if crate::ops::pool::is_pool(op.kind) {
-            any = true;
-            continue;
-        }
-        if op.kind != crate::types::OpKind::Reduction {
-            continue;
-        }
-        match funcs::family(op.func.as_deref().unwrap_or("")) {
-            FuncFamily::Norm | FuncFamily::GroupNorm => any = true,
-            FuncFamily::Softmax => {
-                let cols = op
-                    .inputs
-                    .first()
-                    .and_then(|u| g.use_shape(u).last().copied())
-                    .unwrap_or(0);
-                if cols > PERSISTENT_ROW {
-                    return false;
-                }
-                any = true;
-            }
-            _ => {}
-        }
-    }
-    any
 }

@@ -37,7 +37,7 @@ PRESETS = ("h100", "h100-measured", "h100-2x8")
 
 
 PROBE = os.path.join(HERE, "smx_probe")
-VARIANTS = {"masked": "softmax_looped_masked", "plain": "softmax_looped"}
+VARIANTS = {"plain": "softmax_looped", "masked": "softmax_looped_masked"}  # the presets' order
 
 
 def unit_file(e=1.0):
