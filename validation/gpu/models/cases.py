@@ -502,6 +502,16 @@ CASES30 = {
     "phi3_mini_prefill_s1280_l4": (IMP + "phi3_mini_prefill.fgraph", {"S": 1280, "L": 4}, None),
     "llama3_8b_prefill_s2304_l4": ("examples/llama3_8b.fgraph", {"S": 2304}, (32, 4)),
 }
+# Batch 31 (VALIDATION §50): decodes at batch 1 and 16 against caches whose key count is no
+# multiple of 2,048 (the looped softmax's blocks), one of them past Mistral's sliding window
+# (a masked decode), at sizes no batch had.
+CASES31 = {
+    "llama3_2_1b_decode_b1_t3071": (IMP + "llama3_2_1b_decode_b1.fgraph", {"B": 1, "P": 3071}, None),
+    "llama3_2_1b_decode_b16_t2303": (IMP + "llama3_2_1b_decode_b1.fgraph", {"B": 16, "P": 2303}, None),
+    "qwen2_5_1_5b_decode_b16_t1535": (IMP + "qwen2_5_1_5b_decode_b16.fgraph", {"B": 16, "P": 1535}, None),
+    "mistral_7b_decode_b1_t6143_l4": (IMP + "mistral_7b_decode.fgraph", {"B": 1, "P": 6143, "L": 4}, None),
+    "tinyllama_decode_b1_t3071": (IMP + "tinyllama_decode_b8.fgraph", {"B": 1, "P": 3071}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -532,7 +542,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "27": (CASES27, "predictions_models_27.json"),
            "28": (CASES28, "predictions_models_28.json"),
            "29": (CASES29, "predictions_models_29.json"),
-           "30": (CASES30, "predictions_models_30.json")}
+           "30": (CASES30, "predictions_models_30.json"),
+           "31": (CASES31, "predictions_models_31.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -553,7 +564,7 @@ def traced_steps(runtime, prefix):
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, HOST_PROBES):
+              CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
