@@ -1541,6 +1541,9 @@ fn h100_preset_carries_the_fitted_coefficients() {
             m.families.batch_norm_cudnn_channels_last = None;
             m.families.cat = None;
             m.families.group_norm_strided = None;
+            // Inductor's looped softmax: fit_softmax_looped.py (VALIDATION.md §50).
+            m.families.softmax_looped = None;
+            m.families.softmax_looped_masked = None;
             // cuDNN's generic depthwise kernel below batch 8: dw_probe/fit_generic.py
             // (VALIDATION.md §44), its source appended to the conv family's.
             if let Some(c) = m.conv.as_mut() {

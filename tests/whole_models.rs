@@ -64,7 +64,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
         "data20", "data21", "data22", "data23", "data24", "data25", "data26", "data27", "data28",
-        "data29", "data30",
+        "data29", "data30", "data31",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -296,6 +296,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // of 2,048; 17 of 20 by CUDA graph with the model before §50).
         ("30", "graph", 10, 10),
         ("30", "eager", 10, 10),
+        // §50: batch 31, pre-registered (decodes against key counts no multiple of 2,048).
+        ("31", "graph", 10, 10),
+        ("31", "eager", 4, 10),
     ];
     // Every batch's figure is printed before any fails: one miss hides no other.
     let mut misses = Vec::new();
@@ -314,9 +317,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 23] = [
+const ROUNDS: [&str; 24] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
-    "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30",
+    "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30", "b31",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -454,6 +457,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b29", 29, 6, 3, 16),
         // §50: batch 30, pre-registered.
         ("b30", 30, 10, 10, 10),
+        // §50: batch 31, pre-registered.
+        ("b31", 31, 8, 5, 10),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -572,6 +577,8 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b29", 7, 16),
         // §50: batch 30, pre-registered.
         ("b30", 10, 10),
+        // §50: batch 31, pre-registered.
+        ("b31", 6, 10),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
