@@ -149,7 +149,7 @@ fn runtime_keeps_its_whole_model_accuracy() {
         ("2", "graph", 18, 20),
         ("2", "eager", 16, 20),
         ("3", "graph", 20, 20),
-        ("3", "eager", 15, 20),
+        ("3", "eager", 14, 20),
         ("4", "graph", 20, 20),
         ("4", "eager", 20, 20),
         // §50: Inductor's looped softmax at its own rates moved Llama-2-7B's compiled prefill
@@ -192,7 +192,7 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // §49: the group norm's kernels moved batch 13 to 10 by CUDA graph and its plain
         // launches (one run) to 9.
         ("13", "graph", 10, 10),
-        ("13", "eager", 9, 10),
+        ("13", "eager", 8, 10),
         // §32: the sustained derate by the step's share of compute-bound kernels and
         // Inductor's pools at the streaming rate (fit_derate.py, fitted on batches 1-14) moved
         // batches 1, 2, 7, 12 and 13 by CUDA graph to 18, 18, 15, 11 and 8, and batch 12's
@@ -296,6 +296,8 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // of 2,048; 17 of 20 by CUDA graph with the model before §50).
         ("30", "graph", 10, 10),
         ("30", "eager", 10, 10),
+        // §51: the compiled host figure for graphs with a convolution moved the single
+        // plain-launch runs of batches 3 and 13 to 14 and 8 (others up: 279 to 290 of 482).
         // §50: batch 31, pre-registered (decodes against key counts no multiple of 2,048).
         ("31", "graph", 10, 10),
         ("31", "eager", 4, 10),
@@ -386,8 +388,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b6-7", 7, 11, 13, 16),
         ("b8-10", 8, 8, 6, 14),
         ("b8-10", 9, 7, 5, 12),
-        ("b8-10", 10, 7, 8, 10),
-        ("b11-13", 11, 17, 17, 18),
+        ("b8-10", 10, 6, 6, 10),
+        ("b11-13", 11, 15, 17, 18),
         // §45: the straddling group norm refitted (0.285 TB/s, 3 µs, by sectors) moved SD's
         // compiled blocks at 2 × 96² (rows ordered by group, not modelled) and 8 × 320 × 64²
         // further over:
@@ -400,21 +402,21 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         // b26 to 8 and 9 (SD's compiled blocks, whose host time per kernel is the highest).
         ("b11-13", 12, 2, 2, 12),
         // §49: the group norm's kernels: 4 and 7.
-        ("b11-13", 13, 4, 7, 10),
-        ("conv13", 1, 3, 2, 4),
+        ("b11-13", 13, 3, 7, 10),
+        ("conv13", 1, 1, 1, 4),
         ("conv13", 2, 4, 4, 6),
         ("conv13", 3, 1, 1, 4),
-        ("hostcal", 1, 4, 3, 4),
+        ("hostcal", 1, 3, 1, 4),
         ("hostcal", 2, 6, 6, 6),
-        ("hostcal", 3, 4, 3, 4),
+        ("hostcal", 3, 4, 1, 4),
         ("hostcal", 11, 9, 9, 18),
-        ("hostcal", 12, 9, 7, 12),
+        ("hostcal", 12, 9, 4, 12),
         // §30: batch 14 in rounds, in the same call as its single runs, pre-registered.
         ("b14", 14, 13, 12, 16),
         // §32: batch 15 likewise.
         ("b15", 15, 9, 8, 16),
         // §48: the attention refit moved the fastest round to 5.
-        ("b16", 16, 6, 5, 16),
+        ("b16", 16, 3, 4, 16),
         // §35: the batch norms' statistics kernels (106 in ResNet-50's eager step) moved
         // conv13's batch 1 to 2 and 3, hostcal's batch 1 to 2 and 3 and batch 12 to 7 and 7,
         // and batch 16 (pre-registered 6 and 7) to 8 and 9.
@@ -422,19 +424,19 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         // within ±15% (ResNet eager −32..−44%, compiled −51..−59%).
         ("b17", 17, 1, 2, 14),
         // §35: batch 18, pre-registered.
-        ("b18", 18, 15, 8, 16),
+        ("b18", 18, 12, 6, 16),
         // §36: batch 19, pre-registered.
-        ("b19", 19, 11, 9, 18),
+        ("b19", 19, 8, 8, 18),
         // §37: batch 20, pre-registered.
-        ("b20", 20, 10, 13, 18),
+        ("b20", 20, 6, 13, 18),
         // §38: batch 21, pre-registered (14 by the fastest; 13 since §39's conv overlap).
-        ("b21", 21, 16, 13, 18),
+        ("b21", 21, 14, 10, 18),
         // §39: batch 22, pre-registered.
         ("b22", 22, 9, 12, 18),
         // §40: batch 23, pre-registered (predictions_plain_23.json), in a call of its own
         // after its single runs.
         // §48-49: 12 and 9.
-        ("b23", 23, 12, 9, 14),
+        ("b23", 23, 9, 6, 14),
         // §43: the host's time per CUDA kernel, fitted on the median rounds of b6-7 to b14,
         // moved every folder above to its figures (the held-out b15-b23 by the median round
         // from 73 to 88 of 148; the fastest rounds, faster than the fit, from 85 to 82).
@@ -443,22 +445,26 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b24", 24, 3, 3, 22),
         // §43: batch 24 again, on a second machine (a probe of 7.9-9.2 µs), the same
         // pre-registered predictions.
-        ("b24b", 24, 12, 12, 22),
+        ("b24b", 24, 8, 12, 22),
         // §43: batch 25, pre-registered (probe 5.9-6.1 µs).
-        ("b25", 25, 1, 1, 16),
+        ("b25", 25, 0, 0, 16),
         // §45: batch 26, pre-registered.
         // §49: 9 and 10.
-        ("b26", 26, 9, 10, 10),
+        ("b26", 26, 8, 8, 10),
         // §47: batch 27, pre-registered (a fast host: probes 5.6-7.6 µs).
-        ("b27", 27, 4, 1, 18),
+        ("b27", 27, 1, 0, 18),
         // §48: batch 28, pre-registered (a fast host: probes 5.2-7.4 µs).
         ("b28", 28, 9, 6, 20),
         // §49: batch 29, pre-registered (a host whose rounds spread: probes below).
-        ("b29", 29, 6, 3, 16),
+        ("b29", 29, 6, 2, 16),
         // §50: batch 30, pre-registered.
         ("b30", 30, 10, 10, 10),
         // §50: batch 31, pre-registered.
         ("b31", 31, 8, 5, 10),
+        // §51: the compiled host figures fitted apart for graphs with and without a
+        // convolution, each scaled by the probe, lowered the rounds against the presets' host
+        // alone (median rounds of b6-b29 261 to 237 of 456; the figures above are after it)
+        // and raised them scaled by the probe (the next test).
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -483,22 +489,14 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
 }
 
 /// The preset with its host figures scaled to a host whose probe took `probe` µs, as
-/// `validation/gpu/models/host_calib.py --probe` writes it.
+/// `--host-probe-us` scales them (`HwModel::with_host_probe`).
 fn scaled_to(hw: &Hardware, probe: f64) -> Hardware {
     let mut hw = hw.clone();
-    let host = hw
-        .model
-        .as_mut()
-        .and_then(|m| m.host.as_mut())
-        .expect("a host model");
-    let scale = probe / host.probe_us.expect("probe_us");
-    for v in [
-        &mut host.runtime_eager_us,
-        &mut host.runtime_compile_us,
-        &mut host.runtime_compile_input_us,
-    ] {
-        *v = v.map(|us| us * scale);
-    }
+    let m = hw.model.as_ref().expect("a hardware model");
+    hw.model = Some(
+        m.with_host_probe(probe)
+            .expect("a host model with its probe"),
+    );
     hw
 }
 
@@ -555,10 +553,10 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("conv13", 13, 14),
         ("hostcal", 36, 44),
         ("b14", 14, 16),
-        ("b15", 15, 16),
-        ("b16", 14, 16),
+        ("b15", 12, 16),
+        ("b16", 11, 16),
         ("b17", 8, 14),
-        ("b18", 15, 16),
+        ("b18", 14, 16),
         ("b19", 15, 18),
         ("b20", 12, 18),
         ("b21", 15, 18),
@@ -579,6 +577,9 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b30", 10, 10),
         // §50: batch 31, pre-registered.
         ("b31", 6, 10),
+        // §51: the compiled host figures for graphs with and without a convolution moved
+        // every folder to at least its figure above but b15, b16 and b18 (BERT-base's compiled
+        // steps further short, ResNet-50's NCHW steps over): 369 to 407 of 476.
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {

@@ -273,9 +273,15 @@ pub fn estimate(
     // Plain launches with a measured host time per kernel: the GPU runs each kernel as
     // under a CUDA graph, fed by a host that issues one every `host_us`
     // (`crate::cost::hwmodel::step_time`); without one, `launch_eager_us` per kernel.
+    // A compiled graph with an ungrouped convolution costs its host more a kernel where the
+    // model says so (`runtime_compile_conv_graph_us`, VALIDATION.md §51).
+    let conv_graph = runtime == Runtime::Compile && conv_graph(&a.graph);
     let host_s = match (launch, model.host.as_ref()) {
         (LaunchMode::Eager, Some(h)) => match runtime {
             Runtime::Eager => h.runtime_eager_us,
+            Runtime::Compile if conv_graph => {
+                h.runtime_compile_conv_graph_us.or(h.runtime_compile_us)
+            }
             Runtime::Compile => h.runtime_compile_us,
         }
         .map(|us| us * 1e-6),
@@ -434,10 +440,18 @@ pub fn estimate(
 /// ungrouped convolution. A grouped or depthwise one is not (ConvNeXt's blocks: about 15 µs a
 /// kernel with three depthwise convolutions of four).
 pub fn host_conv(g: &crate::graph::Graph, ops: &[OpId]) -> bool {
-    ops.iter().any(|&o| {
-        let op = g.op(o);
-        op.kind == OpKind::Conv && op.int_attr("groups").unwrap_or(1) == 1
-    })
+    ops.iter().any(|&o| ungrouped_conv(g.op(o)))
+}
+
+fn ungrouped_conv(op: &crate::graph::OpNode) -> bool {
+    op.kind == OpKind::Conv && op.int_attr("groups").unwrap_or(1) == 1
+}
+
+/// Whether graph `g` holds an ungrouped convolution ([`host_conv`]): under `compile`, its
+/// host time per kernel is `model.host.runtime_compile_conv_graph_us` where the model states
+/// one.
+pub fn conv_graph(g: &crate::graph::Graph) -> bool {
+    g.ops.iter().any(ungrouped_conv)
 }
 
 /// Why a GPU cannot run `--runtime`.
@@ -489,6 +503,8 @@ mod tests;
 mod tests_batchnorm;
 #[cfg(test)]
 mod tests_group_norm;
+#[cfg(test)]
+mod tests_host;
 #[cfg(test)]
 mod tests_matmul_stream;
 #[cfg(test)]

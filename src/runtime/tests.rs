@@ -618,15 +618,20 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
     h.runtime_conv_eager_us = Some(100.0);
     h.runtime_conv_compile_us = Some(50.0);
     let host = h.clone();
-    for (runtime, per_kernel, conv) in [
+    // Under compile a graph with an ungrouped convolution takes the host
+    // `runtime_compile_conv_graph_us` a kernel (VALIDATION.md §51); a depthwise one does not.
+    let compile = host.runtime_compile_us.expect("compile");
+    for (runtime, per_kernel, conv_graph_kernel, conv) in [
         (
             Runtime::Eager,
+            host.runtime_eager_us.expect("eager"),
             host.runtime_eager_us.expect("eager"),
             host.runtime_conv_eager_us.expect("conv eager"),
         ),
         (
             Runtime::Compile,
-            host.runtime_compile_us.expect("compile"),
+            compile,
+            host.runtime_compile_conv_graph_us.expect("conv graph"),
             host.runtime_conv_compile_us.expect("conv compile"),
         ),
     ] {
@@ -642,7 +647,7 @@ fn plain_launches_charge_an_ungrouped_convolution_more_host_time() {
             plain.host_inputs,
             if runtime == Runtime::Compile { 2 } else { 0 }
         );
-        let issued = plain.kernels.len() as f64 * per_kernel + conv;
+        let issued = plain.kernels.len() as f64 * conv_graph_kernel + conv;
         let want = issued * 1e-6 + inputs + last + plain.gap_s;
         assert!(
             (plain.time_s - want).abs() < 1e-9,

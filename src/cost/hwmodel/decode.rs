@@ -78,6 +78,13 @@ pub struct HostCoeffs {
     /// TorchInductor generates (its Python wrapper and Triton's launcher).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_compile_us: Option<f64>,
+    /// `--runtime compile --launch eager`: host microseconds per kernel, in the place of
+    /// `runtime_compile_us`, when the step's graph holds an ungrouped convolution (Inductor
+    /// lays such a graph out channels-last and calls cuDNN for each convolution: the compiled
+    /// ResNets, ConvNeXt, Whisper's encoder and SD 1.5's blocks took 3.0-3.4 probes a CUDA
+    /// kernel, the transformers 2.3-2.6; VALIDATION.md §51). Absent: `runtime_compile_us`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_compile_conv_graph_us: Option<f64>,
     /// The probe of the hosts `runtime_eager_us` and `runtime_compile_us` were fitted on:
     /// microseconds per `torch.add` of two small tensors launched one after another
     /// (`validation/gpu/models/plain_rounds.py`'s probe). It prices nothing itself: it says
@@ -266,6 +273,7 @@ impl HwModel {
         for v in [
             &mut host.runtime_eager_us,
             &mut host.runtime_compile_us,
+            &mut host.runtime_compile_conv_graph_us,
             &mut host.runtime_conv_eager_us,
             &mut host.runtime_conv_compile_us,
             &mut host.runtime_compile_input_us,
@@ -341,6 +349,13 @@ impl HwModel {
             }
             if let Some(v) = h.runtime_compile_us {
                 check_range("runtime_compile_us", "model.host.runtime_compile_us", v)?;
+            }
+            if let Some(v) = h.runtime_compile_conv_graph_us {
+                check_range(
+                    "runtime_compile_conv_graph_us",
+                    "model.host.runtime_compile_conv_graph_us",
+                    v,
+                )?;
             }
             if let Some(v) = h.probe_us {
                 check_range("probe_us", "model.host.probe_us", v)?;

@@ -146,6 +146,7 @@ pub const RANGES: &[FieldRange] = &[
     range("eager_us", 0.0, 1e6, "µs"),
     range("runtime_eager_us", 0.0, 1e6, "µs"),
     range("runtime_compile_us", 0.0, 1e6, "µs"),
+    range("runtime_compile_conv_graph_us", 0.0, 1e6, "µs"),
     open("probe_us", 0.0, 1e3, "µs"),
     range("runtime_conv_eager_us", 0.0, 1e6, "µs"),
     range("runtime_conv_compile_us", 0.0, 1e6, "µs"),

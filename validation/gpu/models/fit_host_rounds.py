@@ -14,6 +14,8 @@ at that figure (0.93: host_parts.py's 0.71 µs at a 5.50 µs probe, scaled to th
 7.21; VALIDATION §47) or fitted with the host's time per kernel (`fit`); without it, 0.
 --conv-us: likewise the compiled host's time more per kernel that holds an ungrouped
 convolution (`runtime_conv_compile_us`; fgraph's per_kernel `host_conv`); without it, 0.
+--split-conv: the compiled figure fitted apart for steps with and without an ungrouped
+convolution (VALIDATION §51; --write-split puts both into the presets).
 --loss probe: fit the figures scaled by each round's probe over the fitted folders' median (as
 `--host-probe-us` prices), not as they are. Tried in §47, not adopted: neither moved more
 held-out and pre-registered compiled steps within ±15% than the figures in the presets.
@@ -150,6 +152,43 @@ def report(rows, h, w, probe_ref, label, c=0.0):
           f"host scaled by the probe {scaled} of {n}")
 
 
+def split_conv(fit_rows, check_rows, probe_ref, w, fit_subs):
+    """--split-conv (VALIDATION §51): the compiled host time per CUDA kernel fitted apart for
+    the steps whose graph holds an ungrouped convolution (`runtime_compile_conv_graph_us`) and
+    the others (`runtime_compile_us`), each on the figures scaled by its round's probe
+    (`--loss probe`), `w` µs a tensor held; with --write-split, into the presets (the eager
+    figure and the rest kept)."""
+    figs = {}
+    for conv, key in ((False, "runtime_compile_us"), (True, "runtime_compile_conv_graph_us")):
+        pick = lambda rs: [r for r in rs if r["runtime"] == "compile" and any(r["convs"]) == conv]
+        h = figs[key] = fit_h(pick(fit_rows), w, 0.0, probe_ref)
+        print(f"compile, {'with' if conv else 'without'} a convolution: host {h} µs a CUDA kernel at a "
+              f"{probe_ref:.2f} µs probe, {w} µs a tensor, fitted scaled by the probe on {','.join(fit_subs)}")
+        report(pick(fit_rows), h, w, probe_ref, "fitted")
+        if check_rows:
+            report(pick(check_rows), h, w, probe_ref, "held out")
+    if "--write-split" not in sys.argv:
+        return
+    clause = (f"; runtime_compile_us (steps without an ungrouped convolution) and runtime_compile_conv_graph_us "
+              f"(with one): fitted apart, each on the figures scaled by its round's probe, by "
+              f"validation/gpu/models/fit_host_rounds.py --split-conv on the median rounds of {','.join(fit_subs)} "
+              f"(VALIDATION.md section 51)")
+    for name in ("h100", "h100-measured", "h100-2x8"):
+        path = os.path.join(fit_host.ROOT, "src", "cost", "presets", name + ".json")
+        j = fit_host.json.load(open(path))
+        host = {k: v for k, v in j["model"]["host"].items() if k != "runtime_compile_conv_graph_us"}
+        out = {}
+        for k, v in host.items():
+            out[k] = figs[k] if k == "runtime_compile_us" else v
+            if k == "runtime_compile_us":
+                out["runtime_compile_conv_graph_us"] = figs["runtime_compile_conv_graph_us"]
+        cut = out["source"].find("; runtime_compile_us (steps without")
+        out["source"] = (out["source"][:cut] if cut >= 0 else out["source"]) + clause
+        j["model"]["host"] = out
+        fit_host.write_json(path, j)
+    print("wrote", figs)
+
+
 def main():
     arg = dict(zip(sys.argv[1::2], sys.argv[2::2]))
     fit_subs, check_subs = arg["--fit"].split(","), arg["--check"].split(",") if "--check" in arg else []
@@ -168,6 +207,8 @@ def main():
         report([r for r in fit_rows if r["runtime"] == runtime], h, w, probe_ref, "fitted", c)
         if check_rows:
             report([r for r in check_rows if r["runtime"] == runtime], h, w, probe_ref, "held out", c)
+    if "--split-conv" in sys.argv:
+        split_conv(fit_rows, check_rows, probe_ref, float(arg.get("--input-us", 0.0)), fit_subs)
     if "--write" in sys.argv:
         w = fitted["compile"][1]
         held = (f"runtime_compile_input_us ({w} us per tensor a compiled step takes) fitted with them"
