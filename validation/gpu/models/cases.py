@@ -512,6 +512,18 @@ CASES31 = {
     "mistral_7b_decode_b1_t6143_l4": (IMP + "mistral_7b_decode.fgraph", {"B": 1, "P": 6143, "L": 4}, None),
     "tinyllama_decode_b1_t3071": (IMP + "tinyllama_decode_b8.fgraph", {"B": 1, "P": 3071}, None),
 }
+# Batch 32 (VALIDATION §51): host-bound steps at sizes no batch had, compiled graphs with and
+# without a convolution, for the compiled host figures fitted apart.
+CASES32 = {
+    "qwen2_5_0_5b_decode_b1_t1535": (IMP + "qwen2_5_0_5b_decode_b4.fgraph", {"B": 1, "P": 1535}, None),
+    "gemma_2b_decode_b1_t767": (IMP + "gemma_2b_decode.fgraph", {"B": 1, "P": 767}, None),
+    "tinyllama_decode_b4_t1535": (IMP + "tinyllama_decode_b8.fgraph", {"B": 4, "P": 1535}, None),
+    "bert_base_b3_s128": (IMP + "bert_base_b8.fgraph", {"B": 3, "S": 128}, None),
+    "resnet50_b3": ("examples/resnet50.fgraph", {"B": 3}, None),
+    "whisper_tiny_enc_b1": ("examples/whisper_tiny_encoder.fgraph", {"B": 1}, None),
+    "sd15_unet_down_b1_h36": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 36}, None),
+    "convnext_block_b3": ("examples/convnext_block.fgraph", {"B": 3}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -543,7 +555,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "28": (CASES28, "predictions_models_28.json"),
            "29": (CASES29, "predictions_models_29.json"),
            "30": (CASES30, "predictions_models_30.json"),
-           "31": (CASES31, "predictions_models_31.json")}
+           "31": (CASES31, "predictions_models_31.json"),
+           "32": (CASES32, "predictions_models_32.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -564,7 +577,7 @@ def traced_steps(runtime, prefix):
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, HOST_PROBES):
+              CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
