@@ -64,7 +64,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
         "data20", "data21", "data22", "data23", "data24", "data25", "data26", "data27", "data28",
-        "data29", "data30", "data31",
+        "data29", "data30", "data31", "data32",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -301,6 +301,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // §50: batch 31, pre-registered (decodes against key counts no multiple of 2,048).
         ("31", "graph", 10, 10),
         ("31", "eager", 4, 10),
+        // §51: batch 32, pre-registered (host-bound steps, compiled graphs with and without a
+        // convolution).
+        ("32", "graph", 12, 16),
+        ("32", "eager", 5, 16),
     ];
     // Every batch's figure is printed before any fails: one miss hides no other.
     let mut misses = Vec::new();
@@ -319,9 +323,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 24] = [
+const ROUNDS: [&str; 25] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
     "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30", "b31",
+    "b32",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -465,6 +470,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         // convolution, each scaled by the probe, lowered the rounds against the presets' host
         // alone (median rounds of b6-b29 261 to 237 of 456; the figures above are after it)
         // and raised them scaled by the probe (the next test).
+        // §51: batch 32, pre-registered.
+        ("b32", 32, 0, 1, 16),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -580,6 +587,8 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         // §51: the compiled host figures for graphs with and without a convolution moved
         // every folder to at least its figure above but b15, b16 and b18 (BERT-base's compiled
         // steps further short, ResNet-50's NCHW steps over): 369 to 407 of 476.
+        // §51: batch 32, pre-registered.
+        ("b32", 9, 16),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
