@@ -172,6 +172,10 @@ pub struct RuntimeEstimate {
     /// not each kernel plus a launch. `None` under CUDA graphs, or
     /// when the model has no host time (then each kernel adds `launch_eager_us`).
     pub host_s: Option<f64>,
+    /// With `host_s`: the key of `model.host` it comes from (`runtime_eager_us`,
+    /// `runtime_compile_us`, or `runtime_compile_conv_graph_us` for a compiled graph with an
+    /// ungrouped convolution).
+    pub host_key: Option<&'static str>,
     /// With `host_s`: the probe of the host it describes (`model.host.probe_us`, scaled by
     /// `--host-probe-us`), when the model states one.
     pub host_probe_s: Option<f64>,
@@ -276,17 +280,18 @@ pub fn estimate(
     // A compiled graph with an ungrouped convolution costs its host more a kernel where the
     // model says so (`runtime_compile_conv_graph_us`, VALIDATION.md §51).
     let conv_graph = runtime == Runtime::Compile && conv_graph(&a.graph);
-    let host_s = match (launch, model.host.as_ref()) {
+    let host = match (launch, model.host.as_ref()) {
         (LaunchMode::Eager, Some(h)) => match runtime {
-            Runtime::Eager => h.runtime_eager_us,
-            Runtime::Compile if conv_graph => {
-                h.runtime_compile_conv_graph_us.or(h.runtime_compile_us)
-            }
-            Runtime::Compile => h.runtime_compile_us,
-        }
-        .map(|us| us * 1e-6),
+            Runtime::Eager => h.runtime_eager_us.map(|us| (us, "runtime_eager_us")),
+            Runtime::Compile => h
+                .runtime_compile_conv_graph_us
+                .filter(|_| conv_graph)
+                .map(|us| (us, "runtime_compile_conv_graph_us"))
+                .or(h.runtime_compile_us.map(|us| (us, "runtime_compile_us"))),
+        },
         _ => None,
     };
+    let host_s = host.map(|(us, _)| us * 1e-6);
     let priced_as = if host_s.is_some() {
         LaunchMode::Graph
     } else {
@@ -413,6 +418,7 @@ pub fn estimate(
         time_s,
         gap_s: pricing.launch_s(),
         host_s,
+        host_key: host.map(|(_, key)| key),
         conv_host_s: host_s.map(|_| conv_host_s),
         host_convs,
         input_host_s: host_s.map(|_| input_host_s),

@@ -28,15 +28,22 @@ fn a_compiled_graph_with_a_convolution_takes_its_own_host_figure() {
     // The compiled ResNets and SD blocks took 3.0-3.4 probes a CUDA kernel, the transformers
     // 2.3-2.6.
     assert!(conv > plain * 1.2, "{conv} {plain}");
-    for (groups, runtime, want) in [
-        (1, Runtime::Compile, conv),
-        (32, Runtime::Compile, plain),
-        (1, Runtime::Eager, host.runtime_eager_us.expect("eager")),
+    for (groups, runtime, want, key) in [
+        (1, Runtime::Compile, conv, "runtime_compile_conv_graph_us"),
+        (32, Runtime::Compile, plain, "runtime_compile_us"),
+        (
+            1,
+            Runtime::Eager,
+            host.runtime_eager_us.expect("eager"),
+            "runtime_eager_us",
+        ),
     ] {
         let (a, _) = run(&graph(groups), runtime);
         assert_eq!(conv_graph(&a.graph), groups == 1);
         let e = estimate(&a, &hw, LaunchMode::Eager, runtime).expect("estimate");
         assert_eq!(e.host_s, Some(want * 1e-6), "groups {groups} {runtime:?}");
+        // The report names the figure it used.
+        assert_eq!(e.host_key, Some(key));
     }
     // `--host-probe-us` scales it as it scales the others.
     let m = hw.model.as_ref().expect("model");

@@ -108,13 +108,13 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
             let _ = writeln!(
                 out,
                 "  {}; {} in kernels + {} of gaps and waiting for the host, which issues a CUDA \
-                 kernel every {} (model.host.runtime_{}_us{probe}; hosts differ: \
+                 kernel every {} (model.host.{}{probe}; hosts differ: \
                  docs/language.md){conv}{inputs}",
                 parts.join(", "),
                 fmt_time(e.kernel_s),
                 fmt_time(e.time_s - e.kernel_s),
                 fmt_time(h),
-                e.name()
+                e.host_key.unwrap_or("runtime_compile_us")
             );
         }
         None => {

@@ -293,8 +293,9 @@ pub struct RuntimeJson<'a> {
     pub kernel_us: f64,
     /// The GPU's gap between two kernels of the step (a CUDA graph's launch), per CUDA kernel.
     pub gap_us: f64,
-    /// Plain launches: the host's time to issue one kernel (`model.host.runtime_eager_us` or
-    /// `runtime_compile_us`), the step being the pipeline of host and GPU; absent under CUDA
+    /// Plain launches: the host's time to issue one kernel (`model.host.runtime_eager_us`,
+    /// `runtime_compile_us`, or `runtime_compile_conv_graph_us` for a compiled graph with an
+    /// ungrouped convolution), the step being the pipeline of host and GPU; absent under CUDA
     /// graphs or without a host time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_us: Option<f64>,
