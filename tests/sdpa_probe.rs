@@ -7,18 +7,9 @@ mod common;
 use std::collections::BTreeMap;
 
 fn probe_rows() -> Vec<BTreeMap<String, String>> {
-    let path = common::root().join("validation/gpu/models/sdpa_probe/data/sdpa_probe.csv");
-    let text = std::fs::read_to_string(path).expect("sdpa_probe.csv");
-    let mut lines = text.lines();
-    let head: Vec<&str> = lines.next().expect("header").split(',').collect();
-    lines
-        .map(|l| {
-            head.iter()
-                .zip(l.split(','))
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .filter(|r: &BTreeMap<String, String>| !r["median_us"].is_empty())
+    common::csv_rows("validation/gpu/models/sdpa_probe/data/sdpa_probe.csv")
+        .into_iter()
+        .filter(|r| !r["median_us"].is_empty())
         .collect()
 }
 

@@ -8,22 +8,8 @@ use fgraph::cost::{Hardware, LaunchMode};
 use fgraph::runtime::{Runtime, estimate};
 use std::collections::BTreeMap;
 
-fn csv_rows(rel: &str) -> Vec<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(common::root().join(rel)).expect(rel);
-    let mut lines = text.lines();
-    let head: Vec<&str> = lines.next().expect("header").split(',').collect();
-    lines
-        .map(|l| {
-            head.iter()
-                .zip(l.split(','))
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
 fn measured() -> BTreeMap<String, f64> {
-    csv_rows("validation/gpu/models/smx_probe/data/smx/smx_kernels.csv")
+    common::csv_rows("validation/gpu/models/smx_probe/data/smx/smx_kernels.csv")
         .into_iter()
         .map(|r| (r["case"].clone(), r["duration_us"].parse().expect("µs")))
         .collect()
@@ -58,7 +44,7 @@ fn priced(case: &str) -> f64 {
 fn the_pre_registered_masked_shapes_held() {
     let m = measured();
     let (mut n, mut ok) = (0, 0);
-    for r in csv_rows("validation/gpu/models/smx_probe/predictions.csv") {
+    for r in common::csv_rows("validation/gpu/models/smx_probe/predictions.csv") {
         if r["masked"] != "1" {
             continue;
         }

@@ -47,12 +47,7 @@ pub(super) fn looped_softmax(g: &Graph, ops: &[OpId]) -> Option<bool> {
         {
             continue;
         }
-        let cols = op
-            .inputs
-            .first()
-            .and_then(|u| g.use_shape(u).last().copied())
-            .unwrap_or(0);
-        if cols > PERSISTENT_ROW {
+        if row_length(g, op) > PERSISTENT_ROW {
             found = Some(found == Some(true) || super::eager::masks(g, o));
         }
     }
@@ -88,12 +83,7 @@ pub(super) fn triton_rows(g: &Graph, ops: &[OpId]) -> bool {
         match funcs::family(op.func.as_deref().unwrap_or("")) {
             FuncFamily::Norm | FuncFamily::GroupNorm => any = true,
             FuncFamily::Softmax => {
-                let cols = op
-                    .inputs
-                    .first()
-                    .and_then(|u| g.use_shape(u).last().copied())
-                    .unwrap_or(0);
-                if cols > PERSISTENT_ROW {
+                if row_length(g, op) > PERSISTENT_ROW {
                     return false;
                 }
                 any = true;
@@ -102,4 +92,12 @@ pub(super) fn triton_rows(g: &Graph, ops: &[OpId]) -> bool {
         }
     }
     any
+}
+
+/// The length of the rows a softmax `op` reduces: its input's last extent (0 without one).
+fn row_length(g: &Graph, op: &crate::graph::OpNode) -> u64 {
+    op.inputs
+        .first()
+        .and_then(|u| g.use_shape(u).last().copied())
+        .unwrap_or(0)
 }

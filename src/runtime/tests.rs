@@ -24,7 +24,7 @@ pub(super) fn run(src: &str, runtime: Runtime) -> (Analysis, RuntimeEstimate) {
 }
 
 /// The H100 preset and its host terms.
-fn h100_host() -> (Hardware, crate::cost::hwmodel::HostCoeffs) {
+pub(super) fn h100_host() -> (Hardware, crate::cost::hwmodel::HostCoeffs) {
     let hw = Hardware::preset("h100").expect("preset");
     let host = hw
         .model

@@ -1,7 +1,7 @@
 //! Unit tests of the compiled step's host time per kernel by the kind of graph
 //! (`model.host.runtime_compile_conv_graph_us`, VALIDATION.md §51).
 
-use super::tests::run;
+use super::tests::{h100_host, run};
 use super::*;
 
 fn graph(groups: u64) -> String {
@@ -15,12 +15,7 @@ fn graph(groups: u64) -> String {
 
 #[test]
 fn a_compiled_graph_with_a_convolution_takes_its_own_host_figure() {
-    let hw = Hardware::preset("h100").expect("preset");
-    let host = hw
-        .model
-        .as_ref()
-        .and_then(|m| m.host.clone())
-        .expect("host");
+    let (hw, host) = h100_host();
     let (conv, plain) = (
         host.runtime_compile_conv_graph_us.expect("conv graph"),
         host.runtime_compile_us.expect("compile"),

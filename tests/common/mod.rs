@@ -161,3 +161,19 @@ pub fn check_batch_predictions(dir: &str, file: &str, n: usize, refit: &[serde_j
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The rows of a comma-separated file under the repository root (no quoted commas), each a
+/// map from its header's names to its fields.
+pub fn csv_rows(rel: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(root().join(rel)).expect(rel);
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("header").split(',').collect();
+    lines
+        .map(|l| {
+            head.iter()
+                .zip(l.split(','))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
