@@ -376,7 +376,7 @@ fn upcast_ops(g: &Graph, left: &[AttentionPattern]) -> Vec<bool> {
             && one_row
             && p.pre.iter().all(|&o| scale(o))
             && p.post.iter().all(|&o| is(o, "cast"))
-            && !super::eager::masks(g, p.softmax)
+            && !super::rows::masks(g, p.softmax)
         {
             out[p.qk.index()] = true;
             out[p.pv.index()] = true;

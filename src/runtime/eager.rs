@@ -233,29 +233,6 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
     }
 }
 
-/// Whether softmax `o` masks anything (as `fgraph emit torch` writes it, `masked_fill` before
-/// the softmax): a causal one, unless one query sees every key (decode without a window that
-/// hides some of them).
-pub(super) fn masks(g: &Graph, o: OpId) -> bool {
-    let op = g.op(o);
-    if op.int_attr(funcs::CAUSAL.name) != Some(1) {
-        return false;
-    }
-    let shape = op
-        .inputs
-        .first()
-        .map(|u| g.use_shape(u))
-        .unwrap_or_default();
-    let r = shape.len();
-    let (sq, sk) = match r {
-        0 => (1, 1),
-        1 => (1, shape[0]),
-        _ => (shape[r - 2], shape[r - 1]),
-    };
-    let window = op.int_attr(funcs::WINDOW.name);
-    !(sq <= 1 && window.is_none_or(|w| w as u64 >= sk))
-}
-
 /// The kernels PyTorch runs for op `o` beyond its own (as `fgraph emit torch` writes it): an
 /// elementwise function of two operands given more (`add(a, b, c)`: `torch.add` takes two at
 /// a time), a softmax that states its causal mask (`masked_fill` first, PyTorch's softmax
@@ -275,7 +252,7 @@ fn extra_passes(g: &Graph, o: OpId) -> usize {
             }
         }
         OpKind::Reduction => match funcs::family(f) {
-            FuncFamily::Softmax => usize::from(masks(g, o)),
+            FuncFamily::Softmax => usize::from(super::rows::masks(g, o)),
             FuncFamily::Norm => {
                 let r = op.inputs.first().map_or(0, |u| g.use_shape(u).len()) as i64;
                 let last = |a: i64| a == -1 || a == r - 1;

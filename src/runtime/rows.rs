@@ -3,7 +3,8 @@
 //! A persistent reduction (`triton_per_*`, rows of at most [`PERSISTENT_ROW`]) streams its
 //! rows once at the `elementwise` family's rates ([`triton_rows`]); a softmax over longer rows
 //! is a looped reduction (`triton_red_*`, [`looped_softmax`]) at `families.softmax_looped` or
-//! `softmax_looped_masked`, its rows in blocks of [`LOOPED_ROW_BLOCK`] ([`looped`]).
+//! `softmax_looped_masked`, its rows in blocks of [`LOOPED_ROW_BLOCK`] ([`looped`]); and
+//! whether a softmax's causal mask masks anything as `fgraph emit torch` writes it ([`masks`]).
 
 use crate::cost::hwmodel::{self, HwModel};
 use crate::graph::{Graph, OpId};
@@ -48,7 +49,7 @@ pub(super) fn looped_softmax(g: &Graph, ops: &[OpId]) -> Option<bool> {
             continue;
         }
         if row_length(g, op) > PERSISTENT_ROW {
-            found = Some(found == Some(true) || super::eager::masks(g, o));
+            found = Some(found == Some(true) || masks(g, o));
         }
     }
     found
@@ -100,4 +101,28 @@ fn row_length(g: &Graph, op: &crate::graph::OpNode) -> u64 {
         .first()
         .and_then(|u| g.use_shape(u).last().copied())
         .unwrap_or(0)
+}
+
+/// Whether softmax `o` masks anything (as `fgraph emit torch` writes it, `masked_fill` before
+/// the softmax): a causal one, unless one query sees every key (decode without a window that
+/// hides some of them).
+pub(super) fn masks(g: &Graph, o: OpId) -> bool {
+    use crate::ops::funcs;
+    let op = g.op(o);
+    if op.int_attr(funcs::CAUSAL.name) != Some(1) {
+        return false;
+    }
+    let shape = op
+        .inputs
+        .first()
+        .map(|u| g.use_shape(u))
+        .unwrap_or_default();
+    let r = shape.len();
+    let (sq, sk) = match r {
+        0 => (1, 1),
+        1 => (1, shape[0]),
+        _ => (shape[r - 2], shape[r - 1]),
+    };
+    let window = op.int_attr(funcs::WINDOW.name);
+    !(sq <= 1 && window.is_none_or(|w| w as u64 >= sk))
 }
