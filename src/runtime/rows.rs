@@ -61,8 +61,8 @@ pub(super) fn looped_softmax(g: &Graph, ops: &[OpId]) -> Option<bool> {
 /// over [4096, 1024] (`triton_per_fused_add_native_layer_norm`) in 10.6 µs, 3.2 TB/s, where
 /// the `norm` family (PyTorch's kernels) says 23; its softmax over rows of 1,024
 /// (`triton_per_fused__softmax`) in 92 µs for 268 MB; a softmax over rows of 2,048
-/// (`triton_red_fused__softmax`, Llama-2's prefill) reads its rows twice and keeps the
-/// `softmax` family. A pool (Inductor's lowering of `max_pool2d` and `avg_pool2d` into a
+/// (`triton_red_fused__softmax`, Llama-2's prefill) loops over its rows and is priced as
+/// [`looped_softmax`] says. A pool (Inductor's lowering of `max_pool2d` and `avg_pool2d` into a
 /// Triton loop over each window, or of a global average pool into a reduction) is priced
 /// the same way: ResNet-50's stem batch norm, ReLU and 3×3/2 max pool at batch 32 ran as one
 /// Triton kernel in 27.6 µs, where PyTorch's own max pool's rates say 108.
