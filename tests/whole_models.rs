@@ -323,10 +323,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 25] = [
+const ROUNDS: [&str; 26] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
     "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30", "b31",
-    "b32",
+    "b32", "b32b",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -472,6 +472,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         // and raised them scaled by the probe (the next test).
         // §51: batch 32, pre-registered.
         ("b32", 32, 0, 1, 16),
+        // §51: batch 32 again, on a second machine, the same pre-registered predictions.
+        ("b32b", 32, 2, 1, 16),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -589,6 +591,8 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         // steps further short, ResNet-50's NCHW steps over): 369 to 407 of 476.
         // §51: batch 32, pre-registered.
         ("b32", 9, 16),
+        // §51: batch 32 again, on a second machine.
+        ("b32b", 15, 16),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
