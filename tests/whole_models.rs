@@ -7,6 +7,8 @@
 //! count within the targets (±10% by CUDA graph, ±15% with plain launches) must not
 //! fall below what VALIDATION.md §21 reports for the current model.
 
+mod common;
+
 use fgraph::analysis::Options;
 use fgraph::cost::{Hardware, LaunchMode};
 use fgraph::runtime::{Runtime, estimate};
@@ -32,16 +34,8 @@ fn ok_rows(path: &std::path::Path) -> Vec<BTreeMap<String, String>> {
         .and_then(|f| f.to_str())
         .unwrap_or_default()
         .to_string();
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines();
-    let head: Vec<&str> = lines.next().expect("header").split(',').collect();
-    lines
-        .map(|line| {
-            head.iter()
-                .zip(line.split(','))
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect::<BTreeMap<_, _>>()
-        })
+    common::csv_file(path)
+        .into_iter()
         .filter(|r| r.get("status").map(String::as_str) == Some("ok"))
         .filter(|r| {
             let case = r.get("case").map(String::as_str).unwrap_or_default();

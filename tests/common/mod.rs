@@ -165,7 +165,12 @@ pub fn check_batch_predictions(dir: &str, file: &str, n: usize, refit: &[serde_j
 /// The rows of a comma-separated file under the repository root (no quoted commas), each a
 /// map from its header's names to its fields.
 pub fn csv_rows(rel: &str) -> Vec<std::collections::BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(root().join(rel)).expect(rel);
+    csv_file(&root().join(rel))
+}
+
+/// The same for the file at `path`.
+pub fn csv_file(path: &std::path::Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
     let head: Vec<&str> = lines.next().expect("header").split(',').collect();
     lines
