@@ -314,11 +314,23 @@ pub fn estimate(
     }
     let mut warm_reads = 0;
     if runtime == Runtime::Eager {
-        // A lone elementwise kernel reads what the kernel before it wrote from L2.
+        // A lone elementwise kernel reads from L2 what the kernel before it wrote, and what
+        // an earlier one wrote within the model's reuse window (`Pricing::still_warm`).
         let g = &a.graph;
+        let kernel_of: std::collections::HashMap<OpId, usize> = parts
+            .kernels
+            .iter()
+            .enumerate()
+            .flat_map(|(i, k)| k.ops.iter().map(move |&o| (o, i)))
+            .collect();
+        // moved[i]: the bytes kernels 0..i moved.
+        let mut moved = vec![0.0f64; parts.kernels.len() + 1];
+        for (i, k) in parts.kernels.iter().enumerate() {
+            let p = &k.prediction;
+            moved[i + 1] = moved[i] + p.dram_read.saturating_add(p.dram_written) as f64;
+        }
         for i in 1..parts.kernels.len() {
-            let (before, rest) = parts.kernels.split_at_mut(i);
-            let (prev, k) = (&before[i - 1], &mut rest[0]);
+            let k = &parts.kernels[i];
             if k.what != What::Kernel || k.ops.len() != 1 {
                 continue;
             }
@@ -326,9 +338,15 @@ pub fn estimate(
                 .op(k.ops[0])
                 .inputs
                 .iter()
-                .filter(|u| g.producer(u.tensor).is_some_and(|p| prev.ops.contains(&p)))
+                .filter(|u| {
+                    let bytes = g.tensor(u.tensor).bytes as f64;
+                    g.producer(u.tensor)
+                        .and_then(|p| kernel_of.get(&p))
+                        .is_some_and(|&j| j < i && pricing.still_warm(moved[i] - moved[j + 1], bytes))
+                })
                 .map(|u| g.tensor(u.tensor).bytes)
                 .sum();
+            let k = &mut parts.kernels[i];
             let warmed = pricing.warm(k.prediction, warm);
             warm_reads += usize::from(warmed.kernel_s < k.prediction.kernel_s);
             k.prediction = warmed;

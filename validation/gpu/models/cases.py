@@ -524,6 +524,18 @@ CASES32 = {
     "sd15_unet_down_b1_h36": ("examples/sd15_unet_down_block.fgraph", {"B": 1, "H": 36}, None),
     "convnext_block_b3": ("examples/convnext_block.fgraph", {"B": 3}, None),
 }
+# Batch 33 (VALIDATION §52): eager steps whose elementwise kernels read tensors written a few
+# kernels before (ResNet's channels-last ReLUs and adds, small models' RMSNorm and rotary), at
+# new sizes, pre-registered with the L2 reuse window.
+CASES33 = {
+    "resnet50_b14": ("examples/resnet50.fgraph", {"B": 14}, None),
+    "resnet101_b28": ("examples/resnet50.fgraph", {"B": 28}, (5, 22)),
+    "resnet50_nchw_b10": (IMP + "resnet50_nchw.fgraph", {"B": 10}, None),
+    "qwen2_5_0_5b_prefill_b3_s384": (IMP + "qwen2_5_0_5b_prefill.fgraph", {"B": 3, "S": 384}, None),
+    "qwen2_5_1_5b_prefill_s768": (IMP + "qwen2_5_1_5b_prefill.fgraph", {"S": 768}, None),
+    "tinyllama_prefill_b2_s640": (IMP + "tinyllama_prefill.fgraph", {"B": 2, "S": 640}, None),
+    "llama3_2_1b_prefill_b2_s384": (IMP + "llama3_2_1b_prefill.fgraph", {"B": 2, "S": 384}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -556,7 +568,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "29": (CASES29, "predictions_models_29.json"),
            "30": (CASES30, "predictions_models_30.json"),
            "31": (CASES31, "predictions_models_31.json"),
-           "32": (CASES32, "predictions_models_32.json")}
+           "32": (CASES32, "predictions_models_32.json"),
+           "33": (CASES33, "predictions_models_33.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -577,7 +590,8 @@ def traced_steps(runtime, prefix):
 def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
-              CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, HOST_PROBES):
+              CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, CASES33,
+              HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
