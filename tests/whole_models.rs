@@ -58,7 +58,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
         "data20", "data21", "data22", "data23", "data24", "data25", "data26", "data27", "data28",
-        "data29", "data30", "data31", "data32",
+        "data29", "data30", "data31", "data32", "data33",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -299,6 +299,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // convolution).
         ("32", "graph", 12, 16),
         ("32", "eager", 5, 16),
+        // §52: batch 33, pre-registered (eager steps whose elementwise kernels read what a few
+        // kernels before wrote, priced with the L2 reuse window).
+        ("33", "graph", 14, 14),
+        ("33", "eager", 4, 14),
     ];
     // Every batch's figure is printed before any fails: one miss hides no other.
     let mut misses = Vec::new();
@@ -317,10 +321,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 26] = [
+const ROUNDS: [&str; 27] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
     "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30", "b31",
-    "b32", "b32b",
+    "b32", "b32b", "b33",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -468,6 +472,9 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b32", 32, 0, 1, 16),
         // §51: batch 32 again, on a second machine, the same pre-registered predictions.
         ("b32b", 32, 2, 1, 16),
+        // §52: batch 33, pre-registered (a host with slow moments in every round: the
+        // median and fastest rounds up to 40% apart).
+        ("b33", 33, 6, 9, 14),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -587,6 +594,8 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b32", 9, 16),
         // §51: batch 32 again, on a second machine.
         ("b32b", 15, 16),
+        // §52: batch 33, pre-registered.
+        ("b33", 10, 14),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {

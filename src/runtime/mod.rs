@@ -201,10 +201,14 @@ pub struct RuntimeEstimate {
     /// The share of the step's time (before the derate) in compute-bound tensor-core kernels.
     pub sustained_share: f64,
     /// Eager: the elementwise kernels priced as reading from L2 what the kernel before them
-    /// wrote ([`seam::Pricing::warm`]), each such byte at `warm_read_factor` of a DRAM byte's
+    /// wrote, or an earlier one within `warm_window_bytes` ([`seam::Pricing::warm`],
+    /// [`seam::Pricing::still_warm`]), each such byte at `warm_read_factor` of a DRAM byte's
     /// time (`model.host.warm_read_factor`; 1 without it).
     pub warm_reads: usize,
     pub warm_read_factor: f64,
+    /// `model.host.warm_window_bytes`: the reuse distance in bytes moved within which an
+    /// earlier kernel's output is still in L2 (`None`: only the kernel just before's).
+    pub warm_window_bytes: Option<f64>,
     /// The compute-bound GEMM kernels (matmuls, and convolutions that are one implicit GEMM)
     /// whose overhead overlaps their compute in the stream ([`seam::Pricing::overlaps`],
     /// `model.host.matmul_overlap_exponent`; 0 without it).
@@ -334,6 +338,12 @@ pub fn estimate(
             if k.what != What::Kernel || k.ops.len() != 1 {
                 continue;
             }
+            // Not a batch norm's kernel: its families were fitted on probe kernels that ran
+            // just after the kernel writing their input (`bn_probe/`, VALIDATION.md §35), L2
+            // in their rates.
+            if crate::ops::batchnorm::runner(g, k.ops[0]).is_some() {
+                continue;
+            }
             let warm: u64 = g
                 .op(k.ops[0])
                 .inputs
@@ -342,7 +352,9 @@ pub fn estimate(
                     let bytes = g.tensor(u.tensor).bytes as f64;
                     g.producer(u.tensor)
                         .and_then(|p| kernel_of.get(&p))
-                        .is_some_and(|&j| j < i && pricing.still_warm(moved[i] - moved[j + 1], bytes))
+                        .is_some_and(|&j| {
+                            j < i && pricing.still_warm(moved[i] - moved[j + 1], bytes)
+                        })
                 })
                 .map(|u| g.tensor(u.tensor).bytes)
                 .sum();
@@ -453,6 +465,7 @@ pub fn estimate(
         resident_matmuls,
         matmul_resident_factor,
         warm_read_factor: pricing.warm_read_factor(),
+        warm_window_bytes: pricing.warm_window(),
         kernels: parts.kernels,
         views: parts.views,
         sdpa: parts.sdpa,

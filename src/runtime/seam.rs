@@ -420,6 +420,11 @@ impl<'m> Pricing<'m> {
         self.warm_read
     }
 
+    /// `host.warm_window_bytes`, where the model has it.
+    pub fn warm_window(&self) -> Option<f64> {
+        self.warm_window
+    }
+
     /// Whether an input of `bytes` written by an earlier kernel, with `between` bytes moved
     /// by the kernels since, is still in L2 for the kernel reading it: it was written by the
     /// kernel just before (`between` 0), or `between + bytes` is within
