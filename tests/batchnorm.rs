@@ -83,10 +83,7 @@ fn batch_norm_kernels_match_the_probe() {
     // Pre-registered (predictions_heldout.json): 40 of 40 counts, 11 of 23 times; after the
     // cuDNN channels-last family's refit on both parts (fit_bn_cudnn.py): 15 of 23; with
     // PyTorch's channels-last kernel's bytes beyond L2 from DRAM (its DRAM efficiency read
-    // off this part's four such cases and ResNet-50's stem at batch 16): 21 of 23; 20 since
-    // `warm_read_factor` was refitted with the L2 reuse window (0.8 to 0.5, VALIDATION.md
-    // §52): cuDNN's f32 batch norm at 16×512×28², reading the pool's output just before it,
-    // went from -17.1% to -29.3%.
+    // off this part's four such cases and ResNet-50's stem at batch 16): 21 of 23.
     assert_eq!(tally("bn_kernels_heldout.csv"), (40, 21, 23, 40));
     assert_eq!(tally("bn_kernels.csv"), (20, 1, 3, 20));
     // The second held-out part, pre-registered (predictions_heldout2.json, f926606).

@@ -300,7 +300,8 @@ fn runtime_keeps_its_whole_model_accuracy() {
         ("32", "graph", 12, 16),
         ("32", "eager", 5, 16),
         // §52: batch 33, pre-registered (eager steps whose elementwise kernels read what a few
-        // kernels before wrote, priced with the L2 reuse window).
+        // kernels before wrote; predicted with a reuse window since dropped, its figures the
+        // kept model's, 14 by CUDA graph either way).
         ("33", "graph", 14, 14),
         ("33", "eager", 4, 14),
     ];

@@ -201,14 +201,10 @@ pub struct RuntimeEstimate {
     /// The share of the step's time (before the derate) in compute-bound tensor-core kernels.
     pub sustained_share: f64,
     /// Eager: the elementwise kernels priced as reading from L2 what the kernel before them
-    /// wrote, or an earlier one within `warm_window_bytes` ([`seam::Pricing::warm`],
-    /// [`seam::Pricing::still_warm`]), each such byte at `warm_read_factor` of a DRAM byte's
+    /// wrote ([`seam::Pricing::warm`]), each such byte at `warm_read_factor` of a DRAM byte's
     /// time (`model.host.warm_read_factor`; 1 without it).
     pub warm_reads: usize,
     pub warm_read_factor: f64,
-    /// `model.host.warm_window_bytes`: the reuse distance in bytes moved within which an
-    /// earlier kernel's output is still in L2 (`None`: only the kernel just before's).
-    pub warm_window_bytes: Option<f64>,
     /// The compute-bound GEMM kernels (matmuls, and convolutions that are one implicit GEMM)
     /// whose overhead overlaps their compute in the stream ([`seam::Pricing::overlaps`],
     /// `model.host.matmul_overlap_exponent`; 0 without it).
@@ -318,29 +314,17 @@ pub fn estimate(
     }
     let mut warm_reads = 0;
     if runtime == Runtime::Eager {
-        // A lone elementwise kernel reads from L2 what the kernel before it wrote, and what
-        // an earlier one wrote within the model's reuse window (`Pricing::still_warm`).
+        // A lone elementwise kernel reads what the kernel before it wrote from L2.
         let g = &a.graph;
-        let kernel_of: std::collections::HashMap<OpId, usize> = parts
-            .kernels
-            .iter()
-            .enumerate()
-            .flat_map(|(i, k)| k.ops.iter().map(move |&o| (o, i)))
-            .collect();
-        // moved[i]: the bytes kernels 0..i moved.
-        let mut moved = vec![0.0f64; parts.kernels.len() + 1];
-        for (i, k) in parts.kernels.iter().enumerate() {
-            let p = &k.prediction;
-            moved[i + 1] = moved[i] + p.dram_read.saturating_add(p.dram_written) as f64;
-        }
         for i in 1..parts.kernels.len() {
-            let k = &parts.kernels[i];
+            let (before, rest) = parts.kernels.split_at_mut(i);
+            let (prev, k) = (&before[i - 1], &mut rest[0]);
             if k.what != What::Kernel || k.ops.len() != 1 {
                 continue;
             }
             // Not a batch norm's kernel: its families were fitted on probe kernels that ran
             // just after the kernel writing their input (`bn_probe/`, VALIDATION.md §35), L2
-            // in their rates.
+            // in their rates (§52).
             if crate::ops::batchnorm::runner(g, k.ops[0]).is_some() {
                 continue;
             }
@@ -348,17 +332,9 @@ pub fn estimate(
                 .op(k.ops[0])
                 .inputs
                 .iter()
-                .filter(|u| {
-                    let bytes = g.tensor(u.tensor).bytes as f64;
-                    g.producer(u.tensor)
-                        .and_then(|p| kernel_of.get(&p))
-                        .is_some_and(|&j| {
-                            j < i && pricing.still_warm(moved[i] - moved[j + 1], bytes)
-                        })
-                })
+                .filter(|u| g.producer(u.tensor).is_some_and(|p| prev.ops.contains(&p)))
                 .map(|u| g.tensor(u.tensor).bytes)
                 .sum();
-            let k = &mut parts.kernels[i];
             let warmed = pricing.warm(k.prediction, warm);
             warm_reads += usize::from(warmed.kernel_s < k.prediction.kernel_s);
             k.prediction = warmed;
@@ -465,7 +441,6 @@ pub fn estimate(
         resident_matmuls,
         matmul_resident_factor,
         warm_read_factor: pricing.warm_read_factor(),
-        warm_window_bytes: pricing.warm_window(),
         kernels: parts.kernels,
         views: parts.views,
         sdpa: parts.sdpa,

@@ -106,9 +106,6 @@ pub struct Pricing<'m> {
     /// The fraction of a DRAM byte's time an eager elementwise kernel takes to read a byte
     /// the kernel before it wrote (`host.warm_read_factor`; 1 without it).
     warm_read: f64,
-    /// How far back in bytes moved an eager elementwise kernel's input still comes from L2
-    /// (`host.warm_window_bytes`; without it, only the kernel just before's output).
-    warm_window: Option<f64>,
     /// How a compute-bound matmul's overhead overlaps its compute in a stream
     /// (`host.matmul_overlap_exponent`).
     overlap: Option<f64>,
@@ -163,7 +160,6 @@ impl<'m> Pricing<'m> {
             derate: host.and_then(|h| h.sustained_derate).unwrap_or(0.0),
             derate_share: host.and_then(|h| h.sustained_share),
             warm_read: host.and_then(|h| h.warm_read_factor).unwrap_or(1.0),
-            warm_window: host.and_then(|h| h.warm_window_bytes),
             overlap: host.and_then(|h| h.matmul_overlap_exponent),
             resident: host.and_then(|h| h.matmul_resident_factor.zip(h.matmul_resident_exponent)),
             eager_runs: with(model.families.copy_eager.or(model.families.scalar)),
@@ -418,19 +414,6 @@ impl<'m> Pricing<'m> {
     /// 1 without it).
     pub fn warm_read_factor(&self) -> f64 {
         self.warm_read
-    }
-
-    /// `host.warm_window_bytes`, where the model has it.
-    pub fn warm_window(&self) -> Option<f64> {
-        self.warm_window
-    }
-
-    /// Whether an input of `bytes` written by an earlier kernel, with `between` bytes moved
-    /// by the kernels since, is still in L2 for the kernel reading it: it was written by the
-    /// kernel just before (`between` 0), or `between + bytes` is within
-    /// `host.warm_window_bytes`.
-    pub fn still_warm(&self, between: f64, bytes: f64) -> bool {
-        between <= 0.0 || self.warm_window.is_some_and(|w| between + bytes <= w)
     }
 
     /// `p` (PyTorch's vectorized elementwise kernel, in a stream) when `warm` of the bytes it

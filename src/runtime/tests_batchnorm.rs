@@ -1,6 +1,5 @@
 //! Unit tests of the eager runtime's batch norm (its statistics kernels and its kernel by
-//! layout and runner) and of its elementwise kernels' reads from L2 (the kernel just before's
-//! output, and an earlier one's within the reuse window).
+//! layout and runner) and of its elementwise kernels' reads from L2.
 
 use super::tests::{kernels, run};
 use super::*;
@@ -48,10 +47,13 @@ fn eager_batch_norm_runs_two_kernels_on_its_statistics_and_its_own_by_layout() {
     let bytes = 2.0 * 2.0 * 8.0 * 64.0 * 56.0 * 56.0 + 4.0 * 128.0;
     let want = bytes / (hw.bandwidth * c.bandwidth_efficiency) + c.overhead_us * 1e-6 - 1.75e-6;
     assert!((cl_s / want - 1.0).abs() < 0.01, "{cl_s} {want}");
-    // Its input, the conv's output three kernels before, is within the L2 reuse window, but a
-    // batch norm's kernel is priced at its family's rates as the probe measured it, after the
-    // kernel writing its input (VALIDATION.md §52): only the ReLU reads warm.
+    // A batch norm's kernel is priced at its family's rates as the probe measured it, just
+    // after the kernel writing its input (VALIDATION.md §52): only the ReLU reads warm, also
+    // where cuDNN's one kernel (an f32 input) follows the conv directly.
     assert_eq!(e.warm_reads, 1);
+    let (fa, f32_bn) = run(&conv_bn(true, "f32", "f32"), Runtime::Eager);
+    assert_eq!(kernels(&fa, &f32_bn), ["kernel:c", "kernel:bn", "kernel:r"]);
+    assert_eq!(f32_bn.warm_reads, 1);
     // Each statistics kernel is a small one: a few microseconds.
     for k in e
         .kernels
@@ -143,51 +145,4 @@ fn eager_elementwise_reads_what_the_kernel_before_wrote_from_l2() {
         want
     );
     assert!(w.kernel_s < c.kernel_s, "{} {}", w.kernel_s, c.kernel_s);
-}
-
-#[test]
-fn eager_elementwise_reads_an_earlier_kernels_output_within_the_reuse_window() {
-    // `d` reads `a`, written three kernels before, and `c`, written just before. With rows of
-    // 1,024 halves, `a` is 2 MiB and the kernels between move 8 MiB: within the 34 MB window
-    // (VALIDATION.md §52), so both reads come from L2; with 4,096 rows they move 32 MiB and
-    // `a`'s 8 more is past it. Without `warm_window_bytes` only `c` is warm.
-    let src = |rows: u64| {
-        format!(
-            "graph g {{\n  input x: f16[{rows}, 1024]\n  op a = elementwise.relu(x) -> a1\n  op b = elementwise.exp(a1) -> b1\n  op c = elementwise.neg(b1) -> c1\n  op d = elementwise.add(a1, c1) -> d1\n  output d1\n}}\n"
-        )
-    };
-    let (hw, host) = super::tests::h100_host();
-    let f = host.warm_read_factor.expect("warm_read_factor");
-    assert!(host.warm_window_bytes.is_some());
-    let mut no_window = hw.clone();
-    if let Some(h) = no_window.model.as_mut().and_then(|m| m.host.as_mut()) {
-        h.warm_window_bytes = None;
-    }
-    let d = |hw: &Hardware, rows: u64| {
-        let r = check_file("t.fgraph", src(rows).as_bytes(), &Options::default());
-        let a = r.graphs[0].analysis.clone().expect("analysis");
-        let e = estimate(&a, hw, LaunchMode::Graph, Runtime::Eager).expect("estimate");
-        let k = e
-            .kernels
-            .iter()
-            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "d"))
-            .expect("d")
-            .prediction;
-        (k, e.warm_reads)
-    };
-    // d moves three tensors' bytes, two read: a share of 2/3 warm with the window, 1/3 without.
-    let (near, n_near) = d(&hw, 1024);
-    let (near_cold, n_cold) = d(&no_window, 1024);
-    let ratio = near.memory_s / near_cold.memory_s;
-    let want = (1.0 - (1.0 - f) * 2.0 / 3.0) / (1.0 - (1.0 - f) / 3.0);
-    assert!((ratio / want - 1.0).abs() < 1e-3, "{ratio} {want}");
-    assert_eq!(
-        (n_near, n_cold),
-        (3, 3),
-        "b, c and d read what was just written"
-    );
-    // Past the window: `a` from DRAM, as without it.
-    let (far, _) = d(&hw, 4096);
-    let (far_cold, _) = d(&no_window, 4096);
-    assert!((far.memory_s / far_cold.memory_s - 1.0).abs() < 1e-9);
 }

@@ -143,14 +143,6 @@ pub struct HostCoeffs {
     /// after its batch norms ran at up to 4 TB/s). Absent: every byte from DRAM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm_read_factor: Option<f64>,
-    /// `--runtime eager`: how far back, in bytes moved, a lone elementwise kernel's input
-    /// still comes from L2 (at `warm_read_factor`): an input written by an earlier kernel of
-    /// the step is warm when the bytes the kernels between them moved, plus the input's own,
-    /// come to at most this many (a reuse distance; Llama's eager RMSNorm and rotary
-    /// kernels read tensors written two to four kernels before, at up to 3.8 TB/s).
-    /// Absent: only what the kernel just before wrote.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub warm_window_bytes: Option<f64>,
     /// `--runtime`: in a stream, a compute-bound matmul kernel's fixed start-up and tail
     /// (`mm_overhead_us`, measured alone) overlaps its compute: its time is `(compute^p +
     /// overhead^p)^(1/p)` with `p` this exponent, in place of `compute + overhead −
@@ -403,9 +395,6 @@ impl HwModel {
             }
             if let Some(v) = h.warm_read_factor {
                 check_range("warm_read_factor", "model.host.warm_read_factor", v)?;
-            }
-            if let Some(v) = h.warm_window_bytes {
-                check_range("warm_window_bytes", "model.host.warm_window_bytes", v)?;
             }
             for (key, v) in [
                 ("matmul_overlap_exponent", h.matmul_overlap_exponent),

@@ -156,7 +156,6 @@ pub const RANGES: &[FieldRange] = &[
     range("sustained_derate", 0.0, 2.0, ""),
     open("sustained_share", 0.0, 0.99, ""),
     fraction("warm_read_factor"),
-    range("warm_window_bytes", 0.0, 1.8e10, "bytes"),
     range("matmul_overlap_exponent", 0.1, 100.0, ""),
     fraction("matmul_resident_factor"),
     range("matmul_resident_exponent", 0.1, 100.0, ""),

@@ -4,7 +4,7 @@
 
 use crate::cost::CostReport;
 use crate::runtime::{CopyReason, RuntimeEstimate, What, row};
-use crate::units::{fmt_bytes, fmt_time, group_digits};
+use crate::units::{fmt_time, group_digits};
 use std::fmt::Write as _;
 
 /// `eager, CUDA graphs: 963 kernels, 78.813 ms` and what it is made of.
@@ -144,18 +144,10 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
         );
     }
     if e.warm_reads > 0 {
-        let what = match e.warm_window_bytes {
-            Some(w) => format!(
-                "what an earlier kernel wrote with at most {} moved since \
-                 (model.host.warm_window_bytes)",
-                fmt_bytes(w.round() as u64)
-            ),
-            None => "what the kernel before wrote".to_string(),
-        };
         let _ = writeln!(
             out,
-            "  {} elementwise kernel{} read{} from L2 {what}, each byte at {} of a DRAM byte's \
-             time (model.host.warm_read_factor)",
+            "  {} elementwise kernel{} read{} from L2 what the kernel before wrote, each byte at \
+             {} of a DRAM byte's time (model.host.warm_read_factor)",
             group_digits(e.warm_reads as u64),
             if e.warm_reads == 1 { "" } else { "s" },
             if e.warm_reads == 1 { "s" } else { "" },

@@ -329,10 +329,6 @@ pub struct RuntimeJson<'a> {
     /// (`model.host.warm_read_factor`; 1 without it).
     pub warm_reads: usize,
     pub warm_read_factor: f64,
-    /// `eager`: an earlier kernel's output is read from L2 when the bytes moved since, plus
-    /// its own, are at most this many (`model.host.warm_window_bytes`); `null`: only the
-    /// kernel just before's output.
-    pub warm_window_bytes: Option<f64>,
     /// The compute-bound GEMM kernels (matmuls, and convolutions that are one implicit GEMM)
     /// whose start-up and tail overlap their compute in the stream
     /// (`model.host.matmul_overlap_exponent`; 0 without it).
@@ -448,7 +444,6 @@ impl<'a> RuntimeJson<'a> {
             sustained_share: r4(e.sustained_share),
             warm_reads: e.warm_reads,
             warm_read_factor: r4(e.warm_read_factor),
-            warm_window_bytes: e.warm_window_bytes,
             overlapped_gemms: e.overlapped_gemms,
             matmul_overlap_exponent: r4(e.matmul_overlap_exponent),
             resident_matmuls: e.resident_matmuls,
