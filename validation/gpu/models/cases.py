@@ -536,6 +536,18 @@ CASES33 = {
     "tinyllama_prefill_b2_s640": (IMP + "tinyllama_prefill.fgraph", {"B": 2, "S": 640}, None),
     "llama3_2_1b_prefill_b2_s384": (IMP + "llama3_2_1b_prefill.fgraph", {"B": 2, "S": 384}, None),
 }
+# Batch 34 (VALIDATION §52): eager and compiled steps at new sizes, pre-registered with the
+# kept model of §52 (warm_read_factor 0.4, a batch norm's kernel reading nothing warm).
+CASES34 = {
+    "resnet50_b18": ("examples/resnet50.fgraph", {"B": 18}, None),
+    "resnet50_nchw_b14": (IMP + "resnet50_nchw.fgraph", {"B": 14}, None),
+    "qwen2_5_0_5b_prefill_b2_s768": (IMP + "qwen2_5_0_5b_prefill.fgraph", {"B": 2, "S": 768}, None),
+    "llama3_2_1b_prefill_s640": (IMP + "llama3_2_1b_prefill.fgraph", {"S": 640}, None),
+    "gpt2_medium_b6_s384": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 6, "S": 384}, None),
+    "bert_large_b6_s320": (IMP + "bert_large_b16.fgraph", {"B": 6, "S": 320}, None),
+    "vit_b16_block_b28": ("examples/vit_block.fgraph", {"B": 28}, None),
+    "convnext_block_b10": ("examples/convnext_block.fgraph", {"B": 10}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -569,7 +581,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "30": (CASES30, "predictions_models_30.json"),
            "31": (CASES31, "predictions_models_31.json"),
            "32": (CASES32, "predictions_models_32.json"),
-           "33": (CASES33, "predictions_models_33.json")}
+           "33": (CASES33, "predictions_models_33.json"),
+           "34": (CASES34, "predictions_models_34.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -591,7 +604,7 @@ def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
               CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, CASES33,
-              HOST_PROBES):
+              CASES34, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
