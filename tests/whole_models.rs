@@ -58,7 +58,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
         "data", "data2", "data3", "data4", "data5", "data6", "data7", "data8", "data9", "data10",
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
         "data20", "data21", "data22", "data23", "data24", "data25", "data26", "data27", "data28",
-        "data29", "data30", "data31", "data32", "data33",
+        "data29", "data30", "data31", "data32", "data33", "data34",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -304,6 +304,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // kept model's, 14 by CUDA graph either way).
         ("33", "graph", 14, 14),
         ("33", "eager", 4, 14),
+        // §52: batch 34, pre-registered with the kept model.
+        ("34", "graph", 15, 16),
+        ("34", "eager", 6, 16),
     ];
     // Every batch's figure is printed before any fails: one miss hides no other.
     let mut misses = Vec::new();
@@ -322,10 +325,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 27] = [
+const ROUNDS: [&str; 28] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
     "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30", "b31",
-    "b32", "b32b", "b33",
+    "b32", "b32b", "b33", "b34",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -476,6 +479,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         // §52: batch 33, pre-registered (a host with slow moments in every round: the
         // median and fastest rounds up to 40% apart).
         ("b33", 33, 6, 9, 14),
+        // §52: batch 34, pre-registered.
+        ("b34", 34, 7, 5, 16),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -597,6 +602,8 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b32b", 15, 16),
         // §52: batch 33, pre-registered.
         ("b33", 10, 14),
+        // §52: batch 34, pre-registered.
+        ("b34", 13, 16),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
