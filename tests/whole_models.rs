@@ -325,10 +325,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 28] = [
+const ROUNDS: [&str; 30] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
     "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30", "b31",
-    "b32", "b32b", "b33", "b34",
+    "b32", "b32b", "b33", "b34", "b33b", "b34b",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -481,6 +481,10 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b33", 33, 6, 9, 14),
         // §52: batch 34, pre-registered.
         ("b34", 34, 7, 5, 16),
+        // §52: batches 33 and 34 again, on a second machine, the same pre-registered
+        // predictions.
+        ("b33b", 33, 9, 2, 14),
+        ("b34b", 34, 6, 9, 16),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -604,6 +608,9 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b33", 10, 14),
         // §52: batch 34, pre-registered.
         ("b34", 13, 16),
+        // §52: batches 33 and 34 again, on a second machine.
+        ("b33b", 8, 14),
+        ("b34b", 12, 16),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
