@@ -548,6 +548,16 @@ CASES34 = {
     "vit_b16_block_b28": ("examples/vit_block.fgraph", {"B": 28}, None),
     "convnext_block_b10": ("examples/convnext_block.fgraph", {"B": 10}, None),
 }
+# Batch 35 (VALIDATION §52): decodes at new sizes, eager and compiled, pre-registered with the
+# kept model of §52.
+CASES35 = {
+    "llama3_2_1b_decode_b4_t1279": (IMP + "llama3_2_1b_decode_b1.fgraph", {"B": 4, "P": 1279}, None),
+    "qwen2_5_1_5b_decode_b4_t767": (IMP + "qwen2_5_1_5b_decode_b16.fgraph", {"B": 4, "P": 767}, None),
+    "mistral_7b_decode_b8_t1535_l4": (IMP + "mistral_7b_decode.fgraph", {"B": 8, "P": 1535, "L": 4}, None),
+    "phi3_mini_decode_b1_t2047_l4": (IMP + "phi3_mini_decode_b4.fgraph", {"B": 1, "P": 2047, "L": 4}, None),
+    "gemma_2b_decode_b4_t1279": (IMP + "gemma_2b_decode.fgraph", {"B": 4, "P": 1279}, None),
+    "tinyllama_decode_b12_t767": (IMP + "tinyllama_decode_b8.fgraph", {"B": 12, "P": 767}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -582,7 +592,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "31": (CASES31, "predictions_models_31.json"),
            "32": (CASES32, "predictions_models_32.json"),
            "33": (CASES33, "predictions_models_33.json"),
-           "34": (CASES34, "predictions_models_34.json")}
+           "34": (CASES34, "predictions_models_34.json"),
+           "35": (CASES35, "predictions_models_35.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -604,7 +615,7 @@ def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
               CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, CASES33,
-              CASES34, HOST_PROBES):
+              CASES34, CASES35, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
