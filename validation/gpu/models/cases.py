@@ -558,6 +558,16 @@ CASES35 = {
     "gemma_2b_decode_b4_t1279": (IMP + "gemma_2b_decode.fgraph", {"B": 4, "P": 1279}, None),
     "tinyllama_decode_b12_t767": (IMP + "tinyllama_decode_b8.fgraph", {"B": 12, "P": 767}, None),
 }
+# Batch 36 (VALIDATION §53): pre-norm residual streams with biases at new sizes, predicted with
+# the residual stream stored once its inlined loads pass four (a5d767e) before measuring.
+CASES36 = {
+    "gpt2_medium_b12_s256": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 12, "S": 256}, None),
+    "gpt2_medium_b2_s640": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 2, "S": 640}, None),
+    "gpt2_large_b3_s384": (IMP + "gpt2_large_b2.fgraph", {"B": 3, "S": 384}, None),
+    "gpt2_small_s768": ("examples/gpt2_small.fgraph", {"S": 768}, None),
+    "whisper_tiny_enc_b9": ("examples/whisper_tiny_encoder.fgraph", {"B": 9}, None),
+    "whisper_tiny_enc_b18": ("examples/whisper_tiny_encoder.fgraph", {"B": 18}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -593,7 +603,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "32": (CASES32, "predictions_models_32.json"),
            "33": (CASES33, "predictions_models_33.json"),
            "34": (CASES34, "predictions_models_34.json"),
-           "35": (CASES35, "predictions_models_35.json")}
+           "35": (CASES35, "predictions_models_35.json"),
+           "36": (CASES36, "predictions_models_36.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -615,7 +626,7 @@ def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
               CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, CASES33,
-              CASES34, CASES35, HOST_PROBES):
+              CASES34, CASES35, CASES36, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
