@@ -144,8 +144,20 @@ fn greedy_once(
     let mut members = (checked || budgets.any()).then(|| policy::Members::new(g));
     // Under recompute: which ops are duplicated, whether each has its home kernel yet, and
     // the copies each union-find root computes.
+    // Under `addmm`: which adds keep a reader that is not a pointwise use (one pass).
+    let addmm = if opts.matmul_epilogue == policy::MatmulEpilogue::Addmm {
+        policy::addmm_readers(g)
+    } else {
+        Vec::new()
+    };
     let dup = matches!(policy, Policy::Recompute | Policy::Inline).then(|| {
-        recompute::Duplication::choose(g, opts.matmul_epilogue, policy == Policy::Inline, meter)
+        recompute::Duplication::choose(
+            g,
+            opts.matmul_epilogue,
+            &addmm,
+            policy == Policy::Inline,
+            meter,
+        )
     });
     let mut placed = vec![false; if dup.is_some() { n } else { 0 }];
     let mut copies: Vec<Vec<OpId>> = vec![Vec::new(); if dup.is_some() { n } else { 0 }];
@@ -300,6 +312,7 @@ fn greedy_once(
                         c,
                         uf.size[gp] + uf.size[gc],
                         uf.matmuls[gp] > 0,
+                        &addmm,
                     )
                 {
                     break 'rule Some(Reason::MatmulEpilogue);

@@ -87,8 +87,17 @@ impl MatmulEpilogue {
 
     /// Whether the edge `p → c` may join two kernels (`size` ops together, at least one
     /// holding a matmul; `p_has_matmul`: `p`'s kernel does) under this setting. Views
-    /// (reshape, permute) are free in any kernel.
-    pub(crate) fn allows(self, g: &Graph, p: OpId, c: OpId, size: u32, p_has_matmul: bool) -> bool {
+    /// (reshape, permute) are free in any kernel. `addmm`: [`addmm_readers`] of `g` (read
+    /// under `Addmm` only).
+    pub(crate) fn allows(
+        self,
+        g: &Graph,
+        p: OpId,
+        c: OpId,
+        size: u32,
+        p_has_matmul: bool,
+        addmm: &[bool],
+    ) -> bool {
         let view = |o: OpId| matches!(g.op(o).kind, OpKind::Reshape | OpKind::Permute);
         match self {
             MatmulEpilogue::Elementwise => true,
@@ -104,19 +113,55 @@ impl MatmulEpilogue {
                 p_has_matmul && size == 2 && g.op(p).kind.is_contraction() && is_bias_add(g, p, c)
             }
             MatmulEpilogue::Addmm => {
-                p_has_matmul && size == 2 && g.op(p).kind.is_contraction() && is_addmm(g, p, c)
+                p_has_matmul
+                    && size == 2
+                    && g.op(p).kind.is_contraction()
+                    && is_addmm(g, p, c, addmm)
             }
         }
     }
 }
 
-/// Whether Inductor turns matmul `p` and add `c` into one `addmm`: `p` is a 2-D matmul (both
-/// operands of rank 2: batched products are `bmm`, and a `[B, S, D]` activation times a
-/// weight is a view, an `mm` and a view, which the pattern does not match through), `c` adds
-/// to `p`'s output a tensor
-/// of the same dtype that broadcasts to it, and not every reader of the sum is elementwise
-/// (`should_prefer_unfused_addmm`; a sum nothing reads, a graph output, qualifies).
-pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId) -> bool {
+/// Whether Inductor turns matmul `p` and add `c` into one `addmm` ([`addmm_shape`]), with
+/// `kept` from [`addmm_readers`].
+pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId, kept: &[bool]) -> bool {
+    addmm_shape(g, p, c) && kept.get(c.index()).copied().unwrap_or(false)
+}
+
+/// For each op, whether not every reader of its output is a pointwise use
+/// (`should_prefer_unfused_addmm`, `torch/_inductor/fx_passes/post_grad.py`; a sum nothing
+/// reads, a graph output, qualifies), where a reader that is itself an add Inductor makes an
+/// `addmm` is no pointwise use: the pattern pass walks the graph from its end, so the last
+/// residual add of a stack that is a graph output becomes an `addmm`, and then every add
+/// before it whose other reader is a norm; a stack read by a final norm keeps every residual
+/// add unfused. Measured (validation/gpu/models/code_probe/addmm, torch 2.11): one or three
+/// layers of residual adds read by RMSNorms, 2 `addmm`s when the last sum is the output, none
+/// when a norm reads it; Llama-3-8B's whole prefill, none. Decided from the last op backwards
+/// in one pass (no recursion along the stream).
+pub(crate) fn addmm_readers(g: &Graph) -> Vec<bool> {
+    let mut kept = vec![false; g.ops.len()];
+    for &c in g.topo.iter().rev() {
+        let out = g.op(c).output;
+        let readers = g.consumers(out);
+        kept[c.index()] = readers.is_empty()
+            || g.is_output(out)
+            || readers.iter().any(|&r| {
+                !pointwise_use(g, r, out)
+                    || (kept[r.index()]
+                        && g.op(r)
+                            .inputs
+                            .iter()
+                            .any(|u| g.producer(u.tensor).is_some_and(|q| addmm_shape(g, q, r))))
+            });
+    }
+    kept
+}
+
+/// Whether matmul `p` and add `c` have `addmm`'s shape: `p` is a 2-D matmul (both operands of
+/// rank 2: batched products are `bmm`, and a `[B, S, D]` activation times a weight is a view,
+/// an `mm` and a view, which the pattern does not match through), and `c` adds to `p`'s
+/// output a tensor of the same dtype that broadcasts to it.
+fn addmm_shape(g: &Graph, p: OpId, c: OpId) -> bool {
     let (mm, op) = (g.op(p), g.op(c));
     let out = mm.output;
     if !mm.kind.is_contraction()
@@ -139,10 +184,7 @@ pub(crate) fn is_addmm(g: &Graph, p: OpId, c: OpId) -> bool {
                     .all(|(&x, &y)| x == y || x == 1)
         }
     });
-    let readers = g.consumers(op.output);
-    addend_fits
-        && op.inputs.iter().any(|u| u.tensor == out)
-        && (readers.is_empty() || readers.iter().any(|&r| !pointwise_use(g, r, op.output)))
+    addend_fits && op.inputs.iter().any(|u| u.tensor == out)
 }
 
 /// Whether Inductor sees reader `r` of `t` as a pointwise use: an elementwise op, or a
@@ -567,5 +609,40 @@ mod tests {
         // No budget under the default policy.
         let (groups, _) = plan(&src, Policy::Boundary);
         assert_eq!(groups.len(), 1);
+    }
+
+    /// Two residual adds of matmul outputs read by RMSNorms (validation/gpu/models/
+    /// code_probe/addmm): Inductor makes both `addmm`s when the last sum is the graph's
+    /// output, and neither when a final norm reads it.
+    #[test]
+    fn residual_adds_join_their_matmuls_only_when_the_stack_ends_in_an_output() {
+        let stack = |tail: &str| {
+            format!(
+                "graph r {{\n  dtype bf16\n  input x: [64, 64]\n  weight g: [64]\n  weight wo: [64, 64]\n  weight wd: [64, 64]\n  op na = reduction.rmsnorm(x, g, eps = 1e-5) -> a: [64, 64]\n  op o = matmul(a, wo) -> oo\n  op ra = elementwise.add(x, oo) -> h\n  op nb = reduction.rmsnorm(h, g, eps = 1e-5) -> b: [64, 64]\n  op d = matmul(b, wd) -> dd\n  op rb = elementwise.add(h, dd) -> y\n{tail}}}\n"
+            )
+        };
+        let opts = Options {
+            fusion: crate::fusion::Fuser::Inductor.options(),
+            ..Options::default()
+        };
+        let (_, out) = crate::fusion::analysed(&stack("  output y\n"), &opts);
+        assert_eq!(
+            out,
+            [vec!["na"], vec!["o", "ra"], vec!["nb"], vec!["d", "rb"]]
+        );
+        let (_, normed) = crate::fusion::analysed(
+            &stack("  op nf = reduction.rmsnorm(y, g, eps = 1e-5) -> z: [64, 64]\n  output z\n"),
+            &opts,
+        );
+        assert_eq!(
+            normed,
+            [
+                vec!["na"],
+                vec!["o"],
+                vec!["ra", "nb"],
+                vec!["d"],
+                vec!["rb", "nf"]
+            ]
+        );
     }
 }

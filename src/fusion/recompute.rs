@@ -80,7 +80,7 @@ fn readers_of(g: &Graph, p: OpId, copies: &[u64]) -> u64 {
 
 /// Whether `q`'s output, read only by `p`, stays inside `p`'s kernel when `p` is not
 /// duplicated (the rules of SPEC §2 for that one edge).
-fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue) -> bool {
+fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue, addmm: &[bool]) -> bool {
     let t = g.op(q).output;
     if g.is_output(t) || g.consumers(t).len() != 1 {
         return false;
@@ -90,7 +90,7 @@ fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue) -> bool {
         FuseClass::Contraction => match epilogue {
             MatmulEpilogue::Elementwise => true,
             MatmulEpilogue::Bias => super::policy::is_bias_add(g, q, p),
-            MatmulEpilogue::Addmm => super::policy::is_addmm(g, q, p),
+            MatmulEpilogue::Addmm => super::policy::is_addmm(g, q, p, addmm),
             MatmulEpilogue::None => false,
         },
         _ => true,
@@ -161,6 +161,7 @@ pub(crate) struct Duplication {
 }
 
 impl Duplication {
+    /// `addmm`: [`super::policy::addmm_readers`] under `--matmul-epilogue addmm`.
     /// `inline`: TorchInductor's rule instead of XLA's (no traffic test; at most
     /// [`INLINE_MAX_READS`] distinct tensors loaded, counted through the values it inlines:
     /// [`inlinable`]).
@@ -170,6 +171,7 @@ impl Duplication {
     pub(crate) fn choose(
         g: &Graph,
         epilogue: MatmulEpilogue,
+        addmm: &[bool],
         inline: bool,
         meter: &mut Meter,
     ) -> Duplication {
@@ -182,12 +184,17 @@ impl Duplication {
         let reads_matmul: Vec<bool> = if epilogue == MatmulEpilogue::Elementwise {
             Vec::new()
         } else {
+            // Under `addmm`, only a consumer Inductor makes an `addmm` joins its matmul.
             g.ops
                 .iter()
-                .map(|op| {
+                .enumerate()
+                .map(|(i, op)| {
                     op.inputs.iter().any(|u| {
-                        g.producer(u.tensor)
-                            .is_some_and(|q| g.op(q).kind.is_contraction())
+                        g.producer(u.tensor).is_some_and(|q| {
+                            g.op(q).kind.is_contraction()
+                                && (epilogue != MatmulEpilogue::Addmm
+                                    || super::policy::is_addmm(g, q, OpId(i as u32), addmm))
+                        })
                     })
                 })
                 .collect()
@@ -228,7 +235,7 @@ impl Duplication {
                 let bytes = g.use_bytes(u);
                 with = with.saturating_add(k.saturating_mul(bytes));
                 if g.producer(u.tensor)
-                    .is_some_and(|q| fuses_into(g, q, p, epilogue))
+                    .is_some_and(|q| fuses_into(g, q, p, epilogue, addmm))
                 {
                     with = with.saturating_add(bytes);
                 } else {

@@ -64,7 +64,8 @@ pub const STRATEGIES: &[Strategy] = &[
             ),
             Policy::Inline => Some(
                 "fusion policy `inline`: a cheap pointwise producer is computed again in every \
-                 reader's kernel (unless it reads more than 4 tensors or a matmul reads it); \
+                 reader's kernel (unless it loads more than 4 tensors, counted through what it \
+                 inlines, or a matmul reads it); \
                  other shared tensors join a reader's kernel and are still written for the \
                  others"
                     .to_string(),
@@ -185,7 +186,7 @@ pub const STRATEGIES: &[Strategy] = &[
             }
             MatmulEpilogue::Addmm => Some(
                 "matmul epilogues: an add, as Inductor's addmm (unless every reader of the sum \
-                 is elementwise)"
+                 is elementwise, an add that is itself an addmm not counting as one)"
                     .into(),
             ),
             MatmulEpilogue::None => {

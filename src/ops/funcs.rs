@@ -120,8 +120,9 @@ pub struct FuncSpec {
     pub flops: Option<u64>,
     pub family: FuncFamily,
     /// TorchInductor decomposes it into ops whose first use of a 16-bit input is a pointwise
-    /// upcast to f32 (docs/VALIDATION.md §15): LayerNorm and softmax, not RMSNorm (one fused
-    /// op, `_fused_rms_norm`, in PyTorch 2.11).
+    /// upcast to f32 (docs/VALIDATION.md §15): LayerNorm, softmax and RMSNorm (PyTorch 2.11's
+    /// `_fused_rms_norm` too, by the post-grad passes: a residual add read by one and by the
+    /// next add stays out of `addmm`, VALIDATION.md §53).
     pub inductor_pointwise_16bit: bool,
     /// The PyTorch expression it stands for (`x` is the first input).
     pub torch: &'static str,
@@ -375,14 +376,17 @@ pub const FUNCS: &[FuncSpec] = &[
             "torch.nn.functional.layer_norm",
         )
     },
-    rowwise(
-        "rmsnorm",
-        Operands { min: 1, max: 2 },
-        NORM,
-        None,
-        FuncFamily::Norm,
-        "torch.nn.functional.rms_norm",
-    ),
+    FuncSpec {
+        inductor_pointwise_16bit: true,
+        ..rowwise(
+            "rmsnorm",
+            Operands { min: 1, max: 2 },
+            NORM,
+            None,
+            FuncFamily::Norm,
+            "torch.nn.functional.rms_norm",
+        )
+    },
     FuncSpec {
         shape: FuncShape::Groups,
         ..rowwise(
