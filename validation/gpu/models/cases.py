@@ -568,6 +568,17 @@ CASES36 = {
     "whisper_tiny_enc_b9": ("examples/whisper_tiny_encoder.fgraph", {"B": 9}, None),
     "whisper_tiny_enc_b18": ("examples/whisper_tiny_encoder.fgraph", {"B": 18}, None),
 }
+# Batch 37 (VALIDATION §53): Llama-family compiled prefills of [S, H] activations at new sizes,
+# predicted with the residual adds kept out of addmm where a norm reads them (bd169ba) before
+# measuring.
+CASES37 = {
+    "llama3_2_1b_prefill_s1280": (IMP + "llama3_2_1b_prefill.fgraph", {"S": 1280}, None),
+    "qwen2_5_0_5b_prefill_s1536": (IMP + "qwen2_5_0_5b_prefill.fgraph", {"S": 1536}, None),
+    "qwen2_5_1_5b_prefill_s1280": (IMP + "qwen2_5_1_5b_prefill.fgraph", {"S": 1280}, None),
+    "mistral_7b_prefill_s1536_l4": (IMP + "mistral_7b_prefill_s4096.fgraph", {"S": 1536, "L": 4}, None),
+    "phi3_mini_prefill_s1792_l4": (IMP + "phi3_mini_prefill.fgraph", {"S": 1792, "L": 4}, None),
+    "qwen2_5_7b_prefill_s1280_l4": (IMP + "qwen2_5_7b_prefill.fgraph", {"S": 1280, "L": 4}, None),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -604,7 +615,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "33": (CASES33, "predictions_models_33.json"),
            "34": (CASES34, "predictions_models_34.json"),
            "35": (CASES35, "predictions_models_35.json"),
-           "36": (CASES36, "predictions_models_36.json")}
+           "36": (CASES36, "predictions_models_36.json"),
+           "37": (CASES37, "predictions_models_37.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -626,7 +638,7 @@ def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
               CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, CASES33,
-              CASES34, CASES35, CASES36, HOST_PROBES):
+              CASES34, CASES35, CASES36, CASES37, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
