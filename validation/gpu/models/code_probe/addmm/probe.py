@@ -8,14 +8,9 @@ import glob, inspect, os, re, subprocess, sys
 import torch
 import torch._inductor.fx_passes.post_grad as pg
 
-RUN = r"""
-import importlib.util, sys, torch
-spec = importlib.util.spec_from_file_location("m", sys.argv[1])
-m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-with torch.inference_mode():
-    model = m.Graph(device="cuda"); x = m.make_inputs("cuda")
-    torch.compile(model)(*x); torch.cuda.synchronize()
-"""
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from dump import RUN  # noqa: E402  (the compile-and-run snippet both probes share)
+
 
 
 def main():
