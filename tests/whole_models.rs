@@ -268,8 +268,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // batch 6 from -26.5% to +7.6% compiled and from -5.0% to +14.1% eager: still 18.
         // §49: attention kernels without the stream discount (their coefficients were fitted
         // in a stream) moved SD's compiled block at 2 × 32² from -10.7% to -8.9%: 19.
-        // §53: the same raised GPT-2 medium's compiled step at 8 × 256 from +10.3% to +6.5%.
-        ("24", "graph", 20, 22),
+        // §53: the same raised GPT-2 medium's compiled step at 8 × 256 from +10.3% to +6.5%;
+        // the one-row bmm's operand copy, Qwen2.5-0.5B's compiled decode at 2 × 1,023 from
+        // -10.8% to -7.3%: 21.
+        ("24", "graph", 21, 22),
         ("24", "eager", 13, 22),
         // §43: batch 25 (host-bound steps at small batches), pre-registered.
         ("25", "graph", 16, 16),
@@ -278,8 +280,9 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // §49: the group norm's kernels: 9.
         ("26", "graph", 9, 10),
         ("26", "eager", 5, 10),
-        // §47: batch 27, pre-registered.
-        ("27", "graph", 14, 18),
+        // §47: batch 27, pre-registered. §53: the one-row bmm's operand copy moved
+        // Qwen2.5-0.5B's compiled decode at 1 × 511 from -12.6% to -8.6%: 15.
+        ("27", "graph", 15, 18),
         ("27", "eager", 8, 18),
         // §48: batch 28, pre-registered (after the attention refit; 18 by CUDA graph with the
         // coefficients before it).

@@ -48,6 +48,10 @@
 //! 7. **Channels-last convolutions** (`torch/_inductor/config.py`'s `layout_optimization`): a
 //!    2-D convolution stated NCHW runs channels-last, without eager's transposes around it
 //!    ([`Pricing::kernel`] prices it so).
+//! 8. **A one-row batched matmul copies its operand first**: a decode's Q·Kᵀ and P·V, whose
+//!    one-row operand Inductor passes with a zero stride, run a device-to-device memcpy of it
+//!    before cuBLAS's kernel (two a layer in every compiled decode's trace, none in a
+//!    prefill): no kernel of its own, its time joins the matmul's ([`Pricing::one_row_copy`]).
 
 use super::layout::{CopyReason, matmul_copies};
 use super::seam::{CopyShape, Pricing, Runner};
@@ -270,7 +274,14 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             upcast_kernels(g, &plan, &s, p, k, m, &mut kernels);
             continue;
         }
-        let prediction = p.kernel(g, &grp.ops, tr, None, Runner::Triton, copied);
+        let mut prediction = p.kernel(g, &grp.ops, tr, None, Runner::Triton, copied);
+        // Rule 8: a one-row batched matmul's operand, copied first (no kernel of its own).
+        if let Some(c) = p.one_row_copy(g, &grp.ops) {
+            prediction.kernel_s += c.kernel_s;
+            prediction.time_s += c.kernel_s;
+            prediction.dram_read = prediction.dram_read.saturating_add(c.dram_read);
+            prediction.dram_written = prediction.dram_written.saturating_add(c.dram_written);
+        }
         // Rule 6: Inductor pads a misaligned matmul's operands where that is faster.
         if let Some(m) = reader.filter(|_| !copied)
             && let Some((pads, gemm)) = p.padded(g, &grp.ops, m, tr, &prediction)

@@ -31,6 +31,8 @@
 //!   CUDA kernel); [`Pricing::sustains`], [`Pricing::sustained_derate`] and
 //!   [`Pricing::derated`]: how much longer the step's compute-bound tensor-core kernels run,
 //!   by their share of it (`host.sustained_derate`, `host.sustained_share`).
+//! - [`Pricing::one_row_copy`]: the device-to-device copy of a one-row batched matmul's
+//!   first operand that a compiled decode's `bmm` makes before cuBLAS's kernel.
 //! - [`Pricing::batch_norm_stats`]: the kernels PyTorch's own inference batch norm runs on
 //!   its statistics before its own ([`crate::ops::batchnorm`]); [`Pricing::warm`]: an eager
 //!   elementwise kernel reading from L2 what the kernel before it wrote
@@ -478,6 +480,41 @@ impl<'m> Pricing<'m> {
         p.kernel_s /= speedup;
         p.time_s = p.kernel_s + p.launch_s;
         p
+    }
+
+    /// The device-to-device memcpy (no kernel) before the cuBLAS kernel of a batched matmul of
+    /// one row among `ops` under `torch.compile`: a decode's Q·Kᵀ and P·V, whose one-row
+    /// operand Inductor passes with a zero stride (`reinterpret_tensor(buf, (14, 1, 64), (64,
+    /// 0, 1))`), copied whole first. Its time in a stream: the operand's bytes as PyTorch's
+    /// copy (`copy_eager`) less the stream's discount, as [`Pricing::in_stream`] takes it.
+    /// Measured (validation/gpu/models, every compiled decode's trace: two memcpys a layer,
+    /// none in a prefill; VALIDATION.md §53): 1.0-1.2 µs for Q at batch 1, 3.1-3.5 µs for
+    /// 2 MB of P (Llama-3-8B at 2 × 16,384 positions). `None`: no such matmul.
+    pub fn one_row_copy(&self, g: &Graph, ops: &[OpId]) -> Option<Prediction> {
+        let m = ops
+            .iter()
+            .copied()
+            .find(|&o| g.op(o).kind == crate::types::OpKind::Matmul)?;
+        let (a, b) = (g.op(m).inputs.first()?, g.op(m).inputs.get(1)?);
+        let shape = g.use_shape(a);
+        let r = shape.len();
+        let batch: u64 = shape.iter().take(r.saturating_sub(2)).product();
+        // A `bmm`: both operands batched (a one-row activation times a weight folds into an
+        // `mm`, BERT's pooler: no copy in its trace).
+        if r < 3 || shape[r - 2] != 1 || batch < 2 || g.use_shape(b).len() < 3 {
+            return None;
+        }
+        let t = g.tensor(a.tensor);
+        let elements: u64 = shape.iter().product();
+        let bytes = elements.saturating_mul(t.dtype.bytes());
+        let c = CopyShape {
+            read: bytes,
+            written: bytes,
+            elements,
+            transposed_tile: None,
+            broadcast: false,
+        };
+        Some(self.in_stream(self.layout_copy(&c, Runner::Eager)))
     }
 
     /// Batch norm's statistics as PyTorch's own inference kernel takes them
