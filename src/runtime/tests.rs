@@ -797,22 +797,3 @@ fn a_lone_concat_is_pytorch_s_cat_under_eager_and_a_triton_copy_under_compile() 
         cat(&compile)
     );
 }
-
-#[test]
-fn a_compiled_one_row_bmm_copies_its_operand_first_and_a_one_row_mm_does_not() {
-    // A decode's Q·Kᵀ over 8 heads (one query row each) and a pooler-like one-row activation
-    // times a weight (an `mm` once folded): the first's kernel holds the memcpy of Q (read and
-    // written, no launch of its own), the second's does not (VALIDATION.md §53).
-    let src = "graph g {\n  dtype bf16\n  input q: [8, 1, 64]\n  input k: [8, 64, 512]\n  \
-               input x: [8, 1, 256]\n  weight w: [256, 256]\n  \
-               op s = matmul(q, k) -> sc: [8, 1, 512]\n  \
-               op m = matmul(x, w) -> y: [8, 1, 256]\n  output sc, y\n}\n";
-    let (a, e) = run(src, Runtime::Compile);
-    let ks = kernels(&a, &e);
-    assert_eq!(ks, ["kernel:s", "kernel:m"], "{ks:?}");
-    let q = 8 * 64 * 2;
-    let (s, m) = (&e.kernels[0].prediction, &e.kernels[1].prediction);
-    assert_eq!(s.dram_written, 8 * 512 * 2 + q);
-    assert_eq!(m.dram_written, 8 * 256 * 2);
-    assert_eq!(e.cuda_kernels(), 2);
-}
