@@ -102,9 +102,9 @@ fn fuses_into(g: &Graph, q: OpId, p: OpId, epilogue: MatmulEpilogue, addmm: &[bo
 /// several ops is stored once its loads, counted through every value it inlines, are more
 /// than [`INLINE_MAX_READS`] distinct tensors; a value with one reader is always inlined.
 /// A value that is not cheap (a matmul, a reduction) is stored and counts as one tensor; a
-/// gather counts its table and indices. So a residual stream `x + f(x)` is stored every few layers and re-read in
-/// between: Llama's residual adds without biases (2, 3, 4, 5 tensors, stored at 5) every
-/// fourth add, GPT-2's with a bias each (3, 5) every second add. Inductor's generated code
+/// gather counts its table and indices. So a residual stream `x + f(x)` is stored every few
+/// layers and re-read in between: Llama's residual adds without biases (2, 3, 4, 5 tensors,
+/// stored at 5) every fourth add, GPT-2's with a bias each (3, 5) every second add. Inductor's generated code
 /// for those models (validation/gpu/models/code_probe: `triton_red_fused__fused_rms_norm_add_11`
 /// to `_14` load 2 to 5 hidden tensors, the fourth stores the stream; GPT-2's `_8` and `_9`
 /// alternate) and their traced times agree. Counted in distinct tensors: two slices of
