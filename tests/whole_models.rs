@@ -59,6 +59,7 @@ fn measured() -> BTreeMap<(String, String, String), f64> {
         "data11", "data12", "data13", "data14", "data15", "data16", "data17", "data18", "data19",
         "data20", "data21", "data22", "data23", "data24", "data25", "data26", "data27", "data28",
         "data29", "data30", "data31", "data32", "data33", "data34", "data35", "data36", "data37",
+        "data38",
     ] {
         for r in ok_rows(&dir.join(folder).join("measured_models.csv")) {
             let key = (r["case"].clone(), r["runtime"].clone(), r["launch"].clone());
@@ -327,6 +328,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
         // with the residual adds in the next norm's kernel.
         ("37", "graph", 12, 12),
         ("37", "eager", 9, 12),
+        // §54: batch 38 (the families issue 24 names, prefill and decode at batch 1 and 16),
+        // pre-registered with the model as §53 left it.
+        ("38", "graph", 16, 16),
+        ("38", "eager", 11, 16),
     ];
     // Every batch's figure is printed before any fails: one miss hides no other.
     let mut misses = Vec::new();
@@ -345,10 +350,10 @@ fn runtime_keeps_its_whole_model_accuracy() {
 
 /// The measurements in interleaved rounds (`plain_rounds.py`, data_plain/; VALIDATION.md §28
 /// and §29), one folder per H100 call.
-const ROUNDS: [&str; 34] = [
+const ROUNDS: [&str; 35] = [
     "b6-7", "b8-10", "b11-13", "conv13", "hostcal", "b14", "b15", "b16", "b17", "b18", "b19",
     "b20", "b21", "b22", "b23", "b24", "b24b", "b25", "b26", "b27", "b28", "b29", "b30", "b31",
-    "b32", "b32b", "b33", "b34", "b33b", "b34b", "b35", "b35b", "b36", "b37",
+    "b32", "b32b", "b33", "b34", "b33b", "b34b", "b35", "b35b", "b36", "b37", "b38",
 ];
 
 /// Plain launches measured in five interleaved rounds: (folder, case, runtime) → (the median
@@ -513,6 +518,8 @@ fn plain_launches_in_rounds_keep_their_accuracy() {
         ("b36", 36, 10, 6, 12),
         // §53: batch 37, pre-registered.
         ("b37", 37, 12, 12, 12),
+        // §54: batch 38, pre-registered.
+        ("b38", 38, 12, 9, 16),
     ];
     let mut misses = Vec::new();
     for &(sub, b, median, best, n) in expected {
@@ -647,6 +654,8 @@ fn plain_launches_scaled_by_the_host_probe_keep_their_accuracy() {
         ("b36", 10, 12),
         // §53: batch 37, pre-registered.
         ("b37", 12, 12),
+        // §54: batch 38, pre-registered.
+        ("b38", 12, 16),
     ];
     let mut misses = Vec::new();
     for (sub, got) in &tally {
