@@ -1,0 +1,79 @@
+"""Writes the Hugging Face cases (cases/*.py, each measured by measure.py as an emitted module
+is) and fgraph's predictions of them, before measuring (VALIDATION §55):
+`FGRAPH=target/release/fgraph python3 validation/gpu/models/hf_real/make.py`.
+
+For each config, step and attention implementation: `fgraph import hf CONFIG --batch B --seq S
+--dtype D`; for transformers' `eager` attention the file as imported (scores, scale, softmax,
+P·V), for `sdpa` the same file with that chain written as one `attention` op (what
+`scaled_dot_product_attention` computes). Each is analysed under `--runtime eager|compile`
+and `--launch graph|eager` with the H100 preset; predictions.json holds the figures. The two
+fgraph files are also emitted (`fgraph emit torch`, emitted/CASE.py), so one measurement tells
+the file's module from transformers' own."""
+import json, os, re, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
+BIN = os.environ.get("FGRAPH", os.path.join(ROOT, "target", "release", "fgraph"))
+# name: (config, batch, seq, dtype)
+MODELS = {
+    "llama3_2_1b_s1024": ("llama3_2_1b_config.json", 1, 1024, "bf16"),
+    "qwen2_5_0_5b_b2_s512": ("qwen2_5_0_5b_config.json", 2, 512, "bf16"),
+    "gpt2_medium_b4_s512": ("gpt2_medium_config.json", 4, 512, "f16"),
+    "bert_large_b8_s128": ("bert_large_uncased_config.json", 8, 128, "f16"),
+}
+ATTNS = ("eager", "sdpa")
+CHAIN = re.compile(r"  op scores = matmul\((\w+), (\w+)\.T\) -> sc[^\n]*\n(?:  //[^\n]*\n)*"
+                   r"  op scale = elementwise\.mul\(sc, [^)]*\) -> scs[^\n]*\n(?:  //[^\n]*\n)*"
+                   r"  op softmax = reduction\.softmax\(scs, axis = -1(, causal = true)?\) -> p\n"
+                   r"  op attn = matmul\(p, (\w+)\) -> ah\n")
+
+
+def fgraph_file(config, batch, seq, dtype, attn):
+    r = subprocess.run([BIN, "import", "hf", os.path.join(HERE, "..", "configs", config), "--batch", str(batch),
+                        "--seq", str(seq), "--dtype", dtype], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{config}: import failed\n{r.stderr[-2000:]}")
+    text = r.stdout
+    if attn == "sdpa":
+        text, n = CHAIN.subn(lambda m: f"  op attn = attention({m[1]}, {m[2]}, {m[4]}{m[3] or ''}) -> ah\n", text)
+        assert n == 1, (config, n)
+    return text
+
+
+def main():
+    os.makedirs(os.path.join(HERE, "cases"), exist_ok=True)
+    os.makedirs(os.path.join(HERE, "emitted"), exist_ok=True)
+    preds = []
+    for name, (config, batch, seq, dtype) in MODELS.items():
+        for attn in ATTNS:
+            case = f"{name}_{attn}"
+            with open(os.path.join(HERE, "cases", case + ".py"), "w") as fh:
+                fh.write(f'"""transformers\' model of {config}, a prefill of {batch} x {seq}, {dtype}, '
+                         f'attn_implementation="{attn}" (hf_case.py)."""\n'
+                         "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))\n"
+                         "import hf_case  # noqa: E402\n"
+                         f"hf_case.setup(globals(), {config!r}, {batch}, {seq}, {dtype!r}, {attn!r})\n")
+            with tempfile.NamedTemporaryFile("w", suffix=".fgraph", delete=False) as f:
+                f.write(fgraph_file(config, batch, seq, dtype, attn))
+            try:
+                r = subprocess.run([BIN, "emit", "torch", f.name, "-o", os.path.join(HERE, "emitted", case + ".py")],
+                                   capture_output=True, text=True)
+                if r.returncode != 0:
+                    sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
+                for runtime in ("eager", "compile"):
+                    for launch in ("graph", "eager"):
+                        r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware",
+                                            "--runtime", runtime, "--launch", launch, f.name], capture_output=True, text=True)
+                        rt = json.loads(r.stdout)["cost"]["runtime"]
+                        preds.append(dict(case=case, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
+                                          kernels=rt["kernels"]))
+                        print(preds[-1], flush=True)
+            finally:
+                os.unlink(f.name)
+    with open(os.path.join(HERE, "predictions.json"), "w") as fh:
+        json.dump(preds, fh, indent=1)
+        fh.write("\n")
+
+
+if __name__ == "__main__":
+    main()
