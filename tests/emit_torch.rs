@@ -355,6 +355,35 @@ fn views_stay_views() {
 }
 
 #[test]
+fn grouped_heads_run_sdpa_in_4d() {
+    // `fgraph import hf`'s grouped-query attention: q [B, KV heads, group, S, D], k and v
+    // [B, KV heads, 1, S, D]. SDPA's fused kernels take 4-D tensors (a 5-D call runs its
+    // math fallback), so the heads are merged by views and split again after.
+    let text = emit_text(
+        "graph gqa {\n  dtype bf16\n  input q: [2, 4, 3, 16, 8]\n  input k: [2, 4, 1, 16, 8]\n  \
+         input v: [2, 4, 1, 16, 8]\n  \
+         op a = attention(q, k, v, causal = true) -> o\n  output o\n}\n",
+    );
+    assert_eq!(
+        statements(&text),
+        [
+            "o = F.scaled_dot_product_attention(q.reshape(2, 12, 16, 8), k.reshape(2, 4, 16, 8), \
+             v.reshape(2, 4, 16, 8), is_causal=True, enable_gqa=True).reshape(2, 4, 3, 16, 8)",
+            "return o",
+        ]
+    );
+    assert!(!text.contains("math fallback"));
+    // Heads that do not merge as PyTorch's `enable_gqa` maps them (k broadcast over the
+    // first head dimension, not the last) keep the 5-D call, said to be approximate.
+    let text = emit_text(
+        "graph gqa {\n  dtype bf16\n  input q: [2, 4, 3, 16, 8]\n  input k: [2, 1, 3, 16, 8]\n  \
+         op a = attention(q, k, k) -> o\n  output o\n}\n",
+    );
+    assert!(text.contains("o = F.scaled_dot_product_attention(q, k, k)"));
+    assert!(text.contains("this rank runs its math fallback"));
+}
+
+#[test]
 fn names_become_unique_identifiers() {
     // An instance's `a.tmp` and the graph's `a_tmp` sanitise alike (the first declared keeps
     // the name); keywords and the module's own names (`torch`, `F`, `self`) are kept clear

@@ -6,10 +6,10 @@ For each config, step and attention implementation: `fgraph import hf CONFIG --b
 --dtype D`; for transformers' `eager` attention the file as imported (scores, scale, softmax,
 P·V), for `sdpa` the same file with that chain written as one `attention` op (what
 `scaled_dot_product_attention` computes). Each is analysed under `--runtime eager|compile`
-and `--launch graph|eager` with the H100 preset; predictions.json holds the figures. The two
+and `--launch graph|eager` with the H100 preset (the files in files/); predictions.json holds the figures. The two
 fgraph files are also emitted (`fgraph emit torch`, emitted/CASE.py), so one measurement tells
 the file's module from transformers' own."""
-import json, os, re, subprocess, sys, tempfile
+import json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
@@ -43,6 +43,7 @@ def fgraph_file(config, batch, seq, dtype, attn):
 def main():
     os.makedirs(os.path.join(HERE, "cases"), exist_ok=True)
     os.makedirs(os.path.join(HERE, "emitted"), exist_ok=True)
+    os.makedirs(os.path.join(HERE, "files"), exist_ok=True)
     preds = []
     for name, (config, batch, seq, dtype) in MODELS.items():
         for attn in ATTNS:
@@ -53,23 +54,23 @@ def main():
                          "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))\n"
                          "import hf_case  # noqa: E402\n"
                          f"hf_case.setup(globals(), {config!r}, {batch}, {seq}, {dtype!r}, {attn!r})\n")
-            with tempfile.NamedTemporaryFile("w", suffix=".fgraph", delete=False) as f:
+            path = os.path.join(HERE, "files", case + ".fgraph")
+            with open(path, "w") as f:
                 f.write(fgraph_file(config, batch, seq, dtype, attn))
-            try:
-                r = subprocess.run([BIN, "emit", "torch", f.name, "-o", os.path.join(HERE, "emitted", case + ".py")],
-                                   capture_output=True, text=True)
-                if r.returncode != 0:
-                    sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
-                for runtime in ("eager", "compile"):
-                    for launch in ("graph", "eager"):
-                        r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware",
-                                            "--runtime", runtime, "--launch", launch, f.name], capture_output=True, text=True)
-                        rt = json.loads(r.stdout)["cost"]["runtime"]
-                        preds.append(dict(case=case, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
-                                          kernels=rt["kernels"]))
-                        print(preds[-1], flush=True)
-            finally:
-                os.unlink(f.name)
+            rel = os.path.relpath(path, ROOT)
+            r = subprocess.run([BIN, "emit", "torch", rel, "-o", os.path.join(HERE, "emitted", case + ".py")],
+                               capture_output=True, text=True, cwd=ROOT)
+            if r.returncode != 0:
+                sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
+            for runtime in ("eager", "compile"):
+                for launch in ("graph", "eager"):
+                    r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware",
+                                        "--runtime", runtime, "--launch", launch, rel], capture_output=True, text=True,
+                                       cwd=ROOT)
+                    rt = json.loads(r.stdout)["cost"]["runtime"]
+                    preds.append(dict(case=case, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
+                                      kernels=rt["kernels"]))
+                    print(preds[-1], flush=True)
     with open(os.path.join(HERE, "predictions.json"), "w") as fh:
         json.dump(preds, fh, indent=1)
         fh.write("\n")
