@@ -153,6 +153,28 @@ fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
     (n, FlopSource::Attention)
 }
 
+/// The head counts `(q, kv)` of an attention of rank 5 or more whose heads (the dimensions
+/// between the batch and the last two) merge into one, as SDPA's fused kernels take them
+/// (`fgraph emit torch` writes such a call in 4-D, `crate::runtime`'s strides lay its output
+/// out so): q, k and v of one rank and batch, k's and v's heads equal, and each equal to q's
+/// or 1 where q's are not, the 1s last (then query head `h` reads key head `h / (q / kv)`,
+/// PyTorch's `enable_gqa` rule, as the broadcast does). `None` otherwise.
+pub fn merged_heads(q: &[u64], k: &[u64], v: &[u64]) -> Option<(u64, u64)> {
+    let r = q.len();
+    if r < 5 || k.len() != r || v.len() != r || q[0] != k[0] || k[0] != v[0] {
+        return None;
+    }
+    let (qh, kh) = (&q[1..r - 2], &k[1..r - 2]);
+    if kh != &v[1..r - 2] {
+        return None;
+    }
+    let same = qh.iter().zip(kh).take_while(|(a, b)| a == b).count();
+    if kh[same..].iter().any(|&d| d != 1) {
+        return None;
+    }
+    Some((qh.iter().product(), kh.iter().product()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

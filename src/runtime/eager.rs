@@ -12,6 +12,9 @@
 //!   `.contiguous()` a softmax or a norm takes of a strided input. Elementwise kernels read
 //!   any strides, and cuBLAS takes a transposed operand as it is: neither copies.
 //!
+//! - a `concat` PyTorch's batched cat kernel does not take (more than 4 dimensions) is one
+//!   copy per input.
+//!
 //! Copies are priced as PyTorch's copy kernels ([`super::seam::Pricing::layout_copy`]).
 
 use super::layout::{CopyReason, Layout, matmul_copies};
@@ -19,6 +22,7 @@ use super::seam::{CopyShape, Pricing, Runner};
 use super::strides::{Rules, Strides};
 use super::{Parts, RuntimeKernel, What};
 use crate::analysis::Analysis;
+use crate::cost::hwmodel::Prediction;
 use crate::graph::{Graph, OpId, TensorUse};
 use crate::ops::batchnorm;
 use crate::ops::funcs::{self, FuncFamily};
@@ -150,6 +154,46 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 });
             }
         }
+        if cat_by_copies(g, o) {
+            // PyTorch's `torch.cat` beyond its batched kernel: one `copy_` into its slice of
+            // the output per input, launched by the one call; a copy between two contiguous
+            // ranges is a cudaMemcpyAsync, not a kernel.
+            let copies: Vec<(Prediction, bool)> = op
+                .inputs
+                .iter()
+                .map(|u| {
+                    let from = s.of_use(g, u);
+                    let p = p.layout_copy(&copy(g, u, &from, from.elements()), Runner::Eager);
+                    (p, !(from.is_contiguous() && flat_slice(g, o)))
+                })
+                .collect();
+            let launched = copies.iter().filter(|(_, kernel)| *kernel).count();
+            let prediction = copies
+                .into_iter()
+                .map(|(p, _)| p)
+                .reduce(|a, b| Prediction {
+                    dram_read: a.dram_read.saturating_add(b.dram_read),
+                    dram_written: a.dram_written.saturating_add(b.dram_written),
+                    compute_s: a.compute_s + b.compute_s,
+                    memory_s: a.memory_s + b.memory_s,
+                    kernel_s: a.kernel_s + b.kernel_s,
+                    launch_s: a.launch_s + b.launch_s,
+                    time_s: a.time_s + b.time_s,
+                    overhead_s: 0.0,
+                    ..a
+                });
+            // (Every copy a memcpy: priced as the one cat kernel below, as before.)
+            if let Some(mut prediction) = prediction.filter(|_| launched > 0) {
+                prediction.extra_launches = launched - 1;
+                kernels.push(RuntimeKernel {
+                    ops: vec![o],
+                    what: What::Kernel,
+                    prediction,
+                    launches: launched,
+                });
+                continue;
+            }
+        }
         kernels.push(RuntimeKernel {
             ops: vec![o],
             what: What::Kernel,
@@ -219,6 +263,33 @@ fn matmul_copy_elements(l: &Layout, a: &Layout, b: &Layout) -> u64 {
     });
     flat.saturating_mul(l.sizes[r - 2])
         .saturating_mul(l.sizes[r - 1])
+}
+
+/// Whether PyTorch runs `concat` op `o` as one `copy_` per input rather than its batched cat
+/// kernel (`cat_out_cuda`, aten/src/ATen/native/cuda/Shape.cu): an output of more than
+/// `CAT_ARRAY_MAX_INPUT_DIMS` (4) dimensions, or one a 32-bit index cannot address, of two
+/// or more inputs. `fgraph import hf`'s RoPE concatenates `[B, KV heads, group, S, D]`
+/// halves: two copies a rotation (the profiler's `direct_copy_kernel_cuda` pair, VALIDATION.md
+/// §55). The copies are C++ calls inside the one Python call: under plain launches the host
+/// pays for the call once (`super::host_launches`), as the host figures were fitted.
+pub(super) fn cat_by_copies(g: &Graph, o: OpId) -> bool {
+    let op = g.op(o);
+    let out = g.tensor(op.output);
+    let elements = out.bytes / out.dtype.bytes().max(1);
+    op.kind == OpKind::Concat
+        && op.inputs.len() > 1
+        && (out.shape.len() > 4 || elements > i32::MAX as u64)
+}
+
+/// Whether each input's slice of concat `o`'s output is one contiguous range (every output
+/// dimension before the concatenated one of size 1).
+fn flat_slice(g: &Graph, o: OpId) -> bool {
+    let op = g.op(o);
+    let shape = &g.tensor(op.output).shape;
+    let rank = shape.len() as i64;
+    let axis = op.int_attr("axis").unwrap_or(0);
+    let d = if axis < 0 { axis + rank } else { axis };
+    usize::try_from(d).is_ok_and(|d| shape.iter().take(d).all(|&n| n == 1))
 }
 
 /// What a copy of argument `u` (read with layout `from`) writing `elements` moves.

@@ -408,7 +408,7 @@ pub fn estimate(
             let mut extra: Vec<f64> = extra
                 .iter()
                 .zip(&parts.kernels)
-                .map(|(x, k)| x + h * k.launches.saturating_sub(1) as f64)
+                .map(|(x, k)| x + h * host_launches(&a.graph, runtime, k).saturating_sub(1) as f64)
                 .collect();
             if let Some(first) = extra.first_mut() {
                 *first += input_host_s * host_inputs as f64;
@@ -446,6 +446,16 @@ pub fn estimate(
         sdpa: parts.sdpa,
         source: model.source.clone(),
     })
+}
+
+/// The CUDA kernels of runtime kernel `k` the host issues one by one under plain launches:
+/// all of them, but an eager `torch.cat` whose copies its one call launches
+/// ([`eager::cat_by_copies`]).
+fn host_launches(g: &crate::graph::Graph, runtime: Runtime, k: &RuntimeKernel) -> usize {
+    match k.ops.as_slice() {
+        [o] if runtime == Runtime::Eager && eager::cat_by_copies(g, *o) => 1,
+        _ => k.launches,
+    }
 }
 
 /// Whether a kernel of `ops` is charged `runtime_conv_*_us` under plain launches: it holds an
@@ -513,6 +523,8 @@ fn written_whole(g: &crate::graph::Graph, mut t: TensorId) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_batchnorm;
+#[cfg(test)]
+mod tests_cat;
 #[cfg(test)]
 mod tests_group_norm;
 #[cfg(test)]

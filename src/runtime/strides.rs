@@ -10,7 +10,7 @@
 //! | other `elementwise` | dense, in the dimension order of the first full-size dense operand (`TensorIterator`) | contiguous (a Triton kernel's buffer) |
 //! | `update` | the buffer written in place | the same |
 //! | `conv` stated `channels_last` | channels-last (cuDNN's output in the input's memory format) | contiguous |
-//! | `attention`, an attention pattern rewritten into SDPA | `[.., S, H, D]` in memory, read as `[.., H, S, D]` (SDPA's output) | the same |
+//! | `attention`, an attention pattern rewritten into SDPA | `[.., S, H, D]` in memory, read as `[.., H, S, D]` (SDPA's output); an `attention` of rank 5+ whose heads merge for SDPA's 4-D call (`ops::attention::merged_heads`) `[B, S, heads.., D]` | the same |
 //! | anything else | contiguous | contiguous |
 //!
 //! Graph inputs and weights are contiguous. The views `t[i]` and `.T` an op's argument
@@ -111,7 +111,20 @@ impl Strides {
                 {
                     (Layout::channels_last(&out.shape), false)
                 }
-                OpKind::Attention => (sdpa_output(&out.shape), false),
+                OpKind::Attention => {
+                    let shape = |i: usize| {
+                        op.inputs
+                            .get(i)
+                            .map_or(&[][..], |u| g.tensor(u.tensor).shape.as_slice())
+                    };
+                    // Heads merged into one for SDPA's 4-D call (`fgraph emit torch`): the
+                    // positions come before all of them in memory.
+                    if crate::ops::attention::merged_heads(shape(0), shape(1), shape(2)).is_some() {
+                        (positions_outside_heads(&out.shape), false)
+                    } else {
+                        (sdpa_output(&out.shape), false)
+                    }
+                }
                 OpKind::Matmul if sdpa(o) => (sdpa_output(&out.shape), false),
                 _ => (Layout::contiguous(&out.shape), false),
             };
@@ -182,6 +195,29 @@ fn sdpa_output(shape: &[u64]) -> Layout {
     l
 }
 
+/// The output `[B, heads.., S, D]` of SDPA called in 4-D over merged heads, laid out as
+/// `[B, S, heads.., D]`.
+fn positions_outside_heads(shape: &[u64]) -> Layout {
+    let r = shape.len();
+    let mut physical = shape.to_vec();
+    let s = physical.remove(r - 2);
+    physical.insert(1, s);
+    let inner = Layout::contiguous(&physical);
+    // Logical dim i (0, the heads 1..r-2, S at r-2, D at r-1) sits at physical position
+    // 0, i + 1, 1, r - 1.
+    let at = |i: usize| match i {
+        0 => 0,
+        i if i == r - 2 => 1,
+        i if i == r - 1 => r - 1,
+        i => i + 1,
+    };
+    let mut l = Layout::contiguous(shape);
+    for i in 0..r {
+        l.strides[i] = inner.strides[at(i)];
+    }
+    l
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +231,18 @@ mod tests {
         assert!(at.is_contiguous());
         assert!(at.view(&[1, 2048, 4096]).is_some());
         assert!(sdpa_output(&[4, 4]).is_contiguous());
+    }
+
+    #[test]
+    fn merged_heads_write_positions_outside_every_head() {
+        // SDPA over [1, 8 · 4, 1024, 64] writes [1, 1024, 32, 64]: the grouped output
+        // [1, 8, 4, 1024, 64], permuted to [1, 1024, 8, 4, 64], is contiguous and its head
+        // merge a view.
+        let l = positions_outside_heads(&[1, 8, 4, 1024, 64]);
+        assert_eq!(l.strides, [1024 * 32 * 64, 4 * 64, 64, 32 * 64, 1]);
+        let at = l.permute(&[0, 3, 1, 2, 4]).expect("permute");
+        assert!(at.is_contiguous());
+        assert!(at.view(&[1024, 2048]).is_some());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::*;
 use crate::analysis::{Options, check_file};
 
 /// The analysis of the first graph of `src`, which must check without errors.
-fn analysis_of(src: &str) -> Analysis {
+pub(super) fn analysis_of(src: &str) -> Analysis {
     let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
     assert!(
         r.diagnostics.iter().all(|d| !d.is_error()),

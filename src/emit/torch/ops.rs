@@ -415,7 +415,7 @@ impl Emitter<'_> {
         // Rank 5 and up ([B, KV heads, group, S, D], as `fgraph import hf` writes grouped-query
         // attention): SDPA's fused kernels take 4-D tensors, so the heads are merged into one
         // dimension (views where they are adjacent in memory) and split again after.
-        let merged = merged_heads(&q.shape, &k.shape, &v.shape);
+        let merged = crate::ops::attention::merged_heads(&q.shape, &k.shape, &v.shape);
         let mut call = match merged {
             Some(m) => {
                 let four = |a: &Arg, h: u64| {
@@ -430,9 +430,9 @@ impl Emitter<'_> {
                 };
                 format!(
                     "F.scaled_dot_product_attention({}, {}, {}",
-                    four(&q, m.q),
-                    four(&k, m.kv),
-                    four(&v, m.kv)
+                    four(&q, m.0),
+                    four(&k, m.1),
+                    four(&v, m.1)
                 )
             }
             None => format!(
@@ -472,7 +472,7 @@ impl Emitter<'_> {
         if let Some(s) = number_attr(op, "scale") {
             let _ = write!(call, ", scale={s}");
         }
-        if merged.map_or(hq != hkv, |m| m.q != m.kv) {
+        if merged.map_or(hq != hkv, |(a, b)| a != b) {
             call.push_str(", enable_gqa=True");
         }
         call.push(')');
@@ -539,34 +539,4 @@ fn size_args(shape: &[u64]) -> String {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The head counts of an attention of rank 5 or more whose heads (the dimensions between the
-/// batch and the last two) merge into one, as SDPA's fused kernels take them: q, k and v of
-/// one rank and batch, k's and v's heads equal, and each equal to q's or 1 where q's are
-/// not, the 1s last (then query head `h` reads key head `h / (q / kv)`, PyTorch's
-/// `enable_gqa` rule, as the broadcast does).
-#[derive(Clone, Copy)]
-struct MergedHeads {
-    q: u64,
-    kv: u64,
-}
-
-fn merged_heads(q: &[u64], k: &[u64], v: &[u64]) -> Option<MergedHeads> {
-    let r = q.len();
-    if r < 5 || k.len() != r || v.len() != r || q[0] != k[0] || k[0] != v[0] {
-        return None;
-    }
-    let (qh, kh) = (&q[1..r - 2], &k[1..r - 2]);
-    if kh != &v[1..r - 2] {
-        return None;
-    }
-    let same = qh.iter().zip(kh).take_while(|(a, b)| a == b).count();
-    if kh[same..].iter().any(|&d| d != 1) {
-        return None;
-    }
-    Some(MergedHeads {
-        q: qh.iter().product(),
-        kv: kh.iter().product(),
-    })
 }
