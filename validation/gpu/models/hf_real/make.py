@@ -22,6 +22,15 @@ MODELS = {
     "bert_large_b8_s128": ("bert_large_uncased_config.json", 8, 128, "f16"),
 }
 ATTNS = ("eager", "sdpa")
+# The held-out check of §55's changes (`--second`): the imported files alone (no transformers
+# model), at other sizes and configs, predicted before measuring; into files2/, emitted2/ and
+# predictions_2.json.
+MODELS2 = {
+    "llama3_2_1b_b2_s512": ("llama3_2_1b_config.json", 2, 512, "bf16"),
+    "qwen2_5_1_5b_s1024": ("qwen2_5_1_5b_config.json", 1, 1024, "bf16"),
+    "tinyllama_s768": ("tinyllama_1_1b_config.json", 1, 768, "bf16"),
+    "gpt2_medium_b2_s768": ("gpt2_medium_config.json", 2, 768, "f16"),
+}
 CHAIN = re.compile(r"  op scores = matmul\((\w+), (\w+)\.T\) -> sc[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op scale = elementwise\.mul\(sc, [^)]*\) -> scs[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op softmax = reduction\.softmax\(scs, axis = -1(, causal = true)?\) -> p\n"
@@ -40,25 +49,33 @@ def fgraph_file(config, batch, seq, dtype, attn):
     return text
 
 
+def write_case(case, config, batch, seq, dtype, attn):
+    """cases/CASE.py: transformers' model of `config` as measure.py loads it (hf_case.py)."""
+    with open(os.path.join(HERE, "cases", case + ".py"), "w") as fh:
+        fh.write(f'"""transformers\' model of {config}, a prefill of {batch} x {seq}, {dtype}, '
+                 f'attn_implementation="{attn}" (hf_case.py)."""\n'
+                 "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))\n"
+                 "import hf_case  # noqa: E402\n"
+                 f"hf_case.setup(globals(), {config!r}, {batch}, {seq}, {dtype!r}, {attn!r})\n")
+
+
 def main():
-    os.makedirs(os.path.join(HERE, "cases"), exist_ok=True)
-    os.makedirs(os.path.join(HERE, "emitted"), exist_ok=True)
-    os.makedirs(os.path.join(HERE, "files"), exist_ok=True)
+    second = "--second" in sys.argv
+    models, tail = (MODELS2, "2") if second else (MODELS, "")
+    emitted, files = "emitted" + tail, "files" + tail
+    for d in ("cases", emitted, files):
+        os.makedirs(os.path.join(HERE, d), exist_ok=True)
     preds = []
-    for name, (config, batch, seq, dtype) in MODELS.items():
+    for name, (config, batch, seq, dtype) in models.items():
         for attn in ATTNS:
             case = f"{name}_{attn}"
-            with open(os.path.join(HERE, "cases", case + ".py"), "w") as fh:
-                fh.write(f'"""transformers\' model of {config}, a prefill of {batch} x {seq}, {dtype}, '
-                         f'attn_implementation="{attn}" (hf_case.py)."""\n'
-                         "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))\n"
-                         "import hf_case  # noqa: E402\n"
-                         f"hf_case.setup(globals(), {config!r}, {batch}, {seq}, {dtype!r}, {attn!r})\n")
-            path = os.path.join(HERE, "files", case + ".fgraph")
+            if not second:
+                write_case(case, config, batch, seq, dtype, attn)
+            path = os.path.join(HERE, files, case + ".fgraph")
             with open(path, "w") as f:
                 f.write(fgraph_file(config, batch, seq, dtype, attn))
             rel = os.path.relpath(path, ROOT)
-            r = subprocess.run([BIN, "emit", "torch", rel, "-o", os.path.join(HERE, "emitted", case + ".py")],
+            r = subprocess.run([BIN, "emit", "torch", rel, "-o", os.path.join(HERE, emitted, case + ".py")],
                                capture_output=True, text=True, cwd=ROOT)
             if r.returncode != 0:
                 sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
@@ -71,7 +88,7 @@ def main():
                     preds.append(dict(case=case, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
                                       kernels=rt["kernels"]))
                     print(preds[-1], flush=True)
-    with open(os.path.join(HERE, "predictions.json"), "w") as fh:
+    with open(os.path.join(HERE, "predictions_2.json" if second else "predictions.json"), "w") as fh:
         json.dump(preds, fh, indent=1)
         fh.write("\n")
 
