@@ -10,10 +10,9 @@
 //!   of an operand's batch, its flattening of batch dimensions that do not merge, cuBLAS's
 //!   copy of a matrix without a unit stride ([`super::layout::matmul_copies`]), and the
 //!   `.contiguous()` a softmax or a norm takes of a strided input. Elementwise kernels read
-//!   any strides, and cuBLAS takes a transposed operand as it is: neither copies.
-//!
+//!   any strides, and cuBLAS takes a transposed operand as it is: neither copies;
 //! - a `concat` PyTorch's batched cat kernel does not take (more than 4 dimensions) is one
-//!   copy per input.
+//!   copy per input, a kernel each but a memcpy between contiguous ranges ([`cat_by_copies`]).
 //!
 //! Copies are priced as PyTorch's copy kernels ([`super::seam::Pricing::layout_copy`]).
 
