@@ -167,20 +167,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 })
                 .collect();
             let launched = copies.iter().filter(|(_, kernel)| *kernel).count();
-            let prediction = copies
-                .into_iter()
-                .map(|(p, _)| p)
-                .reduce(|a, b| Prediction {
-                    dram_read: a.dram_read.saturating_add(b.dram_read),
-                    dram_written: a.dram_written.saturating_add(b.dram_written),
-                    compute_s: a.compute_s + b.compute_s,
-                    memory_s: a.memory_s + b.memory_s,
-                    kernel_s: a.kernel_s + b.kernel_s,
-                    launch_s: a.launch_s + b.launch_s,
-                    time_s: a.time_s + b.time_s,
-                    overhead_s: 0.0,
-                    ..a
-                });
+            let prediction = copies.into_iter().map(|(p, _)| p).reduce(Prediction::then);
             // (Every copy a memcpy: priced as the one cat kernel below, as before.)
             if let Some(mut prediction) = prediction.filter(|_| launched > 0) {
                 prediction.extra_launches = launched - 1;

@@ -727,20 +727,7 @@ impl Pricing<'_> {
             },
             Runner::Triton,
         );
-        let kernel_s = conv.kernel_s + copy.kernel_s;
-        let launch_s = conv.launch_s + copy.launch_s;
-        Prediction {
-            dram_read: conv.dram_read.saturating_add(copy.dram_read),
-            dram_written: conv.dram_written.saturating_add(copy.dram_written),
-            compute_s: conv.compute_s + copy.compute_s,
-            memory_s: conv.memory_s + copy.memory_s,
-            kernel_s,
-            launch_s,
-            time_s: kernel_s + launch_s,
-            extra_launches: conv.extra_launches + 1,
-            // Two kernels: each takes the stream discount, neither the overlap.
-            overhead_s: 0.0,
-            ..conv
-        }
+        // Two kernels: each takes the stream discount, neither the overlap.
+        conv.then(copy)
     }
 }

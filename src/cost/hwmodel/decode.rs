@@ -502,6 +502,25 @@ impl Prediction {
     pub fn launches(&self) -> usize {
         1 + usize::from(self.split_k.is_some()) + self.extra_launches
     }
+
+    /// This kernel and then `b`, as one call: bytes and times summed, `b`'s kernels counted
+    /// among the extra launches; no overhead a stream overlaps (each kernel takes the
+    /// stream's discount, neither the overlap).
+    pub fn then(self, b: Prediction) -> Prediction {
+        let (kernel_s, launch_s) = (self.kernel_s + b.kernel_s, self.launch_s + b.launch_s);
+        Prediction {
+            dram_read: self.dram_read.saturating_add(b.dram_read),
+            dram_written: self.dram_written.saturating_add(b.dram_written),
+            compute_s: self.compute_s + b.compute_s,
+            memory_s: self.memory_s + b.memory_s,
+            kernel_s,
+            launch_s,
+            time_s: kernel_s + launch_s,
+            extra_launches: self.extra_launches + b.launches(),
+            overhead_s: 0.0,
+            ..self
+        }
+    }
 }
 
 /// The elements op `o`'s loop visits: its output's, except an `update`, which writes only its
