@@ -14,11 +14,14 @@
 //!    model's attention coefficients. Inductor's patterns are traced on 4-D `[B, H, S, D]`
 //!    tensors that `torch.matmul` reads without a copy, so the rule asks for the same
 //!    ([`SdpaMiss`]): scores of rank 4 (rank 3 only for a bare `bmm`, softmax, `bmm`),
-//!    nothing between the matmuls but the scale, the mask add and casts, and Q, K and V
-//!    read without a copy (no broadcast of K and V over query heads, batch dimensions that
-//!    merge). Measured (docs/VALIDATION.md §15): Inductor rewrote the decode layer
-//!    (`[B, H, 1, S]` scores, `repeat_kv` copies) and none of the 3-D layers nor the 4-D
-//!    layers whose Q and K need a copy (batch 2 and 8).
+//!    nothing between the matmuls but the scale, the mask add and casts, a mask added only
+//!    after a division by the scale (the patterns with a mask, `_sfdp_pattern_5` and `_14`,
+//!    divide; none multiplies and adds a mask), and Q, K and V read without a copy (no
+//!    broadcast of K and V over query heads, batch dimensions that merge). Measured
+//!    (docs/VALIDATION.md §15): Inductor rewrote the decode layer (`[B, H, 1, S]` scores,
+//!    `repeat_kv` copies) and none of the 3-D layers nor the 4-D layers whose Q and K need a
+//!    copy (batch 2 and 8); §56: Hugging Face's eager Llama (`q @ kᵀ * scaling + mask`) is
+//!    not rewritten, whether the mask is computed in the graph or passed in.
 //! 2. **The head merge after SDPA is a view**: SDPA writes `[.., S, H, D]`, so the permute
 //!    and reshape back to `[.., S, H·D]` move nothing (measured in the same decode layer).
 //!    More generally, a kernel of the preset's plan made only of layout ops that are views
@@ -72,6 +75,9 @@ pub enum SdpaMiss {
     Rank { rank: usize },
     /// An op between the matmuls is not a scale by a constant, a mask add or a cast.
     Op { op: OpId },
+    /// A mask add without a division by the scale before it: Inductor's patterns with a
+    /// mask (`_sfdp_pattern_5`, `_14`) divide the scores, none multiplies them.
+    MaskWithoutDiv { op: OpId },
     /// Q, K or V reaches its matmul only through a copy.
     Copy {
         tensor: TensorId,
@@ -89,6 +95,12 @@ impl SdpaMiss {
             ),
             SdpaMiss::Op { op } => format!(
                 "`{}` is neither a scale by a constant, a mask add nor a cast",
+                g.op(*op).name
+            ),
+            SdpaMiss::MaskWithoutDiv { op } => format!(
+                "`{}` adds a mask to scores that were not divided by the scale first: \
+                 Inductor's patterns with a mask divide (`(q @ kᵀ) / s + mask`), none \
+                 multiplies",
                 g.op(*op).name
             ),
             SdpaMiss::Copy { tensor, reason } => format!(
@@ -121,6 +133,12 @@ fn sdpa_rule(g: &Graph, p: &AttentionPattern, s: &Strides) -> Result<(), SdpaMis
     }
     if let Some(&o) = p.post.iter().find(|&&o| !is(o, "cast")) {
         return Err(SdpaMiss::Op { op: o });
+    }
+    // A mask add matches only after a division by the scale.
+    if let Some(i) = p.pre.iter().position(|&o| is(o, "add"))
+        && !p.pre[..i].iter().any(|&o| is(o, "div"))
+    {
+        return Err(SdpaMiss::MaskWithoutDiv { op: p.pre[i] });
     }
     let (qk, pv) = (g.op(p.qk), g.op(p.pv));
     for (x, y) in [
@@ -190,7 +208,22 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             }
         })
         .collect();
-    let absorbed = absorbed(g, &plan, &traffic, &copies);
+    // Kernels of layout ops alone that copy into a 4-D tensor (a `repeat_kv`'s expand and
+    // reshape of `[B, heads, S, D]` heads): measured, a pointwise kernel read only by such a
+    // copy is computed in it (§56); the 3-D layers of §15 stored it first.
+    let layout_copy: Vec<bool> = plan
+        .groups
+        .iter()
+        .map(|grp| {
+            grp.ops.iter().all(|&o| g.op(o).kind.is_layout())
+                && !grp.ops.iter().all(|&o| s.is_view(o))
+                && grp
+                    .ops
+                    .last()
+                    .is_some_and(|&o| g.tensor(g.op(o).output).shape.len() == 4)
+        })
+        .collect();
+    let absorbed = absorbed(g, &plan, &traffic, &copies, &layout_copy);
     let upcast = upcast_ops(g, &left);
     let mut kernels = Vec::new();
     let mut views = 0;
@@ -222,6 +255,14 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             };
             let from = s.of_use(g, u);
             let out = g.tensor(last.output);
+            // A pointwise kernel read only by this copy is computed in it.
+            let mut ops = g
+                .producer(u.tensor)
+                .map(|o| plan.group_of[o.index()])
+                .filter(|&j| absorbed[j])
+                .map(|j| plan.groups[j].ops.clone())
+                .unwrap_or_default();
+            ops.extend(&grp.ops);
             let c = CopyShape {
                 read: tr.bytes_read,
                 written: tr.bytes_written,
@@ -230,7 +271,7 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 broadcast: tr.bytes_read < tr.bytes_written,
             };
             kernels.push(RuntimeKernel {
-                ops: grp.ops.clone(),
+                ops,
                 what: What::Copy {
                     tensor: u.tensor,
                     reader: None,
@@ -323,12 +364,17 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
 /// The kernels of `plan` that Inductor computes inside the operand copies that read them
 /// (rule 3): a kernel of pointwise and layout ops only, none of whose values is a graph
 /// output, every reader of which is a matmul that copies it without a broadcast (an expanded
-/// value is stored first and read back: measured, `repeat_kv` after RoPE).
+/// value is stored first and read back: measured, `repeat_kv` after RoPE) or a kernel of
+/// layout ops that copies into a 4-D tensor (`repeat_kv`'s expand and reshape of `[B, heads,
+/// S, D]` heads: measured, §56, the RoPE of K computed in that copy,
+/// `triton_poi_fused_..._clone_cos_expand_mul_neg_..._sin`; the 3-D layers of §15,
+/// `llama_layer` and `qwen_layer`, stored K's RoPE and copied it in a second kernel).
 fn absorbed(
     g: &Graph,
     plan: &crate::fusion::FusionPlan,
     traffic: &[crate::traffic::GroupTraffic],
     copies: &[Vec<(TensorUse, CopyReason, u64)>],
+    layout_copy: &[bool],
 ) -> Vec<bool> {
     let copied = |c: OpId, t: TensorId| {
         copies[plan.group_of[c.index()]]
@@ -349,9 +395,10 @@ fn absorbed(
                 && !tr.writes.is_empty()
                 && tr.writes.iter().all(|w| {
                     !g.is_output(w.tensor)
-                        && g.consumers(w.tensor)
-                            .iter()
-                            .all(|&c| plan.group_of[c.index()] == k || copied(c, w.tensor))
+                        && g.consumers(w.tensor).iter().all(|&c| {
+                            let j = plan.group_of[c.index()];
+                            j == k || copied(c, w.tensor) || layout_copy[j]
+                        })
                 })
         })
         .collect()

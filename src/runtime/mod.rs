@@ -532,4 +532,6 @@ mod tests_host;
 #[cfg(test)]
 mod tests_matmul_stream;
 #[cfg(test)]
+mod tests_sdpa;
+#[cfg(test)]
 mod tests_softmax;

@@ -119,16 +119,22 @@ fn eager_cast_to_its_own_dtype_is_no_kernel() {
 /// An attention layer in Hugging Face's eager form: projections of `[B, S, H]` hidden
 /// states, heads, `repeat_kv` of K and V, scores times the scaling plus a mask, softmax in
 /// f32 between casts, P·V, the head merge, the output projection. `B`, `S` and the GQA
-/// group `G` are parameters.
-fn hf_attention(b: u64, s: u64, g: u64) -> String {
-    format!(
+/// group `G` are parameters; `div` writes the scale as a division by √D (BERT's form, the
+/// one Inductor's patterns with a mask take) instead of the multiplication.
+pub(super) fn hf_attention(b: u64, s: u64, g: u64, div: bool) -> String {
+    let src = format!(
         "graph g {{\n  param B = {b}\n  param S = {s}\n  param NKV = 2\n  param G = {g}\n  param NH = NKV * G\n  dtype bf16\n  input x: [B, S, 512]\n  input mask: [B, 1, S, S]\n  weight wq: [512, NH * 64]\n  weight wk: [512, NKV * 64]\n  weight wv: [512, NKV * 64]\n  weight wo: [NH * 64, 512]\n  op q_proj = matmul(x, wq) -> q\n  op k_proj = matmul(x, wk) -> k\n  op v_proj = matmul(x, wv) -> v\n  op q_split = reshape(q) -> q4: [B, S, NH, 64]\n  op q_heads = permute(q4, dims = [0, 2, 1, 3]) -> qh\n  op k_split = reshape(k) -> k4: [B, S, NKV, 64]\n  op k_heads = permute(k4, dims = [0, 2, 1, 3]) -> kh\n  op v_split = reshape(v) -> v4: [B, S, NKV, 64]\n  op v_heads = permute(v4, dims = [0, 2, 1, 3]) -> vh\n  op k_group = reshape(kh) -> k5: [B, NKV, 1, S, 64]\n  op k_expand = expand(k5) -> k6: [B, NKV, G, S, 64]\n  op k_repeat = reshape(k6) -> kx: [B, NH, S, 64]\n  op v_group = reshape(vh) -> v5: [B, NKV, 1, S, 64]\n  op v_expand = expand(v5) -> v6: [B, NKV, G, S, 64]\n  op v_repeat = reshape(v6) -> vx: [B, NH, S, 64]\n  op scores = matmul(qh, kx.T) -> sc\n  op scale = elementwise.mul(sc, 0.125) -> scs\n  op masked = elementwise.add(scs, mask) -> scm\n  op up_f32 = elementwise.cast(scm) -> sf: f32[B, NH, S, S]\n  op softmax = reduction.softmax(sf, axis = -1) -> pf: f32[B, NH, S, S]\n  op down_bf16 = elementwise.cast(pf) -> p: bf16[B, NH, S, S]\n  op attn = matmul(p, vx) -> ah\n  op attn_heads = permute(ah, dims = [0, 2, 1, 3]) -> at\n  op attn_merge = reshape(at) -> am: [B, S, NH * 64]\n  op o_proj = matmul(am, wo) -> o\n  output o\n}}\n"
-    )
+    );
+    if div {
+        src.replace("elementwise.mul(sc, 0.125)", "elementwise.div(sc, 8.0)")
+    } else {
+        src
+    }
 }
 
 #[test]
-fn compile_rewrites_hugging_face_attention_into_sdpa_and_its_head_merge_is_a_view() {
-    let (a, e) = run(&hf_attention(1, 256, 4), Runtime::Compile);
+fn compile_rewrites_attention_that_divides_then_masks_into_sdpa_and_its_head_merge_is_a_view() {
+    let (a, e) = run(&hf_attention(1, 256, 4, true), Runtime::Compile);
     assert_eq!(e.sdpa.len(), 1);
     assert_eq!(e.sdpa[0].1, Ok(()));
     assert_eq!(
@@ -147,36 +153,11 @@ fn compile_rewrites_hugging_face_attention_into_sdpa_and_its_head_merge_is_a_vie
     assert_eq!(e.views, 1);
     // Eager runs all of it op by op: the repeat copies and the head merge are copies, the
     // rest of the layout ops views.
-    let (a, e) = run(&hf_attention(1, 256, 4), Runtime::Eager);
+    let (a, e) = run(&hf_attention(1, 256, 4, false), Runtime::Eager);
     let ks = kernels(&a, &e);
     assert_eq!(ks.len(), 14, "{ks:?}");
     assert_eq!(e.copies(), 3);
     assert_eq!(e.views, 11);
-}
-
-#[test]
-fn compile_keeps_attention_whose_q_and_k_need_a_copy_and_copies_them_in_triton() {
-    // Batch 4 of 256 tokens: [B, S, NH, D] permuted to [B, NH, S, D] does not flatten, so
-    // matmul copies Q (K is the repeat_kv copy, contiguous): no SDPA, as measured on the
-    // batched encoder layers.
-    let (a, e) = run(&hf_attention(4, 256, 4), Runtime::Compile);
-    let miss = e.sdpa[0].1.clone().expect_err("not rewritten");
-    assert!(
-        matches!(
-            miss,
-            SdpaMiss::Copy {
-                reason: CopyReason::BatchLayout,
-                ..
-            }
-        ),
-        "{miss:?}"
-    );
-    let ks = kernels(&a, &e);
-    assert!(ks.contains(&"copy(qh, batch-layout)".to_string()), "{ks:?}");
-    // One query head per KV head needs no repeat_kv: the same pattern at one sequence is
-    // rewritten.
-    let (_, e) = run(&hf_attention(1, 256, 1), Runtime::Compile);
-    assert_eq!(e.sdpa[0].1, Ok(()));
 }
 
 #[test]
