@@ -299,4 +299,14 @@ pub struct HfArgs {
     /// `torch_dtype`.
     #[arg(long, value_name = "DTYPE", value_parser = parse_dtype)]
     pub dtype: Option<Dtype>,
+    /// Which ops the file writes: `model` (the computation, one op per operation) or
+    /// `transformers` (transformers' modeling code as its eager forward runs it, op by op:
+    /// llama, mistral and qwen2 prefills), for `--runtime eager` to price transformers' step.
+    #[arg(long, value_name = "OPS", value_enum, default_value_t = crate::importers::hf::Ops::Model)]
+    pub ops: crate::importers::hf::Ops,
+    /// The attention, as transformers' `attn_implementation`: `eager` (the scores written
+    /// out) or `sdpa` (one `attention` op); default `eager` with `--ops model`, `sdpa` with
+    /// `--ops transformers`.
+    #[arg(long, value_name = "ATTN", value_enum)]
+    pub attn: Option<crate::importers::hf::Attn>,
 }

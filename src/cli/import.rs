@@ -48,6 +48,8 @@ fn import_hf(args: &HfArgs, io: &mut Io<'_>) -> Result<u8, Usage> {
         decode: if args.decode { args.context } else { None },
         dtype: args.dtype,
         source_name,
+        ops: args.ops,
+        attn: args.attn,
     };
     let imported = hf::import(&bytes, &opts);
     for note in &imported.notes {

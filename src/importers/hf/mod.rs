@@ -48,6 +48,43 @@ pub struct Options {
     pub dtype: Option<Dtype>,
     /// The config's name as the generated file's header comment gives it.
     pub source_name: String,
+    /// Which ops the file writes (`--ops`).
+    pub ops: Ops,
+    /// The attention the file writes (`--attn`, transformers' `attn_implementation`); `None`:
+    /// eager attention for [`Ops::Model`], `sdpa` (transformers' default) for
+    /// [`Ops::Transformers`].
+    pub attn: Option<Attn>,
+}
+
+/// Which ops the generated file writes (`--ops`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Ops {
+    /// The model's computation, one op per operation (`reduction.rmsnorm`, RoPE on tables the
+    /// graph takes as inputs, std blocks): what its parameters, FLOPs and bytes are.
+    #[default]
+    Model,
+    /// transformers' modeling code as its eager forward runs it, op by op (the llama,
+    /// mistral and qwen2 families, a prefill): what `--runtime eager` prices as transformers
+    /// launches it (`emit::transformers`).
+    Transformers,
+}
+
+/// The attention of the generated file: transformers' `attn_implementation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Attn {
+    /// The scores written out: matmul, scale, (mask,) softmax, matmul.
+    Eager,
+    /// One `attention` op: `scaled_dot_product_attention`.
+    Sdpa,
+}
+
+impl Attn {
+    pub fn name(self) -> &'static str {
+        match self {
+            Attn::Eager => "eager",
+            Attn::Sdpa => "sdpa",
+        }
+    }
 }
 
 impl Default for Options {
@@ -58,6 +95,8 @@ impl Default for Options {
             decode: None,
             dtype: None,
             source_name: "config.json".into(),
+            ops: Ops::Model,
+            attn: None,
         }
     }
 }

@@ -4,7 +4,7 @@
 //! softmax, the weighted values, the heads merged, the output projection and the residual
 //! add; DeepSeek-V2's latent attention beside it.
 
-use super::{ALLOW, Emitter, float};
+use super::{ALLOW, Attn, Emitter, float};
 use crate::importers::hf::arch::{Kind, Norm, Style};
 
 impl Emitter<'_> {
@@ -74,6 +74,24 @@ impl Emitter<'_> {
     /// [B, A, G, S, D] (kr with G = 1), `v` [B, A, 1, S, VD] into `am` [B·S, width].
     pub(super) fn core(&mut self, k: Kind, (qr, kr, v): (&str, &str, &str), width: &str) {
         let a = self.a;
+        if self.attn == Attn::Sdpa {
+            let mut attrs = String::new();
+            if a.causal {
+                attrs.push_str(", causal = true");
+            }
+            if k.window.is_some() {
+                attrs.push_str(", window = W");
+            }
+            self.l(
+                1,
+                format!(
+                    "op attn = attention({qr}, {kr}, {v}{attrs}, scale = {}) -> ah // scaled_dot_product_attention (--attn sdpa)",
+                    float(a.scale)
+                ),
+            );
+            self.merge_heads(width);
+            return;
+        }
         self.l(
             1,
             format!("op scores = matmul({qr}, {kr}.T) -> sc // [B, KV heads, query heads per KV head, S, keys]"),
@@ -129,6 +147,11 @@ impl Emitter<'_> {
             format!("op softmax = reduction.softmax({scores}, {attrs}) -> p"),
         );
         self.l(1, format!("op attn = matmul(p, {v}) -> ah"));
+        self.merge_heads(width);
+    }
+
+    /// The heads `ah` [B, A, G, S, D] merged into `am` [B·S, width].
+    fn merge_heads(&mut self, width: &str) {
         if self.decode() {
             self.l(1, format!("op merge = reshape(ah) -> am: [B * S, {width}]"));
         } else {

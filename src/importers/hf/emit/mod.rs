@@ -6,9 +6,10 @@
 
 mod attention;
 mod ffn;
+mod transformers;
 
-use super::Options;
 use super::arch::{Arch, Kind, Norm, Style};
+use super::{Attn, Ops, Options};
 use crate::limits::MAX_DIM;
 use std::fmt::Write;
 
@@ -28,13 +29,32 @@ struct Step {
 /// The text, or why the options do not fit the model.
 pub fn emit(a: &Arch, o: &Options) -> Result<String, String> {
     let step = step(a, o)?;
+    let attn = o.attn.unwrap_or(match o.ops {
+        Ops::Model => Attn::Eager,
+        Ops::Transformers => Attn::Sdpa,
+    });
+    if attn == Attn::Sdpa && a.attn_softcap.is_some() {
+        return Err("`--attn sdpa`: this model's attention-logit softcapping \
+             (attn_logit_softcapping) is not what scaled_dot_product_attention computes"
+            .into());
+    }
     let mut e = Emitter {
         a,
         step: &step,
         source: &o.source_name,
         out: String::new(),
+        ops: o.ops,
+        attn,
     };
-    e.file()?;
+    match o.ops {
+        Ops::Model => e.file()?,
+        Ops::Transformers => {
+            if let Some(why) = transformers::unsupported(&e, o) {
+                return Err(why);
+            }
+            e.transformers_file()?;
+        }
+    }
     Ok(e.out)
 }
 
@@ -123,6 +143,8 @@ struct Emitter<'a> {
     /// The config's name, for the header comment.
     source: &'a str,
     out: String,
+    ops: Ops,
+    attn: Attn,
 }
 
 /// The distinct kinds of layer in order of first use, and the block each one is.
@@ -393,14 +415,16 @@ impl Emitter<'_> {
             ),
         );
         self.l(1, "dtype DT");
-        self.l(1, "input x: [B * S, H]");
-        let rope = if self.a.rope {
-            self.l(1, "input cos: [S, HD]");
-            self.l(1, "input sin: [S, HD]");
-            ", cos, sin"
+        if self.ops == Ops::Transformers {
+            self.hf_block_inputs();
         } else {
-            ""
-        };
+            self.l(1, "input x: [B * S, H]");
+            if self.a.rope {
+                self.l(1, "input cos: [S, HD]");
+                self.l(1, "input sin: [S, HD]");
+            }
+        }
+        let rope = self.layer_inputs();
         let a0 = self.args(*k0);
         let a1 = self.args(*k1);
         self.l(1, format!("op first = {n0}(x{rope}, {a0}) -> h"));
@@ -532,8 +556,18 @@ impl Emitter<'_> {
     }
 
     /// The layers, in runs; the name of the last one's output.
+    /// The tensors a layer takes after its hidden states: the rotary tables, and the mask
+    /// of transformers' eager attention.
+    fn layer_inputs(&self) -> &'static str {
+        match (self.ops, self.attn, self.a.rope) {
+            (Ops::Transformers, Attn::Eager, _) => ", cos, sin, mask",
+            (_, _, true) => ", cos, sin",
+            (_, _, false) => "",
+        }
+    }
+
     fn layers(&mut self, kinds: &[(Kind, String)], plan: &Plan, x: &str) -> String {
-        let rope = if self.a.rope { ", cos, sin" } else { "" };
+        let rope = self.layer_inputs();
         let block_of = |k: Kind| {
             kinds
                 .iter()
