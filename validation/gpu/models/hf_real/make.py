@@ -8,7 +8,8 @@ P·V), for `sdpa` the same file with that chain written as one `attention` op (w
 `scaled_dot_product_attention` computes). Each is analysed under `--runtime eager|compile`
 and `--launch graph|eager` with the H100 preset (the files in files/); predictions.json holds the figures. The two
 fgraph files are also emitted (`fgraph emit torch`, emitted/CASE.py), so one measurement tells
-the file's module from transformers' own."""
+the file's module from transformers' own. `--second`: §55's held-out files; `--third`: §56,
+transformers' models against `--ops transformers` files (MODELS3)."""
 import json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,27 +32,40 @@ MODELS2 = {
     "tinyllama_s768": ("tinyllama_1_1b_config.json", 1, 768, "bf16"),
     "gpt2_medium_b2_s768": ("gpt2_medium_config.json", 2, 768, "f16"),
 }
+# §56, held out (`--third`): transformers' own models against the files `fgraph import hf --ops
+# transformers` writes (transformers' modeling code op by op), at configs and sizes no rule was
+# fitted on: cases3/ (hf_case.py), files3/, emitted3/ (the sdpa files' modules) and
+# predictions_3.json, predictions committed before measuring.
+MODELS3 = {
+    "tinyllama_b2_s512": ("tinyllama_1_1b_config.json", 2, 512, "bf16"),
+    "qwen2_5_1_5b_s1024": ("qwen2_5_1_5b_config.json", 1, 1024, "bf16"),
+    "llama3_2_1b_b4_s256": ("llama3_2_1b_config.json", 4, 256, "bf16"),
+    "mistral_7b_l4_s1024": ("mistral_7b_l4_config.json", 1, 1024, "bf16"),
+    "qwen2_5_7b_l4_s2048": ("qwen2_5_7b_l4_config.json", 1, 2048, "bf16"),
+    "llama2_13b_l2_b2_s512": ("llama2_13b_l2_config.json", 2, 512, "f16"),
+}
 CHAIN = re.compile(r"  op scores = matmul\((\w+), (\w+)\.T\) -> sc[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op scale = elementwise\.mul\(sc, [^)]*\) -> scs[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op softmax = reduction\.softmax\(scs, axis = -1(, causal = true)?\) -> p\n"
                    r"  op attn = matmul\(p, (\w+)\) -> ah\n")
 
 
-def fgraph_file(config, batch, seq, dtype, attn):
+def fgraph_file(config, batch, seq, dtype, attn, transformers=False):
+    extra = ["--ops", "transformers", "--attn", attn] if transformers else []
     r = subprocess.run([BIN, "import", "hf", os.path.join(HERE, "..", "configs", config), "--batch", str(batch),
-                        "--seq", str(seq), "--dtype", dtype], capture_output=True, text=True)
+                        "--seq", str(seq), "--dtype", dtype] + extra, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{config}: import failed\n{r.stderr[-2000:]}")
     text = r.stdout
-    if attn == "sdpa":
+    if attn == "sdpa" and not transformers:
         text, n = CHAIN.subn(lambda m: f"  op attn = attention({m[1]}, {m[2]}, {m[4]}{m[3] or ''}) -> ah\n", text)
         assert n == 1, (config, n)
     return text
 
 
-def write_case(case, config, batch, seq, dtype, attn):
+def write_case(case, config, batch, seq, dtype, attn, cases="cases"):
     """cases/CASE.py: transformers' model of `config` as measure.py loads it (hf_case.py)."""
-    with open(os.path.join(HERE, "cases", case + ".py"), "w") as fh:
+    with open(os.path.join(HERE, cases, case + ".py"), "w") as fh:
         fh.write(f'"""transformers\' model of {config}, a prefill of {batch} x {seq}, {dtype}, '
                  f'attn_implementation="{attn}" (hf_case.py)."""\n'
                  "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))\n"
@@ -61,24 +75,28 @@ def write_case(case, config, batch, seq, dtype, attn):
 
 def main():
     second = "--second" in sys.argv
-    models, tail = (MODELS2, "2") if second else (MODELS, "")
-    emitted, files = "emitted" + tail, "files" + tail
-    for d in ("cases", emitted, files):
+    third = "--third" in sys.argv
+    models, tail = (MODELS2, "2") if second else (MODELS3, "3") if third else (MODELS, "")
+    emitted, files, cases = "emitted" + tail, "files" + tail, "cases" + ("3" if third else "")
+    for d in (cases, emitted, files):
         os.makedirs(os.path.join(HERE, d), exist_ok=True)
     preds = []
     for name, (config, batch, seq, dtype) in models.items():
         for attn in ATTNS:
             case = f"{name}_{attn}"
             if not second:
-                write_case(case, config, batch, seq, dtype, attn)
+                write_case(case, config, batch, seq, dtype, attn, cases)
             path = os.path.join(HERE, files, case + ".fgraph")
             with open(path, "w") as f:
-                f.write(fgraph_file(config, batch, seq, dtype, attn))
+                f.write(fgraph_file(config, batch, seq, dtype, attn, third))
             rel = os.path.relpath(path, ROOT)
-            r = subprocess.run([BIN, "emit", "torch", rel, "-o", os.path.join(HERE, emitted, case + ".py")],
-                               capture_output=True, text=True, cwd=ROOT)
-            if r.returncode != 0:
-                sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
+            # The third set emits only the sdpa files (transformers' eager attention is measured
+            # under plain launches alone: its mask cannot be captured in a CUDA graph).
+            if not third or attn == "sdpa":
+                r = subprocess.run([BIN, "emit", "torch", rel, "-o", os.path.join(HERE, emitted, case + ".py")],
+                                   capture_output=True, text=True, cwd=ROOT)
+                if r.returncode != 0:
+                    sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
             for runtime in ("eager", "compile"):
                 for launch in ("graph", "eager"):
                     r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware",
@@ -88,7 +106,8 @@ def main():
                     preds.append(dict(case=case, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
                                       kernels=rt["kernels"]))
                     print(preds[-1], flush=True)
-    with open(os.path.join(HERE, "predictions_2.json" if second else "predictions.json"), "w") as fh:
+    out = "predictions_2.json" if second else "predictions_3.json" if third else "predictions.json"
+    with open(os.path.join(HERE, out), "w") as fh:
         json.dump(preds, fh, indent=1)
         fh.write("\n")
 

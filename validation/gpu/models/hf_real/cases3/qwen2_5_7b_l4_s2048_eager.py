@@ -1,0 +1,5 @@
+"""transformers' model of qwen2_5_7b_l4_config.json, a prefill of 1 x 2048, bf16, attn_implementation="eager" (hf_case.py)."""
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import hf_case  # noqa: E402
+hf_case.setup(globals(), 'qwen2_5_7b_l4_config.json', 1, 2048, 'bf16', 'eager')
