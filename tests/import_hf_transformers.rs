@@ -226,3 +226,74 @@ fn the_command_line_takes_ops_and_attn() {
     let o = run(&["import", "hf", c, "--ops", "nope"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// §56, held out and pre-registered (validation/gpu/models/hf_real: predictions_3.json before
+/// measuring, data/hf3 transformers' models on the H100): every step under CUDA graphs within
+/// ±10%, pre-registered and now, and the compiled eager-attention steps' kernel counts within
+/// two of the profiler's. Plain launches of transformers' modules are host-bound by their
+/// Python (20-32 µs a kernel): 8 of 24 within ±15%, printed, not asserted.
+#[test]
+fn transformers_models_held_out_keep_their_accuracy() {
+    let dir = "validation/gpu/models/hf_real";
+    let pre: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join(dir).join("predictions_3.json"))
+            .expect("predictions_3.json"),
+    )
+    .expect("json");
+    let rows = common::csv_rows(&format!("{dir}/data/hf3/measured_models.csv"));
+    let measured = |case: &str, runtime: &str, launch: &str| {
+        rows.iter()
+            .find(|r| r["case"] == case && r["runtime"] == runtime && r["launch"] == launch)
+            .filter(|r| r["status"] == "ok")
+            .map(|r| {
+                (
+                    r["time_us"].parse::<f64>().expect("time"),
+                    r["kernels"].parse::<usize>().expect("kernels"),
+                )
+            })
+    };
+    let hw = fgraph::cost::Hardware::preset("h100").expect("h100");
+    let (mut graph, mut pre_ok, mut now_ok, mut plain, mut plain_ok) = (0, 0, 0, 0, 0);
+    for p in pre.as_array().expect("list") {
+        let (case, runtime, launch) = (
+            p["case"].as_str().expect("case"),
+            p["runtime"].as_str().expect("runtime"),
+            p["launch"].as_str().expect("launch"),
+        );
+        let Some((m, mk)) = measured(case, runtime, launch) else {
+            // transformers' eager attention cannot be captured in a CUDA graph.
+            assert!(case.ends_with("_eager") && runtime == "eager" && launch == "graph");
+            continue;
+        };
+        let path = format!("{dir}/files3/{case}.fgraph");
+        let src = std::fs::read(common::root().join(&path)).expect("file");
+        let r = fgraph::check_file(&path, &src, &fgraph::Options::default());
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let (rt, lm) = match (runtime, launch) {
+            ("eager", "graph") => (Runtime::Eager, fgraph::cost::LaunchMode::Graph),
+            ("eager", _) => (Runtime::Eager, fgraph::cost::LaunchMode::Eager),
+            (_, "graph") => (Runtime::Compile, fgraph::cost::LaunchMode::Graph),
+            _ => (Runtime::Compile, fgraph::cost::LaunchMode::Eager),
+        };
+        let e = fgraph::runtime::estimate(a, &hw, lm, rt).expect("estimate");
+        let now = e.time_s * 1e6;
+        let then = p["time_us"].as_f64().expect("time_us");
+        let ok = |x: f64, t: f64| (x / m - 1.0).abs() <= t;
+        if launch == "graph" {
+            graph += 1;
+            pre_ok += usize::from(ok(then, 0.10));
+            now_ok += usize::from(ok(now, 0.10));
+        } else {
+            plain += 1;
+            plain_ok += usize::from(ok(now, 0.15));
+        }
+        if runtime == "compile" && case.ends_with("_eager") {
+            assert!(e.kernels.len().abs_diff(mk) <= 2, "{case}: {} for {mk}", e.kernels.len());
+        }
+    }
+    println!("transformers held out: graph {now_ok} of {graph} (pre-registered {pre_ok}); plain {plain_ok} of {plain}");
+    assert_eq!(graph, 18);
+    assert_eq!(pre_ok, 18);
+    assert_eq!(now_ok, 18);
+    assert_eq!(plain, 24);
+}
