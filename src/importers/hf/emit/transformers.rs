@@ -1,20 +1,23 @@
-//! `--ops transformers`: a Llama-family prefill (llama, mistral, qwen2) written as
-//! transformers' modeling code runs its eager forward, op by op, so that `--runtime eager`
-//! prices the kernels transformers launches (docs/VALIDATION.md §56): `LlamaRMSNorm` as its
-//! eight operations (f32 upcast, `pow`, `mean`, `+ eps`, `rsqrt`, the product, the cast back,
-//! the weight), the rotary tables computed every step from `inv_freq` and the positions
-//! (`LlamaRotaryEmbedding`: a matmul, `cat`, `cos` and `sin` scaled, cast), `rotate_half` with
-//! its `neg` and `cat` per head, hidden states `[B, S, H]` and heads `[B, heads, S, D]`
-//! (`.view(..).transpose(1, 2)`), and the attention `attn_implementation` names:
-//! `sdpa` one `scaled_dot_product_attention` call (`is_causal`, `enable_gqa`: no copy of K or
-//! V), `eager` `eager_attention_forward` (`repeat_kv`'s expand and reshape, the scores times
-//! `scaling` plus the causal mask built once per step, the softmax in f32 between casts, P·V,
-//! the heads merged by `.transpose(1, 2).contiguous()`).
+//! `--ops transformers`: a Llama-family step (llama, mistral, qwen2; a prefill or one decode
+//! step) written as transformers' modeling code runs its eager forward, op by op, so that
+//! `--runtime eager` prices the kernels transformers launches (docs/VALIDATION.md §56):
+//! `LlamaRMSNorm` as its eight operations (f32 upcast, `pow`, `mean`, `+ eps`, `rsqrt`, the
+//! product, the cast back, the weight), the rotary tables computed every step from `inv_freq`
+//! and the positions (`LlamaRotaryEmbedding`: a matmul, `cat`, `cos` and `sin` scaled, cast),
+//! `rotate_half` with its `neg` and `cat` per head, hidden states `[B, S, H]` and heads
+//! `[B, heads, S, D]` (`.view(..).transpose(1, 2)`), a decode step's `DynamicLayer.update`
+//! (the new key and value appended to the cache by `torch.cat`, a copy of the whole cache),
+//! and the attention `attn_implementation` names: `sdpa` one `scaled_dot_product_attention`
+//! call (`is_causal` when more than one query, `enable_gqa`: no copy of K or V), `eager`
+//! `eager_attention_forward` (`repeat_kv`'s expand and reshape, the scores times `scaling`
+//! plus the causal mask built once per step, the softmax in f32 between casts, P·V, the heads
+//! merged by `.transpose(1, 2).contiguous()`).
 //!
 //! What it leaves out, with its cost: the dozen kernels transformers spends on position and
 //! mask bookkeeping before the first layer (`arange`, `cumsum` over a few positions: about
 //! 15 µs under CUDA graphs), and a linear layer's bias, which `nn.Linear` adds in cuBLAS's
-//! epilogue (one kernel) and the file as an `add` (two).
+//! epilogue (one kernel) and the file as an `add` (two). A sliding window shorter than the
+//! step's keys (a windowed mask) is refused.
 
 use super::{Emitter, float};
 use crate::importers::hf::arch::Kind;
@@ -22,7 +25,7 @@ use crate::importers::hf::{Attn, Options};
 use crate::types::Dtype;
 
 /// Why `--ops transformers` cannot write this model or step, if it cannot.
-pub(super) fn unsupported(e: &Emitter<'_>, o: &Options) -> Option<String> {
+pub(super) fn unsupported(e: &Emitter<'_>, _: &Options) -> Option<String> {
     let a = e.a;
     let llama = matches!(a.model_type, "llama" | "mistral" | "qwen2");
     if !llama || a.moe.is_some() || a.mla.is_some() || !a.rope || a.qkv_fused {
@@ -32,22 +35,15 @@ pub(super) fn unsupported(e: &Emitter<'_>, o: &Options) -> Option<String> {
             a.model_type
         ));
     }
+    let keys = e.step.seq + e.step.past.unwrap_or(0);
     if let Some(w) = a.kinds.iter().filter_map(|k| k.window).min()
-        && w < e.step.seq
+        && w < keys
     {
         return Some(format!(
             "`--ops transformers` writes causal attention: this model's sliding window ({w} \
-             positions) is shorter than the {} tokens of `--seq`, where transformers builds a \
-             windowed mask the file does not model yet",
-            e.step.seq
+             positions) is shorter than the {keys} positions of the step, where transformers \
+             builds a windowed mask the file does not model yet"
         ));
-    }
-    if o.decode.is_some() {
-        return Some(
-            "`--ops transformers` writes a prefill (transformers' decode step appends to its \
-             cache by `torch.cat`, which the file does not model yet): leave out `--decode`"
-                .into(),
-        );
     }
     None
 }
@@ -185,9 +181,12 @@ impl Emitter<'_> {
         self.l(1, "input cos: [B, 1, S, HD]");
         self.l(1, "input sin: [B, 1, S, HD]");
         if self.attn == Attn::Eager {
+            let keys = if self.decode() { "P + S" } else { "S" };
             self.l(
                 1,
-                "input mask: [B, 1, S, S] // the causal mask, 0 or the dtype's minimum",
+                format!(
+                    "input mask: [B, 1, S, {keys}] // the causal mask, 0 or the dtype's minimum"
+                ),
             );
         }
     }
@@ -272,22 +271,42 @@ impl Emitter<'_> {
             1,
             "op k_rotary = rotary(kh, cos, sin, B = B, N = NKV, S = S, D = HD, DT = DT) -> kr",
         );
+        let (kr, vh) = if self.decode() {
+            self.l(
+                1,
+                "// DynamicLayer.update: the new key and value appended by torch.cat, which copies the cache.",
+            );
+            self.l(
+                1,
+                "weight k_cache: [B, NKV, P, HD] // the keys of the P positions before",
+            );
+            self.l(1, "weight v_cache: [B, NKV, P, HD]");
+            self.l(
+                1,
+                "op k_update = concat(k_cache, kr, axis = 2) -> k_all: [B, NKV, P + S, HD]",
+            );
+            self.l(
+                1,
+                "op v_update = concat(v_cache, vh, axis = 2) -> v_all: [B, NKV, P + S, HD]",
+            );
+            ("k_all", "v_all")
+        } else {
+            ("kr", "vh")
+        };
         match self.attn {
             Attn::Sdpa => {
-                let window = if k.window.is_some() {
-                    ", window = W"
-                } else {
-                    ""
-                };
+                // is_causal is `q_len > 1`: one new token sees every key. A sliding window is
+                // never shorter than the keys here (`unsupported`), so it masks nothing.
+                let causal = if self.decode() { "" } else { ", causal = true" };
                 self.l(
                     1,
                     format!(
-                        "op attention = attention(qr, kr, vh, causal = true{window}, scale = {}) -> ah // SDPA, enable_gqa",
+                        "op attention = attention(qr, {kr}, {vh}{causal}, scale = {}) -> ah // SDPA, enable_gqa",
                         float(a.scale)
                     ),
                 );
             }
-            Attn::Eager => self.eager_attention(),
+            Attn::Eager => self.eager_attention(kr, vh),
         }
         self.l(
             1,
@@ -315,24 +334,25 @@ impl Emitter<'_> {
 
     /// `eager_attention_forward`: `repeat_kv`, the scores scaled and masked, the softmax in
     /// f32, P·V.
-    fn eager_attention(&mut self) {
+    fn eager_attention(&mut self, kr: &str, vh: &str) {
         let dt = self.dts();
+        let keys = if self.decode() { "P + S" } else { "S" };
         let (k, v) = if self.a.heads == self.a.kv_heads {
             // repeat_kv returns its input when each KV head serves one query head.
-            ("kr", "vh")
+            (kr, vh)
         } else {
-            for (t, src) in [("k", "kr"), ("v", "vh")] {
+            for (t, src) in [("k", kr), ("v", vh)] {
                 self.l(
                     1,
-                    format!("op {t}_repeat_view = reshape({src}) -> {t}5: [B, NKV, 1, S, HD] // repeat_kv"),
+                    format!("op {t}_repeat_view = reshape({src}) -> {t}5: [B, NKV, 1, {keys}, HD] // repeat_kv"),
                 );
                 self.l(
                     1,
-                    format!("op {t}_repeat_expand = expand({t}5) -> {t}6: [B, NKV, G, S, HD]"),
+                    format!("op {t}_repeat_expand = expand({t}5) -> {t}6: [B, NKV, G, {keys}, HD]"),
                 );
                 self.l(
                     1,
-                    format!("op {t}_repeat = reshape({t}6) -> {t}x: [B, NH, S, HD]"),
+                    format!("op {t}_repeat = reshape({t}6) -> {t}x: [B, NH, {keys}, HD]"),
                 );
             }
             ("kx", "vx")
@@ -356,16 +376,16 @@ impl Emitter<'_> {
         self.l(1, super::ALLOW);
         self.l(
             1,
-            "op softmax_f32 = elementwise.cast(scm) -> sf: f32[B, NH, S, S]",
+            format!("op softmax_f32 = elementwise.cast(scm) -> sf: f32[B, NH, S, {keys}]"),
         );
         self.l(1, super::ALLOW);
         self.l(
             1,
-            "op softmax = reduction.softmax(sf, axis = -1) -> pf: f32[B, NH, S, S]",
+            format!("op softmax = reduction.softmax(sf, axis = -1) -> pf: f32[B, NH, S, {keys}]"),
         );
         self.l(
             1,
-            format!("op softmax_dtype = elementwise.cast(pf) -> p: {dt}[B, NH, S, S]"),
+            format!("op softmax_dtype = elementwise.cast(pf) -> p: {dt}[B, NH, S, {keys}]"),
         );
         self.l(1, format!("op attn_output = matmul(p, {v}) -> ah"));
     }
@@ -380,10 +400,19 @@ impl Emitter<'_> {
             1,
             format!("param B = {} // --batch: sequences", self.step.batch),
         );
-        self.l(
-            1,
-            format!("param S = {} // --seq: tokens per sequence", self.step.seq),
-        );
+        match self.step.past {
+            Some(p) => {
+                self.l(1, "param S = 1 // --decode: one new token per sequence");
+                self.l(
+                    1,
+                    format!("param P = {p} // --context: positions already in the cache"),
+                );
+            }
+            None => self.l(
+                1,
+                format!("param S = {} // --seq: tokens per sequence", self.step.seq),
+            ),
+        }
         for p in &a.ints {
             self.l(1, format!("param {} = {} // {}", p.name, p.value, p.source));
         }
@@ -391,7 +420,11 @@ impl Emitter<'_> {
         self.l(1, "input input_ids: i64[B, S]");
         self.l(
             1,
-            "input position_ids: i64[B, 1, S] // 0 … S - 1 in each sequence",
+            if self.decode() {
+                "input position_ids: i64[B, 1, S] // P, the new token's position"
+            } else {
+                "input position_ids: i64[B, 1, S] // 0 … S - 1 in each sequence"
+            },
         );
         self.l(
             1,
@@ -449,13 +482,18 @@ impl Emitter<'_> {
                 "// The causal mask eager attention adds: 0 where key j <= query i, the minimum",
             );
             self.l(1, "// elsewhere, built once per step.");
+            let keys = if self.decode() { "P + S" } else { "S" };
             self.l(
                 1,
                 "input cache_position: i64[S] // the positions of the S tokens",
             );
             self.l(
                 1,
-                "op key_index = reshape(cache_position) -> kv_idx: [1, S]",
+                format!("input key_position: i64[{keys}] // the positions of the keys"),
+            );
+            self.l(
+                1,
+                format!("op key_index = reshape(key_position) -> kv_idx: [1, {keys}]"),
             );
             self.l(
                 1,
@@ -464,18 +502,24 @@ impl Emitter<'_> {
             self.l(1, super::ALLOW);
             self.l(
                 1,
-                "op causal = elementwise.le(kv_idx, q_idx) -> allowed: bool[S, S]",
+                format!("op causal = elementwise.le(kv_idx, q_idx) -> allowed: bool[S, {keys}]"),
             );
             self.l(1, super::ALLOW);
             self.l(
                 1,
                 format!(
-                    "op mask_values = elementwise.where(allowed, 0.0, {}) -> m2: {dt}[S, S]",
+                    "op mask_values = elementwise.where(allowed, 0.0, {}) -> m2: {dt}[S, {keys}]",
                     float(lowest(a.dtype))
                 ),
             );
-            self.l(1, "op mask_4d = reshape(m2) -> m4: [1, 1, S, S]");
-            self.l(1, "op mask_expand = expand(m4) -> mask: [B, 1, S, S]");
+            self.l(
+                1,
+                format!("op mask_4d = reshape(m2) -> m4: [1, 1, S, {keys}]"),
+            );
+            self.l(
+                1,
+                format!("op mask_expand = expand(m4) -> mask: [B, 1, S, {keys}]"),
+            );
         }
         let h = self.layers(kinds, plan, "x0");
         self.l(
