@@ -12,8 +12,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
 
 
-def setup(ns, config, batch, seq, dtype, attn):
-    """Fills namespace `ns` (a case module's globals) with `Graph` and `make_inputs`."""
+def setup(ns, config, batch, seq, dtype, attn, context=None):
+    """Fills namespace `ns` (a case module's globals) with `Graph` and `make_inputs`. With
+    `context`, one decode step (`seq` = 1 new token per sequence) against a DynamicCache of
+    `context` positions, filled by a prefill when the model is built and cropped back to
+    `context` after every step (`DynamicCache.crop`: slices, no kernel), so each step appends
+    to the same cache."""
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
 
     path = os.path.join(HERE, "..", "configs", config)
@@ -34,8 +38,17 @@ def setup(ns, config, batch, seq, dtype, attn):
                     m = auto.from_config(cfg, attn_implementation=attn, torch_dtype=dt)
             self.m = m.to(device=device, dtype=dt).eval()
             self.bert = model_type == "bert"
+            self.context = context
+            if context:
+                g = torch.Generator(device=device).manual_seed(2)
+                past = torch.randint(0, d["vocab_size"], (batch, context), generator=g, device=device)
+                self.cache = self.m(input_ids=past, use_cache=True).past_key_values
 
         def forward(self, ids):
+            if self.context:
+                out = self.m(input_ids=ids, past_key_values=self.cache, use_cache=True)
+                self.cache.crop(self.context)
+                return out.logits
             out = self.m(input_ids=ids, use_cache=False) if not self.bert else self.m(input_ids=ids)
             return out.logits if not self.bert else (out.last_hidden_state, out.pooler_output)
 

@@ -9,7 +9,8 @@ P·V), for `sdpa` the same file with that chain written as one `attention` op (w
 and `--launch graph|eager` with the H100 preset (the files in files/); predictions.json holds the figures. The two
 fgraph files are also emitted (`fgraph emit torch`, emitted/CASE.py), so one measurement tells
 the file's module from transformers' own. `--second`: §55's held-out files; `--third`: §56,
-transformers' models against `--ops transformers` files (MODELS3)."""
+transformers' models against `--ops transformers` files (MODELS3); `--fourth`: the same for decode steps
+against a DynamicCache (MODELS4)."""
 import json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,16 +45,26 @@ MODELS3 = {
     "qwen2_5_7b_l4_s2048": ("qwen2_5_7b_l4_config.json", 1, 2048, "bf16"),
     "llama2_13b_l2_b2_s512": ("llama2_13b_l2_config.json", 2, 512, "f16"),
 }
+# §56, decode (`--fourth`): one step against a DynamicCache of `context` positions, the same
+# files from `--ops transformers --decode --context N`; cases4/, files4/, emitted4/,
+# predictions_4.json. name: (config, batch, context, dtype)
+MODELS4 = {
+    "llama3_2_1b_decode_b1_t1023": ("llama3_2_1b_config.json", 1, 1023, "bf16"),
+    "qwen2_5_1_5b_decode_b4_t2047": ("qwen2_5_1_5b_config.json", 4, 2047, "bf16"),
+    "mistral_7b_l4_decode_b16_t1023": ("mistral_7b_l4_config.json", 16, 1023, "bf16"),
+    "llama2_13b_l2_decode_b1_t2047": ("llama2_13b_l2_config.json", 1, 2047, "f16"),
+}
 CHAIN = re.compile(r"  op scores = matmul\((\w+), (\w+)\.T\) -> sc[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op scale = elementwise\.mul\(sc, [^)]*\) -> scs[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op softmax = reduction\.softmax\(scs, axis = -1(, causal = true)?\) -> p\n"
                    r"  op attn = matmul\(p, (\w+)\) -> ah\n")
 
 
-def fgraph_file(config, batch, seq, dtype, attn, transformers=False):
+def fgraph_file(config, batch, seq, dtype, attn, transformers=False, context=None):
     extra = ["--ops", "transformers", "--attn", attn] if transformers else []
-    r = subprocess.run([BIN, "import", "hf", os.path.join(HERE, "..", "configs", config), "--batch", str(batch),
-                        "--seq", str(seq), "--dtype", dtype] + extra, capture_output=True, text=True)
+    step = ["--decode", "--context", str(context)] if context else ["--seq", str(seq)]
+    r = subprocess.run([BIN, "import", "hf", os.path.join(HERE, "..", "configs", config), "--batch", str(batch)]
+                       + step + ["--dtype", dtype] + extra, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{config}: import failed\n{r.stderr[-2000:]}")
     text = r.stdout
@@ -63,32 +74,39 @@ def fgraph_file(config, batch, seq, dtype, attn, transformers=False):
     return text
 
 
-def write_case(case, config, batch, seq, dtype, attn, cases="cases"):
+def write_case(case, config, batch, seq, dtype, attn, cases="cases", context=None):
     """cases/CASE.py: transformers' model of `config` as measure.py loads it (hf_case.py)."""
+    what = f"a decode step of {batch} against {context} positions" if context else f"a prefill of {batch} x {seq}"
+    tail = f", context={context}" if context else ""
     with open(os.path.join(HERE, cases, case + ".py"), "w") as fh:
-        fh.write(f'"""transformers\' model of {config}, a prefill of {batch} x {seq}, {dtype}, '
+        fh.write(f'"""transformers\' model of {config}, {what}, {dtype}, '
                  f'attn_implementation="{attn}" (hf_case.py)."""\n'
                  "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))\n"
                  "import hf_case  # noqa: E402\n"
-                 f"hf_case.setup(globals(), {config!r}, {batch}, {seq}, {dtype!r}, {attn!r})\n")
+                 f"hf_case.setup(globals(), {config!r}, {batch}, {seq}, {dtype!r}, {attn!r}{tail})\n")
 
 
 def main():
     second = "--second" in sys.argv
     third = "--third" in sys.argv
-    models, tail = (MODELS2, "2") if second else (MODELS3, "3") if third else (MODELS, "")
-    emitted, files, cases = "emitted" + tail, "files" + tail, "cases" + ("3" if third else "")
+    fourth = "--fourth" in sys.argv
+    models, tail = ((MODELS2, "2") if second else (MODELS3, "3") if third else (MODELS4, "4") if fourth
+                    else (MODELS, ""))
+    emitted, files, cases = "emitted" + tail, "files" + tail, "cases" + (tail if third or fourth else "")
+    third = third or fourth
     for d in (cases, emitted, files):
         os.makedirs(os.path.join(HERE, d), exist_ok=True)
     preds = []
     for name, (config, batch, seq, dtype) in models.items():
+        # The fourth set's third number is the context; the step is one token.
+        context, seq = (seq, 1) if fourth else (None, seq)
         for attn in ATTNS:
             case = f"{name}_{attn}"
             if not second:
-                write_case(case, config, batch, seq, dtype, attn, cases)
+                write_case(case, config, batch, seq, dtype, attn, cases, context)
             path = os.path.join(HERE, files, case + ".fgraph")
             with open(path, "w") as f:
-                f.write(fgraph_file(config, batch, seq, dtype, attn, third))
+                f.write(fgraph_file(config, batch, seq, dtype, attn, third, context))
             rel = os.path.relpath(path, ROOT)
             # The third set emits only the sdpa files (transformers' eager attention is measured
             # under plain launches alone: its mask cannot be captured in a CUDA graph).
@@ -106,7 +124,8 @@ def main():
                     preds.append(dict(case=case, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
                                       kernels=rt["kernels"]))
                     print(preds[-1], flush=True)
-    out = "predictions_2.json" if second else "predictions_3.json" if third else "predictions.json"
+    out = ("predictions_2.json" if second else "predictions_4.json" if fourth else "predictions_3.json" if third
+           else "predictions.json")
     with open(os.path.join(HERE, out), "w") as fh:
         json.dump(preds, fh, indent=1)
         fh.write("\n")
