@@ -1,12 +1,14 @@
 """§56: fgraph against transformers' own models, from the files `fgraph import hf --ops
-transformers` writes: `FGRAPH=target/release/fgraph python3 validation/gpu/models/hf_real/compare3.py`.
+transformers` writes: `FGRAPH=target/release/fgraph python3 validation/gpu/models/hf_real/compare3.py [--fourth]`.
 
 For each case and mode: fgraph's pre-registered prediction (predictions_3.json, make.py --third),
 its prediction now (files3/ analysed again), transformers' model measured (data/hf3/) and the
-sdpa file's emitted module measured (data/em3/). Writes the table to standard output."""
-import csv, json, os, subprocess
+sdpa file's emitted module measured (data/em3/). `--fourth`: the decode steps (predictions_4.json,
+files4/, data/hf4/, data/em4/). Writes the table to standard output."""
+import csv, json, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SET = "4" if "--fourth" in sys.argv else "3"
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 BIN = os.environ.get("FGRAPH", os.path.join(ROOT, "target", "release", "fgraph"))
 
@@ -19,7 +21,7 @@ def measured(folder):
 
 def now(case, runtime, launch):
     r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--runtime", runtime,
-                        "--launch", launch, os.path.relpath(os.path.join(HERE, "files3", case + ".fgraph"), ROOT)],
+                        "--launch", launch, os.path.relpath(os.path.join(HERE, "files" + SET, case + ".fgraph"), ROOT)],
                        capture_output=True, text=True, cwd=ROOT)
     rt = json.loads(r.stdout)["cost"]["runtime"]
     return rt["time_us"], rt["kernels"]
@@ -31,9 +33,9 @@ def err(p, m):
 
 def main():
     pre = {(p["case"], p["runtime"], p["launch"]): (p["time_us"], p["kernels"])
-           for p in json.load(open(os.path.join(HERE, "predictions_3.json")))}
-    hf, em = measured("hf3"), measured("em3")
-    print(f"{'case':28} {'runtime':8} {'launch':6} {'pre µs':>9} {'now µs':>9} {'k now':>5} | {'HF µs':>9} {'k':>5} "
+           for p in json.load(open(os.path.join(HERE, f"predictions_{SET}.json")))}
+    hf, em = measured("hf" + SET), measured("em" + SET)
+    print(f"{'case':34} {'runtime':8} {'launch':6} {'pre µs':>9} {'now µs':>9} {'k now':>5} | {'HF µs':>9} {'k':>5} "
           f"{'pre':>7} {'now':>7} | {'file µs':>9} {'k':>5} {'now':>7}")
     within = {}
     for (case, runtime, launch), (p0, _) in pre.items():
@@ -42,7 +44,7 @@ def main():
         hs = (f"{h[0]:9.1f} {h[1]:5d} {err(p0, h[0]):>7} {err(p1, h[0]):>7}" if h
               else f"{'no graph':>9} {'':5} {'':7} {'':7}")
         es = f"{e[0]:9.1f} {e[1]:5d} {err(p1, e[0]):>7}" if e else f"{'':9} {'':5} {'':7}"
-        print(f"{case:28} {runtime:8} {launch:6} {p0:9.1f} {p1:9.1f} {k1:5d} | {hs} | {es}")
+        print(f"{case:34} {runtime:8} {launch:6} {p0:9.1f} {p1:9.1f} {k1:5d} | {hs} | {es}")
         if h:
             target = 0.10 if launch == "graph" else 0.15
             n, k = within.get(launch, (0, 0))
