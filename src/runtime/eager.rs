@@ -12,7 +12,9 @@
 //!   `.contiguous()` a softmax or a norm takes of a strided input. Elementwise kernels read
 //!   any strides, and cuBLAS takes a transposed operand as it is: neither copies;
 //! - a `concat` PyTorch's batched cat kernel does not take (more than 4 dimensions) is one
-//!   copy per input, a kernel each but a memcpy between contiguous ranges ([`cat_by_copies`]).
+//!   copy per input, a kernel each but a memcpy between contiguous ranges ([`cat_by_copies`]);
+//!   one of contiguous inputs whose slices align to 16 bytes runs the vectorized batched
+//!   kernel, a streaming copy ([`vectorized_cat`]), any other the generic one (`families.cat`).
 //!
 //! Copies are priced as PyTorch's copy kernels ([`super::seam::Pricing::layout_copy`]).
 
@@ -180,6 +182,27 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 continue;
             }
         }
+        if vectorized_cat(g, o, &s) {
+            // `CatArrayBatchedCopy_vectorized`: every input contiguous and its slices aligned,
+            // a streaming copy of the output (measured: a decode step's KV-cache `torch.cat`
+            // of 8.4 MB in 4.3 µs, where the generic batched kernel's rate, `families.cat`,
+            // says 12.4; VALIDATION.md §56).
+            let out = g.tensor(op.output);
+            let c = CopyShape {
+                read: traffic[k].bytes_read,
+                written: traffic[k].bytes_written,
+                elements: out.bytes / out.dtype.bytes().max(1),
+                transposed_tile: None,
+                broadcast: false,
+            };
+            kernels.push(RuntimeKernel {
+                ops: vec![o],
+                what: What::Kernel,
+                prediction: p.layout_copy(&c, Runner::Eager),
+                launches: 1,
+            });
+            continue;
+        }
         kernels.push(RuntimeKernel {
             ops: vec![o],
             what: What::Kernel,
@@ -265,6 +288,33 @@ pub(super) fn cat_by_copies(g: &Graph, o: OpId) -> bool {
     op.kind == OpKind::Concat
         && op.inputs.len() > 1
         && (out.shape.len() > 4 || elements > i32::MAX as u64)
+}
+
+/// Whether PyTorch runs concat `o` by its vectorized batched kernel
+/// (`CatArrayBatchedCopy_vectorized`, `aten/src/ATen/native/cuda/Shape.cu`): every input
+/// contiguous, and each input's slice of every output row along the concatenated axis a
+/// multiple of 16 bytes (one aligned vector load).
+fn vectorized_cat(g: &Graph, o: OpId, s: &Strides) -> bool {
+    let op = g.op(o);
+    if op.kind != OpKind::Concat || op.inputs.len() < 2 {
+        return false;
+    }
+    let shape = &g.tensor(op.output).shape;
+    let rank = shape.len() as i64;
+    let axis = op.int_attr("axis").unwrap_or(0);
+    let Ok(d) = usize::try_from(if axis < 0 { axis + rank } else { axis }) else {
+        return false;
+    };
+    let inner: u64 = shape.iter().skip(d + 1).product();
+    op.inputs.iter().all(|u| {
+        let b = g.tensor(u.tensor).dtype.bytes();
+        let along = g.use_shape(u).get(d).copied().unwrap_or(0);
+        s.of_use(g, u).is_contiguous()
+            && along
+                .saturating_mul(inner)
+                .saturating_mul(b)
+                .is_multiple_of(16)
+    })
 }
 
 /// Whether each input's slice of concat `o`'s output is one contiguous range (every output
