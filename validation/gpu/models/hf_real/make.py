@@ -10,7 +10,7 @@ and `--launch graph|eager` with the H100 preset (the files in files/); predictio
 fgraph files are also emitted (`fgraph emit torch`, emitted/CASE.py), so one measurement tells
 the file's module from transformers' own. `--second`: §55's held-out files; `--third`: §56,
 transformers' models against `--ops transformers` files (MODELS3); `--fourth`: the same for decode steps
-against a DynamicCache (MODELS4)."""
+against a DynamicCache (MODELS4); `--fifth`: decode files at other sizes, emitted only (MODELS5)."""
 import json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,6 +54,15 @@ MODELS4 = {
     "mistral_7b_l4_decode_b16_t1023": ("mistral_7b_l4_config.json", 16, 1023, "bf16"),
     "llama2_13b_l2_decode_b1_t2047": ("llama2_13b_l2_config.json", 1, 2047, "f16"),
 }
+# §56, the vectorized cat held out (`--fifth`): decode files at other sizes, emitted only (no
+# transformers model): files5/, emitted5/, predictions_5.json, after the cat rule and before
+# measuring.
+MODELS5 = {
+    "llama3_2_1b_decode_b8_t511": ("llama3_2_1b_config.json", 8, 511, "bf16"),
+    "qwen2_5_0_5b_decode_b2_t4095": ("qwen2_5_0_5b_config.json", 2, 4095, "bf16"),
+    "tinyllama_decode_b4_t1535": ("tinyllama_1_1b_config.json", 4, 1535, "bf16"),
+    "llama2_13b_l2_decode_b4_t1023": ("llama2_13b_l2_config.json", 4, 1023, "f16"),
+}
 CHAIN = re.compile(r"  op scores = matmul\((\w+), (\w+)\.T\) -> sc[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op scale = elementwise\.mul\(sc, [^)]*\) -> scs[^\n]*\n(?:  //[^\n]*\n)*"
                    r"  op softmax = reduction\.softmax\(scs, axis = -1(, causal = true)?\) -> p\n"
@@ -90,8 +99,11 @@ def main():
     second = "--second" in sys.argv
     third = "--third" in sys.argv
     fourth = "--fourth" in sys.argv
+    fifth = "--fifth" in sys.argv
     models, tail = ((MODELS2, "2") if second else (MODELS3, "3") if third else (MODELS4, "4") if fourth
-                    else (MODELS, ""))
+                    else (MODELS5, "5") if fifth else (MODELS, ""))
+    second = second or fifth
+    fourth = fourth or fifth
     emitted, files, cases = "emitted" + tail, "files" + tail, "cases" + (tail if third or fourth else "")
     third = third or fourth
     for d in (cases, emitted, files):
@@ -124,8 +136,8 @@ def main():
                     preds.append(dict(case=case, runtime=runtime, launch=launch, time_us=round(rt["time_us"], 3),
                                       kernels=rt["kernels"]))
                     print(preds[-1], flush=True)
-    out = ("predictions_2.json" if second else "predictions_4.json" if fourth else "predictions_3.json" if third
-           else "predictions.json")
+    out = ("predictions_5.json" if fifth else "predictions_2.json" if second else "predictions_4.json" if fourth
+           else "predictions_3.json" if third else "predictions.json")
     with open(os.path.join(HERE, out), "w") as fh:
         json.dump(preds, fh, indent=1)
         fh.write("\n")
