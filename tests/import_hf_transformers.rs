@@ -384,3 +384,36 @@ fn transformers_decode_steps_keep_their_recorded_accuracy() {
     }
     assert_eq!((within, graph), (4, 9));
 }
+
+/// §56's held-out check of the vectorized cat (predictions_5.json before measuring,
+/// data/em5: the emitted modules of decode files): 7 of 8 CUDA-graph steps within ±10%.
+#[test]
+fn decode_files_with_the_cache_cat_keep_their_held_out_accuracy() {
+    let dir = "validation/gpu/models/hf_real";
+    let pre: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join(dir).join("predictions_5.json"))
+            .expect("predictions_5.json"),
+    )
+    .expect("json");
+    let rows = common::csv_rows(&format!("{dir}/data/em5/measured_models.csv"));
+    let (mut graph, mut within) = (0, 0);
+    for p in pre.as_array().expect("list") {
+        let (case, runtime, launch) = (
+            p["case"].as_str().expect("case"),
+            p["runtime"].as_str().expect("runtime"),
+            p["launch"].as_str().expect("launch"),
+        );
+        let Some(m) = rows
+            .iter()
+            .find(|r| r["case"] == case && r["runtime"] == runtime && r["launch"] == launch)
+            .filter(|r| r["status"] == "ok" && launch == "graph")
+            .map(|r| r["time_us"].parse::<f64>().expect("time"))
+        else {
+            continue;
+        };
+        graph += 1;
+        let t = p["time_us"].as_f64().expect("time_us");
+        within += usize::from((t / m - 1.0).abs() <= 0.10);
+    }
+    assert_eq!((within, graph), (7, 8));
+}
