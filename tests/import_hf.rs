@@ -20,30 +20,6 @@ fn import(name: &str, opts: &Options) -> hf::Imported {
     hf::import(&bytes, opts)
 }
 
-/// The parameters of the file's graph: every weight's elements but a decode step's KV
-/// caches (per-layer state, declared as weights).
-fn params(r: &fgraph::FileReport) -> u64 {
-    let a = r.graphs[0].analysis.as_ref().expect("analysis");
-    a.graph
-        .tensors
-        .iter()
-        .filter(|t| t.origin == fgraph::graph::Origin::Weight && !t.name.ends_with("_cache"))
-        .map(|t| t.bytes / t.dtype.bytes())
-        .sum()
-}
-
-fn check_clean(name: &str, text: &str) -> fgraph::FileReport {
-    let r = fgraph::check_file(name, text.as_bytes(), &fgraph::Options::default());
-    let shown: Vec<String> = r
-        .diagnostics
-        .iter()
-        .map(|d| format!("{}: {}", d.code.as_str(), d.message))
-        .collect();
-    assert!(shown.is_empty(), "{name}: {shown:#?}\n{text}");
-    assert_eq!(r.graphs.len(), 1, "{name}");
-    r
-}
-
 fn run(args: &[&str]) -> (Output, String) {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_fgraph"))
         .args(args)
@@ -81,7 +57,7 @@ fn every_family_checks_clean_with_the_published_parameter_count() {
         let i = import(name, &Options::default());
         assert!(i.notes.is_empty(), "{name}: {:?}", i.notes);
         let text = i.text.expect("text");
-        let r = check_clean(name, &text);
+        let r = common::check_clean(name, &text);
         // In fgraph's canonical layout already.
         assert_eq!(
             fgraph::format::format_source(&text).expect("formats"),
@@ -89,7 +65,7 @@ fn every_family_checks_clean_with_the_published_parameter_count() {
             "{name}"
         );
         let published = entry["params"].as_u64().expect("params");
-        assert_eq!(params(&r), published, "{name}");
+        assert_eq!(common::params(&r), published, "{name}");
         types.insert(entry["model_type"].as_str().unwrap().to_string());
         // Blocks and repeats, the std library, the fields in comments.
         assert!(text.contains("import \"std/"), "{name}");
@@ -147,8 +123,11 @@ fn llama3_8b_gives_exactly_the_numbers_of_the_example() {
         &std::fs::read(&ex).unwrap(),
         &fgraph::Options::default(),
     );
-    assert_eq!(params(&check_clean("llama3", &text)), params(&ex_report));
-    assert_eq!(params(&ex_report), 8_030_261_248);
+    assert_eq!(
+        common::params(&common::check_clean("llama3", &text)),
+        common::params(&ex_report)
+    );
+    assert_eq!(common::params(&ex_report), 8_030_261_248);
     // One decode step at 32k context gives examples/llama3_8b_decode.fgraph's numbers.
     let out = dir.join("llama3_8b_decode.fgraph");
     let (o, all) = run(&[
@@ -251,7 +230,10 @@ fn variants_of_the_published_configs() {
         text.contains("repeat 7 layers21 = decoder_sliding(h21"),
         "{text}"
     );
-    assert_eq!(params(&check_clean("qwen", &text)), 7_615_616_512);
+    assert_eq!(
+        common::params(&common::check_clean("qwen", &text)),
+        7_615_616_512
+    );
     // Gemma 2 with an odd number of layers: pairs, then one sliding layer.
     let g = hf::import(
         &with_fields("gemma2_9b_config.json", |m| {
@@ -263,7 +245,10 @@ fn variants_of_the_published_configs() {
     assert!(text.contains("repeat 2 layers = layer_pair("), "{text}");
     assert!(text.contains("op last_layer = decoder_sliding(h"), "{text}");
     // transformers' count for this config (validation/hf/param_counts.py's way).
-    assert_eq!(params(&check_clean("gemma2", &text)), 1_908_483_584);
+    assert_eq!(
+        common::params(&common::check_clean("gemma2", &text)),
+        1_908_483_584
+    );
     // transformers 5's rope_parameters beside rope_scaling: one param per value.
     let l = hf::import(
         &with_fields("llama3_1_8b_config.json", |m| {
@@ -274,7 +259,7 @@ fn variants_of_the_published_configs() {
         &Options::default(),
     );
     assert!(l.notes.is_empty(), "{:?}", l.notes);
-    check_clean("llama", &l.text.unwrap());
+    common::check_clean("llama", &l.text.unwrap());
 }
 
 #[test]
@@ -301,7 +286,7 @@ fn batch_seq_decode_and_dtype_shape_the_step() {
             text.contains("dtype f16") && !text.contains("bf16"),
             "{name}"
         );
-        check_clean(name, &text);
+        common::check_clean(name, &text);
         let opts = Options {
             batch: 2,
             seq: Some(100),
@@ -309,7 +294,7 @@ fn batch_seq_decode_and_dtype_shape_the_step() {
         };
         let text = import(name, &opts).text.expect(name);
         assert!(text.contains("param S = 100"), "{name}");
-        check_clean(name, &text);
+        common::check_clean(name, &text);
     }
     // Mixtral at decode, batch 1: 2 of the 8 experts get a row; the other 6 are idle but
     // still parameters.
@@ -319,7 +304,10 @@ fn batch_seq_decode_and_dtype_shape_the_step() {
     };
     let text = import("mixtral_8x7b_config.json", &one).text.unwrap();
     assert!(text.contains("param EA = 2"), "{text}");
-    assert_eq!(params(&check_clean("mixtral", &text)), 46_702_792_704);
+    assert_eq!(
+        common::params(&common::check_clean("mixtral", &text)),
+        46_702_792_704
+    );
     // 2048 · 6 slots over 160 experts do not divide: two groups of experts.
     let uneven = Options {
         seq: Some(100),
@@ -329,7 +317,10 @@ fn batch_seq_decode_and_dtype_shape_the_step() {
         .text
         .unwrap();
     assert!(text.contains("param RA = "), "{text}");
-    assert_eq!(params(&check_clean("ds", &text)), 15_706_484_224);
+    assert_eq!(
+        common::params(&common::check_clean("ds", &text)),
+        15_706_484_224
+    );
     // The learned positions bound the sequence; BERT has no decode step.
     let too_long = Options {
         seq: Some(1025),
@@ -645,7 +636,7 @@ mod hostile {
             let i = hf::import(&bytes, &opts);
             prop_assert_eq!(i.text.is_some(), !i.has_errors());
             if let Some(text) = i.text {
-                check_clean(family, &text);
+                common::check_clean(family, &text);
             }
         }
     }

@@ -24,27 +24,6 @@ fn transformers(seq: u64, attn: Attn) -> Options {
     }
 }
 
-fn check_clean(name: &str, text: &str) -> fgraph::FileReport {
-    let r = fgraph::check_file(name, text.as_bytes(), &fgraph::Options::default());
-    let shown: Vec<String> = r
-        .diagnostics
-        .iter()
-        .map(|d| format!("{}: {}", d.code.as_str(), d.message))
-        .collect();
-    assert!(shown.is_empty(), "{name}: {shown:#?}\n{text}");
-    r
-}
-
-fn params(r: &fgraph::FileReport) -> u64 {
-    let a = r.graphs[0].analysis.as_ref().expect("analysis");
-    a.graph
-        .tensors
-        .iter()
-        .filter(|t| t.origin == fgraph::graph::Origin::Weight)
-        .map(|t| t.bytes / t.dtype.bytes())
-        .sum()
-}
-
 #[test]
 fn llama_family_configs_import_as_transformers_runs_them_with_the_published_parameters() {
     let counts: serde_json::Value = serde_json::from_str(
@@ -65,14 +44,14 @@ fn llama_family_configs_import_as_transformers_runs_them_with_the_published_para
             );
             assert!(i.notes.is_empty(), "{name}: {:?}", i.notes);
             let text = i.text.expect("text");
-            let r = check_clean(name, &text);
+            let r = common::check_clean(name, &text);
             assert_eq!(
                 fgraph::format::format_source(&text).expect("formats"),
                 text,
                 "{name}"
             );
             assert_eq!(
-                params(&r),
+                common::params(&r),
                 entry["params"].as_u64().expect("params"),
                 "{name}"
             );
@@ -163,8 +142,11 @@ fn attn_sdpa_writes_one_attention_op_in_the_model_form_too() {
     let (eager, sdpa) = (eager.text.expect("eager"), sdpa.text.expect("sdpa"));
     assert!(sdpa.contains("op attn = attention(qr, kr, vh, causal = true, scale = "));
     assert!(!sdpa.contains("reduction.softmax"));
-    let (re, rs) = (check_clean("eager", &eager), check_clean("sdpa", &sdpa));
-    assert_eq!(params(&re), params(&rs));
+    let (re, rs) = (
+        common::check_clean("eager", &eager),
+        common::check_clean("sdpa", &sdpa),
+    );
+    assert_eq!(common::params(&re), common::params(&rs));
     // The default stays the file the importer always wrote.
     assert!(eager.contains("op softmax = reduction.softmax(scs, axis = -1, causal = true) -> p"));
 }
@@ -180,7 +162,7 @@ fn the_runtime_counts_the_kernels_transformers_launched() {
     let count = |attn: Attn, runtime: Runtime| {
         let i = import(config, &transformers(1024, attn));
         let text = i.text.expect("text");
-        let r = check_clean("llama", &text);
+        let r = common::check_clean("llama", &text);
         let a = r.graphs[0].analysis.as_ref().expect("analysis");
         let hw = fgraph::cost::Hardware::preset("h100").expect("h100");
         let est = fgraph::runtime::estimate(a, &hw, fgraph::cost::LaunchMode::Graph, runtime)
@@ -316,7 +298,7 @@ fn a_decode_step_appends_to_the_cache_by_cat_as_dynamic_cache_does() {
         let i = import("tests/fixtures/hf/llama3_8b_config.json", &opts);
         assert!(i.notes.is_empty(), "{:?}", i.notes);
         let text = i.text.expect("text");
-        let r = check_clean("decode", &text);
+        let r = common::check_clean("decode", &text);
         // DynamicLayer.update: torch.cat of the P cached positions and the new one, K and V.
         assert!(text.contains("weight k_cache: [B, NKV, P, HD]"));
         assert!(
@@ -346,9 +328,41 @@ fn a_decode_step_appends_to_the_cache_by_cat_as_dynamic_cache_does() {
             "tests/fixtures/hf/llama3_8b_config.json",
             &transformers(16, attn),
         );
-        let p = check_clean("prefill", &prefill.text.expect("prefill"));
-        assert_eq!(params(&r) - cache, params(&p));
+        let p = common::check_clean("prefill", &prefill.text.expect("prefill"));
+        assert_eq!(common::params(&r), common::params(&p));
     }
+}
+
+/// Of the CUDA-graph steps of `predictions` measured in `data` (folders of
+/// validation/gpu/models/hf_real), how many the pre-registered prediction put within ±10%,
+/// and how many there are.
+fn graph_steps_within(predictions: &str, data: &str) -> (usize, usize) {
+    let dir = "validation/gpu/models/hf_real";
+    let pre: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join(dir).join(predictions)).expect("predictions"),
+    )
+    .expect("json");
+    let rows = common::csv_rows(&format!("{dir}/{data}/measured_models.csv"));
+    let (mut graph, mut within) = (0, 0);
+    for p in pre.as_array().expect("list") {
+        let (case, runtime, launch) = (
+            p["case"].as_str().expect("case"),
+            p["runtime"].as_str().expect("runtime"),
+            p["launch"].as_str().expect("launch"),
+        );
+        let Some(m) = rows
+            .iter()
+            .find(|r| r["case"] == case && r["runtime"] == runtime && r["launch"] == launch)
+            .filter(|r| r["status"] == "ok" && launch == "graph")
+            .map(|r| r["time_us"].parse::<f64>().expect("time"))
+        else {
+            continue;
+        };
+        graph += 1;
+        let t = p["time_us"].as_f64().expect("time_us");
+        within += usize::from((t / m - 1.0).abs() <= 0.10);
+    }
+    (within, graph)
 }
 
 /// §56's decode steps against transformers' DynamicCache, pre-registered (predictions_4.json;
@@ -356,64 +370,12 @@ fn a_decode_step_appends_to_the_cache_by_cat_as_dynamic_cache_does() {
 /// change to the pricing shows here (VALIDATION.md says why the rest miss).
 #[test]
 fn transformers_decode_steps_keep_their_recorded_accuracy() {
-    let dir = "validation/gpu/models/hf_real";
-    let pre: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(common::root().join(dir).join("predictions_4.json"))
-            .expect("predictions_4.json"),
-    )
-    .expect("json");
-    let rows = common::csv_rows(&format!("{dir}/data/hf4/measured_models.csv"));
-    let (mut graph, mut within) = (0, 0);
-    for p in pre.as_array().expect("list") {
-        let (case, runtime, launch) = (
-            p["case"].as_str().expect("case"),
-            p["runtime"].as_str().expect("runtime"),
-            p["launch"].as_str().expect("launch"),
-        );
-        let Some(m) = rows
-            .iter()
-            .find(|r| r["case"] == case && r["runtime"] == runtime && r["launch"] == launch)
-            .filter(|r| r["status"] == "ok" && launch == "graph")
-            .map(|r| r["time_us"].parse::<f64>().expect("time"))
-        else {
-            continue;
-        };
-        graph += 1;
-        let t = p["time_us"].as_f64().expect("time_us");
-        within += usize::from((t / m - 1.0).abs() <= 0.10);
-    }
-    assert_eq!((within, graph), (4, 9));
+    assert_eq!(graph_steps_within("predictions_4.json", "data/hf4"), (4, 9));
 }
 
 /// §56's held-out check of the vectorized cat (predictions_5.json before measuring,
 /// data/em5: the emitted modules of decode files): 7 of 8 CUDA-graph steps within ±10%.
 #[test]
 fn decode_files_with_the_cache_cat_keep_their_held_out_accuracy() {
-    let dir = "validation/gpu/models/hf_real";
-    let pre: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(common::root().join(dir).join("predictions_5.json"))
-            .expect("predictions_5.json"),
-    )
-    .expect("json");
-    let rows = common::csv_rows(&format!("{dir}/data/em5/measured_models.csv"));
-    let (mut graph, mut within) = (0, 0);
-    for p in pre.as_array().expect("list") {
-        let (case, runtime, launch) = (
-            p["case"].as_str().expect("case"),
-            p["runtime"].as_str().expect("runtime"),
-            p["launch"].as_str().expect("launch"),
-        );
-        let Some(m) = rows
-            .iter()
-            .find(|r| r["case"] == case && r["runtime"] == runtime && r["launch"] == launch)
-            .filter(|r| r["status"] == "ok" && launch == "graph")
-            .map(|r| r["time_us"].parse::<f64>().expect("time"))
-        else {
-            continue;
-        };
-        graph += 1;
-        let t = p["time_us"].as_f64().expect("time_us");
-        within += usize::from((t / m - 1.0).abs() <= 0.10);
-    }
-    assert_eq!((within, graph), (7, 8));
+    assert_eq!(graph_steps_within("predictions_5.json", "data/em5"), (7, 8));
 }

@@ -760,7 +760,9 @@ fn the_sustained_derate_follows_the_steps_share_of_compute_bound_kernels() {
 
 #[test]
 fn a_lone_concat_is_pytorch_s_cat_under_eager_and_a_triton_copy_under_compile() {
-    let src = "graph g {\n  input a: bf16[1, 32, 4096, 64]\n  input b: bf16[1, 32, 4096, 64]\n  op c = concat(a, b, axis = -1) -> y: [1, 32, 4096, 128]\n  output y\n}\n";
+    // Strided halves, as `rotate_half` joins them (contiguous ones take the vectorized
+    // kernel: tests_cat.rs).
+    let src = "graph g {\n  input x: bf16[1, 32, 4096, 128]\n  op lo = slice(x, axis = -1, start = 0, end = 64) -> a\n  op hi = slice(x, axis = -1, start = 64, end = 128) -> b\n  op c = concat(b, a, axis = -1) -> y: [1, 32, 4096, 128]\n  output y\n}\n";
     let (a, eager) = run(src, Runtime::Eager);
     let (_, compile) = run(src, Runtime::Compile);
     let cat = |e: &RuntimeEstimate| {

@@ -182,3 +182,28 @@ pub fn csv_file(path: &std::path::Path) -> Vec<std::collections::BTreeMap<String
         })
         .collect()
 }
+
+/// The report of `text` checked as file `name`, which must have no diagnostic at all.
+pub fn check_clean(name: &str, text: &str) -> fgraph::FileReport {
+    let r = fgraph::check_file(name, text.as_bytes(), &fgraph::Options::default());
+    let shown: Vec<String> = r
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+        .collect();
+    assert!(shown.is_empty(), "{name}: {shown:#?}\n{text}");
+    assert_eq!(r.graphs.len(), 1, "{name}");
+    r
+}
+
+/// The parameters of a checked file's graph: every weight's elements but a decode step's KV
+/// caches (per-layer state, declared as weights named `*_cache`).
+pub fn params(r: &fgraph::FileReport) -> u64 {
+    let a = r.graphs[0].analysis.as_ref().expect("analysis");
+    a.graph
+        .tensors
+        .iter()
+        .filter(|t| t.origin == fgraph::graph::Origin::Weight && !t.name.ends_with("_cache"))
+        .map(|t| t.bytes / t.dtype.bytes())
+        .sum()
+}

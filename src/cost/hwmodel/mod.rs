@@ -157,7 +157,8 @@ pub struct Families {
     pub softmax_looped_masked: Option<FamilyCoeffs>,
     /// PyTorch's own `torch.cat` (`CatArrayBatchedCopy`), a lone `concat` under eager: about a
     /// third of the vectorized kernel's rate (VALIDATION.md §42); none: priced as
-    /// `elementwise`.
+    /// `elementwise`. (The runtime prices a cat of contiguous, aligned inputs as PyTorch's
+    /// vectorized kernel instead: `runtime::eager`, §56.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cat: Option<FamilyCoeffs>,
 }

@@ -444,10 +444,10 @@ impl Emitter<'_> {
         v.join(", ")
     }
 
-    fn graph(&mut self, kinds: &[(Kind, String)], plan: &Plan) -> Result<(), String> {
+    /// `graph NAME {`, the step's params (B, S, P) and the config's sizes.
+    fn graph_head(&mut self) {
         let a = self.a;
-        let name = a.model_type;
-        self.l(0, format!("graph {name} {{"));
+        self.l(0, format!("graph {} {{", a.model_type));
         self.l(
             1,
             format!("param B = {} // --batch: sequences", self.step.batch),
@@ -468,6 +468,11 @@ impl Emitter<'_> {
         for p in &a.ints {
             self.l(1, format!("param {} = {} // {}", p.name, p.value, p.source));
         }
+    }
+
+    fn graph(&mut self, kinds: &[(Kind, String)], plan: &Plan) -> Result<(), String> {
+        let a = self.a;
+        self.graph_head();
         if let Some((ea, _, ra)) = self.moe_rows() {
             self.l(
                 1,

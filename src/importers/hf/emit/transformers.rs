@@ -395,27 +395,7 @@ impl Emitter<'_> {
     fn hf_graph(&mut self, kinds: &[(Kind, String)], plan: &super::Plan) {
         let a = self.a;
         let dt = self.dts();
-        self.l(0, format!("graph {} {{", a.model_type));
-        self.l(
-            1,
-            format!("param B = {} // --batch: sequences", self.step.batch),
-        );
-        match self.step.past {
-            Some(p) => {
-                self.l(1, "param S = 1 // --decode: one new token per sequence");
-                self.l(
-                    1,
-                    format!("param P = {p} // --context: positions already in the cache"),
-                );
-            }
-            None => self.l(
-                1,
-                format!("param S = {} // --seq: tokens per sequence", self.step.seq),
-            ),
-        }
-        for p in &a.ints {
-            self.l(1, format!("param {} = {} // {}", p.name, p.value, p.source));
-        }
+        self.graph_head();
         self.l(1, format!("dtype {dt}"));
         self.l(1, "input input_ids: i64[B, S]");
         self.l(
