@@ -615,12 +615,15 @@ mod hostile {
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
-        /// Any config: no panic; either errors and no text, or a text that checks clean.
+        /// Any config, either form, either attention: no panic; either errors and no text, or
+        /// a text that checks clean.
         #[test]
         fn any_config_is_an_answer(
             family in proptest::sample::select(hf::SUPPORTED),
             fields in proptest::collection::vec((proptest::sample::select(KEYS), value()), 0..24),
             decode in any::<bool>(),
+            transformers in any::<bool>(),
+            sdpa in any::<bool>(),
         ) {
             let mut m = serde_json::Map::new();
             m.insert("model_type".into(), family.into());
@@ -631,6 +634,8 @@ mod hostile {
             let opts = Options {
                 decode: decode.then_some(3),
                 seq: Some(8),
+                ops: if transformers { hf::Ops::Transformers } else { hf::Ops::Model },
+                attn: sdpa.then_some(hf::Attn::Sdpa),
                 ..Options::default()
             };
             let i = hf::import(&bytes, &opts);

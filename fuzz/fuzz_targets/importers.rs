@@ -23,6 +23,16 @@ fuzz_target!(|data: &[u8]| {
             decode: (b % 4 == 0).then(|| u64::from(*a) * 16),
             dtype: None,
             source_name: "fuzz.json".into(),
+            ops: if pick & 2 == 0 {
+                fgraph::importers::hf::Ops::Model
+            } else {
+                fgraph::importers::hf::Ops::Transformers
+            },
+            attn: match (pick >> 2) % 3 {
+                0 => None,
+                1 => Some(fgraph::importers::hf::Attn::Eager),
+                _ => Some(fgraph::importers::hf::Attn::Sdpa),
+            },
         };
         let imported = fgraph::import_hf(rest, &opts);
         if let Some(text) = imported.text {
