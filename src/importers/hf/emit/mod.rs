@@ -321,6 +321,34 @@ impl Emitter<'_> {
         v
     }
 
+    /// The comment naming the config field of each value-only param, then `block NAME(ints,
+    /// floats, DT = dtype) {` and `dtype DT`.
+    fn block_head(&mut self, name: &str, ints: &[&str]) {
+        let sources: Vec<String> = self
+            .a
+            .floats
+            .iter()
+            .map(|f| format!("{} = {}", f.name, f.source))
+            .collect();
+        self.l(
+            0,
+            "// Values only (no shape, byte or FLOP depends on them), from the config's fields:",
+        );
+        for chunk in sources.chunks(3) {
+            self.l(0, format!("// {}.", chunk.join(", ")));
+        }
+        self.l(
+            0,
+            format!(
+                "block {name}({}{}, DT = {}) {{",
+                ints.join(", "),
+                self.block_floats(),
+                self.dt()
+            ),
+        );
+        self.l(1, "dtype DT");
+    }
+
     /// The float params of every layer block, with their defaults: the config's values.
     fn block_floats(&self) -> String {
         let mut s = String::new();
@@ -333,12 +361,6 @@ impl Emitter<'_> {
     fn layer_block(&mut self, k: Kind, name: &str) {
         let a = self.a;
         let ints = self.block_ints(k);
-        // Which config field each value-only param comes from.
-        let sources: Vec<String> = a
-            .floats
-            .iter()
-            .map(|f| format!("{} = {}", f.name, f.source))
-            .collect();
         self.l(
             0,
             format!(
@@ -359,23 +381,7 @@ impl Emitter<'_> {
                 },
             ),
         );
-        self.l(
-            0,
-            "// Values only (no shape, byte or FLOP depends on them), from the config's fields:",
-        );
-        for chunk in sources.chunks(3) {
-            self.l(0, format!("// {}.", chunk.join(", ")));
-        }
-        self.l(
-            0,
-            format!(
-                "block {name}({}{}, DT = {}) {{",
-                ints.join(", "),
-                self.block_floats(),
-                self.dt()
-            ),
-        );
-        self.l(1, "dtype DT");
+        self.block_head(name, &ints);
         self.l(1, "input x: [B * S, H]");
         if a.rope {
             let d = if a.mla.is_some() { "RD" } else { "HD" };

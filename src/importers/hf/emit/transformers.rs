@@ -206,28 +206,7 @@ impl Emitter<'_> {
                 }
             ),
         );
-        let sources: Vec<String> = a
-            .floats
-            .iter()
-            .map(|f| format!("{} = {}", f.name, f.source))
-            .collect();
-        self.l(
-            0,
-            "// Values only (no shape, byte or FLOP depends on them), from the config's fields:",
-        );
-        for chunk in sources.chunks(3) {
-            self.l(0, format!("// {}.", chunk.join(", ")));
-        }
-        self.l(
-            0,
-            format!(
-                "block {name}({}{}, DT = {}) {{",
-                ints.join(", "),
-                self.block_floats(),
-                self.dts()
-            ),
-        );
-        self.l(1, "dtype DT");
+        self.block_head(name, &ints);
         self.l(1, "param G = NH / NKV // query heads per key/value head");
         self.hf_block_inputs();
         self.l(1, "weight wq: [H, NH * HD]");
