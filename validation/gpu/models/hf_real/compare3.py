@@ -5,18 +5,11 @@ For each case and mode: fgraph's pre-registered prediction (predictions_3.json, 
 its prediction now (files3/ analysed again), transformers' model measured (data/hf3/) and the
 sdpa file's emitted module measured (data/em3/). `--fourth`: the decode steps (predictions_4.json,
 files4/, data/hf4/, data/em4/). Writes the table to standard output."""
-import csv, json, os, subprocess, sys
+import json, os, subprocess, sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from compare import BIN, HERE, ROOT, measured
+
 SET = "4" if "--fourth" in sys.argv else "3"
-ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
-BIN = os.environ.get("FGRAPH", os.path.join(ROOT, "target", "release", "fgraph"))
-
-
-def measured(folder):
-    path = os.path.join(HERE, "data", folder, "measured_models.csv")
-    return {(r["case"], r["runtime"], r["launch"]): (float(r["time_us"]), int(r["kernels"]))
-            for r in csv.DictReader(open(path)) if r["status"] == "ok"}
 
 
 def now(case, runtime, launch):
