@@ -43,11 +43,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 
 #[test]
 fn every_family_checks_clean_with_the_published_parameter_count() {
-    let counts: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(common::root().join("validation/hf/param_counts.json"))
-            .expect("param_counts.json"),
-    )
-    .expect("json");
+    let counts = common::published_param_counts();
     let configs = counts["configs"].as_object().expect("configs");
     // One per checkpoint of the issue, and DeepSeek-V2 itself (q_lora_rank, 160 experts:
     // 2048 · 6 rows do not divide among them).

@@ -26,11 +26,7 @@ fn transformers(seq: u64, attn: Attn) -> Options {
 
 #[test]
 fn llama_family_configs_import_as_transformers_runs_them_with_the_published_parameters() {
-    let counts: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(common::root().join("validation/hf/param_counts.json"))
-            .expect("param_counts.json"),
-    )
-    .expect("json");
+    let counts = common::published_param_counts();
     let mut n = 0;
     for (name, entry) in counts["configs"].as_object().expect("configs") {
         let t = entry["model_type"].as_str().expect("model_type");

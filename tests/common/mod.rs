@@ -207,3 +207,12 @@ pub fn params(r: &fgraph::FileReport) -> u64 {
         .map(|t| t.bytes / t.dtype.bytes())
         .sum()
 }
+
+/// validation/hf/param_counts.json: transformers' parameter count of each committed config.
+pub fn published_param_counts() -> serde_json::Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(root().join("validation/hf/param_counts.json"))
+            .expect("param_counts.json"),
+    )
+    .expect("json")
+}
