@@ -687,15 +687,7 @@ impl Emitter<'_> {
                 );
             }
         }
-        if a.tied {
-            self.l(
-                1,
-                "op lm_head = matmul(hn, embed_tokens.T) -> logits // tie_word_embeddings: the table is the head",
-            );
-        } else {
-            self.l(1, "weight lm_head_w: [H, V]");
-            self.l(1, "op lm_head = matmul(hn, lm_head_w) -> logits");
-        }
+        self.lm_head();
         let mut out = "logits";
         if let Some(cap) = a.final_softcap {
             self.l(
@@ -716,6 +708,19 @@ impl Emitter<'_> {
             out = "lc3";
         }
         self.l(1, format!("output {out}"));
+    }
+
+    /// The LM head of `hn` into `logits`: the embedding table when tied.
+    fn lm_head(&mut self) {
+        if self.a.tied {
+            self.l(
+                1,
+                "op lm_head = matmul(hn, embed_tokens.T) -> logits // tie_word_embeddings: the table is the head",
+            );
+        } else {
+            self.l(1, "weight lm_head_w: [H, V]");
+            self.l(1, "op lm_head = matmul(hn, lm_head_w) -> logits");
+        }
     }
 
     /// BERT's pooler: dense and tanh on each sequence's first token; both outputs.

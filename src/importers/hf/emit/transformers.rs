@@ -485,15 +485,7 @@ impl Emitter<'_> {
             1,
             format!("op norm = rms_norm({h}, B = B, S = S, H = H, DT = {dt}) -> hn"),
         );
-        if a.tied {
-            self.l(
-                1,
-                "op lm_head = matmul(hn, embed_tokens.T) -> logits // tie_word_embeddings",
-            );
-        } else {
-            self.l(1, "weight lm_head_w: [H, V]");
-            self.l(1, "op lm_head = matmul(hn, lm_head_w) -> logits");
-        }
+        self.lm_head();
         self.l(1, "output logits");
         self.l(0, "}");
     }
