@@ -394,3 +394,109 @@ fn a_few_query_rows_cost_a_whole_query_block() {
     // Two blocks a head (16 in all, within one wave of 132 SMs) take what one does.
     assert!((time(256) / time(128) - 1.0).abs() < 1e-9);
 }
+
+/// One attention op with a mask `m` of `mask` (a type, `bool[..]`), and `attrs`.
+fn masked(q: &[u64], k: &[u64], mask: &str, attrs: &str) -> String {
+    format!(
+        "graph g {{\n  dtype f16\n  input q: [{}]\n  input k: [{}]\n  input v: [{}]\n  \
+         input m: {mask}\n  op a = attention(q, k, v, m{attrs}) -> o\n  output o\n}}\n",
+        dims(q),
+        dims(k),
+        dims(k)
+    )
+}
+
+#[test]
+fn a_mask_is_read_and_every_pair_visited() {
+    // Prefill of 4 queries, one head of 8, a [1, 4, 4] boolean mask: all 16 pairs, each
+    // 2·8 + 2·8 + 5 + 1 (the mask's add) = 38 FLOPs; the mask's 16 bytes read.
+    let a = analysis(&masked(&[1, 4, 8], &[1, 4, 8], "bool[1, 4, 4]", ""));
+    assert_eq!(out_shape(&a), vec![1, 4, 8]);
+    let (flops, read, written) = totals(&a);
+    assert_eq!(flops, 16 * 38);
+    assert_eq!((read, written), (3 * 4 * 8 * 2 + 16, 4 * 8 * 2));
+    // A decode step against 2,048 keys, its mask [B, 1, 1, S_k] broadcast over the heads, in
+    // the queries' dtype (added to the scores).
+    let a = analysis(&masked(
+        &[2, 12, 1, 128],
+        &[2, 12, 2048, 128],
+        "f16[2, 1, 1, 2048]",
+        ", scale = 0.088",
+    ));
+    assert_eq!(totals(&a).0, 24 * 2048 * (4 * 128 + 6));
+}
+
+#[test]
+fn a_mask_of_the_wrong_shape_dtype_or_with_causal_is_an_error() {
+    let cases = [
+        // [1, 4, 3] does not broadcast to the scores [1, 4, 4].
+        (
+            masked(&[1, 4, 8], &[1, 4, 8], "bool[1, 4, 3]", ""),
+            Code::ShapeMismatch,
+            "does not broadcast to its scores [1, 4, 4]",
+        ),
+        (
+            masked(&[1, 4, 8], &[1, 4, 8], "bool[1, 4, 4]", ", causal = true"),
+            Code::BadAttribute,
+            "SDPA takes one or the other",
+        ),
+        (
+            masked(&[1, 4, 8], &[1, 4, 8], "i32[1, 4, 4]", ""),
+            Code::InvalidDtype,
+            "SDPA takes a bool mask or one of the queries' dtype",
+        ),
+    ];
+    for (src, code, message) in cases {
+        let d = diagnostics(&src);
+        assert!(
+            d.iter().any(|(c, m)| *c == code && m.contains(message)),
+            "{src}\n{d:?}"
+        );
+    }
+    // `causal = false` with a mask is what SDPA takes.
+    analysis(&masked(
+        &[1, 4, 8],
+        &[1, 4, 8],
+        "bool[1, 4, 4]",
+        ", causal = false",
+    ));
+}
+
+#[test]
+fn eager_sdpa_converts_a_boolean_mask_and_torch_passes_it() {
+    use fgraph::runtime::{Runtime, What, estimate};
+    let count = |src: &str| {
+        let a = analysis(src);
+        let e = estimate(&a, &h100(), LaunchMode::Graph, Runtime::Eager).expect("estimate");
+        let n = |f: fn(&What) -> bool| e.kernels.iter().filter(|k| f(&k.what)).count();
+        (
+            n(|w| matches!(w, What::Fill { .. })),
+            n(|w| matches!(w, What::Mask { .. })),
+        )
+    };
+    // ATen's `convert_boolean_attn_mask_cudnn`: two one-element fills and a `where`.
+    let shapes = (&[2, 12, 1, 128][..], &[2, 12, 2048, 128][..]);
+    assert_eq!(
+        count(&masked(shapes.0, shapes.1, "bool[2, 1, 1, 2048]", "")),
+        (2, 1)
+    );
+    // An additive mask goes in as it is.
+    assert_eq!(
+        count(&masked(shapes.0, shapes.1, "f16[2, 1, 1, 2048]", "")),
+        (0, 0)
+    );
+    let src = masked(shapes.0, shapes.1, "bool[2, 1, 1, 2048]", "");
+    let a = analysis(&src);
+    let place = |_| (String::from("t.fgraph"), 1);
+    let input = fgraph::emit::Input {
+        graph: &a.graph,
+        file: "t.fgraph",
+        overrides: Vec::new(),
+        place: &place,
+    };
+    let py = fgraph::emit::torch::emit(&input).expect("emits");
+    assert!(
+        py.contains("F.scaled_dot_product_attention(q, k, v, attn_mask=m)"),
+        "{py}"
+    );
+}

@@ -619,7 +619,7 @@ mod hostile {
             fields in proptest::collection::vec((proptest::sample::select(KEYS), value()), 0..24),
             decode in any::<bool>(),
             transformers in any::<bool>(),
-            sdpa in any::<bool>(),
+            attn in 0u8..3,
         ) {
             let mut m = serde_json::Map::new();
             m.insert("model_type".into(), family.into());
@@ -631,7 +631,7 @@ mod hostile {
                 decode: decode.then_some(3),
                 seq: Some(8),
                 ops: if transformers { hf::Ops::Transformers } else { hf::Ops::Model },
-                attn: sdpa.then_some(hf::Attn::Sdpa),
+                attn: [None, Some(hf::Attn::Sdpa), Some(hf::Attn::SdpaTraced)][usize::from(attn)],
                 ..Options::default()
             };
             let i = hf::import(&bytes, &opts);

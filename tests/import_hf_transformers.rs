@@ -33,7 +33,7 @@ fn llama_family_configs_import_as_transformers_runs_them_with_the_published_para
         if !matches!(t, "llama" | "mistral" | "qwen2") {
             continue;
         }
-        for attn in [Attn::Sdpa, Attn::Eager] {
+        for attn in [Attn::Sdpa, Attn::Eager, Attn::SdpaTraced] {
             let i = import(
                 &format!("tests/fixtures/hf/{name}"),
                 &transformers(512, attn),
@@ -66,12 +66,27 @@ fn llama_family_configs_import_as_transformers_runs_them_with_the_published_para
                     assert!(text.contains("op mask_add = elementwise.add(scs, mask)"));
                     assert!(text.contains("elementwise.cast(scm) -> sf: f32"));
                 }
+                // Traced: the boolean mask built once, K and V repeated, SDPA with the mask.
+                Attn::SdpaTraced => {
+                    assert!(text.contains("input mask: bool[B, 1, S, S]"), "{name}");
+                    assert!(text.contains("op mask_4d = reshape(allowed)"), "{name}");
+                    let (k, v) = if text.contains("op k_repeat = ") {
+                        ("kx", "vx")
+                    } else {
+                        // Llama-2-7B: multi-head, repeat_kv returns its input.
+                        ("kr", "vh")
+                    };
+                    assert!(
+                        text.contains(&format!("= attention(qr, {k}, {v}, mask, scale = ")),
+                        "{name}"
+                    );
+                }
             }
             n += 1;
         }
     }
     // Llama-2-7B, Llama-3-8B, Llama-3.1-8B, Mistral-7B, Qwen2.5-7B.
-    assert_eq!(n, 10);
+    assert_eq!(n, 15);
 }
 
 #[test]
@@ -108,6 +123,15 @@ fn what_it_does_not_write_is_an_error_saying_why() {
                 ..Options::default()
             },
             "softcapping",
+        ),
+        (
+            "llama3_8b_config.json",
+            Options {
+                attn: Some(Attn::SdpaTraced),
+                seq: Some(128),
+                ..Options::default()
+            },
+            "it goes with `--ops transformers`",
         ),
     ] {
         let i = import(&format!("tests/fixtures/hf/{config}"), &opts);
@@ -285,7 +309,7 @@ fn transformers_models_held_out_keep_their_accuracy() {
 
 #[test]
 fn a_decode_step_appends_to_the_cache_by_cat_as_dynamic_cache_does() {
-    for attn in [Attn::Sdpa, Attn::Eager] {
+    for attn in [Attn::Sdpa, Attn::Eager, Attn::SdpaTraced] {
         let opts = Options {
             batch: 4,
             decode: Some(1023),
@@ -308,6 +332,11 @@ fn a_decode_step_appends_to_the_cache_by_cat_as_dynamic_cache_does() {
             Attn::Eager => {
                 assert!(text.contains("op k_repeat = reshape(k6) -> kx: [B, NH, P + S, HD]"));
                 assert!(text.contains("input mask: [B, 1, S, P + S]"));
+            }
+            Attn::SdpaTraced => {
+                assert!(text.contains("op k_repeat = reshape(k6) -> kx: [B, NH, P + S, HD]"));
+                assert!(text.contains("= attention(qr, kx, vx, mask, scale = "));
+                assert!(text.contains("input mask: bool[B, 1, S, P + S]"));
             }
         }
         // The weights besides the caches are the prefill file's.

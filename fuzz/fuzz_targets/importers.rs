@@ -28,10 +28,11 @@ fuzz_target!(|data: &[u8]| {
             } else {
                 fgraph::importers::hf::Ops::Transformers
             },
-            attn: match (pick >> 2) % 3 {
+            attn: match (pick >> 2) % 4 {
                 0 => None,
                 1 => Some(fgraph::importers::hf::Attn::Eager),
-                _ => Some(fgraph::importers::hf::Attn::Sdpa),
+                2 => Some(fgraph::importers::hf::Attn::Sdpa),
+                _ => Some(fgraph::importers::hf::Attn::SdpaTraced),
             },
         };
         let imported = fgraph::import_hf(rest, &opts);

@@ -306,7 +306,9 @@ pub struct HfArgs {
     pub ops: crate::importers::hf::Ops,
     /// The attention, as transformers' `attn_implementation`: `eager` (the scores written
     /// out) or `sdpa` (one `attention` op); default `eager` with `--ops model`, `sdpa` with
-    /// `--ops transformers`.
+    /// `--ops transformers`. `sdpa-traced` (`--ops transformers` only): `sdpa` as
+    /// transformers runs it under torch.compile or a CUDA-graph capture, the causal mask
+    /// built and K and V repeated to every query head.
     #[arg(long, value_name = "ATTN", value_enum)]
     pub attn: Option<crate::importers::hf::Attn>,
 }

@@ -2,7 +2,9 @@
 //! `scaled_dot_product_attention` as one FlashAttention kernel. `q` is `[..., H_q, S_q, D]`,
 //! `k` `[..., H_kv, S_k, D]`, `v` `[..., H_kv, S_k, D_v]` (SDPA's layout), `H_kv` dividing
 //! `H_q` (grouped-query heads as `enable_gqa` takes them: no copy of `k` or `v`); the output
-//! is `[..., H_q, S_q, D_v]` (`sema::attention` infers it).
+//! is `[..., H_q, S_q, D_v]` (`sema::attention` infers it). A fourth tensor is SDPA's
+//! `attn_mask` (boolean, or added to the scores), broadcast to `[..., H_q, S_q, S_k]`: the
+//! kernel visits every pair (a mask does not say which it may skip) and adds it to each score.
 //!
 //! It fuses as the FlashAttention kernel of the three-op pattern does under
 //! `--flash-attention` (`crate::fusion::flash`): a contraction, which starts its kernel, holds
@@ -10,8 +12,9 @@
 //! allows. FLOPs: `2·D` (scores) `+ 2·D_v` (P·V) `+ 5` (the softmax, as `reduction.softmax`
 //! counts per element) per (query, key) pair the mask keeps, per batch element and q-head:
 //! every pair without `causal`, [`unmasked_pairs`] with it (FlashAttention's alignment, the
-//! same rule as the softmax's `causal` and `window`). Compulsory bytes: `q`, `k` and `v` read
-//! once each (`k` and `v` once, not once per q-head), the output written once.
+//! same rule as the softmax's `causal` and `window`), and 1 more per pair with a mask tensor
+//! (its add). Compulsory bytes: `q`, `k`, `v` (and the mask) read once each (`k` and `v`
+//! once, not once per q-head), the output written once.
 
 use super::funcs::{self, AttrSpec, AttrType, attr};
 use super::{Arity, Compute, FlopArgs, FlopSource, FuseClass, OpSpec, output, whole};
@@ -38,9 +41,10 @@ pub const ATTENTION: OpSpec = OpSpec {
     compute: Compute::TensorCores,
     arity: Arity {
         min: 3,
-        max: 3,
-        text: "exactly 3 tensors",
-        help: "attention takes queries, keys and values: `attention(q, k, v, causal = true)`",
+        max: 4,
+        text: "3 or 4 tensors",
+        help: "attention takes queries, keys and values, and optionally a mask: `attention(q, k, \
+               v, causal = true)` or `attention(q, k, v, mask)`",
     },
     attrs: &[funcs::CAUSAL, funcs::WINDOW, SCALE],
     injective: false,
@@ -69,25 +73,29 @@ pub struct Dims {
     /// `causal = true` was stated; `window` with it.
     pub causal: bool,
     pub window: Option<u64>,
+    /// A mask tensor is given (SDPA's `attn_mask`): every pair is visited, one add more each.
+    pub masked: bool,
 }
 
 impl Dims {
     /// From the output's shape, `q`'s and `k`'s as read (each with whether it is read
-    /// transposed) and the integer attributes; `None` for shapes of rank below 2 (the
-    /// semantic pass reports them).
+    /// transposed), the integer attributes and whether a mask tensor is given; `None` for
+    /// shapes of rank below 2 (the semantic pass reports them).
     pub fn of(
         out: &[u64],
         (q, tq): (&[u64], bool),
         (k, tk): (&[u64], bool),
         ints: &[(CompactString, i64)],
+        masked: bool,
     ) -> Option<Dims> {
         let (r, rq, rk) = (out.len(), q.len(), k.len());
         if r < 2 || rq < 2 || rk < 2 {
             return None;
         }
         let int = |name: &str| ints.iter().find(|(n, _)| n == name).map(|&(_, v)| v);
-        // A wrong value was reported; `causal` is on for anything but 0.
-        let causal = int(funcs::CAUSAL.name).is_some_and(|c| c != 0);
+        // A wrong value was reported; `causal` is on for anything but 0 (with a mask, an
+        // error reported: the mask rules).
+        let causal = !masked && int(funcs::CAUSAL.name).is_some_and(|c| c != 0);
         let window = int(funcs::WINDOW.name)
             .and_then(|w| u64::try_from(w).ok())
             .filter(|&w| causal && w >= 1);
@@ -101,6 +109,7 @@ impl Dims {
             sk: k[rk - 2 + usize::from(tk)],
             causal,
             window,
+            masked,
         })
     }
 
@@ -112,6 +121,7 @@ impl Dims {
             (&g.use_shape(q), false),
             (&g.use_shape(k), false),
             &op.attrs,
+            op.inputs.len() > 3,
         )
     }
 
@@ -137,16 +147,21 @@ impl Dims {
         self.per_pair(2 * (u128::from(self.d) + u128::from(self.dv)))
     }
 
-    /// Every FLOP: the products and the softmax's [`SOFTMAX_PER_PAIR`] per pair.
+    /// Every FLOP: the products, the softmax's [`SOFTMAX_PER_PAIR`] per pair and the mask's
+    /// add.
     pub fn flops(&self) -> Option<u128> {
-        self.per_pair(2 * (u128::from(self.d) + u128::from(self.dv)) + u128::from(SOFTMAX_PER_PAIR))
+        self.per_pair(
+            2 * (u128::from(self.d) + u128::from(self.dv))
+                + u128::from(SOFTMAX_PER_PAIR)
+                + u128::from(self.masked),
+        )
     }
 }
 
 fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
     let n = match (a.first, a.second) {
         // Shapes of rank below 2 were reported: nothing is counted.
-        (Some(q), Some(k)) => Dims::of(a.out, q, (k, false), a.ints)
+        (Some(q), Some(k)) => Dims::of(a.out, q, (k, false), a.ints, a.inputs > 3)
             .map_or(Some(0), |d| d.flops().and_then(|f| u64::try_from(f).ok())),
         _ => Some(0),
     };
@@ -181,7 +196,7 @@ mod tests {
 
     fn dims(out: &[u64], q: &[u64], k: &[u64], ints: &[(&str, i64)]) -> Dims {
         let ints: Vec<(CompactString, i64)> = ints.iter().map(|&(n, v)| (n.into(), v)).collect();
-        Dims::of(out, (q, false), (k, false), &ints).expect("dims")
+        Dims::of(out, (q, false), (k, false), &ints, false).expect("dims")
     }
 
     #[test]
@@ -219,5 +234,21 @@ mod tests {
             &[],
         );
         assert_eq!(d.flops(), None);
+    }
+
+    #[test]
+    fn a_mask_visits_every_pair_and_adds_once_each() {
+        let ints: Vec<(CompactString, i64)> = vec![("causal".into(), 1)];
+        let d = Dims::of(
+            &[1, 4, 8],
+            (&[1, 4, 8], false),
+            (&[1, 4, 8], false),
+            &ints,
+            true,
+        )
+        .expect("dims");
+        assert!(!d.causal && d.masked);
+        assert_eq!(d.pairs(), 16);
+        assert_eq!(d.flops(), Some(16 * (2 * 8 + 2 * 8 + 5 + 1)));
     }
 }

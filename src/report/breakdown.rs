@@ -331,7 +331,9 @@ pub fn breakdown(
             e.kernels.iter().map(|k| {
                 let f = match &k.what {
                     What::Copy { .. } => KernelFamily::LayoutCopy,
-                    What::Fill { .. } | What::Stats { .. } => KernelFamily::Elementwise,
+                    What::Fill { .. } | What::Stats { .. } | What::Mask { .. } => {
+                        KernelFamily::Elementwise
+                    }
                     What::Sdpa => KernelFamily::Attention,
                     What::Kernel => families_of.kernel(&k.ops),
                 };
@@ -375,7 +377,9 @@ pub fn breakdown(
             for k in &e.kernels {
                 let op = k.ops.first().copied().or(match &k.what {
                     What::Copy { reader, .. } => *reader,
-                    What::Fill { reader } | What::Stats { reader } => Some(*reader),
+                    What::Fill { reader } | What::Stats { reader } | What::Mask { reader } => {
+                        Some(*reader)
+                    }
                     _ => None,
                 });
                 let row = op.map_or(layers.len() - 1, |o| of[o.index()]);

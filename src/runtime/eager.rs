@@ -14,7 +14,9 @@
 //! - a `concat` PyTorch's batched cat kernel does not take (more than 4 dimensions) is one
 //!   copy per input, a kernel each but a memcpy between contiguous ranges ([`cat_by_copies`]);
 //!   one of contiguous inputs whose slices align to 16 bytes runs the vectorized batched
-//!   kernel, a streaming copy ([`vectorized_cat`]), any other the generic one (`families.cat`).
+//!   kernel, a streaming copy ([`vectorized_cat`]), any other the generic one (`families.cat`);
+//! - an attention's boolean mask is made additive first: two one-element fills and a `where`
+//!   over the mask ([`What::Mask`](super::What::Mask)).
 //!
 //! Copies are priced as PyTorch's copy kernels ([`super::seam::Pricing::layout_copy`]).
 
@@ -95,6 +97,42 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
                 ops: Vec::new(),
                 what: What::Fill { reader: o },
                 prediction: p.layout_copy(&fill, Runner::Eager),
+                launches: 1,
+            });
+        }
+        // SDPA takes a boolean mask as an additive one of the queries' dtype (ATen's
+        // `convert_boolean_attn_mask_cudnn`): two one-element fills (its 0 and its large
+        // negative) and a `where` over the mask (an H200's trace of transformers' captured
+        // decode step: validation/gpu/models/hf_real/data/gap_h200).
+        if let Some(m) = bool_mask(g, o) {
+            let b = g.tensor(op.output).dtype.bytes();
+            let fill = CopyShape {
+                read: 0,
+                written: b,
+                elements: 1,
+                transposed_tile: None,
+                broadcast: false,
+            };
+            for _ in 0..2 {
+                kernels.push(RuntimeKernel {
+                    ops: Vec::new(),
+                    what: What::Fill { reader: o },
+                    prediction: p.layout_copy(&fill, Runner::Eager),
+                    launches: 1,
+                });
+            }
+            let elements = g.tensor(m).bytes;
+            let convert = CopyShape {
+                read: elements,
+                written: elements.saturating_mul(b),
+                elements,
+                transposed_tile: None,
+                broadcast: false,
+            };
+            kernels.push(RuntimeKernel {
+                ops: Vec::new(),
+                what: What::Mask { reader: o },
+                prediction: p.layout_copy(&convert, Runner::Eager),
                 launches: 1,
             });
         }
@@ -344,6 +382,13 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
 /// elementwise function of two operands given more (`add(a, b, c)`: `torch.add` takes two at
 /// a time), a softmax that states its causal mask (`masked_fill` first, PyTorch's softmax
 /// takes none; out of place, it clones the scores first), a norm over an axis that is not the last one (moved there: a copy).
+/// The boolean mask tensor of attention op `o`, if it has one.
+fn bool_mask(g: &Graph, o: OpId) -> Option<crate::graph::TensorId> {
+    let op = g.op(o);
+    let m = op.inputs.get(3).filter(|_| op.kind == OpKind::Attention)?;
+    (g.tensor(m.tensor).dtype == crate::types::Dtype::Bool).then_some(m.tensor)
+}
+
 fn extra_passes(g: &Graph, o: OpId) -> usize {
     let op = g.op(o);
     let f = op.func.as_deref().unwrap_or("");

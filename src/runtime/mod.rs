@@ -112,10 +112,13 @@ pub enum What {
     /// One of the two kernels PyTorch's inference batch norm `reader` runs on its running
     /// statistics before its own: the mean cast to f32, the inverse standard deviation.
     Stats { reader: OpId },
+    /// The `where` by which PyTorch's SDPA turns attention `reader`'s boolean mask into one
+    /// of the queries' dtype, added to the scores, before cuDNN's kernel.
+    Mask { reader: OpId },
 }
 
 impl What {
-    /// `kernel`, `sdpa`, `copy`, `fill` or `stats` (the JSON's `what`).
+    /// `kernel`, `sdpa`, `copy`, `fill`, `stats` or `mask` (the JSON's `what`).
     pub fn as_str(&self) -> &'static str {
         match self {
             What::Kernel => "kernel",
@@ -123,6 +126,7 @@ impl What {
             What::Copy { .. } => "copy",
             What::Fill { .. } => "fill",
             What::Stats { .. } => "stats",
+            What::Mask { .. } => "mask",
         }
     }
 }

@@ -4,9 +4,12 @@
 //! as `enable_gqa` takes them); tensors of rank 2 (`[S, D]`) have one head. The output is
 //! `[...batch, H_q, S_q, D_v]`: `q`'s shape with `v`'s last dimension. A mismatch is
 //! `shape-mismatch`. The attributes' values (`causal`, `window` with `causal`, `scale`) are
-//! checked with the functions' (`funcs`).
+//! checked with the functions' (`funcs`). A fourth tensor, the mask (SDPA's `attn_mask`),
+//! broadcasts to `[...batch, H_q, S_q, S_k]` (`shape-mismatch` otherwise) and is not given
+//! with `causal = true` (`bad-attribute`: SDPA refuses both); its dtype is checked in `infer`.
 
 use super::fmt_shape;
+use super::ops::Attrs;
 use super::shape::{ArgNames, broadcast2};
 use crate::diagnostics::{Code, Diagnostic};
 use std::ops::Deref;
@@ -18,10 +21,80 @@ const LAYOUT: &str = "attention takes q [..., H_q, S_q, D], k [..., H_kv, S_k, D
 /// reported.
 pub(super) fn infer<A: Deref<Target = [u64]>>(
     args: &[Option<A>],
+    attrs: &Attrs<'_, '_>,
     names: &(impl ArgNames + ?Sized),
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<u64>> {
-    let [Some(q), Some(k), Some(v)] = args else {
+    if args.len() > 3 {
+        causal_and_mask(attrs, names, diags);
+    }
+    let out = infer_qkv(args, names, diags)?;
+    // The mask broadcasts to the scores, [...batch, H_q, S_q, S_k].
+    if let (Some(Some(mask)), Some(Some(k))) = (args.get(3), args.get(1)) {
+        let (mask, k): (&[u64], &[u64]) = (mask, k);
+        let mut scores = out.clone();
+        if let Some(last) = scores.last_mut() {
+            *last = k[k.len() - 2];
+        }
+        if broadcast2(mask, &scores).as_deref() != Some(&scores[..]) {
+            diags.push(
+                Diagnostic::new(
+                    Code::ShapeMismatch,
+                    format!(
+                        "the mask `{}` {} of attention does not broadcast to its scores {}",
+                        names.name(3),
+                        fmt_shape(mask),
+                        fmt_shape(&scores)
+                    ),
+                )
+                .at(names.span(3), format!("shape {}", fmt_shape(mask)))
+                .help(
+                    "SDPA's `attn_mask` broadcasts to [...batch, H_q, S_q, S_k] (numpy rules: \
+                     each dim equal, or 1), one value per (query, key) pair"
+                        .to_string(),
+                ),
+            );
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// `causal = true` with a mask: SDPA refuses both (`bad-attribute`).
+fn causal_and_mask(
+    attrs: &Attrs<'_, '_>,
+    names: &(impl ArgNames + ?Sized),
+    diags: &mut Vec<Diagnostic>,
+) {
+    let causal = crate::ops::funcs::CAUSAL.name;
+    if attrs.written(causal).is_none() || attrs.ints.iter().any(|(n, v)| n == causal && *v == 0) {
+        return;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::BadAttribute,
+            format!(
+                "attention takes a mask `{}` and `causal = true`: SDPA takes one or the other",
+                names.name(3)
+            ),
+        )
+        .at(attrs.span(causal), "causal")
+        .with(names.span(3), "a mask")
+        .help(
+            "write the causal rule into the mask, or drop the mask and keep `causal = true` \
+             (PyTorch raises on both)"
+                .to_string(),
+        ),
+    );
+}
+
+/// The output shape from `q`, `k` and `v`.
+fn infer_qkv<A: Deref<Target = [u64]>>(
+    args: &[Option<A>],
+    names: &(impl ArgNames + ?Sized),
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<u64>> {
+    let [Some(q), Some(k), Some(v), ..] = args else {
         return None;
     };
     let (q, k, v): (&[u64], &[u64], &[u64]) = (q, k, v);

@@ -232,7 +232,7 @@ impl<'a, 's> Sema<'a, 's> {
                 OpKind::Reshape | OpKind::Expand => None,
                 OpKind::Conv => super::conv::infer(args, &op_attrs, &names, diags),
                 k if super::pool::is_pool(k) => super::pool::infer(args, &op_attrs, &names, diags),
-                OpKind::Attention => super::attention::infer(args, &names, diags),
+                OpKind::Attention => super::attention::infer(args, &op_attrs, &names, diags),
                 OpKind::ScaledMm => super::quant::infer_scaled(args, &names, diags),
                 OpKind::QuantMm => {
                     let w = uses.get(1).and_then(|u| u.tensor());
@@ -324,6 +324,7 @@ impl<'a, 's> Sema<'a, 's> {
             OpKind::SelectiveScan => self.selective_scan_dtypes(o),
             OpKind::AssociativeScan => self.dtype_mismatch(o),
             OpKind::ScaledMm | OpKind::QuantMm => self.quant_dtypes(o, kind),
+            OpKind::Attention => self.attention_mask(o),
             _ => {}
         }
         let output = self.ops[o].output;
@@ -350,6 +351,35 @@ impl<'a, 's> Sema<'a, 's> {
         let u = self.uses.get(use_range(&self.ops, o).nth(k)?)?;
         let t = &self.tensors[u.tensor()?.index()];
         Some((t.dtype?, t.name.name, u.span))
+    }
+
+    /// An attention's mask (argument 3) is boolean (true: attend) or of the queries' dtype,
+    /// added to the scores, as SDPA's `attn_mask`: `invalid-dtype` otherwise.
+    fn attention_mask(&mut self, o: usize) {
+        let (Some((m, name, at)), Some((q, qname, qat))) =
+            (self.arg_dtype(o, 3), self.arg_dtype(o, 0))
+        else {
+            return;
+        };
+        if m == Dtype::Bool || m == q {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::new(
+                Code::InvalidDtype,
+                format!(
+                    "the mask `{name}` of attention `{}` is {m}: SDPA takes a bool mask or one of \
+                     the queries' dtype, {q}",
+                    self.ops[o].name
+                ),
+            )
+            .at(at, format!("`{name}` is {m}"))
+            .with(qat, format!("`{qname}` is {q}"))
+            .help(format!(
+                "declare the mask `bool` (true where a query sees a key) or {q} (added to the \
+                 scores: 0 or a large negative number)"
+            )),
+        );
     }
 
     /// A gather's indices (argument 1) must be integers: `invalid-dtype` otherwise.

@@ -469,6 +469,38 @@ impl Emitter<'_> {
                 });
             }
         }
+        if op.inputs.len() > 3 {
+            // The mask, SDPA's `attn_mask`: lifted to 4-D as q is, or, where the heads merge,
+            // its head dims merged too (a view where they are all 1).
+            let m = self.input(op, 3)?;
+            let m = self.computed(m, notes);
+            let expr = match merged {
+                Some((h, _)) => {
+                    let r = m.shape.len();
+                    let (b, sq, sk) = (q.shape[0], q.shape[rq - 2], k.shape[rk - 2]);
+                    if r >= 3 && m.shape[..r - 2].iter().skip(1).all(|&d| d == 1) {
+                        let lead = if r == q.shape.len() { m.shape[0] } else { 1 };
+                        format!(
+                            "{}.reshape({lead}, 1, {}, {})",
+                            m.expr,
+                            m.shape[r - 2],
+                            m.shape[r - 1]
+                        )
+                    } else {
+                        let mut scores = q.shape[..rq - 1].to_vec();
+                        scores.push(sk);
+                        let dims: Vec<String> = scores.iter().map(u64::to_string).collect();
+                        format!(
+                            "{}.expand({}).reshape({b}, {h}, {sq}, {sk})",
+                            m.expr,
+                            dims.join(", ")
+                        )
+                    }
+                }
+                None => up(&m),
+            };
+            let _ = write!(call, ", attn_mask={expr}");
+        }
         if let Some(s) = number_attr(op, "scale") {
             let _ = write!(call, ", scale={s}");
         }

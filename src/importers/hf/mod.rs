@@ -76,13 +76,28 @@ pub enum Attn {
     Eager,
     /// One `attention` op: `scaled_dot_product_attention`.
     Sdpa,
+    /// `sdpa` as transformers calls it while traced — torch.compile, torch.export or a
+    /// CUDA-graph capture (`--ops transformers` only): it cannot skip the causal mask then,
+    /// so it builds it, repeats K and V to every query head (SDPA's `enable_gqa` takes no
+    /// mask) and passes the mask: `attention(q, k, v, mask)` (docs/VALIDATION.md §57).
+    SdpaTraced,
 }
 
 impl Attn {
+    /// The `--attn` value.
     pub fn name(self) -> &'static str {
         match self {
             Attn::Eager => "eager",
             Attn::Sdpa => "sdpa",
+            Attn::SdpaTraced => "sdpa-traced",
+        }
+    }
+
+    /// transformers' `attn_implementation` for it.
+    pub fn implementation(self) -> &'static str {
+        match self {
+            Attn::Eager => "eager",
+            Attn::Sdpa | Attn::SdpaTraced => "sdpa",
         }
     }
 }

@@ -33,7 +33,14 @@ pub fn emit(a: &Arch, o: &Options) -> Result<String, String> {
         Ops::Model => Attn::Eager,
         Ops::Transformers => Attn::Sdpa,
     });
-    if attn == Attn::Sdpa && a.attn_softcap.is_some() {
+    if attn == Attn::SdpaTraced && o.ops != Ops::Transformers {
+        return Err(
+            "`--attn sdpa-traced` is transformers' traced SDPA path: it goes with \
+             `--ops transformers` (the default form's `--attn sdpa` is one attention op)"
+                .into(),
+        );
+    }
+    if attn != Attn::Eager && a.attn_softcap.is_some() {
         return Err("`--attn sdpa`: this model's attention-logit softcapping \
              (attn_logit_softcapping) is not what scaled_dot_product_attention computes"
             .into());
@@ -571,7 +578,7 @@ impl Emitter<'_> {
     /// of transformers' eager attention.
     fn layer_inputs(&self) -> &'static str {
         match (self.ops, self.attn, self.a.rope) {
-            (Ops::Transformers, Attn::Eager, _) => ", cos, sin, mask",
+            (Ops::Transformers, Attn::Eager | Attn::SdpaTraced, _) => ", cos, sin, mask",
             (_, _, true) => ", cos, sin",
             (_, _, false) => "",
         }

@@ -70,8 +70,13 @@ impl Emitter<'_> {
             0,
             format!(
                 "// Written as transformers' modeling code runs it (--ops transformers), op by op, \
-                 attn_implementation \"{}\":",
-                self.attn.name()
+                 attn_implementation \"{}\"{}:",
+                self.attn.implementation(),
+                if self.attn == Attn::SdpaTraced {
+                    " as traced (torch.compile, CUDA-graph capture)"
+                } else {
+                    ""
+                }
             ),
         );
         self.l(
@@ -180,14 +185,21 @@ impl Emitter<'_> {
         self.l(1, "input x: [B, S, H]");
         self.l(1, "input cos: [B, 1, S, HD]");
         self.l(1, "input sin: [B, 1, S, HD]");
-        if self.attn == Attn::Eager {
-            let keys = if self.decode() { "P + S" } else { "S" };
-            self.l(
+        let keys = if self.decode() { "P + S" } else { "S" };
+        match self.attn {
+            Attn::Eager => self.l(
                 1,
                 format!(
                     "input mask: [B, 1, S, {keys}] // the causal mask, 0 or the dtype's minimum"
                 ),
-            );
+            ),
+            Attn::SdpaTraced => self.l(
+                1,
+                format!(
+                    "input mask: bool[B, 1, S, {keys}] // the causal mask, true where a query sees a key"
+                ),
+            ),
+            Attn::Sdpa => {}
         }
     }
 
@@ -285,6 +297,18 @@ impl Emitter<'_> {
                     ),
                 );
             }
+            Attn::SdpaTraced => {
+                // Traced, transformers builds the mask (it cannot skip it), and with a mask
+                // SDPA's `enable_gqa` is not used: K and V are repeated to every head.
+                let (k, v) = self.repeat_kv(kr, vh);
+                self.l(
+                    1,
+                    format!(
+                        "op attention = attention(qr, {k}, {v}, mask, scale = {}) -> ah // SDPA with the mask",
+                        float(a.scale)
+                    ),
+                );
+            }
             Attn::Eager => self.eager_attention(kr, vh),
         }
         self.l(
@@ -311,12 +335,11 @@ impl Emitter<'_> {
         self.l(0, "}");
     }
 
-    /// `eager_attention_forward`: `repeat_kv`, the scores scaled and masked, the softmax in
-    /// f32, P·V.
-    fn eager_attention(&mut self, kr: &str, vh: &str) {
-        let dt = self.dts();
+    /// `repeat_kv` of the keys and values: expand and reshape, a copy where a KV head serves
+    /// several query heads; their names after it.
+    fn repeat_kv<'n>(&mut self, kr: &'n str, vh: &'n str) -> (&'n str, &'n str) {
         let keys = if self.decode() { "P + S" } else { "S" };
-        let (k, v) = if self.a.heads == self.a.kv_heads {
+        if self.a.heads == self.a.kv_heads {
             // repeat_kv returns its input when each KV head serves one query head.
             (kr, vh)
         } else {
@@ -335,7 +358,15 @@ impl Emitter<'_> {
                 );
             }
             ("kx", "vx")
-        };
+        }
+    }
+
+    /// `eager_attention_forward`: `repeat_kv`, the scores scaled and masked, the softmax in
+    /// f32, P·V.
+    fn eager_attention(&mut self, kr: &str, vh: &str) {
+        let dt = self.dts();
+        let keys = if self.decode() { "P + S" } else { "S" };
+        let (k, v) = self.repeat_kv(kr, vh);
         self.l(
             1,
             "// Eager attention writes the scores to HBM and reads them back: large-intermediate",
@@ -435,12 +466,21 @@ impl Emitter<'_> {
             "op cos_unsqueeze = reshape(c2) -> cos: [B, 1, S, HD] // unsqueeze(1)",
         );
         self.l(1, "op sin_unsqueeze = reshape(s2) -> sin: [B, 1, S, HD]");
+        if self.attn == Attn::SdpaTraced {
+            self.l(
+                1,
+                "// The causal mask transformers builds while traced (sdpa_mask): true where key",
+            );
+            self.l(1, "// j <= query i, once per step.");
+        }
         if self.attn == Attn::Eager {
             self.l(
                 1,
                 "// The causal mask eager attention adds: 0 where key j <= query i, the minimum",
             );
             self.l(1, "// elsewhere, built once per step.");
+        }
+        if self.attn != Attn::Sdpa {
             let keys = if self.decode() { "P + S" } else { "S" };
             self.l(
                 1,
@@ -463,18 +503,25 @@ impl Emitter<'_> {
                 1,
                 format!("op causal = elementwise.le(kv_idx, q_idx) -> allowed: bool[S, {keys}]"),
             );
-            self.l(1, super::ALLOW);
-            self.l(
-                1,
-                format!(
-                    "op mask_values = elementwise.where(allowed, 0.0, {}) -> m2: {dt}[S, {keys}]",
-                    float(lowest(a.dtype))
-                ),
-            );
-            self.l(
-                1,
-                format!("op mask_4d = reshape(m2) -> m4: [1, 1, S, {keys}]"),
-            );
+            if self.attn == Attn::Eager {
+                self.l(1, super::ALLOW);
+                self.l(
+                    1,
+                    format!(
+                        "op mask_values = elementwise.where(allowed, 0.0, {}) -> m2: {dt}[S, {keys}]",
+                        float(lowest(a.dtype))
+                    ),
+                );
+                self.l(
+                    1,
+                    format!("op mask_4d = reshape(m2) -> m4: [1, 1, S, {keys}]"),
+                );
+            } else {
+                self.l(
+                    1,
+                    format!("op mask_4d = reshape(allowed) -> m4: [1, 1, S, {keys}]"),
+                );
+            }
             self.l(
                 1,
                 format!("op mask_expand = expand(m4) -> mask: [B, 1, S, {keys}]"),

@@ -36,10 +36,15 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
         .filter(|k| matches!(k.what, What::Stats { .. }))
         .count();
     let sdpa = e.kernels.iter().filter(|k| k.what == What::Sdpa).count();
+    let masks = e
+        .kernels
+        .iter()
+        .filter(|k| matches!(k.what, What::Mask { .. }))
+        .count();
     let of_ops = e
         .kernels
         .len()
-        .saturating_sub(copies + fills + stats + sdpa);
+        .saturating_sub(copies + fills + stats + sdpa + masks);
     let mut parts = vec![format!(
         "{} kernel{} of ops",
         group_digits(of_ops as u64),
@@ -66,6 +71,13 @@ pub fn lead(a: &crate::analysis::Analysis, c: &CostReport, e: &RuntimeEstimate) 
         parts.push(format!(
             "{fills} scalar fill{}",
             if fills == 1 { "" } else { "s" }
+        ));
+    }
+    if masks > 0 {
+        parts.push(format!(
+            "{} boolean mask{} converted for SDPA",
+            group_digits(masks as u64),
+            if masks == 1 { "" } else { "s" }
         ));
     }
     parts.push(if e.views == 1 {

@@ -1,0 +1,119 @@
+"""§57: transformers' SDPA step as it runs while traced — under torch.compile and under a
+CUDA-graph capture — against `fgraph import hf --ops transformers --attn sdpa-traced`.
+
+transformers skips the causal mask (and uses SDPA's `enable_gqa`) only when it is not
+tracing; a CUDA-graph capture counts as tracing, so the step measure.py captures and replays
+builds the mask, repeats K and V to every head and passes the mask (data/gap_h200). The
+plain-launch eager step does not. So each mode is predicted from the file of the path it runs:
+
+| runtime, launch | transformers runs | file |
+|---|---|---|
+| eager, graph | traced | `--attn sdpa-traced` |
+| eager, plain | not traced | `--attn sdpa` |
+| compile, either | traced | `--attn sdpa-traced` |
+
+`FGRAPH=target/release/fgraph python3 traced.py compare`: the sdpa cases already measured
+(data/hf3, data/hf4: §56's prefills and decodes) predicted from files_traced/ and files3/,
+files4/; the table to standard output.
+`... traced.py --sixth`: held-out cases (MODELS6) written before measuring: cases6/
+(transformers' models, sdpa, for measure.py), files6/ (both files of each case), emitted6/
+(the traced files' modules) and predictions_6.json, each mode from its file as above."""
+import json
+import os
+import subprocess
+import sys
+
+from compare import BIN, HERE, ROOT, measured
+from make import MODELS3, MODELS4, fgraph_file, write_case
+
+# §57, held out: sizes and configs no file of §56 had; name: (config, batch, seq or context,
+# dtype, decode).
+MODELS6 = {
+    "qwen2_5_0_5b_decode_b8_t1023": ("qwen2_5_0_5b_config.json", 8, 1023, "bf16", True),
+    "tinyllama_decode_b1_t2047": ("tinyllama_1_1b_config.json", 1, 2047, "bf16", True),
+    "llama3_2_1b_decode_b16_t511": ("llama3_2_1b_config.json", 16, 511, "bf16", True),
+    "qwen2_5_7b_l4_decode_b4_t1535": ("qwen2_5_7b_l4_config.json", 4, 1535, "bf16", True),
+    "qwen2_5_0_5b_b2_s768": ("qwen2_5_0_5b_config.json", 2, 768, "bf16", False),
+    "llama3_2_1b_b1_s1536": ("llama3_2_1b_config.json", 1, 1536, "bf16", False),
+}
+MODES = [("eager", "graph", "traced"), ("eager", "eager", "sdpa"), ("compile", "graph", "traced"),
+         ("compile", "eager", "traced")]
+
+
+def imported(config, batch, seq, dtype, decode, attn):
+    context, seq = (seq, 1) if decode else (None, seq)
+    return fgraph_file(config, batch, seq, dtype, attn, True, context)
+
+
+def predict(path, runtime, launch):
+    r = subprocess.run([BIN, "analyze", "--format", "json", "--traffic-model", "hardware", "--runtime", runtime,
+                        "--launch", launch, os.path.relpath(path, ROOT)], capture_output=True, text=True, cwd=ROOT)
+    rt = json.loads(r.stdout)["cost"]["runtime"]
+    return round(rt["time_us"], 3), rt["kernels"]
+
+
+def err(p, m):
+    return f"{(p / m - 1) * 100:+6.1f}%"
+
+
+def compare():
+    os.makedirs(os.path.join(HERE, "files_traced"), exist_ok=True)
+    within = {"graph": [0, 0], "eager": [0, 0]}
+    print(f"{'case':34} {'runtime':8} {'launch':6} {'file':7} {'fgraph µs':>10} {'k':>5} | {'measured':>9} "
+          f"{'k':>5} {'error':>7}")
+    for tail, models, decode in (("3", MODELS3, False), ("4", MODELS4, True)):
+        hf = measured("hf" + tail)
+        for name, (config, batch, seq, dtype) in models.items():
+            case = f"{name}_sdpa"
+            traced = os.path.join(HERE, "files_traced", case + ".fgraph")
+            try:
+                text = imported(config, batch, seq, dtype, decode, "sdpa-traced")
+            except SystemExit as e:
+                print(f"{case}: {e}")
+                continue
+            with open(traced, "w") as fh:
+                fh.write(text)
+            for runtime, launch, which in MODES:
+                m = hf.get((case, runtime, launch))
+                if not m:
+                    continue
+                path = traced if which == "traced" else os.path.join(HERE, "files" + tail, case + ".fgraph")
+                p, k = predict(path, runtime, launch)
+                e = p / m[0] - 1
+                target = 0.10 if launch == "graph" else 0.15
+                within[launch][0] += abs(e) <= target
+                within[launch][1] += 1
+                print(f"{case:34} {runtime:8} {launch:6} {which:7} {p:10.1f} {k:5d} | {m[0]:9.1f} {m[1]:5d} "
+                      f"{err(p, m[0]):>7}")
+    print(f"CUDA graphs: {within['graph'][0]} of {within['graph'][1]} within ±10%; plain launches: "
+          f"{within['eager'][0]} of {within['eager'][1]} within ±15%")
+
+
+def sixth():
+    for d in ("cases6", "files6", "emitted6"):
+        os.makedirs(os.path.join(HERE, d), exist_ok=True)
+    preds = []
+    for name, (config, batch, seq, dtype, decode) in MODELS6.items():
+        case = f"{name}_sdpa"
+        context, step = (seq, 1) if decode else (None, seq)
+        write_case(case, config, batch, step, dtype, "sdpa", "cases6", context)
+        paths = {}
+        for which, attn in (("traced", "sdpa-traced"), ("sdpa", "sdpa")):
+            paths[which] = os.path.join(HERE, "files6", f"{case}_{which}.fgraph")
+            with open(paths[which], "w") as fh:
+                fh.write(imported(config, batch, seq, dtype, decode, attn))
+        r = subprocess.run([BIN, "emit", "torch", os.path.relpath(paths["traced"], ROOT), "-o",
+                            os.path.join(HERE, "emitted6", case + ".py")], capture_output=True, text=True, cwd=ROOT)
+        if r.returncode != 0:
+            sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
+        for runtime, launch, which in MODES:
+            p, k = predict(paths[which], runtime, launch)
+            preds.append(dict(case=case, runtime=runtime, launch=launch, file=which, time_us=p, kernels=k))
+            print(preds[-1], flush=True)
+    with open(os.path.join(HERE, "predictions_6.json"), "w") as fh:
+        json.dump(preds, fh, indent=1)
+        fh.write("\n")
+
+
+if __name__ == "__main__":
+    sixth() if "--sixth" in sys.argv else compare()
