@@ -1,0 +1,5 @@
+"""transformers' model of qwen2_5_0_5b_config.json, a prefill of 2 x 768, bf16, attn_implementation="sdpa" (hf_case.py)."""
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import hf_case  # noqa: E402
+hf_case.setup(globals(), 'qwen2_5_0_5b_config.json', 2, 768, 'bf16', 'sdpa')

@@ -1,0 +1,5 @@
+"""transformers' model of qwen2_5_7b_l4_config.json, a decode step of 4 against 1535 positions, bf16, attn_implementation="sdpa" (hf_case.py)."""
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import hf_case  # noqa: E402
+hf_case.setup(globals(), 'qwen2_5_7b_l4_config.json', 4, 1, 'bf16', 'sdpa', context=1535)
