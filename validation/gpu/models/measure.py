@@ -9,11 +9,15 @@ random weights and inputs on cuda, under torch.inference_mode, then
 - compile: `torch.compile(model)` (default mode: TorchInductor, no CUDA graphs of its own),
   warmed until compiled, then plain launches and a manual CUDA-graph capture of the compiled
   call, timed as above;
-- kernels: one step under torch.profiler, counting CUDA kernels (memcpy/memset apart).
-Rows go to OUT/measured_models.csv as they are measured (a case cut short keeps its rows);
+- kernels: one step under torch.profiler, counting CUDA kernels (memcpy/memset apart), after
+  every timing of the case; each case runs in a process of its own (`--one-process`: all in
+  this one, as before VALIDATION §57), since a profiler session with CUDA activity leaves each
+  later launch of its process about 2 µs slower (Kineto keeps CUPTI: pytorch#144455).
+Rows go to OUT/measured_models.csv once their case is profiled (a case cut short keeps the rows of
+the cases before it);
 OUT/host.txt records the host's speed first (`host_probe`).
 """
-import csv, importlib.util, os, statistics, sys, time, traceback
+import csv, functools, importlib.util, os, statistics, subprocess, sys, time, traceback
 
 import torch
 
@@ -122,9 +126,21 @@ def main():
     trace = csv.writer(tfh)
     if tnew:
         trace.writerow(["case", "runtime", "index", "name", "duration_us"])
-    print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
-    host_probe(out)
     names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py"))
+    if "--one-process" not in sys.argv and not (only and len(only) == 1 and "--child" in sys.argv):
+        # Each case in a process of its own, so that no case is timed after another's
+        # profiler session (VALIDATION §57); the host probe once, first.
+        print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
+        host_probe(out)
+        fh.close()
+        tfh.close()
+        for name in names:
+            if not only or name in only:
+                subprocess.run([sys.executable, os.path.abspath(__file__), folder, out, "--only", name, "--child"])
+        return
+    print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
+    if "--child" not in sys.argv:
+        host_probe(out)
     for name in names:
         if only and name not in only:
             continue
@@ -134,29 +150,39 @@ def main():
             with torch.inference_mode():
                 model = mod.Graph(device="cuda")
                 inputs = mod.make_inputs("cuda")
+                steps, rows = {}, []
                 for runtime in ("eager", "compile"):
                     fn0 = model if runtime == "eager" else torch.compile(model)
-                    step = lambda: fn0(*inputs)
+                    step = functools.partial(fn0, *inputs)
                     c0 = time.time()
                     step()  # compiles
                     torch.cuda.synchronize()
-                    k, m = kernels(step, trace, (name, runtime))
-                    tfh.flush()
+                    steps[runtime] = step
                     for launch in ("eager", "graph"):
                         s0 = time.time()
                         try:
                             fn = step if launch == "eager" else graphed(step)
                             t, best = timed(fn)
                             row = dict(case=name, runtime=runtime, launch=launch, time_us=round(t, 3),
-                                       best_us=round(best, 3), kernels=k, memcpy=m, status="ok")
+                                       best_us=round(best, 3), status="ok")
                         except Exception as e:  # noqa: BLE001
                             row = dict(case=name, runtime=runtime, launch=launch, status="error: " + repr(e)[:200])
                             traceback.print_exc()
                         row["seconds"] = round(time.time() - (c0 if launch == "eager" else s0), 1)
-                        w.writerow(row)
-                        fh.flush()
-                        print(row, flush=True)
-            del model, inputs
+                        rows.append(row)
+                # Profiled after every timing: a profiler session with CUDA activity leaves each
+                # later launch of the process slower (VALIDATION §57).
+                for runtime, step in steps.items():
+                    k, m = kernels(step, trace, (name, runtime))
+                    tfh.flush()
+                    for row in rows:
+                        if row["runtime"] == runtime and row["status"] == "ok":
+                            row.update(kernels=k, memcpy=m)
+                for row in rows:
+                    w.writerow(row)
+                    fh.flush()
+                    print(row, flush=True)
+            del model, inputs, steps
             torch.cuda.empty_cache()
             torch._dynamo.reset()
         except Exception as e:  # noqa: BLE001
