@@ -109,8 +109,9 @@ pub enum OpKind {
     GlobalAvgPool,
     /// `global_max_pool(x)`: the maximum over every spatial position, `[N, C, 1, ..]`.
     GlobalMaxPool,
-    /// `attention(q, k, v, causal = true, window = W, scale = s)`: a FlashAttention kernel
-    /// (PyTorch's `scaled_dot_product_attention`, grouped-query heads without a copy).
+    /// `attention(q, k, v, causal = true, window = W, scale = s)` or `attention(q, k, v,
+    /// mask)`: a FlashAttention kernel (PyTorch's `scaled_dot_product_attention`,
+    /// grouped-query heads without a copy, a mask as its `attn_mask`).
     Attention,
     // Scans (issue 23, `crate::ops::scan`).
     /// `selective_scan(u, delta, A, B, C, D, z, delta_bias, delta_softplus = true)`: Mamba's

@@ -499,4 +499,29 @@ fn eager_sdpa_converts_a_boolean_mask_and_torch_passes_it() {
         py.contains("F.scaled_dot_product_attention(q, k, v, attn_mask=m)"),
         "{py}"
     );
+    // Grouped heads of rank 5 ([B, KV, G, S, D], the importer's layout) go to SDPA in 4-D,
+    // the mask's head dims merged with them: a view where they are 1, else expanded.
+    for (mask, call) in [
+        ("bool[2, 1, 1, 1, 64]", "attn_mask=m.reshape(2, 1, 1, 64)"),
+        ("bool[1, 64]", "attn_mask=m.reshape(1, 1, 1, 64)"),
+        (
+            "bool[2, 4, 1, 1, 64]",
+            "attn_mask=m.expand(2, 4, 3, 1, 64).reshape(2, 12, 1, 64)",
+        ),
+    ] {
+        let src = format!(
+            "graph g {{\n  dtype f16\n  input q: [2, 4, 3, 1, 32]\n  input k: [2, 4, 1, 64, 32]\n  \
+             input v: [2, 4, 1, 64, 32]\n  input m: {mask}\n  op a = attention(q, k, v, m) -> o\n  \
+             output o\n}}\n"
+        );
+        let a = analysis(&src);
+        let input = fgraph::emit::Input {
+            graph: &a.graph,
+            file: "t.fgraph",
+            overrides: Vec::new(),
+            place: &place,
+        };
+        let py = fgraph::emit::torch::emit(&input).expect("emits");
+        assert!(py.contains(call), "{mask}\n{py}");
+    }
 }

@@ -378,10 +378,6 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
     }
 }
 
-/// The kernels PyTorch runs for op `o` beyond its own (as `fgraph emit torch` writes it): an
-/// elementwise function of two operands given more (`add(a, b, c)`: `torch.add` takes two at
-/// a time), a softmax that states its causal mask (`masked_fill` first, PyTorch's softmax
-/// takes none; out of place, it clones the scores first), a norm over an axis that is not the last one (moved there: a copy).
 /// The boolean mask tensor of attention op `o`, if it has one.
 fn bool_mask(g: &Graph, o: OpId) -> Option<crate::graph::TensorId> {
     let op = g.op(o);
@@ -389,6 +385,10 @@ fn bool_mask(g: &Graph, o: OpId) -> Option<crate::graph::TensorId> {
     (g.tensor(m.tensor).dtype == crate::types::Dtype::Bool).then_some(m.tensor)
 }
 
+/// The kernels PyTorch runs for op `o` beyond its own (as `fgraph emit torch` writes it): an
+/// elementwise function of two operands given more (`add(a, b, c)`: `torch.add` takes two at
+/// a time), a softmax that states its causal mask (`masked_fill` first, PyTorch's softmax
+/// takes none; out of place, it clones the scores first), a norm over an axis that is not the last one (moved there: a copy).
 fn extra_passes(g: &Graph, o: OpId) -> usize {
     let op = g.op(o);
     let f = op.func.as_deref().unwrap_or("");

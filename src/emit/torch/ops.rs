@@ -478,8 +478,15 @@ impl Emitter<'_> {
                 Some((h, _)) => {
                     let r = m.shape.len();
                     let (b, sq, sk) = (q.shape[0], q.shape[rq - 2], k.shape[rk - 2]);
-                    if r >= 3 && m.shape[..r - 2].iter().skip(1).all(|&d| d == 1) {
-                        let lead = if r == q.shape.len() { m.shape[0] } else { 1 };
+                    let ones = |d: &[u64]| d.iter().all(|&d| d == 1);
+                    let lead = if r == rq && ones(&m.shape[1..r - 2]) {
+                        Some(m.shape[0])
+                    } else if r >= 2 && ones(&m.shape[..r - 2]) {
+                        Some(1)
+                    } else {
+                        None
+                    };
+                    if let Some(lead) = lead {
                         format!(
                             "{}.reshape({lead}, 1, {}, {})",
                             m.expr,
