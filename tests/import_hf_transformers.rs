@@ -404,3 +404,68 @@ fn transformers_decode_steps_keep_their_recorded_accuracy() {
 fn decode_files_with_the_cache_cat_keep_their_held_out_accuracy() {
     assert_eq!(graph_steps_within("predictions_5.json", "data/em5"), (7, 8));
 }
+
+/// The runtime's step (µs) and CUDA kernels for file `rel` of validation/gpu/models/hf_real.
+fn step_of(rel: &str, runtime: Runtime, launch: fgraph::cost::LaunchMode) -> (f64, usize) {
+    let path = common::root()
+        .join("validation/gpu/models/hf_real")
+        .join(rel);
+    let text = std::fs::read_to_string(&path).expect("file");
+    let r = common::check_clean(rel, &text);
+    let a = r.graphs[0].analysis.as_ref().expect("analysis");
+    let hw = fgraph::cost::Hardware::preset("h100").expect("h100");
+    let e = fgraph::runtime::estimate(a, &hw, launch, runtime).expect("estimate");
+    (e.time_s * 1e6, e.cuda_kernels())
+}
+
+/// §57: cuDNN's split-KV decode launches its combine kernel where the (batch, key head) rows
+/// are few: the emitted decode modules' eager steps launch the profiler's kernels, one for
+/// one, but Llama-2-13B's (cuBLAS ran its f16 projections at M = 1 without the split-K the
+/// model expects: 8 over, VALIDATION.md §56).
+#[test]
+fn emitted_decode_modules_launch_the_profiled_kernels() {
+    let mut exact = 0;
+    for set in ["4", "5"] {
+        for r in common::csv_rows(&format!(
+            "validation/gpu/models/hf_real/data/em{set}/measured_models.csv"
+        )) {
+            if r["status"] != "ok" || r["runtime"] != "eager" || r["launch"] != "graph" {
+                continue;
+            }
+            let file = format!("files{set}/{}.fgraph", r["case"]);
+            let (_, k) = step_of(&file, Runtime::Eager, fgraph::cost::LaunchMode::Graph);
+            let measured: usize = r["kernels"].parse().expect("kernels");
+            if r["case"].starts_with("llama2_13b") {
+                assert_eq!(k, measured + 8, "{file}");
+            } else {
+                assert_eq!(k, measured, "{file}");
+                exact += 1;
+            }
+        }
+    }
+    assert_eq!(exact, 6);
+}
+
+/// §57: transformers' SDPA steps under CUDA graphs run the traced path (the mask built, K and
+/// V repeated): predicted from `--attn sdpa-traced` (files_traced/), 17 of §56's 18 measured
+/// steps (data/hf3, data/hf4) are within ±10%.
+#[test]
+fn transformers_captured_steps_are_the_traced_files() {
+    let (mut n, mut within) = (0, 0);
+    for set in ["3", "4"] {
+        for r in common::csv_rows(&format!(
+            "validation/gpu/models/hf_real/data/hf{set}/measured_models.csv"
+        )) {
+            if r["status"] != "ok" || r["launch"] != "graph" || !r["case"].ends_with("_sdpa") {
+                continue;
+            }
+            let runtime = Runtime::from_name(&r["runtime"]).expect("runtime");
+            let file = format!("files_traced/{}.fgraph", r["case"]);
+            let (t, _) = step_of(&file, runtime, fgraph::cost::LaunchMode::Graph);
+            let m: f64 = r["time_us"].parse().expect("time");
+            n += 1;
+            within += usize::from((t / m - 1.0).abs() <= 0.10);
+        }
+    }
+    assert_eq!((within, n), (17, 18));
+}

@@ -158,6 +158,24 @@ impl Dims {
     }
 }
 
+/// The (batch, key/value head) rows of attention op `op`: the product of `k`'s dims before
+/// its last two (0 when unknown).
+pub fn kv_rows(g: &Graph, op: &OpNode) -> u64 {
+    op.inputs.get(1).map_or(0, |k| {
+        let s = g.use_shape(k);
+        s[..s.len().saturating_sub(2)].iter().product()
+    })
+}
+
+/// Whether PyTorch's cuDNN SDPA runs a one-query attention as a split over the keys and a
+/// second kernel combining the splits (`lean_reduction_kernel`): fewer than 128 (batch, key
+/// head) rows and at least 1,024 keys. Read off the H100 traces: split at 4 to 64 rows and
+/// 1,024 to 32,768 keys (validation/gpu/h100-calib-h, attention-hd/decode,
+/// models/hf_real/data/em4, em5), not at 128 to 512 rows nor at 64 rows and 512 keys.
+pub fn split_kv(d: &Dims, kv_rows: u64) -> bool {
+    d.sq == 1 && kv_rows > 0 && kv_rows < 128 && d.sk >= 1024
+}
+
 fn flops(a: &FlopArgs<'_>) -> (Option<u64>, FlopSource) {
     let n = match (a.first, a.second) {
         // Shapes of rank below 2 were reported: nothing is counted.

@@ -624,11 +624,12 @@ pub fn predict(
     }
     // An attention op is a FlashAttention kernel by itself: the same coefficients, on the
     // pairs its mask keeps (the mean keys per query) and its two products' FLOPs.
-    if let Some(d) = ops.iter().find_map(|&o| {
+    if let Some((d, kv_rows)) = ops.iter().find_map(|&o| {
         let op = g.op(o);
         (op.kind == crate::types::OpKind::Attention)
             .then(|| crate::ops::attention::Dims::of_op(g, op))
             .flatten()
+            .map(|d| (d, crate::ops::attention::kv_rows(g, op)))
     }) {
         let visits = KeyVisits::of(d.causal, d.window, d.sk, d.pairs(), d.sq);
         // A sliding window runs FlashAttention-2's kernel (PyTorch's `varlen_attn` with
@@ -658,6 +659,17 @@ pub fn predict(
         p.memory_s += model.attention.memory_overhead_us * 1e-6;
         p.kernel_s = p.compute_s.max(p.memory_s);
         p.time_s = p.kernel_s + launch_s;
+        // cuDNN's decode kernel splits the keys where the (batch, key head) rows are few and
+        // the keys many, then combines the splits in a kernel of its own
+        // (`lean_reduction_kernel`; its time is in the coefficients, fitted on both).
+        if d.window.is_none()
+            && model.attention.memory_overhead_us > 0.0
+            && crate::ops::attention::split_kv(&d, kv_rows)
+        {
+            p.extra_launches = 1;
+            p.launch_s += launch_s;
+            p.time_s = p.kernel_s + p.launch_s;
+        }
         return p;
     }
     let matmuls: Vec<OpId> = ops
