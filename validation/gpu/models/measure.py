@@ -84,12 +84,9 @@ def kernels(fn, trace=None, tag=()):
     return k, m
 
 
-def host_probe(out):
-    """The host's speed (issue 24: plain-launch steps are host-bound, and the host of one
-    lent machine issued kernels twice as fast as another's): the CPU's name and the median
-    µs of one `torch.add(a, b, out=c)` on one-element CUDA tensors, issued 2,000 times without
-    a synchronisation (PyTorch's dispatcher and the launch call), over 5 runs. Written to
-    OUT/host.txt."""
+def launch_probe():
+    """µs of one `torch.add(a, b, out=c)` on one-element CUDA tensors, issued 2,000 times
+    without a synchronisation, in each of 6 runs (the first a warm-up)."""
     a, b, c = (torch.ones(1, device="cuda") for _ in range(3))
     runs = []
     for _ in range(6):
@@ -99,6 +96,42 @@ def host_probe(out):
             torch.add(a, b, out=c)
         runs.append((time.perf_counter() - t0) / 2000 * 1e6)
         torch.cuda.synchronize()
+    return runs
+
+
+def label_of(path):
+    """A case file's label in the probes' outputs: folder/name."""
+    return os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)[:-3]
+
+
+def built(path):
+    """The step of the case at `path` (a module with `Graph(device)` and
+    `make_inputs(device)`) on cuda, its model and inputs bound (call it under
+    torch.inference_mode)."""
+    mod = load(path)
+    model = mod.Graph(device="cuda")
+    return functools.partial(model, *mod.make_inputs("cuda"))
+
+
+def issue_us(fn, n=20):
+    """The host's µs a call of `fn`, `n` calls without a synchronisation (what the host takes
+    to issue them while the GPU keeps up or falls behind)."""
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    us = (time.perf_counter() - t0) / n * 1e6
+    torch.cuda.synchronize()
+    return us
+
+
+def host_probe(out):
+    """The host's speed (issue 24: plain-launch steps are host-bound, and the host of one
+    lent machine issued kernels twice as fast as another's): the CPU's name and the median
+    µs of one `torch.add(a, b, out=c)` on one-element CUDA tensors, issued 2,000 times without
+    a synchronisation (PyTorch's dispatcher and the launch call), over 5 runs. Written to
+    OUT/host.txt."""
+    runs = launch_probe()
     cpu = "unknown"
     try:
         cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))

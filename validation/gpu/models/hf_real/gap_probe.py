@@ -8,17 +8,15 @@ call taken (20 calls without a synchronisation), and two replays are profiled: e
 kernel's start, duration, grid, block and stream within the replay go to OUT/timeline.csv
 (one row a kernel, `gap_us` the idle time before it), a summary to OUT/summary.txt."""
 import csv
-import functools
 import json
 import os
 import sys
 import tempfile
-import time
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from measure import graphed, load, timed  # noqa: E402
+from measure import built, graphed, issue_us, label_of, timed  # noqa: E402
 
 
 def replay_kernels(replay):
@@ -48,23 +46,15 @@ def main():
     summ = open(os.path.join(out, "summary.txt"), "w")
     print("torch", torch.__version__, torch.cuda.get_device_name(0), file=summ, flush=True)
     for path in sys.argv[2:]:
-        label = os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)[:-3]
+        label = label_of(path)
         try:
-            mod = load(path)
             with torch.inference_mode():
-                model = mod.Graph(device="cuda")
-                inputs = mod.make_inputs("cuda")
-                step = functools.partial(model, *inputs)
+                step = built(path)
                 step()
                 torch.cuda.synchronize()
                 replay = graphed(step)
                 t, best = timed(replay)
-                torch.cuda.synchronize()
-                h0 = time.perf_counter()
-                for _ in range(20):
-                    replay()
-                host = (time.perf_counter() - h0) / 20 * 1e6
-                torch.cuda.synchronize()
+                host = issue_us(replay)
                 ks = replay_kernels(replay)
                 t0 = ks[0]["ts"] if ks else 0.0
                 prev_end, busy, gaps = None, 0.0, 0.0
@@ -81,7 +71,7 @@ def main():
                 print(f"{label}: replay {t:.1f} µs (best {best:.1f}), host {host:.1f} µs a replay call; profiled 2 replays: {len(ks)} ops, "
                       f"span {span:.1f}, busy {busy:.1f}, gaps {gaps:.1f} ({gaps / max(len(ks), 1):.2f} a kernel), "
                       f"{n} a replay", file=summ, flush=True)
-            del model, inputs, step, replay
+            del step, replay
             torch.cuda.empty_cache()
         except Exception as e:  # noqa: BLE001
             print(f"{label}: error {e!r}"[:400], file=summ, flush=True)

@@ -6,15 +6,13 @@ CPU time including children, the dispatcher and the launch) to OUT/host_ops.csv,
 the step's wall time, CUDA kernels and the host time of the top-level Python-issued ops to
 OUT/summary.txt."""
 import csv
-import functools
 import os
 import sys
-import time
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from measure import host_probe, load, timed  # noqa: E402
+from measure import built, host_probe, issue_us, label_of, timed  # noqa: E402
 
 
 def main():
@@ -26,20 +24,12 @@ def main():
     summ = open(os.path.join(out, "summary.txt"), "w")
     from torch.profiler import ProfilerActivity, profile
     for path in sys.argv[2:]:
-        label = os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)[:-3]
+        label = label_of(path)
         try:
-            mod = load(path)
             with torch.inference_mode():
-                model = mod.Graph(device="cuda")
-                inputs = mod.make_inputs("cuda")
-                step = functools.partial(model, *inputs)
+                step = built(path)
                 t, best = timed(step)
-                torch.cuda.synchronize()
-                t0 = time.perf_counter()
-                for _ in range(20):
-                    step()
-                host = (time.perf_counter() - t0) / 20 * 1e6
-                torch.cuda.synchronize()
+                host = issue_us(step)
                 with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
                     step()
                     torch.cuda.synchronize()
@@ -53,7 +43,7 @@ def main():
                         top += e.cpu_time_total
                 print(f"{label}: plain step {t:.1f} µs (best {best:.1f}); host issue {host:.1f} µs a step; "
                       f"{kernels} CUDA kernels; profiled top-level host ops {top:.1f} µs", file=summ, flush=True)
-            del model, inputs, step
+            del step
             torch.cuda.empty_cache()
         except Exception as e:  # noqa: BLE001
             print(f"{label}: error {e!r}"[:400], file=summ, flush=True)

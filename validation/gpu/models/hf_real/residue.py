@@ -3,7 +3,6 @@
 tensors, as measure.py's host_probe) and the module's plain step (measure.py's `timed`), each
 taken fresh, again, after one profiled step (as measure.py's `kernels` profiles), and after a
 second; to OUT/residue.txt."""
-import functools
 import os
 import statistics
 import sys
@@ -12,31 +11,19 @@ import time
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from measure import kernels, load, timed  # noqa: E402
+from measure import built, kernels, launch_probe, timed  # noqa: E402
 
 
 def probe():
-    a, b, c = (torch.ones(1, device="cuda") for _ in range(3))
-    runs = []
-    for _ in range(6):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(2000):
-            torch.add(a, b, out=c)
-        runs.append((time.perf_counter() - t0) / 2000 * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(runs[1:])
+    return statistics.median(launch_probe()[1:])
 
 
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     fh = open(os.path.join(out, "residue.txt"), "w")
-    mod = load(sys.argv[2])
     with torch.inference_mode():
-        model = mod.Graph(device="cuda")
-        inputs = mod.make_inputs("cuda")
-        step = functools.partial(model, *inputs)
+        step = built(sys.argv[2])
         for when in ("fresh", "again", "after 1 profile", "after 2 profiles", "after 2 profiles, 30 s later"):
             if when.startswith("after 1") or when == "after 2 profiles":
                 kernels(step)
