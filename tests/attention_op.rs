@@ -462,6 +462,19 @@ fn a_mask_of_the_wrong_shape_dtype_or_with_causal_is_an_error() {
     ));
 }
 
+/// `fgraph emit torch`'s module of `src`.
+fn emitted(src: &str) -> String {
+    let a = analysis(src);
+    let place = |_| (String::from("t.fgraph"), 1);
+    let input = fgraph::emit::Input {
+        graph: &a.graph,
+        file: "t.fgraph",
+        overrides: Vec::new(),
+        place: &place,
+    };
+    fgraph::emit::torch::emit(&input).expect("emits")
+}
+
 #[test]
 fn eager_sdpa_converts_a_boolean_mask_and_torch_passes_it() {
     use fgraph::runtime::{Runtime, What, estimate};
@@ -486,15 +499,7 @@ fn eager_sdpa_converts_a_boolean_mask_and_torch_passes_it() {
         (0, 0)
     );
     let src = masked(shapes.0, shapes.1, "bool[2, 1, 1, 2048]", "");
-    let a = analysis(&src);
-    let place = |_| (String::from("t.fgraph"), 1);
-    let input = fgraph::emit::Input {
-        graph: &a.graph,
-        file: "t.fgraph",
-        overrides: Vec::new(),
-        place: &place,
-    };
-    let py = fgraph::emit::torch::emit(&input).expect("emits");
+    let py = emitted(&src);
     assert!(
         py.contains("F.scaled_dot_product_attention(q, k, v, attn_mask=m)"),
         "{py}"
@@ -514,14 +519,7 @@ fn eager_sdpa_converts_a_boolean_mask_and_torch_passes_it() {
              input v: [2, 4, 1, 64, 32]\n  input m: {mask}\n  op a = attention(q, k, v, m) -> o\n  \
              output o\n}}\n"
         );
-        let a = analysis(&src);
-        let input = fgraph::emit::Input {
-            graph: &a.graph,
-            file: "t.fgraph",
-            overrides: Vec::new(),
-            place: &place,
-        };
-        let py = fgraph::emit::torch::emit(&input).expect("emits");
+        let py = emitted(&src);
         assert!(py.contains(call), "{mask}\n{py}");
     }
 }

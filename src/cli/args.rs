@@ -301,7 +301,8 @@ pub struct HfArgs {
     pub dtype: Option<Dtype>,
     /// Which ops the file writes: `model` (the computation, one op per operation) or
     /// `transformers` (transformers' modeling code as its eager forward runs it, op by op:
-    /// llama, mistral and qwen2 prefills), for `--runtime eager` to price transformers' step.
+    /// llama, mistral and qwen2 prefills and decode steps), for `--runtime eager` to price
+    /// transformers' step.
     #[arg(long, value_name = "OPS", value_enum, default_value_t = crate::importers::hf::Ops::Model)]
     pub ops: crate::importers::hf::Ops,
     /// The attention, as transformers' `attn_implementation`: `eager` (the scores written

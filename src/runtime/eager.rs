@@ -85,42 +85,16 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             && op.func.as_deref().is_some_and(|f| funcs::is(f, "where"))
             && !op.scalars().is_empty()
         {
-            let b = g.tensor(op.output).dtype.bytes();
-            let fill = CopyShape {
-                read: 0,
-                written: b,
-                elements: 1,
-                transposed_tile: None,
-                broadcast: false,
-            };
-            kernels.push(RuntimeKernel {
-                ops: Vec::new(),
-                what: What::Fill { reader: o },
-                prediction: p.layout_copy(&fill, Runner::Eager),
-                launches: 1,
-            });
+            kernels.push(scalar_fill(g, o, p));
         }
         // SDPA takes a boolean mask as an additive one of the queries' dtype (ATen's
         // `convert_boolean_attn_mask_cudnn`): two one-element fills (its 0 and its large
         // negative) and a `where` over the mask (an H200's trace of transformers' captured
         // decode step: validation/gpu/models/hf_real/data/gap_h200).
         if let Some(m) = bool_mask(g, o) {
+            kernels.push(scalar_fill(g, o, p));
+            kernels.push(scalar_fill(g, o, p));
             let b = g.tensor(op.output).dtype.bytes();
-            let fill = CopyShape {
-                read: 0,
-                written: b,
-                elements: 1,
-                transposed_tile: None,
-                broadcast: false,
-            };
-            for _ in 0..2 {
-                kernels.push(RuntimeKernel {
-                    ops: Vec::new(),
-                    what: What::Fill { reader: o },
-                    prediction: p.layout_copy(&fill, Runner::Eager),
-                    launches: 1,
-                });
-            }
             let elements = g.tensor(m).bytes;
             let convert = CopyShape {
                 read: elements,
@@ -375,6 +349,24 @@ pub(super) fn copy(g: &Graph, u: &TensorUse, from: &Layout, elements: u64) -> Co
         elements,
         transposed_tile: from.transposed_tile(),
         broadcast: from.distinct_elements() < elements,
+    }
+}
+
+/// A one-element tensor of op `o`'s output dtype PyTorch fills on the GPU for `o` (a scalar
+/// operand wrapped in a device tensor).
+fn scalar_fill(g: &Graph, o: OpId, p: &Pricing<'_>) -> RuntimeKernel {
+    let fill = CopyShape {
+        read: 0,
+        written: g.tensor(g.op(o).output).dtype.bytes(),
+        elements: 1,
+        transposed_tile: None,
+        broadcast: false,
+    };
+    RuntimeKernel {
+        ops: Vec::new(),
+        what: What::Fill { reader: o },
+        prediction: p.layout_copy(&fill, Runner::Eager),
+        launches: 1,
     }
 }
 
