@@ -25,16 +25,21 @@ fn predictions(family: &str) -> Value {
 
 /// The held-out case's main kernel as measured (`max_kernel_ns`), in µs.
 fn measured_main_us(case: &str) -> f64 {
+    measured(case, "max_kernel_ns") / 1e3
+}
+
+/// Column `name` of held-out case `case`, measured.
+fn measured(case: &str, name: &str) -> f64 {
     let path = common::root().join("validation/gpu/h100-calib-h/heldout/measured_heldout.csv");
     let text = std::fs::read_to_string(path).expect("measured");
     let mut lines = text.lines();
     let head: Vec<&str> = lines.next().expect("header").split(',').collect();
     let col = |n: &str| head.iter().position(|h| *h == n).expect(n);
-    let (c, t) = (col("case"), col("max_kernel_ns"));
+    let (c, t) = (col("case"), col(name));
     lines
         .map(|l| l.split(',').collect::<Vec<_>>())
         .find(|f| f[c] == case)
-        .map(|f| f[t].parse::<f64>().expect("ns") / 1e3)
+        .map(|f| f[t].parse::<f64>().expect("number"))
         .expect("measured case")
 }
 
@@ -90,6 +95,22 @@ fn the_attention_predictions_are_what_fgraph_predicts() {
             assert!(
                 (now / meas - 1.0).abs() <= 0.10,
                 "{name}: {now} µs, {meas} measured"
+            );
+            continue;
+        }
+        if name.contains("sdpa_decode") && measured(name, "n_kernels") == 2.0 {
+            // cuDNN's split-KV decode and its combine kernel, priced since VALIDATION.md §57:
+            // within issue 23's ±20% of both kernels measured (−9.8..+8.6%), two launches.
+            let now = k["kernel_us"].as_f64().expect("now");
+            let meas = measured(name, "gpu_time_ns") / 1e3;
+            assert!(
+                (now / meas - 1.0).abs() <= 0.20,
+                "{name}: {now} µs, {meas} measured"
+            );
+            let launch = k["launch_us"].as_f64().expect("launch");
+            assert!(
+                close(launch, 2.0 * 1.2, 1e-9),
+                "{name}: {launch} µs of launches"
             );
             continue;
         }

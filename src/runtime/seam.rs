@@ -347,8 +347,11 @@ impl<'m> Pricing<'m> {
             }
             // An attention kernel's coefficients were fitted on kernels timed back to back in
             // a stream (cuDNN's SDPA in the profiler: sdpa_probe/refit.py, VALIDATION.md
-            // §48-49): its price is already its time in a stream.
-            _ if p.family == Family::Attention => {}
+            // §48-49): its price is already its time in a stream; a split-KV decode's combine
+            // kernel, priced alone, takes the discount (§57).
+            _ if p.family == Family::Attention => {
+                p.kernel_s -= (n - 1.0).max(0.0) * self.discount_s;
+            }
             _ => p.kernel_s = (p.kernel_s - n * self.discount_s).max(p.kernel_s / 2.0),
         }
         if p.family == Family::GroupNorm {

@@ -661,11 +661,19 @@ pub fn predict(
         p.time_s = p.kernel_s + launch_s;
         // cuDNN's decode kernel splits the keys where the (batch, key head) rows are few and
         // the keys many, then combines the splits in a kernel of its own
-        // (`lean_reduction_kernel`; its time is in the coefficients, fitted on both).
+        // (`lean_reduction_kernel`, which the coefficients, fitted on the main kernel, leave
+        // out): priced as cuBLAS's split-K reduction is (`split_k.reduce`), a small kernel
+        // reading and writing the output (measured 1.9-2.5 µs in a stream: VALIDATION.md §57).
         if d.window.is_none()
             && model.attention.memory_overhead_us > 0.0
             && crate::ops::attention::split_kv(&d, kv_rows)
         {
+            if let Some(c) = &model.split_k {
+                let r = c.reduce;
+                p.kernel_s += 2.0 * traffic.bytes_written as f64
+                    / (hw.bandwidth * r.bandwidth_efficiency)
+                    + r.overhead_us * 1e-6;
+            }
             p.extra_launches = 1;
             p.launch_s += launch_s;
             p.time_s = p.kernel_s + p.launch_s;
