@@ -15,6 +15,9 @@
 //! same rule as the softmax's `causal` and `window`), and 1 more per pair with a mask tensor
 //! (its add). Compulsory bytes: `q`, `k`, `v` (and the mask) read once each (`k` and `v`
 //! once, not once per q-head), the output written once.
+//!
+//! [`split_kv`] says where PyTorch's cuDNN kernel runs a decode step as a split over the keys
+//! with a second kernel combining the splits (the hardware model prices and counts it).
 
 use super::funcs::{self, AttrSpec, AttrType, attr};
 use super::{Arity, Compute, FlopArgs, FlopSource, FuseClass, OpSpec, output, whole};
