@@ -17,7 +17,9 @@ plain-launch eager step does not. So each mode is predicted from the file of the
 files4/; the table to standard output.
 `... traced.py --sixth`: held-out cases (MODELS6) written before measuring: cases6/
 (transformers' models, sdpa, for measure.py), files6/ (both files of each case), emitted6/
-(the traced files' modules) and predictions_6.json, each mode from its file as above."""
+(the traced files' modules) and predictions_6.json, each mode from its file as above.
+`... traced.py --sixth-compare`: once measured (data/hf6, data/em6), the table of the held-out
+cases, pre-registered and now."""
 import json
 import os
 import subprocess
@@ -115,5 +117,37 @@ def sixth():
         fh.write("\n")
 
 
+def sixth_compare():
+    """The held-out cases once measured: transformers' models in data/hf6 (`measure.py
+    hf_real/cases6 data/hf6`) and the traced files' modules in data/em6 (`measure.py
+    hf_real/emitted6 data/em6`), against the pre-registered predictions (predictions_6.json)
+    and the files6/ predictions now."""
+    pre = json.load(open(os.path.join(HERE, "predictions_6.json")))
+    hf, em = measured("hf6"), measured("em6") if os.path.isdir(os.path.join(HERE, "data", "em6")) else {}
+    counts = {}
+    print(f"{'case':34} {'runtime':8} {'launch':6} {'file':7} {'pre µs':>9} {'now µs':>9} | {'HF µs':>9} "
+          f"{'pre':>7} {'now':>7} | {'module µs':>9} {'now':>7}")
+    for p in pre:
+        case, runtime, launch, which = p["case"], p["runtime"], p["launch"], p["file"]
+        now, _ = predict(os.path.join(HERE, "files6", f"{case}_{which}.fgraph"), runtime, launch)
+        h, e = hf.get((case, runtime, launch)), em.get((case, runtime, launch))
+        target = 0.10 if launch == "graph" else 0.15
+        for key, m in (("pre", h and p["time_us"]), ("now", h and now)):
+            if m:
+                c = counts.setdefault((key, launch), [0, 0])
+                c[0] += abs(m / h[0] - 1) <= target
+                c[1] += 1
+        hs = f"{h[0]:9.1f} {err(p['time_us'], h[0]):>7} {err(now, h[0]):>7}" if h else f"{'-':>9} {'':7} {'':7}"
+        es = f"{e[0]:9.1f} {err(now, e[0]):>7}" if e and which == "traced" else f"{'':9} {'':7}"
+        print(f"{case:34} {runtime:8} {launch:6} {which:7} {p['time_us']:9.1f} {now:9.1f} | {hs} | {es}")
+    for (key, launch), (n, t) in sorted(counts.items()):
+        print(f"transformers, {launch}, {key}: {n} of {t} within ±{10 if launch == 'graph' else 15}%")
+
+
 if __name__ == "__main__":
-    sixth() if "--sixth" in sys.argv else compare()
+    if "--sixth" in sys.argv:
+        sixth()
+    elif "--sixth-compare" in sys.argv:
+        sixth_compare()
+    else:
+        compare()
