@@ -91,6 +91,16 @@ impl Emitter<'_> {
             0,
             "// bias, which cuBLAS adds in its epilogue (one kernel) and the file as an add (two).",
         );
+        if self.attn == Attn::Sdpa {
+            self.l(
+                0,
+                "// Under torch.compile or a CUDA-graph capture transformers builds the mask and repeats",
+            );
+            self.l(
+                0,
+                "// K and V instead: `--attn sdpa-traced` writes that step (VALIDATION.md §57).",
+            );
+        }
         self.l(0, "");
         self.rms_norm_block();
         self.l(0, "");
