@@ -4,7 +4,7 @@
 //!
 //! | op | FLOPs |
 //! |---|---|
-//! | `matmul` | `2·M·N·K` per batch element: `2 · K · elements(output)` |
+//! | `matmul` | `2·M·N·K` per batch element: `2 · K · elements(output)`; with a bias, `(2 · K + 1) · elements(output)` |
 //! | `reshape` | 0 |
 //! | `slice`, `concat`, `permute`, `expand`, `gather`, `update` | 0 (data movement) |
 //! | `elementwise.F` | `table(F) · elements(output)` |

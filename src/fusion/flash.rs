@@ -157,6 +157,9 @@ pub enum Miss {
     /// The matmul after the softmax reads the probabilities as its second operand or
     /// through a view (P·V needs P first).
     ProbsNotFirstOperand { matmul: OpId },
+    /// A matmul of the pattern adds a bias of its own (`matmul(x, w, b)`): a linear layer,
+    /// not a product of attention.
+    Biased { matmul: OpId },
     /// More than [`MAX_CHAIN`] elementwise ops on one side.
     ChainTooLong,
     /// An op of the pattern already belongs to an earlier pattern.
@@ -201,6 +204,10 @@ impl Miss {
             ),
             Miss::ProbsNotFirstOperand { matmul } => format!(
                 "{} does not read the probabilities as its whole first operand (P·V)",
+                o(matmul)
+            ),
+            Miss::Biased { matmul } => format!(
+                "{} adds a bias: a linear layer, not a product of attention",
                 o(matmul)
             ),
             Miss::ChainTooLong => {
@@ -324,6 +331,9 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
         match op.kind {
             // Q·Kᵀ is a matmul: a convolution before a softmax is not attention, and an
             // attention op is a FlashAttention kernel already.
+            OpKind::Matmul if crate::ops::contraction::is_biased(g, p) => {
+                return Err(Miss::Biased { matmul: p });
+            }
             OpKind::Matmul => break p,
             OpKind::Elementwise if pre.len() < MAX_CHAIN => {
                 // Follow the first whole argument of the same shape that an op produces.
@@ -357,6 +367,9 @@ fn examine(g: &Graph, s: OpId, seen: &mut Vec<TensorId>) -> Result<AttentionPatt
         let c = g.consumers(t)[0];
         let op = g.op(c);
         match op.kind {
+            OpKind::Matmul if crate::ops::contraction::is_biased(g, c) => {
+                return Err(Miss::Biased { matmul: c });
+            }
             OpKind::Matmul => {
                 if op.inputs.first().is_some_and(|u| u.tensor == t && whole(u))
                     && op.inputs.get(1).is_some_and(|u| u.tensor != t)

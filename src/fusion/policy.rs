@@ -169,6 +169,7 @@ fn addmm_shape(g: &Graph, p: OpId, c: OpId) -> bool {
         || !op.func.as_deref().is_some_and(|f| funcs::is(f, "add"))
         || op.inputs.len() != 2
         || mm.inputs.len() < 2
+        || crate::ops::contraction::is_biased(g, p)
         || mm.inputs.iter().take(2).any(|u| g.use_shape(u).len() != 2)
     {
         return false;
@@ -210,9 +211,11 @@ fn pointwise_use(g: &Graph, r: OpId, t: crate::graph::TensorId) -> bool {
 pub(crate) fn is_bias_add(g: &Graph, p: OpId, c: OpId) -> bool {
     let op = g.op(c);
     let out = g.op(p).output;
+    // A matmul with a bias of its own (`matmul(x, w, b)`) has its epilogue's bias already.
     if op.kind != OpKind::Elementwise
         || !op.func.as_deref().is_some_and(|f| funcs::is(f, "add"))
         || op.inputs.len() != 2
+        || crate::ops::contraction::is_biased(g, p)
     {
         return false;
     }

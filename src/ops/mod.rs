@@ -85,7 +85,7 @@ pub struct Arity {
 /// Where an op's FLOP count per element came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlopSource {
-    /// `2·K` per output element.
+    /// `2·K` per output element (`2·K + 1` with a bias).
     Matmul,
     /// `2 · (C/groups) · prod(kernel)` per output element: a convolution.
     Conv,

@@ -15,6 +15,9 @@
 //!   copy per input, a kernel each but a memcpy between contiguous ranges ([`cat_by_copies`]);
 //!   one of contiguous inputs whose slices align to 16 bytes runs the vectorized batched
 //!   kernel, a streaming copy ([`vectorized_cat`]), any other the generic one (`families.cat`);
+//! - a matmul's bias (`matmul(x, w, b)`, `F.linear`) is added in cuBLASLt's epilogue, one
+//!   kernel, except after a GEMM of a strided input of rank 3 or more (an `add_` kernel), or
+//!   copied to every row before a GEMM with K or N of 1;
 //! - an attention's boolean mask is made additive first: two one-element fills and a `where`
 //!   over the mask ([`What::Mask`](super::What::Mask)).
 //!
@@ -221,6 +224,23 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             prediction: p.kernel(g, &[o], &traffic[k], None, Runner::Eager, copied),
             launches: 1,
         });
+        if bias_added_after(g, o, &s) {
+            // `output.add_(bias)`: reads the product and the bias, writes the product.
+            let (out, bias) = (g.tensor(op.output), &op.inputs[2]);
+            let add = CopyShape {
+                read: out.bytes.saturating_add(g.use_bytes(bias)),
+                written: out.bytes,
+                elements: out.bytes / out.dtype.bytes().max(1),
+                transposed_tile: None,
+                broadcast: false,
+            };
+            kernels.push(RuntimeKernel {
+                ops: vec![o],
+                what: What::Kernel,
+                prediction: p.layout_copy(&add, Runner::Eager),
+                launches: 1,
+            });
+        }
     }
     Ok(Parts {
         kernels,
@@ -240,7 +260,7 @@ pub(super) fn argument_copies(
     let mut out = Vec::new();
     match op.kind {
         OpKind::Matmul => {
-            if let [x, y] = op.inputs[..] {
+            if let [x, y, ..] = op.inputs[..] {
                 let (a, b) = (s.of_use(g, &x), s.of_use(g, &y));
                 for (u, l, reason) in [(x, &a, 0), (y, &b, 1)]
                     .into_iter()
@@ -248,6 +268,19 @@ pub(super) fn argument_copies(
                 {
                     out.push((u, reason, matmul_copy_elements(l, &a, &b)));
                 }
+            }
+            // A bias cuBLASLt cannot take in its epilogue (K or N of 1: measured on an H200,
+            // validation/gpu/models/hf_real/data/linear_h200): `addmm` copies it to every row
+            // of the output and runs the GEMM with β = 1.
+            if let Some(&bias) = op.inputs.get(2)
+                && biased_by_copy(g, o)
+            {
+                let out_t = g.tensor(op.output);
+                out.push((
+                    bias,
+                    CopyReason::Bias,
+                    out_t.bytes / out_t.dtype.bytes().max(1),
+                ));
             }
         }
         OpKind::Reduction => {
@@ -266,6 +299,31 @@ pub(super) fn argument_copies(
         _ => {}
     }
     out
+}
+
+/// Whether matmul `o` has a bias cuBLASLt's epilogue cannot add: a product with K or N of 1
+/// (PyTorch's `addmm` then starts from the bias copied to every row).
+fn biased_by_copy(g: &Graph, o: OpId) -> bool {
+    let op = g.op(o);
+    let (Some(a), Some(out)) = (op.inputs.first(), Some(g.tensor(op.output))) else {
+        return false;
+    };
+    crate::ops::contraction::is_biased(g, o)
+        && (g.use_shape(a).last() == Some(&1) || out.shape.last() == Some(&1))
+}
+
+/// Whether PyTorch adds matmul `o`'s bias in a kernel after the GEMM: `F.linear` folds an
+/// input of rank 3 or more into one `addmm` (the bias in cuBLASLt's epilogue) only when it is
+/// contiguous; else `matmul` then `add_` (measured on an H200: a transposed `[B, S, K]`
+/// input, a GEMM and an elementwise kernel; linear_h200).
+fn bias_added_after(g: &Graph, o: OpId, s: &Strides) -> bool {
+    let op = g.op(o);
+    crate::ops::contraction::is_biased(g, o)
+        && !biased_by_copy(g, o)
+        && op
+            .inputs
+            .first()
+            .is_some_and(|a| g.use_shape(a).len() >= 3 && !s.of_use(g, a).is_contiguous())
 }
 
 /// The elements a matmul's copy of operand `l` writes: the operand broadcast to the batch

@@ -49,6 +49,9 @@ pub enum CopyReason {
     Upcast,
     /// Inductor pads a misaligned matmul operand (`compile`'s rule 6).
     Pad,
+    /// cuBLAS takes a matmul's bias it cannot add in its epilogue (a product with K or N of
+    /// 1) as the output's starting value: the bias copied to every row first.
+    Bias,
 }
 
 impl CopyReason {
@@ -61,6 +64,7 @@ impl CopyReason {
             CopyReason::Contiguous => "contiguous",
             CopyReason::Upcast => "upcast",
             CopyReason::Pad => "pad",
+            CopyReason::Bias => "bias",
         }
     }
     /// The reason in words, for the report.
@@ -75,6 +79,9 @@ impl CopyReason {
                 "Inductor runs a one-row batched matmul in f32 (a cast to f32, or back)"
             }
             CopyReason::Pad => "Inductor pads a misaligned matmul operand (pad_mm)",
+            CopyReason::Bias => {
+                "cuBLAS starts from the bias copied to every row (a product with K or N of 1)"
+            }
         }
     }
 }

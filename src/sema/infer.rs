@@ -325,6 +325,7 @@ impl<'a, 's> Sema<'a, 's> {
             OpKind::AssociativeScan => self.dtype_mismatch(o),
             OpKind::ScaledMm | OpKind::QuantMm => self.quant_dtypes(o, kind),
             OpKind::Attention => self.attention_mask(o),
+            OpKind::Matmul => self.matmul_bias(o),
             _ => {}
         }
         let output = self.ops[o].output;
@@ -378,6 +379,34 @@ impl<'a, 's> Sema<'a, 's> {
             .help(format!(
                 "declare the mask `bool` (true where a query sees a key) or {q} (added to the \
                  scores: 0 or a large negative number)"
+            )),
+        );
+    }
+
+    /// A matmul's bias (argument 2) has the first operand's dtype: cuBLAS adds it in the
+    /// epilogue at the output's type (`F.linear` refuses another).
+    fn matmul_bias(&mut self, o: usize) {
+        let (Some((d, name, at)), Some((x, xname, xat))) =
+            (self.arg_dtype(o, 2), self.arg_dtype(o, 0))
+        else {
+            return;
+        };
+        if d == x {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::new(
+                Code::InvalidDtype,
+                format!(
+                    "the bias `{name}` of matmul `{}` is {d}, not {x} as `{xname}`",
+                    self.ops[o].name
+                ),
+            )
+            .at(at, format!("`{name}` is {d}"))
+            .with(xat, format!("`{xname}` is {x}"))
+            .help(format!(
+                "declare the bias {x}: cuBLAS adds it to the product in its epilogue, at the \
+                 operands' dtype (`F.linear` refuses a bias of another)"
             )),
         );
     }

@@ -253,6 +253,49 @@ pub fn matmul<A: Deref<Target = [u64]>>(
         );
         return None;
     };
+    // A bias (`matmul(x, w, b)`, nn.Linear): one value per output column, over a 2-D weight.
+    if let Some(Some(bias)) = args.get(2) {
+        let bias: &[u64] = bias;
+        if rb != 2 || bias != [n] {
+            let (at, label, help) = if rb != 2 {
+                (
+                    1,
+                    format!("shape {}", fmt_shape(b)),
+                    format!(
+                        "a matmul with a bias is nn.Linear's `F.linear`: a weight of rank 2 \
+                         ([K, N]) and a bias [N]; write a batched product's bias as an `add` \
+                         after it: `add(matmul({}, {}), {})`",
+                        names.name(0),
+                        names.name(1),
+                        names.name(2)
+                    ),
+                )
+            } else {
+                (
+                    2,
+                    format!("shape {}", fmt_shape(bias)),
+                    format!("the bias adds one value per output column: [{n}]"),
+                )
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::ShapeMismatch,
+                    format!(
+                        "the bias `{}` of a matmul of `{}` {} by `{}` {} must be [{n}] over a \
+                         2-D weight",
+                        names.name(2),
+                        names.name(0),
+                        fmt_shape(a),
+                        names.name(1),
+                        fmt_shape(b)
+                    ),
+                )
+                .at(names.span(at), label)
+                .help(help),
+            );
+            return None;
+        }
+    }
     batch.extend([m, n]);
     Some(Some(batch))
 }

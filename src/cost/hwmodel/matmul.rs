@@ -394,10 +394,17 @@ pub fn causal_schedule(batch: u64, queries: u64, keys: u64, sms: u32) -> f64 {
 /// The reads a kernel of contraction `o` makes besides `o`'s operands (an epilogue's bias),
 /// as counted in `traffic`: a tiling model's reads of the operands take their place.
 pub(crate) fn other_reads(g: &Graph, o: OpId, traffic: &crate::traffic::GroupTraffic) -> u64 {
+    // A matmul's own bias (`matmul(x, w, b)`) is an epilogue's read, not an operand.
+    let operands = if crate::ops::contraction::is_biased(g, o) {
+        2
+    } else {
+        usize::MAX
+    };
     let operands: u64 = g
         .op(o)
         .inputs
         .iter()
+        .take(operands)
         .filter(|u| traffic.reads.iter().any(|r| r.tensor == u.tensor))
         .fold(0u64, |acc, u| acc.saturating_add(g.use_bytes(u)));
     traffic.bytes_read.saturating_sub(operands)

@@ -50,7 +50,29 @@ impl Emitter<'_> {
                 let b = self.input(op, 1)?;
                 let b = self.computed(b, &mut notes);
                 let b = self.converted(b, a.dtype, "torch.matmul takes one dtype", &mut notes);
-                Stmt::call(format!("torch.matmul({}, {})", a.expr, b.expr), a.dtype)
+                if op.inputs.len() > 2 {
+                    // nn.Linear's call: the weight as `F.linear` takes it ([N, K], a view)
+                    // and the bias in cuBLASLt's epilogue.
+                    let bias = self.input(op, 2)?;
+                    let bias = self.computed(bias, &mut notes);
+                    let bias =
+                        self.converted(bias, a.dtype, "F.linear takes one dtype", &mut notes);
+                    let simple = b
+                        .expr
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'));
+                    let w = if simple {
+                        format!("{}.mT", b.expr)
+                    } else {
+                        format!("({}).mT", b.expr)
+                    };
+                    Stmt::call(
+                        format!("torch.nn.functional.linear({}, {w}, {})", a.expr, bias.expr),
+                        a.dtype,
+                    )
+                } else {
+                    Stmt::call(format!("torch.matmul({}, {})", a.expr, b.expr), a.dtype)
+                }
             }
             OpKind::Reshape => {
                 // A view when the strides allow it (a contiguous tensor), else a copy: as

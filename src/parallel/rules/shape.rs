@@ -48,6 +48,16 @@ impl Walk<'_> {
         shapes: &[Vec<u64>],
     ) -> Result<Layout, Refusal> {
         let out_rank = self.g.tensor(op.output).shape.len();
+        // A bias of its own (`matmul(x, w, b)`): divided, the product's partial sums would
+        // each add it; kept whole, a column-parallel product's columns would not meet it.
+        if ins.len() > 2 && ins.iter().any(|l| *l != Layout::Full) {
+            return Err(self.cannot(
+                op,
+                "adds a bias of its own to a divided product",
+                "write the bias as an `add` after the matmul, which the plan divides as it \
+                 divides the product: `add(matmul(x, w), b)`",
+            ));
+        }
         let (ra, rb) = (shapes[0].len(), shapes[1].len());
         let expert = |l: Layout, plan: &Plan| match l {
             Layout::Split { axis: 0, g } if plan.groups[g].kind == Kind::Expert => Some(g),

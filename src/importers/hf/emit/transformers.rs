@@ -13,11 +13,13 @@
 //! plus the causal mask built once per step, the softmax in f32 between casts, P·V, the heads
 //! merged by `.transpose(1, 2).contiguous()`).
 //!
+//! A linear layer with a bias (Qwen2's Q, K and V projections) is `matmul(x, w, b)`: as
+//! `nn.Linear`, one cuBLAS kernel with the bias in its epilogue.
+//!
 //! What it leaves out, with its cost: the dozen kernels transformers spends on position and
 //! mask bookkeeping before the first layer (`arange`, `cumsum` over a few positions: about
-//! 15 µs under CUDA graphs), and a linear layer's bias, which `nn.Linear` adds in cuBLAS's
-//! epilogue (one kernel) and the file as an `add` (two). A sliding window shorter than the
-//! step's keys (a windowed mask) is refused.
+//! 15 µs under CUDA graphs). A sliding window shorter than the step's keys (a windowed mask)
+//! is refused.
 
 use super::{Emitter, float};
 use crate::importers::hf::arch::Kind;
@@ -64,6 +66,12 @@ impl Emitter<'_> {
         self.a.dtype.as_str()
     }
 
+    /// `op NAME = matmul(src, w[, b]) -> out`: `nn.Linear`, its bias in cuBLAS's epilogue.
+    fn nn_linear(&mut self, name: &str, src: &str, w: &str, out: &str, bias: Option<&str>) {
+        let bias = bias.map(|b| format!(", {b}")).unwrap_or_default();
+        self.l(1, format!("op {name} = matmul({src}, {w}{bias}) -> {out}"));
+    }
+
     pub(super) fn transformers_file(&mut self) -> Result<(), String> {
         self.header();
         self.l(
@@ -85,11 +93,7 @@ impl Emitter<'_> {
         );
         self.l(
             0,
-            "// kernels of position and mask bookkeeping before the first layer, and nn.Linear's",
-        );
-        self.l(
-            0,
-            "// bias, which cuBLAS adds in its epilogue (one kernel) and the file as an add (two).",
+            "// kernels of position and mask bookkeeping before the first layer.",
         );
         if self.attn == Attn::Sdpa {
             self.l(
@@ -251,9 +255,9 @@ impl Emitter<'_> {
             "op input_layernorm = rms_norm(x, B = B, S = S, H = H, DT = DT) -> xn",
         );
         let bias = a.qkv_bias;
-        self.linear("q_proj", "xn", "wq", "q", bias.then_some("bq"));
-        self.linear("k_proj", "xn", "wk", "k", bias.then_some("bk"));
-        self.linear("v_proj", "xn", "wv", "v", bias.then_some("bv"));
+        self.nn_linear("q_proj", "xn", "wq", "q", bias.then_some("bq"));
+        self.nn_linear("k_proj", "xn", "wk", "k", bias.then_some("bk"));
+        self.nn_linear("v_proj", "xn", "wv", "v", bias.then_some("bv"));
         for (t, n) in [("q", "NH"), ("k", "NKV"), ("v", "NKV")] {
             self.l(
                 1,
@@ -329,7 +333,7 @@ impl Emitter<'_> {
             1,
             "op attn_reshape = reshape(at) -> am: [B, S, NH * HD] // .contiguous()",
         );
-        self.linear("o_proj", "am", "wo", "o", a.o_bias.then_some("bo"));
+        self.nn_linear("o_proj", "am", "wo", "o", a.o_bias.then_some("bo"));
         self.l(1, "op residual = elementwise.add(x, o) -> h");
         self.l(
             1,

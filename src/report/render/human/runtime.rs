@@ -256,6 +256,7 @@ fn copy_reasons(e: &RuntimeEstimate) -> String {
                 CopyReason::Contiguous => "contiguous input",
                 CopyReason::Upcast => "f32 cast",
                 CopyReason::Pad => "matmul padding",
+                CopyReason::Bias => "bias broadcast",
             };
             format!("{n} {what}{}", if n == 1 { "" } else { "s" })
         })

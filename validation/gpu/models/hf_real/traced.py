@@ -13,13 +13,16 @@ plain-launch eager step does not. So each mode is predicted from the file of the
 | compile, either | traced | `--attn sdpa-traced` |
 
 `FGRAPH=target/release/fgraph python3 traced.py compare`: the sdpa cases already measured
-(data/hf3, data/hf4: §56's prefills and decodes) predicted from files_traced/ and files3/,
-files4/; the table to standard output.
+(data/hf3, data/hf4: §56's prefills and decodes) predicted from the files the importer writes
+now (files_traced/: `CASE.fgraph` traced, `CASE_untraced.fgraph` not); the table to standard
+output.
 `... traced.py --sixth`: held-out cases (MODELS6) written before measuring: cases6/
 (transformers' models, sdpa, for measure.py), files6/ (both files of each case), emitted6/
 (the traced files' modules) and predictions_6.json, each mode from its file as above.
+`... traced.py --sixth-b`: the same cases' files as the importer writes them after §58
+(`matmul(x, w, b)`), files6b/, and predictions_6b.json, written before measuring.
 `... traced.py --sixth-compare`: once measured (data/hf6, data/em6), the table of the held-out
-cases, pre-registered and now."""
+cases, pre-registered (both) and now."""
 import json
 import os
 import subprocess
@@ -75,11 +78,16 @@ def compare():
                 continue
             with open(traced, "w") as fh:
                 fh.write(text)
+            # The untraced step's file as the importer writes it now (files3/, files4/: as
+            # §56 pre-registered it, before `matmul(x, w, b)` took Qwen2's biases, §58).
+            untraced = os.path.join(HERE, "files_traced", case + "_untraced.fgraph")
+            with open(untraced, "w") as fh:
+                fh.write(imported(config, batch, seq, dtype, decode, "sdpa"))
             for runtime, launch, which in MODES:
                 m = hf.get((case, runtime, launch))
                 if not m:
                     continue
-                path = traced if which == "traced" else os.path.join(HERE, "files" + tail, case + ".fgraph")
+                path = traced if which == "traced" else untraced
                 p, k = predict(path, runtime, launch)
                 e = p / m[0] - 1
                 target = 0.10 if launch == "graph" else 0.15
@@ -91,28 +99,36 @@ def compare():
           f"{within['eager'][0]} of {within['eager'][1]} within ±15%")
 
 
-def sixth():
-    for d in ("cases6", "files6", "emitted6"):
+def sixth(second=False):
+    """`--sixth`: cases6/, files6/, emitted6/ and predictions_6.json. `--sixth-b` (§58, after
+    `matmul(x, w, b)` took Qwen2's biases, before any of them was measured): the files the
+    importer writes now, files6b/, and their predictions, predictions_6b.json; the cases and
+    the emitted modules stay (the modules are files6/'s traced files)."""
+    files = "files6b" if second else "files6"
+    for d in ((files,) if second else ("cases6", files, "emitted6")):
         os.makedirs(os.path.join(HERE, d), exist_ok=True)
     preds = []
     for name, (config, batch, seq, dtype, decode) in MODELS6.items():
         case = f"{name}_sdpa"
         context, step = (seq, 1) if decode else (None, seq)
-        write_case(case, config, batch, step, dtype, "sdpa", "cases6", context)
+        if not second:
+            write_case(case, config, batch, step, dtype, "sdpa", "cases6", context)
         paths = {}
         for which, attn in (("traced", "sdpa-traced"), ("sdpa", "sdpa")):
-            paths[which] = os.path.join(HERE, "files6", f"{case}_{which}.fgraph")
+            paths[which] = os.path.join(HERE, files, f"{case}_{which}.fgraph")
             with open(paths[which], "w") as fh:
                 fh.write(imported(config, batch, seq, dtype, decode, attn))
-        r = subprocess.run([BIN, "emit", "torch", os.path.relpath(paths["traced"], ROOT), "-o",
-                            os.path.join(HERE, "emitted6", case + ".py")], capture_output=True, text=True, cwd=ROOT)
-        if r.returncode != 0:
-            sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
+        if not second:
+            r = subprocess.run([BIN, "emit", "torch", os.path.relpath(paths["traced"], ROOT), "-o",
+                                os.path.join(HERE, "emitted6", case + ".py")], capture_output=True, text=True,
+                               cwd=ROOT)
+            if r.returncode != 0:
+                sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
         for runtime, launch, which in MODES:
             p, k = predict(paths[which], runtime, launch)
             preds.append(dict(case=case, runtime=runtime, launch=launch, file=which, time_us=p, kernels=k))
             print(preds[-1], flush=True)
-    with open(os.path.join(HERE, "predictions_6.json"), "w") as fh:
+    with open(os.path.join(HERE, "predictions_6b.json" if second else "predictions_6.json"), "w") as fh:
         json.dump(preds, fh, indent=1)
         fh.write("\n")
 
@@ -120,32 +136,42 @@ def sixth():
 def sixth_compare():
     """The held-out cases once measured: transformers' models in data/hf6 (`measure.py
     hf_real/cases6 data/hf6`) and the traced files' modules in data/em6 (`measure.py
-    hf_real/emitted6 data/em6`), against the pre-registered predictions (predictions_6.json)
-    and the files6/ predictions now."""
+    hf_real/emitted6 data/em6`), against both pre-registrations (predictions_6.json, and
+    predictions_6b.json from files6b/, §58) and the files6b/ predictions now; the modules
+    against their files6/ traced files now."""
     pre = json.load(open(os.path.join(HERE, "predictions_6.json")))
+    pre_b = {(p["case"], p["runtime"], p["launch"]): p for p in
+             json.load(open(os.path.join(HERE, "predictions_6b.json")))}
     hf, em = measured("hf6"), measured("em6") if os.path.isdir(os.path.join(HERE, "data", "em6")) else {}
     counts = {}
-    print(f"{'case':34} {'runtime':8} {'launch':6} {'file':7} {'pre µs':>9} {'now µs':>9} | {'HF µs':>9} "
-          f"{'pre':>7} {'now':>7} | {'module µs':>9} {'now':>7}")
+    print(f"{'case':34} {'runtime':8} {'launch':6} {'file':7} {'pre µs':>9} {'pre-b µs':>9} {'now µs':>9} | "
+          f"{'HF µs':>9} {'pre':>7} {'pre-b':>7} {'now':>7} | {'module µs':>9} {'now':>7}")
     for p in pre:
         case, runtime, launch, which = p["case"], p["runtime"], p["launch"], p["file"]
-        now, _ = predict(os.path.join(HERE, "files6", f"{case}_{which}.fgraph"), runtime, launch)
+        b = pre_b[(case, runtime, launch)]["time_us"]
+        now, _ = predict(os.path.join(HERE, "files6b", f"{case}_{which}.fgraph"), runtime, launch)
         h, e = hf.get((case, runtime, launch)), em.get((case, runtime, launch))
         target = 0.10 if launch == "graph" else 0.15
-        for key, m in (("pre", h and p["time_us"]), ("now", h and now)):
+        for key, m in (("pre", h and p["time_us"]), ("pre-b", h and b), ("now", h and now)):
             if m:
                 c = counts.setdefault((key, launch), [0, 0])
                 c[0] += abs(m / h[0] - 1) <= target
                 c[1] += 1
-        hs = f"{h[0]:9.1f} {err(p['time_us'], h[0]):>7} {err(now, h[0]):>7}" if h else f"{'-':>9} {'':7} {'':7}"
-        es = f"{e[0]:9.1f} {err(now, e[0]):>7}" if e and which == "traced" else f"{'':9} {'':7}"
-        print(f"{case:34} {runtime:8} {launch:6} {which:7} {p['time_us']:9.1f} {now:9.1f} | {hs} | {es}")
+        hs = (f"{h[0]:9.1f} {err(p['time_us'], h[0]):>7} {err(b, h[0]):>7} {err(now, h[0]):>7}" if h
+              else f"{'-':>9} {'':7} {'':7} {'':7}")
+        es = f"{'':9} {'':7}"
+        if e and which == "traced":
+            module, _ = predict(os.path.join(HERE, "files6", f"{case}_{which}.fgraph"), runtime, launch)
+            es = f"{e[0]:9.1f} {err(module, e[0]):>7}"
+        print(f"{case:34} {runtime:8} {launch:6} {which:7} {p['time_us']:9.1f} {b:9.1f} {now:9.1f} | {hs} | {es}")
     for (key, launch), (n, t) in sorted(counts.items()):
         print(f"transformers, {launch}, {key}: {n} of {t} within ±{10 if launch == 'graph' else 15}%")
 
 
 if __name__ == "__main__":
-    if "--sixth" in sys.argv:
+    if "--sixth-b" in sys.argv:
+        sixth(second=True)
+    elif "--sixth" in sys.argv:
         sixth()
     elif "--sixth-compare" in sys.argv:
         sixth_compare()
