@@ -193,6 +193,8 @@ impl Model {
                 .map(|(k, a)| {
                     let view_ok = match kind {
                         OpKind::Reduction | OpKind::Elementwise => k > 0,
+                        // A row as a matmul's bias: `matmul(a, b, c[0])`.
+                        OpKind::Matmul => k == 2,
                         _ => false,
                     };
                     let index = a.view.filter(|_| view_ok).map(u64::from);
@@ -208,7 +210,14 @@ impl Model {
                     if args.len() < 2 {
                         args.push(args[0].clone());
                     }
-                    args.truncate(2);
+                    // A matmul's third argument stays when it is a row: its bias [8].
+                    // (of the first operand's dtype, as `invalid-dtype` asks).
+                    let dtype = |a: &ArgM| tensors[a.tensor].dtype;
+                    let bias = kind == OpKind::Matmul
+                        && args
+                            .get(2)
+                            .is_some_and(|a| a.index.is_some() && dtype(a) == dtype(&args[0]));
+                    args.truncate(if bias { 3 } else { 2 });
                 }
                 OpKind::Reduction => args.truncate(3),
                 OpKind::Reshape | OpKind::Slice | OpKind::Permute | OpKind::Expand => {
