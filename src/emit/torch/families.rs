@@ -88,10 +88,14 @@ impl Emitter<'_> {
                 "int8: torch._int_mm, then the scales (and bias) as separate ops (+2 kernels)"
                     .into(),
             );
-            let mut expr = format!(
-                "(torch._int_mm({}, {}).float() * {} * {}",
-                a.expr, b.expr, sa.expr, sb.expr
-            );
+            let rows = self
+                .g
+                .use_shape(&op.inputs[0])
+                .first()
+                .copied()
+                .unwrap_or(0);
+            let product = int_mm(&a.expr, &b.expr, rows, notes);
+            let mut expr = format!("({product}.float() * {} * {}", sa.expr, sb.expr);
             if let Some(bias) = bias {
                 expr.push_str(&format!(" + {bias}"));
             }
@@ -177,4 +181,24 @@ impl Emitter<'_> {
             out.dtype,
         ))
     }
+}
+
+/// `torch._int_mm(a, b)` of an `[rows, K]` int8 matrix: cuBLASLt's int8 GEMM behind it
+/// refused every row count but a multiple of 32 on an H200 (16: "self.size(0) needs to be
+/// greater than 16"; 17, 24, 33, 40, 48, 100: CUBLAS_STATUS_NOT_SUPPORTED; 32, 64, 128 ran):
+/// other counts are padded with zero rows and the product sliced back (one pad kernel more,
+/// noted).
+pub(super) fn int_mm(a: &str, b: &str, rows: u64, notes: &mut Vec<String>) -> String {
+    let padded = rows.div_ceil(32).max(1).saturating_mul(32);
+    if padded == rows {
+        return format!("torch._int_mm({a}, {b})");
+    }
+    notes.push(format!(
+        "torch._int_mm takes rows by 32: the {rows} rows padded to {padded} and the product \
+         sliced back (+1 kernel)"
+    ));
+    format!(
+        "torch._int_mm(torch.nn.functional.pad({a}, (0, 0, 0, {})), {b})[:{rows}]",
+        padded - rows
+    )
 }

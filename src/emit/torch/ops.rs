@@ -50,21 +50,36 @@ impl Emitter<'_> {
                 let b = self.input(op, 1)?;
                 let b = self.computed(b, &mut notes);
                 let b = self.converted(b, a.dtype, "torch.matmul takes one dtype", &mut notes);
-                if op.inputs.len() > 2 {
+                let (ra, rb) = (
+                    g.use_shape(&op.inputs[0]).len(),
+                    g.use_shape(&op.inputs[1]).len(),
+                );
+                if a.dtype == Dtype::I8 && (ra, rb) == (2, 2) {
+                    // Two int8 matrices: their i32 accumulator (CUDA's `torch.matmul` has no
+                    // int8 kernel).
+                    let rows = g.use_shape(&op.inputs[0])[0];
+                    let mut call = super::families::int_mm(&a.expr, &b.expr, rows, &mut notes);
+                    if op.inputs.len() > 2 {
+                        let bias = self.input(op, 2)?;
+                        call = format!("({call} + {})", bias.expr);
+                    }
+                    Stmt::call(call, Dtype::I32)
+                } else if op.inputs.len() > 2 {
                     // nn.Linear's call: the weight as `F.linear` takes it ([N, K], a view)
                     // and the bias in cuBLASLt's epilogue.
                     let bias = self.input(op, 2)?;
                     let bias = self.computed(bias, &mut notes);
                     let bias =
                         self.converted(bias, a.dtype, "F.linear takes one dtype", &mut notes);
-                    let simple = b
-                        .expr
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'));
-                    let w = if simple {
-                        format!("{}.mT", b.expr)
-                    } else {
-                        format!("({}).mT", b.expr)
+                    let simple = |e: &str| {
+                        e.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'))
+                    };
+                    // A weight read `.T` is `F.linear`'s [N, K] as it is.
+                    let w = match b.expr.strip_suffix(".transpose(-2, -1)") {
+                        Some(inner) if simple(inner) => inner.to_string(),
+                        _ if simple(&b.expr) => format!("{}.mT", b.expr),
+                        _ => format!("({}).mT", b.expr),
                     };
                     Stmt::call(
                         format!("torch.nn.functional.linear({}, {w}, {})", a.expr, bias.expr),
