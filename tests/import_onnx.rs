@@ -476,7 +476,8 @@ fn hostile_names_stay_inside_identifiers_and_comments() {
 
 /// InstanceNorm as `group_norm` with a group per channel (GroupNorm, which the exporter writes
 /// as an InstanceNorm of the groups, with a group each), ReLU6's `Clip` as a `max` and a
-/// `min`, and a `Gemm` with `transB`: nothing unmapped. The exporter folds GroupNorm's scale
+/// `min`, and a `Gemm` with `transB` and a bias (`nn.Linear` exported: `matmul(x, w.T, b)`,
+/// the bias in the GEMM's epilogue): nothing unmapped. The exporter folds GroupNorm's scale
 /// into new initializers and adds its own ones and zeros, so the weights are the
 /// initializers' elements (540), not torch's 532.
 #[test]
@@ -487,7 +488,7 @@ fn instance_norm_group_norm_and_clip_are_mapped() {
         "reduction.group_norm(conv1d, inorm_weight, inorm_bias, groups = 16, eps = 1e-5)",
         "elementwise.max(instance_norm, 0.0)",
         "elementwise.min(relu6_lo, 6.0)",
-        "matmul(mean, head_weight.T)",
+        "matmul(mean, head_weight.T, head_bias)",
     ] {
         assert!(m.text.contains(line), "{line}\n{}", m.text);
     }

@@ -371,6 +371,20 @@ impl Mapper<'_, '_> {
         let dt = self.dtype(a);
         let c = ins.get(2).copied().flatten();
         let mm_args = vec![arg(a, ta), arg(b, tb)];
+        // `Gemm(A, B, C)` with a bias `C` [N] of A's dtype is `nn.Linear` exported:
+        // `matmul(a, b, c)`, the bias in the GEMM's epilogue as PyTorch runs it.
+        if alpha == 1.0
+            && let Some(cid) = c
+            && matches!(self.operand(cid), Arg::T(_))
+            && self.dtype(cid) == dt
+            && self.shape(cid).len() == 1
+            && self.shape(cid).first() == shape.last()
+        {
+            let mut args = mm_args;
+            args.push(Arg::T(cid));
+            self.emit("matmul", args, vec![], dt, shape, false);
+            return Ok(());
+        }
         if c.is_none() && alpha == 1.0 {
             self.emit("matmul", mm_args, vec![], dt, shape, false);
             return Ok(());
