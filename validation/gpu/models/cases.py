@@ -592,6 +592,19 @@ CASES38 = {
     "gpt2_medium_b1_s1024": (IMP + "gpt2_medium_b8_s512.fgraph", {"B": 1, "S": 1024}, None),
     "deepseek_v2_lite_decode_b2_t1023_l4": (IMP + "deepseek_v2_lite_decode_b4.fgraph", {"B": 2, "P": 1023, "EA": 12}, (26, 3)),
 }
+# Batch 39 (VALIDATION §60): the families issue 24 names once more, at sizes no batch had, with
+# the model as §58-59 left it; predictions committed before any is measured.
+CASES39 = {
+    "qwen2_5_7b_prefill_s1792_l4": (IMP + "qwen2_5_7b_prefill.fgraph", {"S": 1792, "L": 4}, None),
+    "qwen2_5_7b_decode_b1_t1791_l4": (IMP + "qwen2_5_7b_decode.fgraph", {"B": 1, "P": 1791, "L": 4}, None),
+    "qwen2_5_7b_decode_b16_t1279_l4": (IMP + "qwen2_5_7b_decode.fgraph", {"B": 16, "P": 1279, "L": 4}, None),
+    "mistral_7b_decode_b1_t1535_l4": (IMP + "mistral_7b_decode.fgraph", {"B": 1, "P": 1535, "L": 4}, None),
+    "mistral_7b_prefill_s1280_l4": (IMP + "mistral_7b_prefill_s4096.fgraph", {"S": 1280, "L": 4}, None),
+    "gpt2_medium_b3_s448": (IMP + "gpt2_medium_b4.fgraph", {"B": 3, "S": 448}, None),
+    "mixtral_8x7b_prefill_s768_l2": (IMP + "mixtral_8x7b_prefill.fgraph", {"S": 768, "L": 2}, None),
+    "mixtral_decode_b16_t767_l2": (IMP + "mixtral_decode_b16.fgraph", {"B": 16, "P": 767, "L": 2}, None),
+    "llama3_8b_decode_b16_t3071_l4": ("examples/llama3_8b_decode.fgraph", {"B": 16, "T": 3071}, (32, 4)),
+}
 # Host probes (VALIDATION §29): two small graphs whose every kernel waits on the host, timed in
 # the same rounds as the cases; host_calib.py reads a host's time per kernel and per
 # convolution off them. A TinyLlama-shaped decode at hidden 256 (8 layers, 1,024-token vocab,
@@ -630,7 +643,8 @@ BATCHES = {"1": (CASES, "predictions_models.json"), "2": (CASES2, "predictions_m
            "35": (CASES35, "predictions_models_35.json"),
            "36": (CASES36, "predictions_models_36.json"),
            "37": (CASES37, "predictions_models_37.json"),
-           "38": (CASES38, "predictions_models_38.json")}
+           "38": (CASES38, "predictions_models_38.json"),
+           "39": (CASES39, "predictions_models_39.json")}
 MODES = [("eager", "graph"), ("eager", "eager"), ("compile", "graph"), ("compile", "eager")]
 
 
@@ -652,7 +666,7 @@ def spec(name):
     for c in (CASES, CASES2, CASES3, CASES4, CASES5, CASES6, CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13,
               CASES14, CASES15, CASES16, CASES17, CASES18, CASES19, CASES20, CASES21, CASES22, CASES23, CASES24,
               CASES25, CASES26, CASES27, CASES28, CASES29, CASES30, CASES31, CASES32, CASES33,
-              CASES34, CASES35, CASES36, CASES37, CASES38, HOST_PROBES):
+              CASES34, CASES35, CASES36, CASES37, CASES38, CASES39, HOST_PROBES):
         if name in c:
             return c[name]
     raise KeyError(name)
