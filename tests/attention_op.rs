@@ -3,6 +3,8 @@
 //! worked out by hand, how it fuses, and the same numbers as the three-op pattern under
 //! `--flash-attention`.
 
+mod common;
+
 use fgraph::cost::{self, Family, Hardware, LaunchMode};
 use fgraph::{Analysis, Code, Options, check_file};
 
@@ -464,15 +466,7 @@ fn a_mask_of_the_wrong_shape_dtype_or_with_causal_is_an_error() {
 
 /// `fgraph emit torch`'s module of `src`.
 fn emitted(src: &str) -> String {
-    let a = analysis(src);
-    let place = |_| (String::from("t.fgraph"), 1);
-    let input = fgraph::emit::Input {
-        graph: &a.graph,
-        file: "t.fgraph",
-        overrides: Vec::new(),
-        place: &place,
-    };
-    fgraph::emit::torch::emit(&input).expect("emits")
+    common::emit_torch(src)
 }
 
 #[test]

@@ -193,15 +193,7 @@ fn a_biased_product_is_no_attention_product() {
 
 #[test]
 fn emit_torch_writes_f_linear() {
-    let a = analysis(&linear("[2, 512, 896]", "[896, 256]", "[256]"));
-    let place = |_| (String::from("t.fgraph"), 1);
-    let input = fgraph::emit::Input {
-        graph: &a.graph,
-        file: "t.fgraph",
-        overrides: Vec::new(),
-        place: &place,
-    };
-    let py = fgraph::emit::torch::emit(&input).expect("emits");
+    let py = common::emit_torch(&linear("[2, 512, 896]", "[896, 256]", "[256]"));
     assert!(
         py.contains("y = torch.nn.functional.linear(x, self.w.mT, self.b)"),
         "{py}"

@@ -3,6 +3,8 @@
 //! `quant_mm` (weight-only int4 / int8 with group scales: w4a16, w8a16). Shapes, errors, FLOPs,
 //! bytes and times worked out by hand; the 8-bit tensor rates of the presets.
 
+mod common;
+
 use fgraph::cost::{self, Hardware, LaunchMode, Unit};
 use fgraph::types::Dtype;
 use fgraph::{Analysis, Code, Options, check_file};
@@ -645,19 +647,6 @@ fn the_llama3_8b_w4a16_decode_example() {
     }
 }
 
-/// `fgraph emit torch`'s module of `src`.
-fn emitted(src: &str) -> String {
-    let a = analysis(src);
-    let place = |_| (String::from("t.fgraph"), 1);
-    let input = fgraph::emit::Input {
-        graph: &a.graph,
-        file: "t.fgraph",
-        overrides: Vec::new(),
-        place: &place,
-    };
-    fgraph::emit::torch::emit(&input).expect("emits")
-}
-
 /// cuBLASLt's int8 GEMM behind `torch._int_mm` ran only row counts that are multiples of 32
 /// on an H200 (VALIDATION.md §59): other counts are padded and sliced back, a count of 32
 /// goes as it is; a `matmul` of two i8 matrices is `torch._int_mm` too.
@@ -670,16 +659,17 @@ fn int8_products_are_emitted_as_int_mm_with_rows_by_32() {
         ))
     };
     let scaled = "  op mm = scaled_mm(a, b, sa, sb) -> y\n";
-    let py = emitted(&src(16, scaled));
+    let py = common::emit_torch(&src(16, scaled));
     assert!(
         py.contains("torch._int_mm(torch.nn.functional.pad(a, (0, 0, 0, 16)), self.b)[:16]"),
         "{py}"
     );
-    let py = emitted(&src(32, scaled));
+    let py = common::emit_torch(&src(32, scaled));
     assert!(py.contains("torch._int_mm(a, self.b)"), "{py}");
     let plain = "  op mm = matmul(a, b) -> y\n";
-    let py =
-        emitted(&src(40, plain).replace("  weight sa: f32[40, 1]\n  weight sb: f32[1, 32]\n", ""));
+    let py = common::emit_torch(
+        &src(40, plain).replace("  weight sa: f32[40, 1]\n  weight sb: f32[1, 32]\n", ""),
+    );
     assert!(
         py.contains("y = torch._int_mm(torch.nn.functional.pad(a, (0, 0, 0, 24)), self.b)[:40]"),
         "{py}"

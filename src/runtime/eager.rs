@@ -202,20 +202,8 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
             // a streaming copy of the output (measured: a decode step's KV-cache `torch.cat`
             // of 8.4 MB in 4.3 µs, where the generic batched kernel's rate, `families.cat`,
             // says 12.4; VALIDATION.md §56).
-            let out = g.tensor(op.output);
-            let c = CopyShape {
-                read: traffic[k].bytes_read,
-                written: traffic[k].bytes_written,
-                elements: out.bytes / out.dtype.bytes().max(1),
-                transposed_tile: None,
-                broadcast: false,
-            };
-            kernels.push(RuntimeKernel {
-                ops: vec![o],
-                what: What::Kernel,
-                prediction: p.layout_copy(&c, Runner::Eager),
-                launches: 1,
-            });
+            let (read, written) = (traffic[k].bytes_read, traffic[k].bytes_written);
+            kernels.push(stream_kernel(g, o, read, written, p));
             continue;
         }
         kernels.push(RuntimeKernel {
@@ -226,20 +214,9 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
         });
         if bias_added_after(g, o, &s) {
             // `output.add_(bias)`: reads the product and the bias, writes the product.
-            let (out, bias) = (g.tensor(op.output), &op.inputs[2]);
-            let add = CopyShape {
-                read: out.bytes.saturating_add(g.use_bytes(bias)),
-                written: out.bytes,
-                elements: out.bytes / out.dtype.bytes().max(1),
-                transposed_tile: None,
-                broadcast: false,
-            };
-            kernels.push(RuntimeKernel {
-                ops: vec![o],
-                what: What::Kernel,
-                prediction: p.layout_copy(&add, Runner::Eager),
-                launches: 1,
-            });
+            let out = g.tensor(op.output).bytes;
+            let read = out.saturating_add(g.use_bytes(&op.inputs[2]));
+            kernels.push(stream_kernel(g, o, read, out, p));
         }
     }
     Ok(Parts {
@@ -247,6 +224,25 @@ pub(super) fn estimate(a: &Analysis, p: &Pricing<'_>) -> Result<Parts, Overflow>
         views,
         sdpa: Vec::new(),
     })
+}
+
+/// A kernel of op `o` that streams `read` bytes in and `written` out over its output's
+/// elements, priced as PyTorch's copy kernels (a vectorized `torch.cat`, a bias's `add_`).
+fn stream_kernel(g: &Graph, o: OpId, read: u64, written: u64, p: &Pricing<'_>) -> RuntimeKernel {
+    let out = g.tensor(g.op(o).output);
+    let shape = CopyShape {
+        read,
+        written,
+        elements: out.bytes / out.dtype.bytes().max(1),
+        transposed_tile: None,
+        broadcast: false,
+    };
+    RuntimeKernel {
+        ops: vec![o],
+        what: What::Kernel,
+        prediction: p.layout_copy(&shape, Runner::Eager),
+        launches: 1,
+    }
 }
 
 /// The copies PyTorch makes of op `o`'s arguments before its kernel, each with the

@@ -196,6 +196,20 @@ pub fn check_clean(name: &str, text: &str) -> fgraph::FileReport {
     r
 }
 
+/// `fgraph emit torch`'s module of `text` (checked as `t.fgraph`, with no diagnostic).
+pub fn emit_torch(text: &str) -> String {
+    let r = check_clean("t.fgraph", text);
+    let a = r.graphs[0].analysis.as_ref().expect("analysis");
+    let place = |_| (String::from("t.fgraph"), 1);
+    let input = fgraph::emit::Input {
+        graph: &a.graph,
+        file: "t.fgraph",
+        overrides: Vec::new(),
+        place: &place,
+    };
+    fgraph::emit::torch::emit(&input).expect("emits")
+}
+
 /// The parameters of a checked file's graph: every weight's elements but a decode step's KV
 /// caches (per-layer state, declared as weights named `*_cache`).
 pub fn params(r: &fgraph::FileReport) -> u64 {
