@@ -93,9 +93,14 @@ fn llama_family_configs_import_as_transformers_runs_them_with_the_published_para
 fn what_it_does_not_write_is_an_error_saying_why() {
     for (config, opts, expected) in [
         (
-            "gpt2_config.json",
+            "bert_base_uncased_config.json",
             transformers(128, Attn::Sdpa),
-            "writes the llama, mistral and qwen2 families",
+            "writes the llama, mistral, qwen2 and gpt2 families",
+        ),
+        (
+            "gpt2_config.json",
+            transformers(128, Attn::Eager),
+            "writes GPT-2 with `--attn sdpa` (transformers' default) only",
         ),
         (
             "mixtral_8x7b_config.json",
@@ -498,4 +503,57 @@ fn transformers_plain_steps_launch_the_untraced_files_kernels() {
         }
     }
     assert_eq!(n, 10);
+}
+
+/// GPT-2 under `--ops transformers` (`sdpa`): GPT2LMHeadModel's eager forward as an H200's
+/// trace of transformers 5.17 ran it (validation/gpu/models/hf_real/data/gpt2_h200): the
+/// published parameters, `Conv1D` as `matmul(x, w, b)`, `gelu_new` as its eight ops, and at
+/// two layers the profiler's kernels one for one but what the file leaves out (prefill of
+/// 2 × 128: 47 less the position ids' 2, the cache copies of a `use_cache` prefill, 4, and
+/// cuDNN's 2 memsets, which measure.py does not count: 39; decode at 2 × 129: 47 less the
+/// 2 position kernels, the MLP's projection split-K as measured).
+#[test]
+fn gpt2_imports_as_transformers_runs_it() {
+    let counts = common::published_param_counts();
+    let published = counts["configs"]["gpt2_config.json"]["params"]
+        .as_u64()
+        .expect("params");
+    let config = "validation/gpu/models/configs/gpt2_medium_config.json";
+    let two_layers = |text: String| text.replace("param L = 24 ", "param L = 2 ");
+    for decode in [None, Some(129)] {
+        let opts = Options {
+            batch: 2,
+            seq: decode.is_none().then_some(128),
+            decode,
+            dtype: Some(fgraph::types::Dtype::Bf16),
+            ..transformers(128, Attn::Sdpa)
+        };
+        let i = import(config, &opts);
+        assert!(i.notes.is_empty(), "{:?}", i.notes);
+        let text = i.text.expect("text");
+        common::check_clean("gpt2", &text);
+        assert_eq!(fgraph::format::format_source(&text).expect("formats"), text);
+        assert!(text.contains("op c_attn = matmul(xn, c_attn_w, c_attn_b) -> qkv"));
+        assert!(text.contains("op gelu_tanh = elementwise.tanh(g5) -> g6"));
+        let text = two_layers(text);
+        let r = common::check_clean("gpt2", &text);
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let hw = fgraph::cost::Hardware::preset("h100").expect("h100");
+        let e = fgraph::runtime::estimate(a, &hw, fgraph::cost::LaunchMode::Graph, Runtime::Eager)
+            .expect("estimate");
+        assert_eq!(e.cuda_kernels(), if decode.is_some() { 45 } else { 39 });
+    }
+    // GPT-2 small's published count, tied head and all.
+    let i = import(
+        "tests/fixtures/hf/gpt2_config.json",
+        &transformers(64, Attn::Sdpa),
+    );
+    let r = common::check_clean("gpt2", &i.text.expect("text"));
+    assert_eq!(common::params(&r), published);
+    // Only SDPA, and only the activations it writes.
+    let i = import(
+        "tests/fixtures/hf/gpt2_config.json",
+        &transformers(64, Attn::Eager),
+    );
+    assert!(i.text.is_none());
 }

@@ -110,6 +110,9 @@ pub struct Arch {
     /// Gemma multiplies the embeddings by sqrt(hidden).
     pub embed_scale: bool,
     pub tied: bool,
+    /// The config's activation name where the importer keeps it (GPT-2's
+    /// `activation_function`: `--ops transformers` writes `gelu_new` as its eight ops).
+    pub act: Option<&'static str>,
     /// BERT's pooler (dense and tanh on the first token).
     pub pooler: bool,
     pub moe: Option<Moe>,

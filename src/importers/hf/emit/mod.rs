@@ -7,6 +7,7 @@
 mod attention;
 mod ffn;
 mod transformers;
+mod transformers_gpt2;
 
 use super::arch::{Arch, Kind, Norm, Style};
 use super::{Attn, Ops, Options};

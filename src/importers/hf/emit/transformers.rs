@@ -29,11 +29,14 @@ use crate::types::Dtype;
 /// Why `--ops transformers` cannot write this model or step, if it cannot.
 pub(super) fn unsupported(e: &Emitter<'_>, _: &Options) -> Option<String> {
     let a = e.a;
+    if a.model_type == "gpt2" {
+        return super::transformers_gpt2::unsupported_gpt2(e);
+    }
     let llama = matches!(a.model_type, "llama" | "mistral" | "qwen2");
     if !llama || a.moe.is_some() || a.mla.is_some() || !a.rope || a.qkv_fused {
         return Some(format!(
-            "`--ops transformers` writes the llama, mistral and qwen2 families (model_type \
-             {} is imported as the model's computation: leave out `--ops`)",
+            "`--ops transformers` writes the llama, mistral, qwen2 and gpt2 families \
+             (model_type {} is imported as the model's computation: leave out `--ops`)",
             a.model_type
         ));
     }
@@ -73,6 +76,10 @@ impl Emitter<'_> {
     }
 
     pub(super) fn transformers_file(&mut self) -> Result<(), String> {
+        if self.a.model_type == "gpt2" {
+            self.gpt2_transformers_file();
+            return Ok(());
+        }
         self.header();
         self.l(
             0,

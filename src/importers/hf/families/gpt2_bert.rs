@@ -16,12 +16,23 @@ pub(super) fn gpt2(r: &mut Reader<'_>, dtype: (Dtype, String)) -> Option<Arch> {
     let positions = r.int_alias(&["n_positions", "max_position_embeddings"], 1, 1 << 32);
     let eps = r.opt_float("layer_norm_epsilon", 0.0, 0.5);
     a.tied = r.bool_or("tie_word_embeddings", true);
-    activation(
-        r,
-        "activation_function",
-        &["gelu_new", "gelu", "gelu_pytorch_tanh", "gelu_fast"],
-        "gelu",
-    );
+    // GPT2Config's default is `gelu_new`; `--ops transformers` writes the one named.
+    const GELUS: [&str; 4] = ["gelu_new", "gelu", "gelu_pytorch_tanh", "gelu_fast"];
+    let act = r.opt_str("activation_function");
+    a.act = match act {
+        None => Some("gelu_new"),
+        Some(act) => GELUS.iter().copied().find(|g| *g == act),
+    };
+    if act.is_some() && a.act.is_none() {
+        r.warn(
+            "activation_function",
+            format!(
+                "names an activation other than {}: the graph uses gelu (the same bytes; its \
+                 FLOPs may differ)",
+                GELUS.join(" or ")
+            ),
+        );
+    }
     // Values of the attention (its scale, upcasting) and the fields of GPT2DoubleHeadsModel's
     // classifier, which GPT2LMHeadModel does not have.
     r.known(&[

@@ -149,6 +149,7 @@ pub(super) fn blank(style: Style, (dtype, dtype_source): (Dtype, String)) -> Arc
         final_softcap: None,
         embed_scale: false,
         tied: false,
+        act: None,
         pooler: false,
         moe: None,
         mla: None,
