@@ -14,7 +14,8 @@
 //! merged by `.transpose(1, 2).contiguous()`).
 //!
 //! A linear layer with a bias (Qwen2's Q, K and V projections) is `matmul(x, w, b)`: as
-//! `nn.Linear`, one cuBLAS kernel with the bias in its epilogue.
+//! `nn.Linear`, one cuBLAS kernel with the bias in its epilogue. GPT-2's step is written by
+//! `super::transformers_gpt2`, which `Emitter::transformers_file` hands it to.
 //!
 //! What it leaves out, with its cost: the dozen kernels transformers spends on position and
 //! mask bookkeeping before the first layer (`arange`, `cumsum` over a few positions: about
