@@ -284,28 +284,7 @@ impl Emitter<'_> {
             1,
             "op k_rotary = rotary(kh, cos, sin, B = B, N = NKV, S = S, D = HD, DT = DT) -> kr",
         );
-        let (kr, vh) = if self.decode() {
-            self.l(
-                1,
-                "// DynamicLayer.update: the new key and value appended by torch.cat, which copies the cache.",
-            );
-            self.l(
-                1,
-                "weight k_cache: [B, NKV, P, HD] // the keys of the P positions before",
-            );
-            self.l(1, "weight v_cache: [B, NKV, P, HD]");
-            self.l(
-                1,
-                "op k_update = concat(k_cache, kr, axis = 2) -> k_all: [B, NKV, P + S, HD]",
-            );
-            self.l(
-                1,
-                "op v_update = concat(v_cache, vh, axis = 2) -> v_all: [B, NKV, P + S, HD]",
-            );
-            ("k_all", "v_all")
-        } else {
-            ("kr", "vh")
-        };
+        let (kr, vh) = self.cache_update("NKV", "kr", "vh");
         match self.attn {
             Attn::Sdpa => {
                 // is_causal is `q_len > 1`: one new token sees every key. A sliding window is
@@ -355,6 +334,38 @@ impl Emitter<'_> {
         self.l(1, "op mlp_residual = elementwise.add(h, d) -> y");
         self.l(1, "output y");
         self.l(0, "}");
+    }
+
+    /// At a decode step, `DynamicLayer.update` of keys `k` and values `v` (`heads` of them):
+    /// the new row appended to the cache by `torch.cat`, a copy of the whole cache; the
+    /// names of the keys and values attention reads.
+    pub(super) fn cache_update<'n>(
+        &mut self,
+        heads: &str,
+        k: &'n str,
+        v: &'n str,
+    ) -> (&'n str, &'n str) {
+        if !self.decode() {
+            return (k, v);
+        }
+        self.l(
+            1,
+            "// DynamicLayer.update: the new key and value appended by torch.cat, which copies the cache.",
+        );
+        self.l(
+            1,
+            format!("weight k_cache: [B, {heads}, P, HD] // the keys of the P positions before"),
+        );
+        self.l(1, format!("weight v_cache: [B, {heads}, P, HD]"));
+        for (t, new) in [("k", k), ("v", v)] {
+            self.l(
+                1,
+                format!(
+                    "op {t}_update = concat({t}_cache, {new}, axis = 2) -> {t}_all: [B, {heads}, P + S, HD]"
+                ),
+            );
+        }
+        ("k_all", "v_all")
     }
 
     /// `repeat_kv` of the keys and values: expand and reshape, a copy where a KV head serves

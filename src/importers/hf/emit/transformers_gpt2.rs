@@ -89,28 +89,7 @@ impl Emitter<'_> {
                 format!("op {t}_transpose = permute({t}4, dims = [0, 2, 1, 3]) -> {t}h // [B, NH, S, HD]"),
             );
         }
-        let (kh, vh) = if self.decode() {
-            self.l(
-                1,
-                "// DynamicLayer.update: the new key and value appended by torch.cat, which copies the cache.",
-            );
-            self.l(
-                1,
-                "weight k_cache: [B, NH, P, HD] // the keys of the P positions before",
-            );
-            self.l(1, "weight v_cache: [B, NH, P, HD]");
-            self.l(
-                1,
-                "op k_update = concat(k_cache, kh, axis = 2) -> k_all: [B, NH, P + S, HD]",
-            );
-            self.l(
-                1,
-                "op v_update = concat(v_cache, vh, axis = 2) -> v_all: [B, NH, P + S, HD]",
-            );
-            ("k_all", "v_all")
-        } else {
-            ("kh", "vh")
-        };
+        let (kh, vh) = self.cache_update("NH", "kh", "vh");
         let causal = if self.decode() { "" } else { ", causal = true" };
         self.l(
             1,
