@@ -33,8 +33,10 @@ impl Emitter<'_> {
         );
         self.l(0, "");
         let kinds = super::kinds(self.a);
-        let (k, name) = kinds[0].clone();
-        self.gpt2_layer_block(k, &name);
+        // GPT-2's layers are of one kind (a config has at least one layer).
+        if let Some((k, name)) = kinds.first().cloned() {
+            self.gpt2_layer_block(k, &name);
+        }
         self.l(0, "");
         self.gpt2_graph(&kinds);
     }
