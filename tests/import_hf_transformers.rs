@@ -100,7 +100,7 @@ fn what_it_does_not_write_is_an_error_saying_why() {
         (
             "gpt2_config.json",
             transformers(128, Attn::Eager),
-            "writes GPT-2 with `--attn sdpa` (transformers' default) only",
+            "writes GPT-2 with `--attn sdpa` (transformers' default) or `sdpa-traced`",
         ),
         (
             "mixtral_8x7b_config.json",
@@ -542,6 +542,24 @@ fn gpt2_imports_as_transformers_runs_it() {
         let e = fgraph::runtime::estimate(a, &hw, fgraph::cost::LaunchMode::Graph, Runtime::Eager)
             .expect("estimate");
         assert_eq!(e.cuda_kernels(), if decode.is_some() { 45 } else { 39 });
+        // Traced (a CUDA-graph capture, data/gpt2_traced_h200): the mask built, SDPA taking
+        // it (two fills and a `where` a layer): the replay's 23 kernels a layer at decode
+        // and 21 at prefill one for one, 8 and 24 more of position and mask bookkeeping
+        // before the first layer, which the file leaves out (replays of 60 and 70).
+        let i = import(
+            config,
+            &Options {
+                attn: Some(Attn::SdpaTraced),
+                ..opts.clone()
+            },
+        );
+        let text = two_layers(i.text.expect("traced text"));
+        assert!(text.contains("input mask: bool[B, 1, S, "), "{text}");
+        let r = common::check_clean("gpt2 traced", &text);
+        let a = r.graphs[0].analysis.as_ref().expect("analysis");
+        let e = fgraph::runtime::estimate(a, &hw, fgraph::cost::LaunchMode::Graph, Runtime::Eager)
+            .expect("estimate");
+        assert_eq!(e.cuda_kernels(), if decode.is_some() { 52 } else { 46 });
     }
     // GPT-2 small's published count, tied head and all.
     let i = import(

@@ -579,7 +579,8 @@ impl Emitter<'_> {
     /// of transformers' eager attention.
     fn layer_inputs(&self) -> &'static str {
         match (self.ops, self.attn, self.a.rope) {
-            (Ops::Transformers, Attn::Eager | Attn::SdpaTraced, _) => ", cos, sin, mask",
+            (Ops::Transformers, Attn::Eager | Attn::SdpaTraced, true) => ", cos, sin, mask",
+            (Ops::Transformers, Attn::Eager | Attn::SdpaTraced, false) => ", mask",
             (_, _, true) => ", cos, sin",
             (_, _, false) => "",
         }

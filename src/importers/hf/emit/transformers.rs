@@ -433,10 +433,77 @@ impl Emitter<'_> {
         self.l(1, format!("op attn_output = matmul(p, {v}) -> ah"));
     }
 
+    /// The causal mask eager attention adds, or the boolean one transformers builds while
+    /// traced (`sdpa_mask`), once per step; nothing under `sdpa`.
+    pub(super) fn causal_mask(&mut self) {
+        let a = self.a;
+        let dt = self.dts();
+        if self.attn == Attn::SdpaTraced {
+            self.l(
+                1,
+                "// The causal mask transformers builds while traced (sdpa_mask): true where key",
+            );
+            self.l(1, "// j <= query i, once per step.");
+        }
+        if self.attn == Attn::Eager {
+            self.l(
+                1,
+                "// The causal mask eager attention adds: 0 where key j <= query i, the minimum",
+            );
+            self.l(1, "// elsewhere, built once per step.");
+        }
+        if self.attn != Attn::Sdpa {
+            let keys = if self.decode() { "P + S" } else { "S" };
+            self.l(
+                1,
+                "input cache_position: i64[S] // the positions of the S tokens",
+            );
+            self.l(
+                1,
+                format!("input key_position: i64[{keys}] // the positions of the keys"),
+            );
+            self.l(
+                1,
+                format!("op key_index = reshape(key_position) -> kv_idx: [1, {keys}]"),
+            );
+            self.l(
+                1,
+                "op query_index = reshape(cache_position) -> q_idx: [S, 1]",
+            );
+            self.l(1, super::ALLOW);
+            self.l(
+                1,
+                format!("op causal = elementwise.le(kv_idx, q_idx) -> allowed: bool[S, {keys}]"),
+            );
+            if self.attn == Attn::Eager {
+                self.l(1, super::ALLOW);
+                self.l(
+                    1,
+                    format!(
+                        "op mask_values = elementwise.where(allowed, 0.0, {}) -> m2: {dt}[S, {keys}]",
+                        float(lowest(a.dtype))
+                    ),
+                );
+                self.l(
+                    1,
+                    format!("op mask_4d = reshape(m2) -> m4: [1, 1, S, {keys}]"),
+                );
+            } else {
+                self.l(
+                    1,
+                    format!("op mask_4d = reshape(allowed) -> m4: [1, 1, S, {keys}]"),
+                );
+            }
+            self.l(
+                1,
+                format!("op mask_expand = expand(m4) -> mask: [B, 1, S, {keys}]"),
+            );
+        }
+    }
+
     /// The graph: embedding, the rotary tables, the mask (eager attention), the layers, the
     /// final norm and the LM head.
     fn hf_graph(&mut self, kinds: &[(Kind, String)], plan: &super::Plan) {
-        let a = self.a;
         let dt = self.dts();
         self.graph_head();
         self.l(1, format!("dtype {dt}"));
@@ -499,67 +566,7 @@ impl Emitter<'_> {
             "op cos_unsqueeze = reshape(c2) -> cos: [B, 1, S, HD] // unsqueeze(1)",
         );
         self.l(1, "op sin_unsqueeze = reshape(s2) -> sin: [B, 1, S, HD]");
-        if self.attn == Attn::SdpaTraced {
-            self.l(
-                1,
-                "// The causal mask transformers builds while traced (sdpa_mask): true where key",
-            );
-            self.l(1, "// j <= query i, once per step.");
-        }
-        if self.attn == Attn::Eager {
-            self.l(
-                1,
-                "// The causal mask eager attention adds: 0 where key j <= query i, the minimum",
-            );
-            self.l(1, "// elsewhere, built once per step.");
-        }
-        if self.attn != Attn::Sdpa {
-            let keys = if self.decode() { "P + S" } else { "S" };
-            self.l(
-                1,
-                "input cache_position: i64[S] // the positions of the S tokens",
-            );
-            self.l(
-                1,
-                format!("input key_position: i64[{keys}] // the positions of the keys"),
-            );
-            self.l(
-                1,
-                format!("op key_index = reshape(key_position) -> kv_idx: [1, {keys}]"),
-            );
-            self.l(
-                1,
-                "op query_index = reshape(cache_position) -> q_idx: [S, 1]",
-            );
-            self.l(1, super::ALLOW);
-            self.l(
-                1,
-                format!("op causal = elementwise.le(kv_idx, q_idx) -> allowed: bool[S, {keys}]"),
-            );
-            if self.attn == Attn::Eager {
-                self.l(1, super::ALLOW);
-                self.l(
-                    1,
-                    format!(
-                        "op mask_values = elementwise.where(allowed, 0.0, {}) -> m2: {dt}[S, {keys}]",
-                        float(lowest(a.dtype))
-                    ),
-                );
-                self.l(
-                    1,
-                    format!("op mask_4d = reshape(m2) -> m4: [1, 1, S, {keys}]"),
-                );
-            } else {
-                self.l(
-                    1,
-                    format!("op mask_4d = reshape(allowed) -> m4: [1, 1, S, {keys}]"),
-                );
-            }
-            self.l(
-                1,
-                format!("op mask_expand = expand(m4) -> mask: [B, 1, S, {keys}]"),
-            );
-        }
+        self.causal_mask();
         let h = self.layers(kinds, plan, "x0");
         self.l(
             1,

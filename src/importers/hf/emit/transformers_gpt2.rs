@@ -1,4 +1,5 @@
-//! `--ops transformers` for GPT-2 (`model_type` gpt2, `attn_implementation` sdpa): a prefill
+//! `--ops transformers` for GPT-2 (`model_type` gpt2, `attn_implementation` sdpa, and its
+//! traced form, the causal mask built and passed to SDPA, `--attn sdpa-traced`): a prefill
 //! or one decode step written as transformers' `GPT2LMHeadModel` runs its eager forward, op
 //! by op (read off an H200's trace of transformers 5.17, validation/gpu/models/hf_real/
 //! data/gpt2_h200): the token and position embeddings added, then per layer `ln_1`, `c_attn`
@@ -25,7 +26,14 @@ impl Emitter<'_> {
         );
         self.l(
             0,
-            "// attn_implementation \"sdpa\": --runtime eager prices the kernels its eager forward",
+            format!(
+                "// attn_implementation \"sdpa\"{}: --runtime eager prices the kernels its eager forward",
+                if self.attn == Attn::SdpaTraced {
+                    " as traced (torch.compile, CUDA-graph capture: the mask built)"
+                } else {
+                    ""
+                }
+            ),
         );
         self.l(
             0,
@@ -47,6 +55,15 @@ impl Emitter<'_> {
         self.l(0, "// One decoder layer: GPT2Block.forward.");
         self.block_head(name, &ints);
         self.l(1, "input x: [B, S, H]");
+        if self.attn == Attn::SdpaTraced {
+            let keys = if self.decode() { "P + S" } else { "S" };
+            self.l(
+                1,
+                format!(
+                    "input mask: bool[B, 1, S, {keys}] // the causal mask, true where a query sees a key"
+                ),
+            );
+        }
         for (w, shape) in [
             ("ln_1_w", "[H]"),
             ("ln_1_b", "[H]"),
@@ -92,7 +109,12 @@ impl Emitter<'_> {
             );
         }
         let (kh, vh) = self.cache_update("NH", "kh", "vh");
-        let causal = if self.decode() { "" } else { ", causal = true" };
+        // Traced, transformers builds the mask (it cannot skip it) and SDPA takes it.
+        let causal = match (self.attn, self.decode()) {
+            (Attn::SdpaTraced, _) => ", mask",
+            (_, true) => "",
+            (_, false) => ", causal = true",
+        };
         self.l(
             1,
             format!(
@@ -176,6 +198,7 @@ impl Emitter<'_> {
             "op embed_pos = gather(embed_positions, position_ids, axis = 0) -> pe: [B, S, H]",
         );
         self.l(1, "op add_pos = elementwise.add(x0, pe) -> x1");
+        self.causal_mask();
         let plan = super::plan(&self.a.kinds);
         let h = self.layers(kinds, &plan, "x1");
         self.l(1, "weight ln_f_w: [H]");
@@ -195,12 +218,12 @@ impl Emitter<'_> {
 
 /// Why `--ops transformers` cannot write this GPT-2 model or step, if it cannot.
 pub(super) fn unsupported_gpt2(e: &Emitter<'_>) -> Option<String> {
-    if e.attn != Attn::Sdpa {
-        return Some(format!(
-            "`--ops transformers` writes GPT-2 with `--attn sdpa` (transformers' default) only, \
-             not `{}`",
-            e.attn.implementation()
-        ));
+    if e.attn == Attn::Eager {
+        return Some(
+            "`--ops transformers` writes GPT-2 with `--attn sdpa` (transformers' default) or \
+             `sdpa-traced`, not `eager`"
+                .to_string(),
+        );
     }
     match e.a.act {
         Some("gelu_new" | "gelu" | "gelu_pytorch_tanh") => None,
