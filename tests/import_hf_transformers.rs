@@ -544,7 +544,7 @@ fn gpt2_imports_as_transformers_runs_it() {
         assert_eq!(e.cuda_kernels(), if decode.is_some() { 45 } else { 39 });
         // Traced (a CUDA-graph capture, data/gpt2_traced_h200): the mask built, SDPA taking
         // it (two fills and a `where` a layer): the replay's 23 kernels a layer at decode
-        // and 21 at prefill one for one, 8 and 24 more of position and mask bookkeeping
+        // and 20 at prefill one for one, 8 and 24 more of position and mask bookkeeping
         // before the first layer, which the file leaves out (replays of 60 and 70).
         let i = import(
             config,
