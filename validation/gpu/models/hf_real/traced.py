@@ -22,7 +22,11 @@ output.
 `... traced.py --sixth-b`: the same cases' files as the importer writes them after §58
 (`matmul(x, w, b)`), files6b/, and predictions_6b.json, written before measuring.
 `... traced.py --sixth-compare`: once measured (data/hf6, data/em6), the table of the held-out
-cases, pre-registered (both) and now."""
+cases, pre-registered (both) and now.
+`... traced.py --gpt2`: §62's held-out GPT-2 cases (MODELS_GPT2: transformers' GPT-2 under
+`--ops transformers`, §61), written before measuring as `--sixth` writes its own: cases_gpt2/,
+files_gpt2/, emitted_gpt2/ and predictions_gpt2.json; `--gpt2-compare` once measured
+(data/hfg, data/emg)."""
 import json
 import os
 import subprocess
@@ -40,6 +44,16 @@ MODELS6 = {
     "qwen2_5_7b_l4_decode_b4_t1535": ("qwen2_5_7b_l4_config.json", 4, 1535, "bf16", True),
     "qwen2_5_0_5b_b2_s768": ("qwen2_5_0_5b_config.json", 2, 768, "bf16", False),
     "llama3_2_1b_b1_s1536": ("llama3_2_1b_config.json", 1, 1536, "bf16", False),
+}
+# §62, held out: transformers' GPT-2 (§61's writer, never timed on an H100) at depths and
+# sizes no GPT-2 step had; the same tuple.
+MODELS_GPT2 = {
+    "gpt2_medium_b4_s384": ("gpt2_medium_config.json", 4, 384, "bf16", False),
+    "gpt2_large_b2_s640": ("gpt2_large_config.json", 2, 640, "bf16", False),
+    "gpt2_xl_b1_s896": ("gpt2_xl_config.json", 1, 896, "f16", False),
+    "gpt2_medium_decode_b8_t767": ("gpt2_medium_config.json", 8, 767, "bf16", True),
+    "gpt2_large_decode_b1_t511": ("gpt2_large_config.json", 1, 511, "bf16", True),
+    "gpt2_xl_decode_b16_t383": ("gpt2_xl_config.json", 16, 383, "f16", True),
 }
 MODES = [("eager", "graph", "traced"), ("eager", "eager", "sdpa"), ("compile", "graph", "traced"),
          ("compile", "eager", "traced")]
@@ -104,23 +118,34 @@ def sixth(second=False):
     `matmul(x, w, b)` took Qwen2's biases, before any of them was measured): the files the
     importer writes now, files6b/, and their predictions, predictions_6b.json; the cases and
     the emitted modules stay (the modules are files6/'s traced files)."""
-    files = "files6b" if second else "files6"
-    for d in ((files,) if second else ("cases6", files, "emitted6")):
-        os.makedirs(os.path.join(HERE, d), exist_ok=True)
+    if second:
+        held_out(MODELS6, None, "files6b", None, "predictions_6b.json")
+    else:
+        held_out(MODELS6, "cases6", "files6", "emitted6", "predictions_6.json")
+
+
+def held_out(models, cases, files, emitted, predictions):
+    """For each case of `models`: transformers' model (cases/, for measure.py) unless `cases`
+    is None, both files the importer writes (files/CASE_traced.fgraph and CASE_sdpa.fgraph),
+    the traced file's module (emitted/) unless `emitted` is None, and each mode's prediction
+    from the file of the path it runs (predictions, in this folder)."""
+    for d in (cases, files, emitted):
+        if d:
+            os.makedirs(os.path.join(HERE, d), exist_ok=True)
     preds = []
-    for name, (config, batch, seq, dtype, decode) in MODELS6.items():
+    for name, (config, batch, seq, dtype, decode) in models.items():
         case = f"{name}_sdpa"
         context, step = (seq, 1) if decode else (None, seq)
-        if not second:
-            write_case(case, config, batch, step, dtype, "sdpa", "cases6", context)
+        if cases:
+            write_case(case, config, batch, step, dtype, "sdpa", cases, context)
         paths = {}
         for which, attn in (("traced", "sdpa-traced"), ("sdpa", "sdpa")):
             paths[which] = os.path.join(HERE, files, f"{case}_{which}.fgraph")
             with open(paths[which], "w") as fh:
                 fh.write(imported(config, batch, seq, dtype, decode, attn))
-        if not second:
+        if emitted:
             r = subprocess.run([BIN, "emit", "torch", os.path.relpath(paths["traced"], ROOT), "-o",
-                                os.path.join(HERE, "emitted6", case + ".py")], capture_output=True, text=True,
+                                os.path.join(HERE, emitted, case + ".py")], capture_output=True, text=True,
                                cwd=ROOT)
             if r.returncode != 0:
                 sys.exit(f"{case}: emit failed\n{r.stderr[-2000:]}")
@@ -128,7 +153,7 @@ def sixth(second=False):
             p, k = predict(paths[which], runtime, launch)
             preds.append(dict(case=case, runtime=runtime, launch=launch, file=which, time_us=p, kernels=k))
             print(preds[-1], flush=True)
-    with open(os.path.join(HERE, "predictions_6b.json" if second else "predictions_6.json"), "w") as fh:
+    with open(os.path.join(HERE, predictions), "w") as fh:
         json.dump(preds, fh, indent=1)
         fh.write("\n")
 
@@ -168,8 +193,42 @@ def sixth_compare():
         print(f"transformers, {launch}, {key}: {n} of {t} within ±{10 if launch == 'graph' else 15}%")
 
 
+def gpt2_compare():
+    """§62's held-out GPT-2 cases once measured: transformers' models (data/hfg: `measure.py
+    hf_real/cases_gpt2 hf_real/data/hfg`) against predictions_gpt2.json and against the files
+    the importer writes now, and the traced files' modules (data/emg) against their files."""
+    pre = json.load(open(os.path.join(HERE, "predictions_gpt2.json")))
+    hf = measured("hfg")
+    em = measured("emg") if os.path.isdir(os.path.join(HERE, "data", "emg")) else {}
+    counts = {}
+    print(f"{'case':34} {'runtime':8} {'launch':6} {'file':7} {'pre µs':>9} {'k':>5} {'now µs':>9} | "
+          f"{'HF µs':>9} {'k':>5} {'pre':>7} {'now':>7} | {'module µs':>9} {'now':>7}")
+    for p in pre:
+        case, runtime, launch, which = p["case"], p["runtime"], p["launch"], p["file"]
+        path = os.path.join(HERE, "files_gpt2", f"{case}_{which}.fgraph")
+        now, _ = predict(path, runtime, launch)
+        h, e = hf.get((case, runtime, launch)), em.get((case, runtime, launch))
+        target = 0.10 if launch == "graph" else 0.15
+        for key, m in (("pre", h and p["time_us"]), ("now", h and now)):
+            if m:
+                c = counts.setdefault((key, launch), [0, 0])
+                c[0] += abs(m / h[0] - 1) <= target
+                c[1] += 1
+        hs = (f"{h[0]:9.1f} {h[1]:5} {err(p['time_us'], h[0]):>7} {err(now, h[0]):>7}" if h
+              else f"{'-':>9} {'':5} {'':7} {'':7}")
+        es = f"{e[0]:9.1f} {err(now, e[0]):>7}" if e and which == "traced" else f"{'':9} {'':7}"
+        print(f"{case:34} {runtime:8} {launch:6} {which:7} {p['time_us']:9.1f} {p['kernels']:5} {now:9.1f} | "
+              f"{hs} | {es}")
+    for (key, launch), (n, t) in sorted(counts.items()):
+        print(f"GPT-2, {launch}, {key}: {n} of {t} within ±{10 if launch == 'graph' else 15}%")
+
+
 if __name__ == "__main__":
-    if "--sixth-b" in sys.argv:
+    if "--gpt2" in sys.argv:
+        held_out(MODELS_GPT2, "cases_gpt2", "files_gpt2", "emitted_gpt2", "predictions_gpt2.json")
+    elif "--gpt2-compare" in sys.argv:
+        gpt2_compare()
+    elif "--sixth-b" in sys.argv:
         sixth(second=True)
     elif "--sixth" in sys.argv:
         sixth()
