@@ -575,3 +575,53 @@ fn gpt2_imports_as_transformers_runs_it() {
     );
     assert!(i.text.is_none());
 }
+
+/// §62: transformers' GPT-2 compiled (torch.compile, the traced file), at full depth, against
+/// the kernels an H200's profiler counted (`data/dryrun_gpt2_h200/hfg`, a harness check of
+/// the held-out cases: counts only, no time is read). A decode step appends K and V to their
+/// caches in two kernels (the two reads of `qkv` are disjoint slices, which Inductor's
+/// scheduler does not count as shared; `--horizontal inductor`); what the file still leaves
+/// out is the mask SDPA's lowering converts for each call: one kernel a layer at decode, where
+/// transformers computes the positions by `arange`, less the file's one mask kernel (L − 1),
+/// and at prefill, where the conversions share a read, one kernel per four layers (L / 4).
+/// The traced files' emitted modules (`emg`), whose positions are inputs, convert four layers'
+/// masks to a kernel at decode too: L / 4 − 1 over the file at prefill, L / 4 at decode; eager,
+/// they launch the file's kernels one for one.
+#[test]
+fn gpt2_compiled_launches_the_profiled_kernels_but_the_mask_conversions() {
+    let mut n = 0;
+    for part in ["hfg", "emg"] {
+        for r in common::csv_rows(&format!(
+            "validation/gpu/models/hf_real/data/dryrun_gpt2_h200/{part}/measured_models.csv"
+        )) {
+            if r["status"] != "ok" || r["launch"] != "graph" {
+                continue;
+            }
+            let case = &r["case"];
+            let file = format!("files_gpt2/{case}_traced.fgraph");
+            let measured: usize = r["kernels"].parse().expect("kernels");
+            if r["runtime"] == "eager" {
+                // transformers' plain step is untraced; the module launches the file's kernels.
+                if part == "emg" {
+                    let (_, k) = step_of(&file, Runtime::Eager, fgraph::cost::LaunchMode::Graph);
+                    assert_eq!(measured, k, "{part} {case}");
+                }
+                continue;
+            }
+            let layers = match case.split('_').nth(1) {
+                Some("medium") => 24,
+                Some("large") => 36,
+                _ => 48,
+            };
+            let (_, k) = step_of(&file, Runtime::Compile, fgraph::cost::LaunchMode::Graph);
+            let masks = match (part, case.contains("decode")) {
+                ("hfg", true) => layers - 1,
+                ("emg", false) => layers / 4 - 1,
+                _ => layers / 4,
+            };
+            assert_eq!(measured, k + masks, "{part} {case}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 12);
+}

@@ -224,7 +224,7 @@ fn presets_bundle_their_choices() {
     assert_eq!(i.policy, Policy::Inline);
     assert!(i.reduction_epilogue);
     assert_eq!(i.matmul_epilogue, MatmulEpilogue::Addmm);
-    assert_eq!(i.horizontal, Horizontal::Pointwise);
+    assert_eq!(i.horizontal, Horizontal::Inductor);
     assert_eq!(Fuser::Xla.options().policy, Policy::Recompute);
     for &f in Fuser::ALL {
         assert_eq!(Fuser::of(&f.options()), Some(f));

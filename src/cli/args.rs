@@ -55,7 +55,8 @@ pub struct FusionArgs {
     #[arg(long, value_enum, value_name = "WHAT")]
     pub matmul_epilogue: Option<crate::fusion::MatmulEpilogue>,
     /// Merge independent kernels that read the same tensor into one launch: pointwise (the
-    /// default when the flag is given alone), grouped-gemm (matmuls too) or off.
+    /// default when the flag is given alone), grouped-gemm (matmuls too), inductor (as
+    /// Inductor's scheduler: the same elements read, no peak-memory rise) or off.
     #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, default_missing_value = "pointwise")]
     pub horizontal: Option<crate::fusion::Horizontal>,
     /// Keep a tensor with several readers on chip when all its paths reconverge at one op

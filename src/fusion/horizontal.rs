@@ -9,10 +9,21 @@
 //! the readers are merged into the first one while
 //! - neither is reachable from the other (a launch cannot wait for itself);
 //! - both are pointwise kernels (no matmul) over loops of the same size (the elements of the
-//!   last op's output, or of a reduction's input: Inductor's Triton backend fuses only
-//!   matching sizes), or both hold matmuls and `grouped-gemm` was asked for (one grouped
-//!   GEMM launch for the Q/K/V or gate/up projections of one input, any sizes);
+//!   last op's output, of a reduction's input, or of the rows an `update` writes: Inductor's
+//!   Triton backend fuses only matching sizes, and stores into a cache's slice loop over
+//!   that slice), or both hold matmuls and `grouped-gemm` was asked for (one grouped GEMM
+//!   launch for the Q/K/V or gate/up projections of one input, any sizes);
 //! - the merged launch stays within the budgets in force ([`super::budget`]).
+//!
+//! `inductor` (the `inductor` preset's mode) merges pointwise kernels as Inductor's scheduler
+//! does, with two more conditions, each read off its code and checked against the kernels it
+//! generated (docs/VALIDATION.md §62):
+//! - the kernels read the *same elements* of the tensor: a fusion is scored by the memory
+//!   dependencies two nodes share, each a buffer and an index, and refused with none ("no
+//!   shared data due to indexing mismatch"), so readers of disjoint slices of one tensor (the
+//!   key and value columns of GPT-2's fused QKV projection) are not merged ([`Region`]);
+//! - the merge cannot raise peak memory (`can_fusion_increase_peak_memory`,
+//!   [`raises_peak_memory`]).
 //!
 //! Under `grouped-gemm` one dependent pair merges too, as serving stacks run a SwiGLU MLP
 //! (vLLM's merged `gate_up_proj`, CUTLASS's dual GEMM): a **dual GEMM**. Two kernels that
@@ -41,6 +52,7 @@ pub use super::plan::HorizontalMerge;
 use super::work::{Meter, Pass};
 use super::{Budgets, FusionGroup, FusionPlan};
 use crate::graph::{Graph, OpId, TensorId};
+use crate::types::OpKind;
 use serde::Serialize;
 
 /// Which kernels horizontal fusion may merge (`--horizontal`).
@@ -54,6 +66,9 @@ pub enum Horizontal {
     Pointwise,
     /// Pointwise kernels, and kernels with matmuls with each other (a grouped GEMM).
     GroupedGemm,
+    /// Pointwise kernels as TorchInductor's scheduler merges them (`--fuser inductor`): only
+    /// over a read of the same elements, and not where the merge could raise peak memory.
+    Inductor,
 }
 
 impl Horizontal {
@@ -62,6 +77,7 @@ impl Horizontal {
             Horizontal::Off => "off",
             Horizontal::Pointwise => "pointwise",
             Horizontal::GroupedGemm => "grouped-gemm",
+            Horizontal::Inductor => "inductor",
         }
     }
 }
@@ -93,11 +109,17 @@ pub(crate) fn merge(
     // The last kernel each kernel's successor list got: the lists are built kernel by kernel,
     // so a repeat is always the last entry (no scan of the list).
     let mut last_succ = vec![usize::MAX; k];
-    // Tensor → kernels that read it from HBM, in kernel order.
-    let mut readers: Vec<(TensorId, usize)> = Vec::new();
+    // (Tensor, region) → kernels that read it from HBM, in kernel order.
+    let mut readers: Vec<((TensorId, Region), usize)> = Vec::new();
     for (grp, group) in plan.groups.iter().enumerate() {
         for &o in group.ops.iter().chain(&group.recomputed) {
             for u in &g.op(o).inputs {
+                let part = if mode == Horizontal::Inductor {
+                    region(g, o)
+                } else {
+                    None
+                };
+                let read = (u.tensor, part);
                 match g.producer(u.tensor) {
                     Some(p) if computes(grp, p) => {}
                     Some(p) => {
@@ -106,9 +128,9 @@ pub(crate) fn merge(
                             last_succ[from] = grp;
                             succ[from].push(grp);
                         }
-                        readers.push((u.tensor, grp));
+                        readers.push((read, grp));
                     }
-                    None => readers.push((u.tensor, grp)),
+                    None => readers.push((read, grp)),
                 }
             }
         }
@@ -121,15 +143,18 @@ pub(crate) fn merge(
         .map(|grp| grp.ops.iter().any(|&o| g.op(o).kind.is_contraction()))
         .collect();
     // The loop size of each kernel: the elements of its last op's output (of its input for
-    // a reduction). Pointwise kernels share a launch only when their loops are the same.
+    // a reduction, of the rows it writes for an `update`, which Inductor runs as a store
+    // into that slice of the cache). Pointwise kernels share a launch only when their loops
+    // are the same.
     let domain: Vec<u64> = plan
         .groups
         .iter()
         .map(|grp| {
             grp.ops.last().map_or(0, |&o| {
                 let op = g.op(o);
-                let t = match (op.kind, op.inputs.first()) {
-                    (k, Some(u)) if k.is_reduction() => u.tensor,
+                let t = match (op.kind, op.inputs.first(), op.inputs.get(1)) {
+                    (k, Some(u), _) if k.is_reduction() => u.tensor,
+                    (OpKind::Update, _, Some(rows)) => rows.tensor,
                     _ => op.output,
                 };
                 g.tensor(t).shape.iter().product::<u64>()
@@ -145,11 +170,14 @@ pub(crate) fn merge(
     let eligible = |a: usize, b: usize| match mode {
         _ if collective[a] || collective[b] => false,
         Horizontal::Off => false,
-        Horizontal::Pointwise => !matmuls[a] && !matmuls[b] && domain[a] == domain[b],
+        Horizontal::Pointwise | Horizontal::Inductor => {
+            !matmuls[a] && !matmuls[b] && domain[a] == domain[b]
+        }
         Horizontal::GroupedGemm => {
             matmuls[a] == matmuls[b] && (matmuls[a] || domain[a] == domain[b])
         }
     };
+    let kernel_reads = (mode == Horizontal::Inductor).then(|| KernelReads::new(g, k, &readers));
     let mut pos = vec![0usize; g.ops.len()];
     for (i, &o) in g.topo.iter().enumerate() {
         pos[o.index()] = i;
@@ -216,6 +244,13 @@ pub(crate) fn merge(
                         None => return rebuild(g, plan, &mut parent, &parts),
                     }
                 }
+                if let Some(kr) = &kernel_reads {
+                    match raises_peak_memory(kr, &parts[a], &parts[b], meter) {
+                        Some(false) => {}
+                        Some(true) => continue,
+                        None => return rebuild(g, plan, &mut parent, &parts),
+                    }
+                }
                 match budgets.check(g, &ops_of[a], &ops_of[b], &pos, meter, Pass::Horizontal) {
                     Some(None) => {}
                     Some(Some(_)) => continue,
@@ -231,6 +266,143 @@ pub(crate) fn merge(
         }
     }
     rebuild(g, plan, &mut parent, &parts)
+}
+
+/// The part of its input an op reads under `--horizontal inductor`: `None` for all of it, or
+/// a slice's (axis, start, end, step), the axis counted from the front. Two kernels share a
+/// read only when they read the same part: Inductor scores a fusion by the memory
+/// dependencies two nodes share, each a buffer *and* an index, so the key and value slices of
+/// one fused QKV projection are not a shared read (measured: transformers' GPT-2 decode under
+/// `torch.compile` concatenates K and V onto their caches in two kernels, VALIDATION §62).
+type Region = Option<(i64, i64, i64, i64)>;
+
+fn region(g: &Graph, o: OpId) -> Region {
+    let op = g.op(o);
+    if op.kind != OpKind::Slice {
+        return None;
+    }
+    let shape: &[u64] = op
+        .inputs
+        .first()
+        .map_or(&[], |u| g.tensor(u.tensor).shape.as_slice());
+    let axis = op.int_attr("axis").unwrap_or(0);
+    let axis = if axis < 0 {
+        axis.saturating_add(shape.len() as i64)
+    } else {
+        axis
+    };
+    let dim = usize::try_from(axis)
+        .ok()
+        .and_then(|a| shape.get(a))
+        .map_or(i64::MAX, |&d| i64::try_from(d).unwrap_or(i64::MAX));
+    // The end defaults to the axis's size (sema checked both bounds).
+    let start = op.int_attr("start").unwrap_or(0);
+    let end = op.int_attr("end").unwrap_or(dim).min(dim);
+    Some((axis, start, end, op.int_attr("step").unwrap_or(1)))
+}
+
+/// What Inductor's peak-memory check ([`raises_peak_memory`]) reads of each kernel: the parts
+/// of tensors it reads from HBM with their bytes, and the tensors it computes and alone reads,
+/// as (bytes, dtype), each list sorted.
+struct KernelReads {
+    reads: Vec<Vec<((TensorId, Region), u64)>>,
+    single: Vec<Vec<(u64, usize)>>,
+}
+
+impl KernelReads {
+    fn new(g: &Graph, k: usize, readers: &[((TensorId, Region), usize)]) -> KernelReads {
+        let mut reads = vec![Vec::new(); k];
+        for &((t, part), grp) in readers {
+            reads[grp].push(((t, part), part_bytes(g, t, part)));
+        }
+        // The kernels reading each tensor, any part of it.
+        let mut pairs: Vec<(TensorId, usize)> = readers.iter().map(|&((t, _), r)| (t, r)).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut single = vec![Vec::new(); k];
+        let mut i = 0;
+        while i < pairs.len() {
+            let t = pairs[i].0;
+            let j = pairs[i..].iter().take_while(|p| p.0 == t).count();
+            if j == 1 && g.producer(t).is_some() {
+                let dt = g.tensor(t).dtype as usize;
+                single[pairs[i].1].push((g.tensor(t).bytes, dt));
+            }
+            i += j;
+        }
+        for v in &mut single {
+            v.sort_unstable();
+            v.dedup();
+        }
+        KernelReads { reads, single }
+    }
+}
+
+/// The bytes of `part` of tensor `t`: a slice's share of its elements.
+fn part_bytes(g: &Graph, t: TensorId, part: Region) -> u64 {
+    let tensor = g.tensor(t);
+    let Some((axis, start, end, step)) = part else {
+        return tensor.bytes;
+    };
+    let dim = usize::try_from(axis)
+        .ok()
+        .and_then(|d| tensor.shape.get(d).copied())
+        .unwrap_or(1)
+        .max(1);
+    let step = step.max(1);
+    let kept = end.saturating_sub(start).max(0).saturating_add(step - 1) / step;
+    tensor.bytes / dim * u64::try_from(kept).unwrap_or(0).min(dim)
+}
+
+/// Inductor's `Scheduler.can_fusion_increase_peak_memory` (`torch/_inductor/scheduler.py`):
+/// a buffer that only one kernel reads can be reused once that kernel has run; two merged
+/// kernels that each read such a buffer of the same size and dtype keep both alive at once.
+/// The merge is refused when those sizes (each size and dtype once) exceed 32 times the bytes
+/// the two kernels share. Measured (VALIDATION §62): Llama-2's decode RoPE of Q and of K
+/// share the cos and sin rows (512 B) but each reads its own projection's output (128 KiB):
+/// two kernels ("Fusion will increase peak memory"); Phi-3's read one fused projection, which
+/// three kernels read: one kernel. `None`: the meter ran out.
+fn raises_peak_memory(
+    kr: &KernelReads,
+    a: &[usize],
+    b: &[usize],
+    meter: &mut Meter,
+) -> Option<bool> {
+    let gather = |ks: &[usize]| {
+        let mut reads: Vec<((TensorId, Region), u64)> = ks
+            .iter()
+            .flat_map(|&k| kr.reads[k].iter().copied())
+            .collect();
+        reads.sort_unstable();
+        reads.dedup();
+        let mut single: Vec<(u64, usize)> = ks
+            .iter()
+            .flat_map(|&k| kr.single[k].iter().copied())
+            .collect();
+        single.sort_unstable();
+        single.dedup();
+        (reads, single)
+    };
+    let work = |ks: &[usize]| {
+        ks.iter()
+            .map(|&k| (kr.reads[k].len() + kr.single[k].len()) as u64)
+            .sum::<u64>()
+    };
+    if !meter.spend(Pass::Horizontal, work(a).saturating_add(work(b))) {
+        return None;
+    }
+    let ((ra, sa), (rb, sb)) = (gather(a), gather(b));
+    let shared: u64 = ra
+        .iter()
+        .filter(|x| rb.binary_search(x).is_ok())
+        .map(|&(_, bytes)| bytes)
+        .sum();
+    let overhead: u64 = sa
+        .iter()
+        .filter(|x| sb.binary_search(x).is_ok())
+        .map(|&(bytes, _)| bytes)
+        .sum();
+    Some(overhead > shared.saturating_mul(32))
 }
 
 /// The root of kernel `x` in the union-find `parent` (path halving).

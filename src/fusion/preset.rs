@@ -5,7 +5,7 @@
 //! | preset | policy | reduction epilogues | matmul epilogue | horizontal | budgets | follows |
 //! |---|---|---|---|---|---|---|
 //! | `seed` | boundary | no | elementwise | off | none | SPEC §2 |
-//! | `inductor` | inline | yes | addmm | pointwise, equal sizes | 64 ops | `torch/_inductor/graph.py` and `ir.py` (a pointwise value is inlined into every reader unless it loads more than `realize_reads_threshold = 4` tensors, counted through the values it inlines, or an extern kernel reads it), `scheduler.py` (fuses a realized buffer's producer into a reader and still stores it; two independent kernels only when they share reads and `codegen/simd.py` accepts their sizes), `codegen/triton.py` (a whole norm or softmax in one persistent reduction), `fx_passes/post_grad.py` (`mm` + add is `addmm` unless every reader of the sum is pointwise, an add that is itself an `addmm` not counting as one), `config.py` (`max_fusion_size = 64`); checked against `torch.compile` on an H100, `docs/VALIDATION.md` §15 |
+//! | `inductor` | inline | yes | addmm | inductor: pointwise, equal sizes, the same elements read, peak memory | 64 ops | `torch/_inductor/graph.py` and `ir.py` (a pointwise value is inlined into every reader unless it loads more than `realize_reads_threshold = 4` tensors, counted through the values it inlines, or an extern kernel reads it), `scheduler.py` (fuses a realized buffer's producer into a reader and still stores it; two independent kernels only when they share reads of the same elements, `codegen/simd.py` accepts their sizes and `can_fusion_increase_peak_memory` does not refuse), `codegen/triton.py` (a whole norm or softmax in one persistent reduction), `fx_passes/post_grad.py` (`mm` + add is `addmm` unless every reader of the sum is pointwise, an add that is itself an `addmm` not counting as one), `config.py` (`max_fusion_size = 64`); checked against `torch.compile` on an H100, `docs/VALIDATION.md` §15 |
 //! | `xla` | recompute | no | elementwise | pointwise | 96 tensors (and 64 ops) | `xla/service/instruction_fusion.cc` (duplicates cheap producers into every consumer), `gpu/multi_output_fusion.cc` (sibling fusion), `gpu/gpu_fusible.h` (`kMaxOperandsAndOutputsPerFusion = 96`), `gpu/transforms/gemm_fusion.cc` (elementwise epilogues join a Triton GEMM) |
 //! | `tvm` | boundary, with diamonds | no | elementwise | off | 256 ops | `src/relay/transforms/fuse_ops.cc` (a post-dominator-tree fusion of injective ops into `kOutEWiseFusable` ops such as dense, and into reductions: [`super::dominator`]; `max_fuse_depth = 256`) |
 //!
@@ -52,7 +52,7 @@ impl Fuser {
                 policy: Policy::Inline,
                 reduction_epilogue: true,
                 matmul_epilogue: MatmulEpilogue::Addmm,
-                horizontal: Horizontal::Pointwise,
+                horizontal: Horizontal::Inductor,
                 budgets: Budgets {
                     ops: Some(super::budget::DEFAULT_OPS),
                     ..Budgets::default()

@@ -223,6 +223,11 @@ pub const STRATEGIES: &[Strategy] = &[
                  launch, matmuls as a grouped GEMM"
                     .into(),
             ),
+            Horizontal::Inductor => Some(
+                "horizontal fusion: independent pointwise kernels that read the same elements \
+                 of a tensor are one launch, unless Inductor's peak-memory check refuses it"
+                    .into(),
+            ),
         },
         compared: &[("--horizontal", |o| FusionOptions {
             horizontal: Horizontal::Pointwise,

@@ -25,8 +25,9 @@ output.
 cases, pre-registered (both) and now.
 `... traced.py --gpt2`: §62's held-out GPT-2 cases (MODELS_GPT2: transformers' GPT-2 under
 `--ops transformers`, §61), written before measuring as `--sixth` writes its own: cases_gpt2/,
-files_gpt2/, emitted_gpt2/ and predictions_gpt2.json; `--gpt2-compare` once measured
-(data/hfg, data/emg)."""
+files_gpt2/, emitted_gpt2/ and predictions_gpt2.json; `--gpt2-b`: the same files predicted
+again after §62's horizontal-fusion rules, before any H100 measurement (predictions_gpt2b.json);
+`--gpt2-compare` once measured (data/hfg, data/emg): both pre-registrations and now."""
 import json
 import os
 import subprocess
@@ -193,31 +194,48 @@ def sixth_compare():
         print(f"transformers, {launch}, {key}: {n} of {t} within ±{10 if launch == 'graph' else 15}%")
 
 
+def gpt2_b():
+    """predictions_gpt2b.json: files_gpt2/ as committed, predicted by the binary now (§62's
+    horizontal-fusion rules), before any of them was measured on an H100."""
+    preds = []
+    for p in json.load(open(os.path.join(HERE, "predictions_gpt2.json"))):
+        path = os.path.join(HERE, "files_gpt2", f"{p['case']}_{p['file']}.fgraph")
+        t, k = predict(path, p["runtime"], p["launch"])
+        preds.append(dict(p, time_us=t, kernels=k))
+        print(preds[-1], flush=True)
+    with open(os.path.join(HERE, "predictions_gpt2b.json"), "w") as fh:
+        json.dump(preds, fh, indent=1)
+        fh.write("\n")
+
+
 def gpt2_compare():
     """§62's held-out GPT-2 cases once measured: transformers' models (data/hfg: `measure.py
     hf_real/cases_gpt2 hf_real/data/hfg`) against predictions_gpt2.json and against the files
     the importer writes now, and the traced files' modules (data/emg) against their files."""
     pre = json.load(open(os.path.join(HERE, "predictions_gpt2.json")))
+    pre_b = {(p["case"], p["runtime"], p["launch"]): p["time_us"] for p in
+             json.load(open(os.path.join(HERE, "predictions_gpt2b.json")))}
     hf = measured("hfg")
     em = measured("emg") if os.path.isdir(os.path.join(HERE, "data", "emg")) else {}
     counts = {}
-    print(f"{'case':34} {'runtime':8} {'launch':6} {'file':7} {'pre µs':>9} {'k':>5} {'now µs':>9} | "
-          f"{'HF µs':>9} {'k':>5} {'pre':>7} {'now':>7} | {'module µs':>9} {'now':>7}")
+    print(f"{'case':34} {'runtime':8} {'launch':6} {'file':7} {'pre µs':>9} {'k':>5} {'pre-b µs':>9} {'now µs':>9} | "
+          f"{'HF µs':>9} {'k':>5} {'pre':>7} {'pre-b':>7} {'now':>7} | {'module µs':>9} {'now':>7}")
     for p in pre:
         case, runtime, launch, which = p["case"], p["runtime"], p["launch"], p["file"]
         path = os.path.join(HERE, "files_gpt2", f"{case}_{which}.fgraph")
         now, _ = predict(path, runtime, launch)
         h, e = hf.get((case, runtime, launch)), em.get((case, runtime, launch))
         target = 0.10 if launch == "graph" else 0.15
-        for key, m in (("pre", h and p["time_us"]), ("now", h and now)):
+        b = pre_b[(case, runtime, launch)]
+        for key, m in (("pre", h and p["time_us"]), ("pre-b", h and b), ("now", h and now)):
             if m:
                 c = counts.setdefault((key, launch), [0, 0])
                 c[0] += abs(m / h[0] - 1) <= target
                 c[1] += 1
-        hs = (f"{h[0]:9.1f} {h[1]:5} {err(p['time_us'], h[0]):>7} {err(now, h[0]):>7}" if h
-              else f"{'-':>9} {'':5} {'':7} {'':7}")
+        hs = (f"{h[0]:9.1f} {h[1]:5} {err(p['time_us'], h[0]):>7} {err(b, h[0]):>7} {err(now, h[0]):>7}" if h
+              else f"{'-':>9} {'':5} {'':7} {'':7} {'':7}")
         es = f"{e[0]:9.1f} {err(now, e[0]):>7}" if e and which == "traced" else f"{'':9} {'':7}"
-        print(f"{case:34} {runtime:8} {launch:6} {which:7} {p['time_us']:9.1f} {p['kernels']:5} {now:9.1f} | "
+        print(f"{case:34} {runtime:8} {launch:6} {which:7} {p['time_us']:9.1f} {p['kernels']:5} {b:9.1f} {now:9.1f} | "
               f"{hs} | {es}")
     for (key, launch), (n, t) in sorted(counts.items()):
         print(f"GPT-2, {launch}, {key}: {n} of {t} within ±{10 if launch == 'graph' else 15}%")
@@ -226,6 +244,8 @@ def gpt2_compare():
 if __name__ == "__main__":
     if "--gpt2" in sys.argv:
         held_out(MODELS_GPT2, "cases_gpt2", "files_gpt2", "emitted_gpt2", "predictions_gpt2.json")
+    elif "--gpt2-b" in sys.argv:
+        gpt2_b()
     elif "--gpt2-compare" in sys.argv:
         gpt2_compare()
     elif "--sixth-b" in sys.argv:
