@@ -362,24 +362,26 @@ fn gemm(m: u64, k: u64, n: u64) -> Analysis {
     ))
 }
 
-/// A decode projection (one token, K = N = 4,096: 64 output tiles of 32 × 64, fewer than
-/// 0.67 × 132) splits K two ways (⌊4096 / 1408⌋ = 2, ⌊132 / 64⌋ = 2): the GEMM writes 2
-/// partial f32 rows (32 KiB) and a reduction kernel reads them, writes the output and adds
-/// its start-up and a launch. A prefill GEMM (2,048 rows) fills the GPU and does not split; a
-/// short K loop (2,048) does not either.
+/// A decode K or V projection (one token, K = 4,096, N = 1,024: 16 output tiles of 32 × 64,
+/// fewer than 0.4 × 132) splits K two ways (⌊4096 / 1408⌋ = 2, ⌊132 / 16⌋ = 8): the GEMM
+/// writes 2 partial f32 rows (8 KiB) and a reduction kernel reads them, writes the output and
+/// adds its start-up and a launch. A prefill GEMM (2,048 rows) fills the GPU and does not
+/// split; a short K loop (2,048) does not either; nor does a square projection (K = N =
+/// 4,096: 64 tiles, each SM's share of the K loop 4,096 · 132 / 64 = 8,448 < `min_work`), as
+/// cuBLAS ran Llama-3-8B's and Llama-2's (VALIDATION.md §63).
 #[test]
 fn a_decode_gemm_runs_as_split_k_with_a_reduction_kernel() {
     let hw = h100();
     let c = coeffs();
     let sk = c.split_k.clone().expect("split_k");
     let launch = hw.launch(LaunchMode::Graph);
-    let a = gemm(1, 4096, 4096);
+    let a = gemm(1, 4096, 1024);
     let m = model(&a, &hw, LaunchMode::Graph);
     let p = m.kernels[0];
     let s = p.split_k.expect("split");
-    assert_eq!((s.splits, s.partial_bytes), (2, 4096 * 4 * 2));
-    let outputs = 4096.0;
-    let reduce = ((4096.0 * 4.0 * 2.0 + 4096.0 * 2.0)
+    assert_eq!((s.splits, s.partial_bytes), (2, 1024 * 4 * 2));
+    let outputs = 1024.0;
+    let reduce = ((1024.0 * 4.0 * 2.0 + 1024.0 * 2.0)
         / (hw.bandwidth * sk.reduce.bandwidth_efficiency))
         .max(outputs / sk.reduce.elements_per_s)
         + sk.reduce.overhead_us * 1e-6;
@@ -395,24 +397,49 @@ fn a_decode_gemm_runs_as_split_k_with_a_reduction_kernel() {
     assert_eq!(p.dram_written, q.dram_written + s.partial_bytes);
     assert!((p.launch_s - 2.0 * launch).abs() < 1e-15);
     let gemm_partials =
-        (s.partial_bytes as f64 - 4096.0 * 2.0) / (hw.bandwidth * c.mm_bandwidth_efficiency);
+        (s.partial_bytes as f64 - 1024.0 * 2.0) / (hw.bandwidth * c.mm_bandwidth_efficiency);
     assert!((p.kernel_s - (q.kernel_s + gemm_partials + reduce)).abs() < 1e-12);
     assert_eq!((m.launches, p.launches()), (2, 2));
-    for (rows, k) in [(2048, 4096), (1, 2048)] {
-        let p = model(&gemm(rows, k, 4096), &hw, LaunchMode::Graph).kernels[0];
-        assert_eq!(p.split_k, None, "{rows} × {k}");
+    for (rows, k, n) in [(2048, 4096, 1024), (1, 2048, 1024), (1, 4096, 4096)] {
+        let p = model(&gemm(rows, k, n), &hw, LaunchMode::Graph).kernels[0];
+        assert_eq!(p.split_k, None, "{rows} × {k} × {n}");
     }
+    // Without the work rule, the square projection splits as before.
+    let mut every = c.clone();
+    every.split_k.as_mut().expect("split_k").work = None;
+    let mut hw_every = h100();
+    hw_every.model = Some(every);
+    let sq = model(&gemm(1, 4096, 4096), &hw_every, LaunchMode::Graph).kernels[0];
+    assert_eq!(sq.split_k.map(|s| s.splits), Some(2));
 }
 
-/// Llama-3-8B's decode step: q, k, v, o and down projections split (5 of each layer's 7
-/// GEMMs: 64, 16, 16, 64 and 64 output tiles, K 4,096 or 14,336); gate and up (224 tiles),
-/// the LM head (2,004) and the attention's batched products do not. 160 reductions at batch 1
-/// and at batch 16 (the tiles are 32 rows tall), against the 100–160 extra kernels issue 24
-/// counted (not fitted to). Each adds ~3.3 µs and a launch: the step under `--launch graph`
-/// moves from 9.673 to 10.389 ms.
+/// Llama-3-8B's decode step. At batch 1 the k, v and down projections split (16, 16 and 64
+/// output tiles, K 4,096 or 14,336; the down projection's share of the K loop per SM 29,568),
+/// q and o do not (64 tiles, 8,448 < `min_work`: VALIDATION.md §63); gate and up (224 tiles),
+/// the LM head (2,004) and the attention's batched products never do. At batch 16 cuBLAS's
+/// 128 × 16 tiles make q and o 32 tiles, and all five split. 96 and 160 reductions, each ~3.3
+/// µs and a launch: the step at batch 1 under `--launch graph` is 10.102 ms (10.389 when q
+/// and o split too, 9.673 without split-K).
 #[test]
-fn the_decode_step_launches_160_split_k_reductions() {
-    for b in [1, 16] {
+fn the_decode_step_launches_its_split_k_reductions() {
+    for (b, n, layer) in [
+        (
+            1,
+            96,
+            &["layers.0.k_proj", "layers.0.v_proj", "layers.0.mlp.down"][..],
+        ),
+        (
+            16,
+            160,
+            &[
+                "layers.0.q_proj",
+                "layers.0.k_proj",
+                "layers.0.v_proj",
+                "layers.0.o_proj",
+                "layers.0.mlp.down",
+            ][..],
+        ),
+    ] {
         let a = example("llama3_8b_decode.fgraph", &[("B", b), ("T", 4095)]);
         let m = model(&a, &h100(), LaunchMode::Graph);
         let split: Vec<&str> = a
@@ -423,29 +450,19 @@ fn the_decode_step_launches_160_split_k_reductions() {
             .filter(|(_, p)| p.split_k.is_some())
             .map(|(g, _)| a.graph.op(g.ops[0]).name.as_str())
             .collect();
-        assert_eq!(split.len(), 160, "B = {b}");
-        assert_eq!(m.launches, a.plan.groups.len() + 160);
+        assert_eq!(split.len(), n, "B = {b}");
+        assert_eq!(m.launches, a.plan.groups.len() + n);
         let layer0: Vec<&str> = split
             .iter()
             .copied()
             .filter(|n| n.starts_with("layers.0."))
             .collect();
-        assert_eq!(
-            layer0,
-            [
-                "layers.0.q_proj",
-                "layers.0.k_proj",
-                "layers.0.v_proj",
-                "layers.0.o_proj",
-                "layers.0.mlp.down"
-            ],
-            "B = {b}"
-        );
+        assert_eq!(layer0, layer, "B = {b}");
     }
     let a = example("llama3_8b_decode.fgraph", &[]);
     let m = model(&a, &h100(), LaunchMode::Graph);
-    assert_eq!((a.plan.groups.len(), m.launches), (451, 611));
-    assert!((m.time_s * 1e3 - 10.389).abs() < 0.001, "{}", m.time_s);
+    assert_eq!((a.plan.groups.len(), m.launches), (451, 547));
+    assert!((m.time_s * 1e3 - 10.102).abs() < 0.001, "{}", m.time_s);
 }
 
 /// `model.split_k` is range-checked like every coefficient, by name.
@@ -466,6 +483,14 @@ fn split_k_coefficients_are_range_checked() {
         e.contains("model.split_k.reduce.bandwidth_efficiency"),
         "{e}"
     );
+    let mut m = coeffs();
+    m.split_k
+        .as_mut()
+        .and_then(|k| k.work.as_mut())
+        .expect("work")
+        .min_work = f64::NAN;
+    let e = m.validate().expect_err("min_work NaN");
+    assert!(e.contains("model.split_k.work.min_work"), "{e}");
 }
 
 // ---- 5. The host's time per eager kernel ----------------------------------------------------
@@ -515,7 +540,7 @@ fn the_host_is_the_floor_of_a_step_of_short_kernels() {
 
 /// Llama-3-8B's decode step in PyTorch eager without CUDA graphs is host-bound (issue 24:
 /// 25–30 µs a kernel measured, `model.host.eager_us` 27.5): 12.826 ms, above the host's floor
-/// of 451 × 27.5 µs = 12.40 ms, where adding 11 µs per launch serially gives 16.377 ms. Its
+/// of 451 × 27.5 µs = 12.40 ms, where adding 11 µs per launch serially gives 15.463 ms. Its
 /// prefill hides the host behind long kernels: the step is the kernels' sum and their GPU-side
 /// launches (60.459 ms), not that sum plus 11 µs a launch (64.830 ms). With CUDA graphs the
 /// step is the sum, launches at 1.2 µs.
@@ -531,7 +556,7 @@ fn eager_decode_is_host_bound_and_eager_prefill_is_not() {
         eager.step
     );
     assert!(eager.step.step_s > 451.0 * 27.5e-6);
-    assert!((eager.time_s * 1e3 - 16.377).abs() < 0.001);
+    assert!((eager.time_s * 1e3 - 15.463).abs() < 0.001);
     let graph = model(&a, &hw, LaunchMode::Graph);
     assert_eq!(graph.step.host_s, None);
     assert_eq!(graph.step.step_s, graph.time_s);
@@ -585,7 +610,7 @@ fn the_json_carries_the_step_launches_and_split_k() {
     };
     let j = run("eager");
     let m = &j["cost"]["hardware_model"];
-    assert_eq!(m["launches"], 611);
+    assert_eq!(m["launches"], 547);
     assert_eq!(m["host_us"], 27.5);
     assert!(
         (m["step_us"].as_f64().expect("step") - 12826.0).abs() < 1.0,
@@ -598,7 +623,8 @@ fn the_json_carries_the_step_launches_and_split_k() {
         .iter()
         .filter(|k| k["split_k"]["splits"] == 2)
         .count();
-    assert_eq!(split, 160);
+    // The k, v and down projections of 32 layers (VALIDATION.md §63).
+    assert_eq!(split, 96);
     let j = run("graph");
     let m = &j["cost"]["hardware_model"];
     assert_eq!(m["step_us"], m["time_us"]);

@@ -426,8 +426,8 @@ fn step_of(rel: &str, runtime: Runtime, launch: fgraph::cost::LaunchMode) -> (f6
 
 /// §57: cuDNN's split-KV decode launches its combine kernel where the (batch, key head) rows
 /// are few: the emitted decode modules' eager steps launch the profiler's kernels, one for
-/// one, but Llama-2-13B's (cuBLAS ran its f16 projections at M = 1 without the split-K the
-/// model expects: 8 over, VALIDATION.md §56).
+/// one. Llama-2-13B's (cuBLAS ran its f16 projections at M = 1 whole) was 8 over until §63's
+/// split-K work rule.
 #[test]
 fn emitted_decode_modules_launch_the_profiled_kernels() {
     let mut exact = 0;
@@ -441,15 +441,11 @@ fn emitted_decode_modules_launch_the_profiled_kernels() {
             let file = format!("files{set}/{}.fgraph", r["case"]);
             let (_, k) = step_of(&file, Runtime::Eager, fgraph::cost::LaunchMode::Graph);
             let measured: usize = r["kernels"].parse().expect("kernels");
-            if r["case"].starts_with("llama2_13b") {
-                assert_eq!(k, measured + 8, "{file}");
-            } else {
-                assert_eq!(k, measured, "{file}");
-                exact += 1;
-            }
+            assert_eq!(k, measured, "{file}");
+            exact += 1;
         }
     }
-    assert_eq!(exact, 6);
+    assert_eq!(exact, 8);
 }
 
 /// §57: transformers' SDPA steps under CUDA graphs run the traced path (the mask built, K and

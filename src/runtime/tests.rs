@@ -282,10 +282,12 @@ fn eager_adds_the_kernels_pytorch_needs_beyond_the_op() {
 
 #[test]
 fn kernels_in_a_stream_are_shorter_than_alone_and_the_gap_is_the_streams() {
-    // A decode-sized MLP: a GEMV cuBLAS splits (2 CUDA kernels) and small elementwise kernels.
-    let src = "graph g {\n  input x: f16[2, 4096]\n  weight w: f16[4096, 4096]\n  \
-               op m = matmul(x, w) -> y: [2, 4096]\n  op s = elementwise.silu(y) -> z\n  \
-               op a = elementwise.add(z, x) -> o\n  output o\n}\n";
+    // A decode-sized projection: a GEMV cuBLAS splits (a K or V projection's 16 tiles: 2 CUDA
+    // kernels) and small elementwise kernels.
+    let src = "graph g {\n  input x: f16[2, 4096]\n  input r: f16[2, 1024]\n  \
+               weight w: f16[4096, 1024]\n  op m = matmul(x, w) -> y: [2, 1024]\n  \
+               op s = elementwise.silu(y) -> z\n  op a = elementwise.add(z, r) -> o\n  \
+               output o\n}\n";
     let r = check_file("t.fgraph", src.as_bytes(), &Options::default());
     let a = r.graphs[0].analysis.clone().expect("analysis");
     let (mut hw, host) = h100_host();

@@ -58,8 +58,30 @@ pub struct SplitKCoeffs {
     pub k_per_split: f64,
     /// The reduction kernel (`splitKreduce_kernel`).
     pub reduce: FamilyCoeffs,
+    /// Which of those GEMMs cuBLAS still leaves whole ([`SplitKWork`]); none: every one splits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work: Option<SplitKWork>,
     /// Where the coefficients come from.
     pub source: String,
+}
+
+/// Which skinny GEMMs cuBLAS splits, among those [`SplitKCoeffs`] lets split (issue 24,
+/// fitted by validation/gpu/models/fit_splitk_work.py on the eager traces of batches 1-38):
+/// one with fewer output tiles than `few_tiles_fraction · sms` splits; one with more splits
+/// only when its K loop gives each SM `K · sms / tiles ≥ min_work` of work. Tiles here are
+/// cuBLAS's skinny kernels' (nvjet `64x8` for up to 8 rows, `128x16` for 9 to 16, `64x16`
+/// above): `tile_n` columns wide, `tile_n_16` for 9 to 16 rows. A decode's square projections
+/// (N = K = 4,096 at up to 8 rows: 64 tiles, 8,448) run whole; its K and V projections (16
+/// tiles) and its down projection (K = 14,336: 29,568) split.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitKWork {
+    /// Fewer skinny tiles than this fraction of the SMs: the GEMM splits.
+    pub few_tiles_fraction: f64,
+    /// More: it splits only when `K · sms / tiles` reaches this.
+    pub min_work: f64,
+    /// The skinny tiles' width in columns for GEMMs of 9 to 16 rows (`tile_n` otherwise).
+    pub tile_n_16: f64,
 }
 
 /// What the host spends per kernel of a step PyTorch eager launches one by one (`model.host`).
@@ -425,6 +447,15 @@ impl HwModel {
                 };
                 check_range(key, &shown, v)?;
             }
+            if let Some(w) = &k.work {
+                for (key, v) in [
+                    ("few_tiles_fraction", w.few_tiles_fraction),
+                    ("min_work", w.min_work),
+                    ("tile_n_16", w.tile_n_16),
+                ] {
+                    check_range(key, &format!("model.split_k.work.{key}"), v)?;
+                }
+            }
         }
         Ok(())
     }
@@ -440,6 +471,18 @@ impl HwModel {
         let k = s.k as f64;
         if s.batch != 1 || k < c.min_k || tiles >= c.max_tiles_fraction * sms {
             return None;
+        }
+        if let Some(w) = &c.work {
+            let tile_n = if s.m > 8 && s.m <= 16 {
+                w.tile_n_16
+            } else {
+                c.tile_n
+            };
+            let skinny = (s.m as f64 / c.tile_m.max(1.0)).ceil().max(1.0)
+                * (s.n as f64 / tile_n.max(1.0)).ceil().max(1.0);
+            if skinny >= w.few_tiles_fraction * sms && k * sms / skinny < w.min_work {
+                return None;
+            }
         }
         let ways = (k / c.k_per_split.max(1.0))
             .floor()

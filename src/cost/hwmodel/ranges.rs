@@ -142,6 +142,9 @@ pub const RANGES: &[FieldRange] = &[
     range("tile_n", 1.0, 1e6, ""),
     range("max_tiles_fraction", 0.001, 100.0, ""),
     range("k_per_split", 1.0, 1e9, ""),
+    range("few_tiles_fraction", 0.001, 100.0, ""),
+    range("min_work", 1.0, 1e12, ""),
+    range("tile_n_16", 1.0, 1e6, ""),
     // The host's time per eager kernel (`model.host`, [`super::HostCoeffs`]).
     range("eager_us", 0.0, 1e6, "µs"),
     range("runtime_eager_us", 0.0, 1e6, "µs"),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The H100 measurements issue 24 waits on, pre-registered before any was taken (VALIDATION
-# §57, §58, §60). Run on an `nvidia-h100-x1` only (an H200 never enters the H100 preset), from
+# §57, §58, §60, §62, §63). Run on an `nvidia-h100-x1` only (an H200 never enters the H100 preset), from
 # the repository root, one part a call (each under the 10-minute limit):
 #
 #   sh validation/gpu/models/next_h100.sh batch39   # batch 39's emitted modules: measure.py
@@ -14,8 +14,9 @@
 # (batch39: data39/; plain39: data_plain/b39/; hf6, em6, hfg, emg: hf_real/data/PART/).
 # Then: `python3 validation/gpu/models/hf_real/traced.py --sixth-compare` (§57-58's table,
 # both pre-registrations and now) and `cargo test --release --test whole_models -- --nocapture`
-# (batch 39 against predictions_models_39.json and predictions_plain_39.json), and
-# `python3 validation/gpu/models/hf_real/traced.py --gpt2-compare` (§62's table).
+# (batch 39 now; its pre-registrations: predictions_models_39.json and predictions_plain_39.json,
+# §60, and predictions_models_39b.json and predictions_plain_39b.json after §63's split-K rule),
+# and `python3 validation/gpu/models/hf_real/traced.py --gpt2-compare` (§62's table).
 set -e
 : "${OUT:?set OUT to a folder that comes back}"
 cd "$(dirname "$0")"
