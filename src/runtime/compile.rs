@@ -55,6 +55,11 @@
 //!    one-row operand Inductor passes with a zero stride, run a device-to-device memcpy of it
 //!    before cuBLAS's kernel (two a layer in every compiled decode's trace, none in a
 //!    prefill): no kernel of its own, its time joins the matmul's ([`Pricing::one_row_copy`]).
+//! 9. **A softmax over few long rows is five kernels**: fewer rows than twice the SMs, each
+//!    longer than 8,192 (a decode's scores against a long cache), are reduced in chunks, the
+//!    max and the sum each in two kernels, then normalised
+//!    (`crate::cost::hwmodel::inductor::split_softmax_kernels`, priced in
+//!    [`Pricing::kernel`]).
 
 use super::layout::{CopyReason, matmul_copies};
 use super::seam::{CopyShape, Pricing, Runner};

@@ -666,10 +666,22 @@ impl<'m> Pricing<'m> {
             self.model
         };
         let mut p = hwmodel::predict(model, g, ops, traffic, flash, self.hw, self.launch_s);
+        let sms = u64::from(self.hw.sms.unwrap_or(132).max(1));
+        if runner == Runner::Triton
+            && flash.is_none()
+            && let Some(n) = hwmodel::inductor::split_softmax_kernels(g, ops, sms)
+        {
+            // A softmax over few long rows: five Triton kernels, each starting as an
+            // elementwise one does (VALIDATION.md §64).
+            p.extra_launches = n - 1;
+            let extra = (n - 1) as f64 * model.families.elementwise.overhead_us * 1e-6;
+            p.memory_s += extra;
+            p.kernel_s += extra;
+            p.time_s += extra;
+        }
         if rows && !copied && p.family == Family::GroupNorm {
             // Inductor's kernels for a group norm: four when it splits the groups, else two
             // (`hwmodel::inductor`); PyTorch's are three (`Pricing::cuda_kernels`).
-            let sms = u64::from(self.hw.sms.unwrap_or(132).max(1));
             if let Some(n) = hwmodel::inductor::group_norm_kernels(g, ops, sms) {
                 p.extra_launches = n - 1;
                 // Each of them starts as a Triton kernel does (`overhead_us` of the family it is

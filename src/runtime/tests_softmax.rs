@@ -107,3 +107,26 @@ fn rows_a_block_holds_and_eager_softmaxes_keep_their_prices() {
         e.time_s
     );
 }
+
+/// A decode's softmax over few long rows (batch × heads rows of the cache's keys): Inductor
+/// reduces each row in chunks (`hwmodel::inductor::inner_split`), five Triton kernels, where
+/// PyTorch's eager softmax is one (VALIDATION.md §64: Llama-3-8B's compiled decode at 2 ×
+/// 16,383). Not below 8,193 columns, nor with rows enough to fill the GPU (2 · 132).
+#[test]
+fn a_softmax_over_few_long_rows_is_five_compiled_kernels() {
+    let launches = |rows: u64, keys: u64, runtime: Runtime| {
+        let src = format!(
+            "graph g {{\n  input sc: f16[{rows}, 1, {keys}]\n  op softmax = reduction.softmax(sc, axis = -1) -> p\n  output p\n}}\n"
+        );
+        let (a, e) = run(&src, runtime);
+        e.kernels
+            .iter()
+            .find(|k| k.ops.iter().any(|&o| a.graph.op(o).name == "softmax"))
+            .expect("softmax")
+            .launches
+    };
+    assert_eq!(launches(64, 16384, Runtime::Compile), 5);
+    assert_eq!(launches(64, 16384, Runtime::Eager), 1);
+    assert_eq!(launches(64, 8192, Runtime::Compile), 1);
+    assert_eq!(launches(264, 16384, Runtime::Compile), 1);
+}

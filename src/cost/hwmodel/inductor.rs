@@ -1,6 +1,7 @@
 //! Inductor's split reductions and what they mean for a compiled group norm: how many CUDA
 //! kernels it runs ([`group_norm_kernels`]) and what its first kernel costs over a
-//! channels-last input ([`HwModel::inductor_strided_moments_s`]; VALIDATION.md §40).
+//! channels-last input ([`HwModel::inductor_strided_moments_s`]; VALIDATION.md §40); and for
+//! a softmax over few long rows ([`split_softmax_kernels`]; §64).
 //!
 //! Inductor reduces each group of a group norm (`C/G · H·W` elements, `N·G` groups) in
 //! chunks when there are too few groups to fill the GPU ([`inner_split`]: torch 2.11's
@@ -215,6 +216,29 @@ pub fn group_norm_kernels(g: &Graph, ops: &[OpId], sms: u64) -> Option<usize> {
         4
     } else {
         2
+    })
+}
+
+/// The CUDA kernels torch.compile runs for a softmax among `ops` whose rows Inductor
+/// reduces in chunks ([`inner_split`]: fewer rows than twice the SMs, each longer than 8,192):
+/// each of its two reductions (the row's max, the sum of its exponentials) as a kernel of
+/// partial results and one combining them, then the normalisation: five. Measured (batch 3,
+/// Llama-3-8B's compiled decode at batch 2 against 16,383 positions: 64 rows of 16,384):
+/// `triton_red_fused__to_copy_amax`, `triton_per_fused__to_copy_amax`,
+/// `triton_red_fused__softmax`, `triton_per_fused__softmax`, `triton_poi_fused__softmax`.
+/// `None`: no such softmax.
+pub fn split_softmax_kernels(g: &Graph, ops: &[OpId], sms: u64) -> Option<usize> {
+    ops.iter().find_map(|&o| {
+        let op = g.op(o);
+        if op.kind != OpKind::Reduction
+            || funcs::family(op.func.as_deref().unwrap_or("")) != FuncFamily::Softmax
+        {
+            return None;
+        }
+        let shape = g.use_shape(op.inputs.first()?);
+        let (&length, rest) = shape.split_last()?;
+        let rows = rest.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
+        (inner_split(length, rows, sms) > 1).then_some(5)
     })
 }
 
