@@ -17,6 +17,9 @@
 //! - `examples/llama3_8b_w4a16_decode.fgraph` (quant_mm gate/up): 4 → 3 kernels,
 //!   91,004,928 → 90,939,392 B.
 
+mod common;
+
+use common::groups;
 use fgraph::analysis::{Analysis, Options, check_file};
 use fgraph::fusion::Horizontal;
 
@@ -36,20 +39,6 @@ fn example(name: &str, h: Horizontal) -> Analysis {
     let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).expect("example");
     analyse_src(&path, &bytes, h)
-}
-
-fn groups(a: &Analysis) -> Vec<String> {
-    a.plan
-        .groups
-        .iter()
-        .map(|k| {
-            k.ops
-                .iter()
-                .map(|&o| a.graph.op(o).name.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
 }
 
 /// (kernels, fused traffic in bytes)

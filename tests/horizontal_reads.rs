@@ -7,6 +7,9 @@
 //! transformers' GPT-2 and for Phi-3's and Llama-2's emitted decode steps
 //! (`validation/gpu/models/hf_real/data/inductor_code_h200`).
 
+mod common;
+
+use common::groups;
 use fgraph::analysis::{Analysis, Options, check_file};
 use fgraph::fusion::{Fuser, FusionOptions, Horizontal};
 
@@ -26,21 +29,6 @@ fn analyse(src: &str, h: Horizontal) -> Analysis {
         r.diagnostics
     );
     r.graphs[0].analysis.clone().expect("analysis")
-}
-
-/// The kernels, each as its ops' names joined by spaces.
-fn groups(a: &Analysis) -> Vec<String> {
-    a.plan
-        .groups
-        .iter()
-        .map(|k| {
-            k.ops
-                .iter()
-                .map(|&o| a.graph.op(o).name.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
 }
 
 /// Two pointwise chains over slices of one fused projection: `(k start, k end)` and

@@ -230,3 +230,18 @@ pub fn published_param_counts() -> serde_json::Value {
     )
     .expect("json")
 }
+
+/// The kernels of `a`'s plan, each as its ops' names joined by spaces.
+pub fn groups(a: &fgraph::analysis::Analysis) -> Vec<String> {
+    a.plan
+        .groups
+        .iter()
+        .map(|k| {
+            k.ops
+                .iter()
+                .map(|&o| a.graph.op(o).name.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
