@@ -94,25 +94,16 @@ fn the_bias_is_one_value_per_column_of_the_operands_dtype() {
 #[test]
 fn a_biased_matmul_takes_no_second_add() {
     let src = "graph g {\n  dtype f16\n  input x: [256, 128]\n  weight w: [128, 128]\n  weight b: [128]\n  op mm = matmul(x, w, b) -> y\n  op r = elementwise.add(y, b) -> z\n  op act = elementwise.gelu(z) -> out\n  output out\n}\n";
-    let names = |a: &Analysis| -> Vec<String> {
-        a.plan
-            .groups
-            .iter()
-            .map(|g| {
-                g.ops
-                    .iter()
-                    .map(|&o| a.graph.op(o).name.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
-    };
     // An elementwise epilogue joins as before.
-    assert_eq!(names(&analysis(src)), ["mm r act"]);
+    assert_eq!(common::groups(&analysis(src)), ["mm r act"]);
     for epilogue in [MatmulEpilogue::Bias, MatmulEpilogue::Addmm] {
         let mut o = Options::default();
         o.fusion.matmul_epilogue = epilogue;
-        assert_eq!(names(&analysis_with(src, &o))[0], "mm", "{epilogue:?}");
+        assert_eq!(
+            common::groups(&analysis_with(src, &o))[0],
+            "mm",
+            "{epilogue:?}"
+        );
     }
 }
 
